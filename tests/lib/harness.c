@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEFAULT_TIMEOUT_S 60
+
+static const char *current_test;
+
+void test_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stdout, "    ");
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stdout, "    %s: %s:%d: ", current_test, file, line);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	_exit(1);
+}
+
+void test_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stdout, "    skip reason: ");
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	_exit(TEST_EXIT_SKIP);
+}
+
+static bool selected(const struct test_case *t, int argc, char **argv)
+{
+	if (argc <= 1)
+		return true;
+	for (int i = 1; i < argc; i++)
+		if (strstr(t->name, argv[i]))
+			return true;
+	return false;
+}
+
+/* Run one test in a child; returns 0 pass, 1 fail, 2 skip. */
+static int run_one(const char *suite, const struct test_case *t)
+{
+	unsigned int timeout = t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		printf("FAIL: %s/%s (fork: %s)\n", suite, t->name, strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		current_test = t->name;
+		/* Own process group, so the timeout kills helpers too. */
+		setpgid(0, 0);
+		alarm(timeout);
+		t->fn();
+		fflush(stdout);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("PASS: %s/%s\n", suite, t->name);
+		return 0;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == TEST_EXIT_SKIP) {
+		printf("SKIP: %s/%s\n", suite, t->name);
+		return 2;
+	}
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		printf("    timed out after %u s\n", timeout);
+	else if (WIFSIGNALED(status))
+		printf("    killed by signal %d (%s)\n", WTERMSIG(status),
+		       strsignal(WTERMSIG(status)));
+	printf("FAIL: %s/%s\n", suite, t->name);
+	return 1;
+}
+
+int test_main(int argc, char **argv, const char *suite,
+	      const struct test_case *tests, size_t n_tests)
+{
+	int failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < n_tests; i++)
+			printf("%s/%s\n", suite, tests[i].name);
+		return 0;
+	}
+	for (size_t i = 0; i < n_tests; i++) {
+		if (!selected(&tests[i], argc, argv))
+			continue;
+		if (run_one(suite, &tests[i]) == 1)
+			failed++;
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Minimal test harness shared by every hid-policy test program.
+ *
+ * A test program is a table of named tests. Each test runs in its own forked
+ * child with a timeout, so a crash, a hang or a leaked device in one test
+ * cannot affect the next. Results are printed one per line:
+ *
+ *   PASS: suite/name
+ *   FAIL: suite/name
+ *   SKIP: suite/name (reason)
+ *
+ * scripts/test.sh counts these lines. A program exits 0 when nothing failed.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+	unsigned int timeout_s; /* 0: the harness default (60 s) */
+};
+
+#define TEST_EXIT_SKIP 77
+
+int test_main(int argc, char **argv, const char *suite,
+	      const struct test_case *tests, size_t n_tests);
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
+void test_skip(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+void test_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Fail the running test, with the failed condition and a message. */
+#define CHECK(cond, fmt, ...)                                                  \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			test_fail(__FILE__, __LINE__, "check `%s` failed: " fmt, \
+				  #cond, ##__VA_ARGS__);                       \
+	} while (0)
+
+/* Fail unless a call returned 0 or more; shows errno for -1 returns. */
+#define CHECK_OK(expr)                                                         \
+	do {                                                                   \
+		long __r = (long)(expr);                                       \
+		if (__r < 0)                                                   \
+			test_fail(__FILE__, __LINE__, "`%s` returned %ld (%s)", \
+				  #expr, __r,                                  \
+				  strerror(__r == -1 ? errno : (int)-__r));    \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                         \
+	do {                                                                   \
+		long long __a = (long long)(a), __b = (long long)(b);          \
+		if (__a != __b)                                                \
+			test_fail(__FILE__, __LINE__, "`%s` is %lld, expected %lld (`%s`)", \
+				  #a, __a, __b, #b);                           \
+	} while (0)
+
+#define SKIP(fmt, ...) test_skip(fmt, ##__VA_ARGS__)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
