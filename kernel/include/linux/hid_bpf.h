@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * HID-BPF: eBPF programs attached to HID devices through struct_ops.
+ *
+ * This header is what BPF programs (through vmlinux BTF) and hid-core see:
+ * the program context, the struct_ops type, the per-device state embedded in
+ * struct hid_device and the calls hid-core makes into the BPF core. The ABI is
+ * the one of Linux 6.11 and later.
+ */
+
+#ifndef __HID_BPF_H
+#define __HID_BPF_H
+
+#include <linux/bpf.h>
+#include <linux/err.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+#include <uapi/linux/hid.h>
+
+struct hid_device;
+
+/*
+ * Flag for struct hid_bpf_ops.flags: insert the ops at the head of the
+ * device's list instead of its tail. Same value as the uapi flag of later
+ * kernels; 6.1's uapi does not have it.
+ */
+#ifndef BPF_F_BEFORE
+#define BPF_F_BEFORE	(1U << 3)
+#endif
+
+/**
+ * struct hid_bpf_ctx - context handed to every HID-BPF program and kfunc
+ * @hid: the device. Read-only, except for the strings @hid->name,
+ *	@hid->uniq and @hid->phys, which programs may rewrite (not their last
+ *	byte, which stays the terminating NUL).
+ * @allocated_size: number of bytes of data reachable through
+ *	hid_bpf_get_data(). Read-only.
+ * @retval: shares its storage with @size: in hid_device_event, a positive
+ *	return of the previous program of the chain is what the next one
+ *	reads here. Writable.
+ * @size: the number of valid bytes in the data; a program can shrink or grow
+ *	it (up to @allocated_size) by writing it or by returning a positive
+ *	value. Writable.
+ *
+ * The data itself is not part of the context: programs reach it through
+ * hid_bpf_get_data(), which checks the requested range against
+ * @allocated_size.
+ */
+struct hid_bpf_ctx {
+	struct hid_device *hid;
+	__u32 allocated_size;
+	union {
+		__s32 retval;
+		__s32 size;
+	};
+};
+
+/**
+ * struct hid_bpf_ops - a set of HID-BPF programs attached to one device
+ * @hid_id: the device, by the last field of its sysfs name
+ *	(BBBB:VVVV:PPPP.NNNN -> 0xNNNN). Must stay the first member: loaders
+ *	write it into the object before loading it.
+ * @flags: 0 or %BPF_F_BEFORE. Any other bit makes the map update fail with
+ *	-EINVAL.
+ * @list: private, the link in the device's list of ops.
+ * @hid_device_event: called for every report the device sends, before
+ *	hid-core parses it (see the kernel-doc of each hook below).
+ * @hid_rdesc_fixup: called when the report descriptor is parsed.
+ * @hid_hw_request: called before a request reaches the transport driver.
+ * @hid_hw_output_report: called before an output report reaches the
+ *	transport driver.
+ * @hdev: private, the device the ops is attached to.
+ *
+ * hid_device_event() - filter or rewrite an input report
+ * @ctx: the context; hid_bpf_get_data() reaches a copy of the report,
+ *	shared by all the programs of the device in list order.
+ * @report_type: the report type (%HID_INPUT_REPORT for what a device sends).
+ * @source: 0 for a report coming from the device, otherwise a non-zero value
+ *	identifying the BPF context that injected it.
+ *
+ * Context: interrupt (any context the transport delivers reports in), not
+ * sleepable. Return: 0 to keep the report as it is, a positive value to set
+ * its new size (at most @ctx->allocated_size, checked once all programs ran),
+ * a negative errno to drop it: no hidraw, input or driver client sees it.
+ *
+ * hid_rdesc_fixup() - rewrite the report descriptor
+ * @ctx: the context; hid_bpf_get_data() reaches a 4096-byte copy of the
+ *	descriptor the device reported, and @ctx->size is its length.
+ *
+ * Only one ops per device may have it; attaching or detaching that ops
+ * reprobes the device so that it comes back with the new descriptor.
+ * Context: process, not sleepable. Return: 0 to keep the descriptor, a
+ * positive value (at most 4096) to use the first that many bytes of the
+ * buffer as the new descriptor. A negative value or one above 4096 leaves
+ * the descriptor as the device reported it.
+ *
+ * hid_hw_request() and hid_hw_output_report() are part of the ABI (the
+ * struct layout is fixed) but this kernel does not call them yet: a program
+ * for either is refused when the struct_ops map is loaded.
+ */
+struct hid_bpf_ops {
+	int hid_id;
+	u32 flags;
+	struct list_head list;
+	int (*hid_device_event)(struct hid_bpf_ctx *ctx,
+				enum hid_report_type report_type, u64 source);
+	int (*hid_rdesc_fixup)(struct hid_bpf_ctx *ctx);
+	int (*hid_hw_request)(struct hid_bpf_ctx *ctx, unsigned char reportnum,
+			      enum hid_report_type rtype,
+			      enum hid_class_request reqtype, u64 source);
+	int (*hid_hw_output_report)(struct hid_bpf_ctx *ctx, u64 source);
+	struct hid_device *hdev;
+};
+
+#ifdef CONFIG_HID_BPF
+
+/* Limit of ops attached to one device (more is -E2BIG). */
+#define HID_BPF_MAX_OPS_PER_DEVICE	64
+
+/**
+ * struct hid_bpf_event_buf - the buffer device events are rewritten in
+ * @size: bytes available to a program (the ctx's allocated_size): the
+ *	longest report of the device rounded up to 64 bytes.
+ * @data: two areas of @size bytes: the first for events from the device or
+ *	injected by a syscall program, the second for an event a
+ *	hid_device_event program injects while the first is in use.
+ */
+struct hid_bpf_event_buf {
+	u32 size;
+	u8 data[];
+};
+
+/**
+ * struct hid_bpf - HID-BPF state of one device, embedded in struct hid_device
+ * @event_buf: the event buffer; NULL while no attached ops has
+ *	hid_device_event, which is what makes the path without programs a
+ *	single pointer test.
+ * @ops_list: attached ops, in the order they run.
+ * @rdesc_ops: the ops that has hid_rdesc_fixup, if any.
+ * @nr_ops: number of entries of @ops_list.
+ * @nr_event_ops: number of entries of @ops_list with hid_device_event.
+ * @destroyed: set when the device is removed; nothing attaches afterwards.
+ * @lock: serialises the writers of every field above.
+ * @srcu: readers of @ops_list, @rdesc_ops and @event_buf hold it; writers
+ *	publish with RCU list/pointer primitives under @lock and wait for it
+ *	before freeing or reusing anything.
+ *
+ * Device events of one device never run concurrently: hid-core delivers
+ * them under the device's driver_input_lock, which is what allows a single
+ * shared @event_buf.
+ */
+struct hid_bpf {
+	struct hid_bpf_event_buf __rcu *event_buf;
+	struct list_head ops_list;
+	struct hid_bpf_ops __rcu *rdesc_ops;
+	unsigned int nr_ops;
+	unsigned int nr_event_ops;
+	bool destroyed;
+	struct mutex lock;
+	struct srcu_struct srcu;
+};
+
+int hid_bpf_device_init(struct hid_device *hdev);
+void hid_bpf_destroy_device(struct hid_device *hdev);
+void hid_bpf_device_release(struct hid_device *hdev);
+int hid_bpf_connect_device(struct hid_device *hdev);
+u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
+			     unsigned int *size);
+u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
+				    enum hid_report_type type, u8 *data,
+				    size_t *bufsize, u32 *size, u64 source,
+				    bool nested, int *srcu_idx);
+void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx);
+
+/**
+ * dispatch_hid_bpf_device_event - run the device's hid_device_event programs
+ * @hdev: the device
+ * @type: report type
+ * @data: the report as delivered
+ * @bufsize: in: the size of @data's buffer; out: the size of the returned one
+ * @size: in: the report length; out: its length after the programs ran
+ * @source: 0 for the device, else the injecting BPF context
+ * @nested: the report is injected by a hid_device_event program of @hdev
+ * @srcu_idx: int, -1 on entry; the caller passes it to
+ *	hid_bpf_device_event_done() once it is done with the returned buffer
+ *
+ * With no hid_device_event program attached this is one pointer test. It is
+ * a macro because struct hid_device is only complete after this header.
+ *
+ * Context: any; called by hid-core with @hdev's driver_input_lock held.
+ * Return: @data when no program is attached, the event buffer holding the
+ * rewritten report otherwise, or an ERR_PTR() when a program dropped the
+ * report (its negative return) or left an invalid size (-EINVAL), or the
+ * report does not fit the buffer (-E2BIG).
+ */
+#define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
+				      source, nested, srcu_idx)		\
+	(likely(!rcu_access_pointer((hdev)->bpf.event_buf)) ? (data) :	\
+	 __dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size, \
+					 source, nested, srcu_idx))
+
+/**
+ * hid_bpf_device_event_done - release the buffer of a dispatched event
+ * @hdev: the device
+ * @srcu_idx: what dispatch_hid_bpf_device_event() left there
+ *
+ * The event buffer stays valid (a detach or a resize waits) until this.
+ */
+#define hid_bpf_device_event_done(hdev, srcu_idx)			\
+	do {								\
+		if (unlikely((srcu_idx) >= 0))				\
+			__hid_bpf_device_event_done(hdev, srcu_idx);	\
+	} while (0)
+
+#else /* CONFIG_HID_BPF */
+
+static inline int hid_bpf_device_init(struct hid_device *hdev) { return 0; }
+static inline void hid_bpf_destroy_device(struct hid_device *hdev) {}
+static inline void hid_bpf_device_release(struct hid_device *hdev) {}
+static inline int hid_bpf_connect_device(struct hid_device *hdev) { return 0; }
+static inline u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev,
+					   const u8 *rdesc, unsigned int *size)
+{
+	return kmemdup(rdesc, *size, GFP_KERNEL);
+}
+
+#define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
+				      source, nested, srcu_idx)	(data)
+#define hid_bpf_device_event_done(hdev, srcu_idx)	((void)(srcu_idx))
+
+#endif /* CONFIG_HID_BPF */
+
+/* hid-core entry for reports injected by kfuncs; driver_input_lock held. */
+int hid_bpf_inject_input_report(struct hid_device *hid,
+				enum hid_report_type type, u8 *data, u32 size,
+				u64 source, bool nested);
+
+#endif /* __HID_BPF_H */
