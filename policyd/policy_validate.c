@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks that need more than one rule in view: unique names, the per-device
+ * limit of a rule set, and rules that can never match (warnings).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy_internal.h"
+#include "util.h"
+
+/* Payload constraints of a rule, merged per byte and sorted by offset. */
+struct byte_test {
+	uint16_t offset;
+	uint8_t value;
+	uint8_t mask;
+};
+
+struct rule_bytes {
+	struct byte_test b[HID_RULES_MAX_CONDS * HID_RULES_COND_BYTES];
+	size_t n;
+	bool impossible;
+};
+
+static void rule_bytes_of(const struct policy_rule *r, struct rule_bytes *out)
+{
+	out->n = 0;
+	out->impossible = false;
+	for (size_t c = 0; c < r->n_conds; c++)
+		for (size_t i = 0; i < r->conds[c].len; i++) {
+			uint16_t off = (uint16_t)(r->conds[c].offset + i);
+			uint8_t m = r->conds[c].mask[i], v = r->conds[c].value[i];
+			size_t k;
+
+			for (k = 0; k < out->n && out->b[k].offset != off; k++)
+				;
+			if (k == out->n) {
+				out->b[out->n++] = (struct byte_test){ off, v, m };
+				continue;
+			}
+			/* bits both test must agree */
+			if ((out->b[k].value ^ v) & out->b[k].mask & m)
+				out->impossible = true;
+			out->b[k].value |= v;
+			out->b[k].mask |= m;
+		}
+}
+
+static const struct byte_test *find_byte(const struct rule_bytes *rb, uint16_t off)
+{
+	for (size_t k = 0; k < rb->n; k++)
+		if (rb->b[k].offset == off)
+			return &rb->b[k];
+	return NULL;
+}
+
+/* Does every request matching B also match A? */
+static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab,
+			const struct policy_rule *b, const struct rule_bytes *bb)
+{
+	if (b->kinds & ~a->kinds)
+		return false;
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		if (b->report_ids[w] & ~a->report_ids[w])
+			return false;
+	for (size_t k = 0; k < ab->n; k++) {
+		const struct byte_test *t = find_byte(bb, ab->b[k].offset);
+
+		if (!t || (ab->b[k].mask & ~t->mask) ||
+		    (t->value & ab->b[k].mask) != ab->b[k].value)
+			return false;
+	}
+	return true;
+}
+
+/* Does rule set S match every device, whatever its identity? */
+static bool set_matches_all(const struct policy_ruleset *s)
+{
+	for (size_t i = 0; i < s->n_matches; i++) {
+		const struct policy_match *m = &s->matches[i];
+
+		if (m->buses == UINT32_MAX && m->vendors.any && m->products.any &&
+		    !m->name && !m->uniq && !m->phys)
+			return true;
+	}
+	return false;
+}
+
+static const char *file_of(const struct policy *p, const struct policy_rule *r)
+{
+	return p->files[p->sets[r->set].file].name;
+}
+
+static void report_shadowed(const struct policy *p, const struct policy_rule *by,
+			    const struct policy_rule *r, struct diag *diag)
+{
+	const char *f = file_of(p, r), *fby = file_of(p, by);
+	bool same_file = !strcmp(f, fby);
+
+	diag_warning(diag, f, r->path,
+		     "rule \"%s\" can never match: rule \"%s\" (%s%s%s) comes first and matches every request it does",
+		     r->name, by->name, same_file ? "" : fby, same_file ? "" : ": ", by->path);
+}
+
+static void check_reachability(const struct policy *p, struct diag *diag)
+{
+	_cleanup_free_ struct rule_bytes *bytes = NULL;
+	_cleanup_free_ size_t *catch_all = NULL; /* rules of match-everything sets */
+	size_t n_catch_all = 0;
+
+	if (!p->n_rules)
+		return;
+	bytes = calloc(p->n_rules, sizeof(*bytes));
+	catch_all = calloc(p->n_rules, sizeof(*catch_all));
+	if (!bytes || !catch_all) {
+		diag_error(diag, NULL, NULL, "out of memory while checking rules");
+		return;
+	}
+	for (size_t i = 0; i < p->n_rules; i++) {
+		rule_bytes_of(&p->rules[i], &bytes[i]);
+		p->rules[i].impossible = bytes[i].impossible;
+		if (bytes[i].impossible)
+			diag_warning(diag, file_of(p, &p->rules[i]), p->rules[i].path,
+				     "rule \"%s\" can never match: its payload conditions contradict each other",
+				     p->rules[i].name);
+	}
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++) {
+			const struct policy_rule *r = &p->rules[j];
+			const struct policy_rule *by = NULL;
+
+			if (r->impossible || !r->name)
+				continue;
+			for (size_t k = 0; k < n_catch_all && !by; k++)
+				if (rule_covers(&p->rules[catch_all[k]], &bytes[catch_all[k]], r, &bytes[j]))
+					by = &p->rules[catch_all[k]];
+			for (size_t i = set->first_rule; i < j && !by; i++)
+				if (!bytes[i].impossible && p->rules[i].name &&
+				    rule_covers(&p->rules[i], &bytes[i], r, &bytes[j]))
+					by = &p->rules[i];
+			if (by)
+				report_shadowed(p, by, r, diag);
+		}
+		if (set_matches_all(set))
+			for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++)
+				if (!bytes[j].impossible && p->rules[j].name)
+					catch_all[n_catch_all++] = j;
+	}
+}
+
+static const struct policy *sort_policy;
+
+static int cmp_rule_names(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_policy->rules[i].name, sort_policy->rules[j].name);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+static int check_names(const struct policy *p, struct diag *diag)
+{
+	_cleanup_free_ size_t *idx = calloc(p->n_rules + 1, sizeof(size_t));
+	size_t n = 0;
+	int r = 0;
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].name)
+			idx[n++] = i;
+	sort_policy = p;
+	qsort(idx, n, sizeof(*idx), cmp_rule_names);
+	for (size_t k = 1, first = 0; k < n; k++) {
+		const struct policy_rule *a = &p->rules[idx[first]], *b = &p->rules[idx[k]];
+
+		if (strcmp(a->name, b->name)) {
+			first = k;
+			continue;
+		}
+		diag_error(diag, file_of(p, b), b->path,
+			   "duplicate rule name \"%s\" (first defined at %s: %s)",
+			   b->name, file_of(p, a), a->path);
+		r = -EINVAL;
+	}
+	return r;
+}
+
+static int check_limits(const struct policy *p, struct diag *diag)
+{
+	int r = 0;
+
+	for (size_t s = 0; s < p->n_sets; s++)
+		if (p->sets[s].n_rules > HID_RULES_MAX_RULES) {
+			diag_error(diag, p->files[p->sets[s].file].name, p->sets[s].path,
+				   "%zu rules, more than the %d a device can hold",
+				   p->sets[s].n_rules, HID_RULES_MAX_RULES);
+			r = -EINVAL;
+		}
+	return r;
+}
+
+int policy_validate(struct policy *p, struct diag *diag)
+{
+	int r = 0;
+
+	if (check_names(p, diag) < 0)
+		r = -EINVAL;
+	if (check_limits(p, diag) < 0)
+		r = -EINVAL;
+	check_reachability(p, diag);
+	return r;
+}
