@@ -72,6 +72,7 @@ struct policy_rule {
 	uint16_t err;		/* errno of a deny */
 	bool log;		/* log allows too */
 	bool impossible;	/* its payload conditions contradict each other */
+	bool invalid;		/* had errors: left out of cross-rule checks */
 };
 
 struct policy_ruleset {
@@ -189,7 +190,7 @@ const char *policy_kind_name(uint8_t kind);
 /* "BUS:VID:PID[:NAME]", e.g. "usb:054c:0ce6:Sony DualSense" or "0003:054C:0CE6". */
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage);
 
-/* Hex bytes, "01 ff" or "01ff", into BUF (at most SIZE); returns the count or -EINVAL. */
+/* Hex bytes ("01 ff", "01ff" or "0x01 0xff") into BUF (at most SIZE); returns the count or -EINVAL. */
 int policy_hex_bytes(const char *s, uint8_t *buf, size_t size);
 
 /* Write to F which rule decides REQ on DEV and why. Returns the verdict in V. */

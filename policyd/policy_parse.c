@@ -439,8 +439,10 @@ static int parse_ruleset(struct parse_ctx *c, const char *path, json_t *v, size_
 		k = parse_rule(c, path_index(rpath, sizeof(rpath), sub, i), e, rule);
 		if (k == -ENOMEM)
 			return k;
-		if (k < 0)
+		if (k < 0) {
+			rule->invalid = true;
 			r = -EINVAL;
+		}
 	}
 	return r;
 }

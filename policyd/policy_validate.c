@@ -120,7 +120,7 @@ static void check_reachability(const struct policy *p, struct diag *diag)
 	for (size_t i = 0; i < p->n_rules; i++) {
 		rule_bytes_of(&p->rules[i], &bytes[i]);
 		p->rules[i].impossible = bytes[i].impossible;
-		if (bytes[i].impossible)
+		if (bytes[i].impossible && !p->rules[i].invalid)
 			diag_warning(diag, file_of(p, &p->rules[i]), p->rules[i].path,
 				     "rule \"%s\" can never match: its payload conditions contradict each other",
 				     p->rules[i].name);
@@ -133,13 +133,13 @@ static void check_reachability(const struct policy *p, struct diag *diag)
 			const struct policy_rule *r = &p->rules[j];
 			const struct policy_rule *by = NULL;
 
-			if (r->impossible || !r->name)
+			if (r->impossible || r->invalid)
 				continue;
 			for (size_t k = 0; k < n_catch_all && !by; k++)
 				if (rule_covers(&p->rules[catch_all[k]], &bytes[catch_all[k]], r, &bytes[j]))
 					by = &p->rules[catch_all[k]];
 			for (size_t i = set->first_rule; i < j && !by; i++)
-				if (!bytes[i].impossible && p->rules[i].name &&
+				if (!bytes[i].impossible && !p->rules[i].invalid &&
 				    rule_covers(&p->rules[i], &bytes[i], r, &bytes[j]))
 					by = &p->rules[i];
 			if (by)
@@ -147,7 +147,7 @@ static void check_reachability(const struct policy *p, struct diag *diag)
 		}
 		if (set_matches_all(set))
 			for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++)
-				if (!bytes[j].impossible && p->rules[j].name)
+				if (!bytes[j].impossible && !p->rules[j].invalid)
 					catch_all[n_catch_all++] = j;
 	}
 }

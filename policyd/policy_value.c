@@ -448,7 +448,13 @@ int policy_hex_bytes(const char *s, uint8_t *buf, size_t size)
 			s++;
 		if (!*s)
 			break;
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]))
+		/* "0x90" is one byte: the prefix must be followed by one pair alone */
+		bool prefixed = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+
+		if (prefixed)
+			s += 2;
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
+		    (prefixed && s[2] && s[2] != ' '))
 			return -EINVAL;
 		if (n == size)
 			return -E2BIG;
