@@ -16,7 +16,7 @@ for suite in "$@"; do
 	fi
 	found=0
 	for t in "$build/tests/$suite"/test-*; do
-		[ -x "$t" ] || continue
+		[ -f "$t" ] && [ -x "$t" ] || continue
 		found=1
 		"$t" || status=1
 	done

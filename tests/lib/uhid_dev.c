@@ -383,12 +383,11 @@ void uhid_dev_set_set_reply(struct uhid_dev *dev, int err)
 	pthread_mutex_unlock(&dev->lock);
 }
 
-unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
-			     int rnum)
+static unsigned long count_locked(struct uhid_dev *dev, enum uhid_dev_request req,
+				  int rnum)
 {
 	unsigned long n = 0, first;
 
-	pthread_mutex_lock(&dev->lock);
 	if (rnum < 0) {
 		n = req == UHID_DEV_GET_REPORT ? dev->n_get :
 		    req == UHID_DEV_SET_REPORT ? dev->n_set : dev->n_output;
@@ -403,8 +402,42 @@ unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
 				n++;
 		}
 	}
+	return n;
+}
+
+unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			     int rnum)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&dev->lock);
+	n = count_locked(dev, req, rnum);
 	pthread_mutex_unlock(&dev->lock);
 	return n;
+}
+
+int uhid_dev_wait_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			int rnum, unsigned long n, int timeout_ms)
+{
+	struct timespec deadline;
+	int r = 0;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&dev->lock);
+	while (count_locked(dev, req, rnum) < n) {
+		if (pthread_cond_timedwait(&dev->cond, &dev->lock, &deadline) == ETIMEDOUT) {
+			r = count_locked(dev, req, rnum) < n ? -ETIMEDOUT : 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return r;
 }
 
 bool uhid_dev_last(struct uhid_dev *dev, enum uhid_dev_request req,

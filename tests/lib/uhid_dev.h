@@ -88,6 +88,11 @@ void uhid_dev_set_set_reply(struct uhid_dev *dev, int err);
 /* Number of recorded requests of one kind, with report ID rnum (-1: any). */
 unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
 			     int rnum);
+/* Wait until at least n requests of this kind (report ID rnum, -1: any)
+ * have reached the device. Output reports reach uhid asynchronously, after
+ * write() returned. Returns 0 or -ETIMEDOUT. */
+int uhid_dev_wait_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			int rnum, unsigned long n, int timeout_ms);
 /* Copy the most recent request of this kind into *out; false if none. */
 bool uhid_dev_last(struct uhid_dev *dev, enum uhid_dev_request req,
 		   struct uhid_dev_record *out);

@@ -157,6 +157,7 @@ static void test_output_write_reaches_device(void)
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
 	CHECK_EQ(write(fd, buf, sizeof(buf)), sizeof(buf));
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 5000));
 	CHECK(uhid_dev_last(&dev, UHID_DEV_OUTPUT, &rec), "no OUTPUT recorded");
 	CHECK_EQ(rec.rnum, 2);
 	CHECK_EQ(rec.rtype, UHID_OUTPUT_REPORT);
