@@ -74,17 +74,48 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 	return true;
 }
 
-/* Does rule set S match every device, whatever its identity? */
-static bool set_matches_all(const struct policy_ruleset *s)
+static bool ids_cover(const struct policy_id_set *a, const struct policy_id_set *b)
 {
-	for (size_t i = 0; i < s->n_matches; i++) {
-		const struct policy_match *m = &s->matches[i];
+	if (a->any)
+		return true;
+	if (b->any)
+		return false;
+	for (size_t i = 0; i < b->n; i++) {
+		bool found = false;
 
-		if (m->buses == UINT32_MAX && m->vendors.any && m->products.any &&
-		    !m->name && !m->uniq && !m->phys)
-			return true;
+		for (size_t j = 0; j < a->n && !found; j++)
+			found = a->ids[j] == b->ids[i];
+		if (!found)
+			return false;
 	}
-	return false;
+	return true;
+}
+
+static bool glob_covers(const char *a, const char *b)
+{
+	return !a || (b && !strcmp(a, b));
+}
+
+/* Does A match every device B does? (Globs are compared as text.) */
+static bool match_covers(const struct policy_match *a, const struct policy_match *b)
+{
+	return !(b->buses & ~a->buses) && ids_cover(&a->vendors, &b->vendors) &&
+	       ids_cover(&a->products, &b->products) && glob_covers(a->name, b->name) &&
+	       glob_covers(a->uniq, b->uniq) && glob_covers(a->phys, b->phys);
+}
+
+/* Does rule set A apply to every device rule set B applies to? */
+static bool set_covers(const struct policy_ruleset *a, const struct policy_ruleset *b)
+{
+	for (size_t i = 0; i < b->n_matches; i++) {
+		bool covered = false;
+
+		for (size_t j = 0; j < a->n_matches && !covered; j++)
+			covered = match_covers(&a->matches[j], &b->matches[i]);
+		if (!covered)
+			return false;
+	}
+	return b->n_matches > 0;
 }
 
 static const char *file_of(const struct policy *p, const struct policy_rule *r)
@@ -103,17 +134,32 @@ static void report_shadowed(const struct policy *p, const struct policy_rule *by
 		     r->name, by->name, same_file ? "" : fby, same_file ? "" : ": ", by->path);
 }
 
-static void check_reachability(const struct policy *p, struct diag *diag)
+/* The first rule of set A (up to rule LIMIT) that covers rule J, or NULL. */
+static const struct policy_rule *covering_rule(const struct policy *p,
+					       const struct rule_bytes *bytes,
+					       const struct policy_ruleset *a, size_t limit,
+					       size_t j)
+{
+	for (size_t i = a->first_rule; i < limit; i++)
+		if (!bytes[i].impossible && !p->rules[i].invalid &&
+		    rule_covers(&p->rules[i], &bytes[i], &p->rules[j], &bytes[j]))
+			return &p->rules[i];
+	return NULL;
+}
+
+/*
+ * A rule can never match when an earlier rule of its own set, or of an
+ * earlier set that applies to every device its set does, matches every
+ * request it matches.
+ */
+static void check_reachability(struct policy *p, struct diag *diag)
 {
 	_cleanup_free_ struct rule_bytes *bytes = NULL;
-	_cleanup_free_ size_t *catch_all = NULL; /* rules of match-everything sets */
-	size_t n_catch_all = 0;
 
 	if (!p->n_rules)
 		return;
 	bytes = calloc(p->n_rules, sizeof(*bytes));
-	catch_all = calloc(p->n_rules, sizeof(*catch_all));
-	if (!bytes || !catch_all) {
+	if (!bytes) {
 		diag_error(diag, NULL, NULL, "out of memory while checking rules");
 		return;
 	}
@@ -130,25 +176,19 @@ static void check_reachability(const struct policy *p, struct diag *diag)
 		const struct policy_ruleset *set = &p->sets[s];
 
 		for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++) {
-			const struct policy_rule *r = &p->rules[j];
 			const struct policy_rule *by = NULL;
 
-			if (r->impossible || r->invalid)
+			if (bytes[j].impossible || p->rules[j].invalid)
 				continue;
-			for (size_t k = 0; k < n_catch_all && !by; k++)
-				if (rule_covers(&p->rules[catch_all[k]], &bytes[catch_all[k]], r, &bytes[j]))
-					by = &p->rules[catch_all[k]];
-			for (size_t i = set->first_rule; i < j && !by; i++)
-				if (!bytes[i].impossible && !p->rules[i].invalid &&
-				    rule_covers(&p->rules[i], &bytes[i], r, &bytes[j]))
-					by = &p->rules[i];
+			for (size_t e = 0; e < s && !by; e++)
+				if (p->sets[e].n_rules && set_covers(&p->sets[e], set))
+					by = covering_rule(p, bytes, &p->sets[e],
+							   p->sets[e].first_rule + p->sets[e].n_rules, j);
+			if (!by)
+				by = covering_rule(p, bytes, set, j, j);
 			if (by)
-				report_shadowed(p, by, r, diag);
+				report_shadowed(p, by, &p->rules[j], diag);
 		}
-		if (set_matches_all(set))
-			for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++)
-				if (!bytes[j].impossible && !p->rules[j].invalid)
-					catch_all[n_catch_all++] = j;
 	}
 }
 
