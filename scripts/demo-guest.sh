@@ -11,7 +11,8 @@ else
 	echo "HID-BPF: not in this kernel yet (struct hid_bpf_ops missing from BTF)"
 fi
 
-coproc dev { "$build/tests/hid-virtual-device" --vid 0x054c --pid 0x0ce6 --name "Virtual DualSense"; }
+coproc dev { exec "$build/tests/hid-virtual-device" --vid 0x054c --pid 0x0ce6 --name "Virtual DualSense"; }
+dev_pid=$dev_PID
 read -r sysname hidraw <&"${dev[0]}"
 echo "virtual controller: $sysname ($(cat /sys/bus/hid/devices/$sysname/uevent | sed -n 's/^HID_NAME=//p')) at $hidraw"
 echo "a process sends a feature report 0xf4 (not protected yet):"
@@ -27,5 +28,5 @@ except OSError as e:
     print("  HIDIOCSFEATURE(0xf4) refused:", e.strerror)
 PY
 read -r -t 5 line <&"${dev[0]}" && echo "  $line"
-kill "$dev_PID"
-wait "$dev_PID" 2>/dev/null || true
+kill "$dev_pid"
+wait "$dev_pid" 2>/dev/null || true
