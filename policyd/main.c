@@ -56,7 +56,7 @@ static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 	errno = 0;
 	id = strtoul(opts->id, &end, 0);
 	if (!*opts->id || *end || errno || id > 255) {
-		fprintf(stderr, "hid-policyd: --id %s: expected a report ID 0..255\n", opts->id);
+		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255\n", opts->id);
 		return -EINVAL;
 	}
 	req->report_id = (uint8_t)id;
@@ -90,7 +90,7 @@ static int run_explain(const struct options *opts)
 
 	r = policy_device_parse(opts->device, &dev, &name);
 	if (r < 0) {
-		fprintf(stderr, "hid-policyd: --device %s: expected BUS:VID:PID[:NAME], e.g. usb:054c:0ce6\n",
+		fprintf(stderr, "hid-policyd: --device \"%s\": expected BUS:VID:PID[:NAME], e.g. usb:054c:0ce6\n",
 			opts->device);
 		return r;
 	}

@@ -33,11 +33,17 @@ static void sources_done(struct sources *s)
 	free(s->v);
 }
 
+/*
+ * Rule files end in ".json" and do not start with a dot. schema.json, the
+ * JSON Schema kept next to the vendor files in the source tree, is no rule
+ * file.
+ */
 static bool is_policy_name(const char *name)
 {
 	size_t len = strlen(name);
 
-	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json");
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json") &&
+	       strcmp(name, "schema.json");
 }
 
 /* Add or replace NAME with DIR/NAME. */

@@ -307,6 +307,8 @@ static void files_are_read_in_lexical_order(void)
 	write_policy(dir, "20-deny.json", DS_SET("deny-f4", "'0xf4'", "deny"));
 	write_policy(dir, "10-allow.json", DS_SET("allow-f4", "'0xf4'", "allow"));
 	write_policy(dir, "README", "not a policy");
+	write_policy(dir, ".hidden.json", "not a policy");
+	write_policy(dir, "schema.json", "{'$schema': 'not a rule file'}");
 	p = load_dirs(dir, NULL, &d);
 	CHECK(p, "policy rejected");
 	CHECK_EQ(p->n_files, 2);
