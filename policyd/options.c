@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "options.h"
+#include "policy.h"
 #include "util.h"
 
 enum {
@@ -29,7 +30,7 @@ void options_usage(FILE *f)
 		"  --check             validate the policy and print a summary\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
 		"  --config-dir DIR    read policies from DIR (repeatable; replaces the defaults\n"
-		"                      " "/usr/share/hid-policy/policies.d and /etc/hid-policy.d)\n"
+		"                      " POLICY_VENDOR_DIR " and " POLICY_ADMIN_DIR ")\n"
 		"  --device D          BUS:VID:PID[:NAME], e.g. usb:054c:0ce6:DualSense\n"
 		"  --request REQUEST   get_report, set_report, output_report or input_event\n"
 		"  --report TYPE       feature, input or output (get_report and set_report)\n"

@@ -29,7 +29,10 @@
 #define POLICY_ID_LIST_MAX	256	/* vendor or product IDs in one match */
 #define POLICY_PAYLOAD_BYTES_MAX 32	/* bytes in one payload condition */
 
+/* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
+#ifndef POLICY_VENDOR_DIR
 #define POLICY_VENDOR_DIR	"/usr/share/hid-policy/policies.d"
+#endif
 #define POLICY_ADMIN_DIR	"/etc/hid-policy.d"
 
 /* Identity of a HID device, as sysfs and uevents tell it. */
