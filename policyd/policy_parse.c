@@ -55,8 +55,9 @@ static uint8_t kinds_of(uint32_t requests, uint32_t rtypes)
 	uint8_t types = rtypes & (1u << RTYPE_ANY) ? 0x7 : (uint8_t)(rtypes & 0x7);
 	uint8_t k = 0;
 
+	/* "any" is every request; report_type still narrows GET and SET */
 	if (requests & (1u << REQ_ANY))
-		return HID_RULE_KIND_ALL;
+		requests |= 1u << REQ_GET | 1u << REQ_SET | 1u << REQ_OUTPUT | 1u << REQ_INPUT;
 	if (requests & (1u << REQ_GET))
 		k |= types;
 	if (requests & (1u << REQ_SET))

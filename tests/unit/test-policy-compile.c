@@ -65,6 +65,19 @@ static void request_kind_and_report_type_are_distinguished(void)
 	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf5, fw_start, 3).action, HID_RULE_ALLOW);
 }
 
+static void report_type_narrows_only_get_and_set_of_any_request(void)
+{
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'any-feature', 'request': 'any', 'report_type': 'feature', 'report_id': 'any', 'action': 'deny'},"
+		     "{'name': 'get-set-any', 'request': ['get_report', 'set_report'], 'report_id': 'any', 'action': 'deny'}]}]}",
+		     &DUALSENSE, &r);
+	CHECK_EQ(r.rules[0].kinds, HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_SET_FEATURE |
+				   HID_RULE_KIND_OUTPUT_REPORT | HID_RULE_KIND_INPUT_EVENT);
+	CHECK_EQ(r.rules[1].kinds, 0x3f);
+}
+
 static void request_kind_bits_follow_the_kernel_values(void)
 {
 	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_GET_REPORT, HID_RULES_RTYPE_FEATURE), HID_RULE_KIND_GET_FEATURE);
@@ -383,6 +396,7 @@ static void missing_explicit_directory_is_an_error(void)
 static const struct test_case tests[] = {
 	{ "first_matching_rule_wins", first_matching_rule_wins },
 	{ "request_kind_and_report_type_are_distinguished", request_kind_and_report_type_are_distinguished },
+	{ "report_type_narrows_only_get_and_set_of_any_request", report_type_narrows_only_get_and_set_of_any_request },
 	{ "request_kind_bits_follow_the_kernel_values", request_kind_bits_follow_the_kernel_values },
 	{ "report_id_lists_and_ranges_compile_to_the_bitmap", report_id_lists_and_ranges_compile_to_the_bitmap },
 	{ "payload_conditions_filter_by_command_byte", payload_conditions_filter_by_command_byte },
