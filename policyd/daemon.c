@@ -471,7 +471,16 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 		check_dropped(&d);
 	}
-	say(&d, LOG_INFO, "stopping; the attached firewalls stay in force");
+	ring_buffer__consume(d.events);
+	check_dropped(&d);
+	{
+		struct hid_fw_stats st = {};
+
+		fw_read_stats(&d.loader, &st);
+		say(&d, LOG_INFO, "stopping: allowed %llu, denied %llu, logged %llu, dropped %llu; the attached firewalls stay in force",
+		    (unsigned long long)st.allowed, (unsigned long long)st.denied,
+		    (unsigned long long)st.logged, (unsigned long long)st.dropped);
+	}
 	stop(&d);
 	return r;
 }

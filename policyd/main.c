@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* hid-policyd: for now the policy commands, --check and --explain. */
+/* hid-policyd: the firewall service, and the policy commands --check and --explain. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
+#include "daemon.h"
+#include "devices.h"
+#include "loader.h"
 #include "options.h"
 #include "policy.h"
 #include "util.h"
@@ -106,6 +110,31 @@ static int run_explain(const struct options *opts)
 	return policy_explain(p, &dev, &req, stdout, &v);
 }
 
+static int run_daemon(const struct options *opts)
+{
+	struct daemon_config cfg = {
+		.config_dirs = opts->n_config_dirs ? opts->config_dirs : default_dirs,
+		.n_config_dirs = opts->n_config_dirs ? opts->n_config_dirs : ELEMENTSOF(default_dirs),
+		.require_dirs = opts->n_config_dirs > 0,
+		.audit_log = opts->audit_log ?: AUDIT_LOG_DEFAULT,
+		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
+		.sysfs_devices = HID_SYSFS_DEVICES,
+		.foreground = opts->foreground,
+	};
+
+	return daemon_run(&cfg);
+}
+
+static int run_cleanup(const struct options *opts)
+{
+	const char *dir = opts->state_dir ?: HID_FW_PIN_ROOT;
+	int r = fw_cleanup(dir);
+
+	if (r < 0)
+		fprintf(stderr, "hid-policyd: cleaning up %s: %s\n", dir, strerror(-r));
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opts;
@@ -129,6 +158,12 @@ int main(int argc, char **argv)
 		break;
 	case COMMAND_EXPLAIN:
 		r = run_explain(&opts);
+		break;
+	case COMMAND_DAEMON:
+		r = run_daemon(&opts);
+		break;
+	case COMMAND_CLEANUP:
+		r = run_cleanup(&opts);
 		break;
 	case COMMAND_NONE:
 		break;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "audit.h"
+#include "hid_firewall.h"
 #include "options.h"
 #include "policy.h"
 #include "util.h"
@@ -18,15 +20,28 @@ enum {
 	OPT_ID,
 	OPT_PAYLOAD,
 	OPT_VERSION,
+	OPT_FOREGROUND,
+	OPT_AUDIT_LOG,
+	OPT_STATE_DIR,
+	OPT_CLEANUP,
 };
 
 void options_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hid-policyd --check [--config-dir DIR]...\n"
+		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
+		"                   [--state-dir DIR]\n"
+		"       hid-policyd --cleanup [--state-dir DIR]\n"
+		"       hid-policyd --check [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
 		"\n"
+		"  (no command)        run the firewall service\n"
+		"  --foreground        log to stderr instead of syslog\n"
+		"  --audit-log FILE    audit records, one JSON object per line\n"
+		"                      (default " AUDIT_LOG_DEFAULT ")\n"
+		"  --state-dir DIR     bpffs directory of pinned state (default " HID_FW_PIN_ROOT ")\n"
+		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
 		"  --config-dir DIR    read policies from DIR (repeatable; replaces the defaults\n"
@@ -43,7 +58,7 @@ void options_usage(FILE *f)
 static int set_command(struct options *opts, enum policyd_command c)
 {
 	if (opts->command != COMMAND_NONE && opts->command != c) {
-		fprintf(stderr, "hid-policyd: --check and --explain exclude each other\n");
+		fprintf(stderr, "hid-policyd: --check, --explain and --cleanup exclude each other\n");
 		return -EINVAL;
 	}
 	opts->command = c;
@@ -63,6 +78,10 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
+		{ "foreground", no_argument, NULL, OPT_FOREGROUND },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 		{}
 	};
 	int c;
@@ -105,6 +124,19 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_PAYLOAD:
 			opts->payload = optarg;
 			break;
+		case OPT_FOREGROUND:
+			opts->foreground = true;
+			break;
+		case OPT_AUDIT_LOG:
+			opts->audit_log = optarg;
+			break;
+		case OPT_STATE_DIR:
+			opts->state_dir = optarg;
+			break;
+		case OPT_CLEANUP:
+			if (set_command(opts, COMMAND_CLEANUP) < 0)
+				return -EINVAL;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -113,8 +145,18 @@ int options_parse(int argc, char **argv, struct options *opts)
 		fprintf(stderr, "hid-policyd: unexpected argument \"%s\"\n", argv[optind]);
 		return -EINVAL;
 	}
-	if (opts->command == COMMAND_NONE) {
-		fprintf(stderr, "hid-policyd: the daemon is not built yet: use --check or --explain\n");
+	if (opts->command == COMMAND_NONE)
+		opts->command = COMMAND_DAEMON;
+	if (opts->command != COMMAND_DAEMON && (opts->foreground || opts->audit_log)) {
+		fprintf(stderr, "hid-policyd: --foreground and --audit-log go with running the daemon\n");
+		return -EINVAL;
+	}
+	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {
+		fprintf(stderr, "hid-policyd: --state-dir goes with running the daemon or --cleanup\n");
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_CLEANUP && opts->n_config_dirs) {
+		fprintf(stderr, "hid-policyd: --cleanup takes no --config-dir\n");
 		return -EINVAL;
 	}
 	if (opts->command != COMMAND_EXPLAIN &&

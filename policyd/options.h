@@ -12,6 +12,8 @@ enum policyd_command {
 	COMMAND_VERSION,
 	COMMAND_CHECK,
 	COMMAND_EXPLAIN,
+	COMMAND_DAEMON,		/* the default: run the service */
+	COMMAND_CLEANUP,	/* detach and unpin everything in the state dir */
 };
 
 struct options {
@@ -24,6 +26,10 @@ struct options {
 	const char *report;
 	const char *id;
 	const char *payload;
+	/* the daemon */
+	bool foreground;
+	const char *audit_log;
+	const char *state_dir;
 };
 
 /* Parse ARGV into OPTS; messages go to stderr. Returns 0 or -EINVAL. */
