@@ -16,6 +16,8 @@ packages=(
 	qemu-system-x86 busybox-static
 	# system integration (polkit tests, SELinux module)
 	polkitd dbus selinux-policy-dev
+	# policy schema test (tests/unit/test-policy-schema.sh)
+	python3-jsonschema
 )
 
 missing=()

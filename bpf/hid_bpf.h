@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hid_bpf.h - the HID-BPF types and kfuncs hid-policy's BPF programs use.
+ *
+ * A small, committed subset of the kernel's HID-BPF ABI (Linux >= 6.11, and
+ * hid-policy's core for 6.1), so the programs build without a vmlinux.h from
+ * any particular kernel. Types are declared with preserve_access_index and
+ * resolved against the running kernel's BTF at load time (CO-RE); libbpf
+ * matches struct_ops members by name, so only the members used are listed.
+ */
+#ifndef HID_POLICY_HID_BPF_H
+#define HID_POLICY_HID_BPF_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#ifndef BPF_F_BEFORE
+#define BPF_F_BEFORE (1U << 3)	/* insert at the head of the device's list */
+#endif
+
+enum hid_report_type {
+	HID_INPUT_REPORT = 0,
+	HID_OUTPUT_REPORT = 1,
+	HID_FEATURE_REPORT = 2,
+	HID_REPORT_TYPES,
+};
+
+enum hid_class_request {
+	HID_REQ_GET_REPORT = 0x01,
+	HID_REQ_GET_IDLE = 0x02,
+	HID_REQ_GET_PROTOCOL = 0x03,
+	HID_REQ_SET_REPORT = 0x09,
+	HID_REQ_SET_IDLE = 0x0A,
+	HID_REQ_SET_PROTOCOL = 0x0B,
+};
+
+struct hid_device;
+
+struct hid_bpf_ctx {
+	struct hid_device *hid;
+	__u32 allocated_size;
+	union {
+		__s32 retval;
+		__s32 size;
+	};
+} __attribute__((preserve_access_index));
+
+struct hid_bpf_ops {
+	int hid_id;
+	__u32 flags;
+	int (*hid_device_event)(struct hid_bpf_ctx *ctx,
+				enum hid_report_type report_type, __u64 source);
+	int (*hid_rdesc_fixup)(struct hid_bpf_ctx *ctx);
+	int (*hid_hw_request)(struct hid_bpf_ctx *ctx, unsigned char reportnum,
+			      enum hid_report_type rtype,
+			      enum hid_class_request reqtype, __u64 source);
+	int (*hid_hw_output_report)(struct hid_bpf_ctx *ctx, __u64 source);
+} __attribute__((preserve_access_index));
+
+extern __u8 *hid_bpf_get_data(struct hid_bpf_ctx *ctx, unsigned int offset,
+			      const unsigned long rdwr_buf_size) __ksym;
+
+#endif /* HID_POLICY_HID_BPF_H */

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hid_firewall.bpf.c - hid-policy's per-device HID-BPF firewall.
+ *
+ * One instance of this object is loaded per protected device: the loader
+ * sets fw_hid_id (and the struct_ops hid_id) before load. Every instance
+ * shares the pinned maps: the compiled rules of all devices (hid_rules, keyed
+ * by hid_id), the audit ring buffer and the counters. A reload rewrites map
+ * entries; the programs stay attached.
+ *
+ * Decision: the first rule of the device that matches the request decides;
+ * when none does, the device's default does. A deny is enforced unless the
+ * device or the rule is in audit mode. Every deny, and every allow whose rule
+ * asks for it, is logged to the ring buffer; a full ring buffer is counted.
+ */
+#include "hid_bpf.h"
+#include "hid_rules.h"
+#include "hid_firewall.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load. */
+const volatile __u32 fw_hid_id;
+const volatile bool fw_numbered_reports;	/* reports start with their ID */
+/* Helpers the running kernel offers to hid_bpf_ops programs (probed). */
+const volatile bool have_pid_tgid;
+const volatile bool have_uid_gid;
+const volatile bool have_comm;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct hid_device_rules);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, HID_FW_RINGBUF_BYTES);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hid_fw_stats);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_stats SEC(".maps");
+
+struct request {
+	struct hid_bpf_ctx *ctx;
+	__u64 source;
+	__u32 kind;		/* HID_RULE_KIND_* bit */
+	__u32 len;
+	__u8 hook;		/* HID_FW_HOOK_* */
+	__u8 reqtype;
+	__u8 rtype;
+	__u8 report_id;
+};
+
+struct decision {
+	__u32 rule_index;
+	__u16 err;
+	__u8 action;
+	__u8 flags;
+	bool audit;
+	bool no_rules;
+};
+
+static __always_inline bool read_byte(struct hid_bpf_ctx *ctx, __u32 offset, __u8 *out)
+{
+	__u8 *p = hid_bpf_get_data(ctx, offset, 1);
+
+	if (!p)
+		return false;
+	*out = *p;
+	return true;
+}
+
+static __always_inline bool cond_holds(struct hid_bpf_ctx *ctx,
+				       const struct hid_rule_cond *c)
+{
+	for (__u32 i = 0; i < HID_RULES_COND_BYTES; i++) {
+		__u8 b;
+
+		if (i >= c->len)
+			break;
+		if (!read_byte(ctx, (__u32)c->offset + i, &b))
+			return false;
+		if ((b & c->mask[i]) != c->value[i])
+			return false;
+	}
+	return true;
+}
+
+static __always_inline bool rule_matches(const struct hid_rule *rule,
+					 const struct request *req)
+{
+	if (!(rule->kinds & req->kind))
+		return false;
+	if (!hid_rule_has_report_id(rule, req->report_id))
+		return false;
+	for (__u32 i = 0; i < HID_RULES_MAX_CONDS; i++) {
+		if (i >= rule->n_conds)
+			break;
+		if (!cond_holds(req->ctx, &rule->conds[i]))
+			return false;
+	}
+	return true;
+}
+
+static __always_inline void evaluate(const struct request *req, struct decision *d)
+{
+	__u32 hid_id = fw_hid_id;
+	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
+
+	if (!dev) {
+		/* Attached but no rules: the daemon is between a device's
+		 * removal and our detach, or lost its maps. Fail closed for
+		 * requests; never drop the device's own input. */
+		d->no_rules = true;
+		d->rule_index = HID_RULE_INDEX_DEFAULT;
+		d->action = req->hook == HID_FW_HOOK_DEVICE_EVENT ? HID_RULE_ALLOW : HID_RULE_DENY;
+		d->err = 1; /* EPERM */
+		return;
+	}
+	d->rule_index = HID_RULE_INDEX_DEFAULT;
+	d->action = dev->default_action;
+	d->err = dev->default_err;
+	d->flags = dev->default_flags;
+	for (__u32 i = 0; i < HID_RULES_MAX_RULES; i++) {
+		const struct hid_rule *rule = &dev->rules[i];
+
+		if (i >= dev->n_rules)
+			break;
+		if (!rule_matches(rule, req))
+			continue;
+		d->rule_index = rule->index;
+		d->action = rule->action;
+		d->err = rule->err;
+		d->flags = rule->flags;
+		break;
+	}
+	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
+}
+
+static __always_inline void count(__u32 field_offset)
+{
+	__u32 key = 0;
+	struct hid_fw_stats *st = bpf_map_lookup_elem(&hid_stats, &key);
+
+	if (st)
+		__sync_fetch_and_add((__u64 *)((char *)st + field_offset), 1);
+}
+
+static __always_inline void emit_record(const struct request *req,
+					const struct decision *d, int err)
+{
+	struct hid_fw_record *rec;
+
+	rec = bpf_ringbuf_reserve(&hid_events, sizeof(*rec), 0);
+	if (!rec) {
+		count(__builtin_offsetof(struct hid_fw_stats, dropped));
+		return;
+	}
+	__builtin_memset(rec, 0, sizeof(*rec));
+	rec->time_ns = bpf_ktime_get_boot_ns();
+	rec->source = req->source;
+	rec->hid_id = fw_hid_id;
+	rec->rule_index = d->rule_index;
+	rec->len = req->len;
+	rec->err = err;
+	rec->hook = req->hook;
+	rec->reqtype = req->reqtype;
+	rec->rtype = req->rtype;
+	rec->report_id = req->report_id;
+	rec->action = d->action;
+	if (err)
+		rec->flags |= HID_FW_REC_ENFORCED;
+	if (d->no_rules)
+		rec->flags |= HID_FW_REC_NO_RULES;
+	if (have_pid_tgid) {
+		rec->pid_tgid = bpf_get_current_pid_tgid();
+		rec->flags |= HID_FW_REC_HAVE_PID;
+	}
+	if (have_uid_gid) {
+		rec->uid_gid = bpf_get_current_uid_gid();
+		rec->flags |= HID_FW_REC_HAVE_UID;
+	}
+	if (have_comm && !bpf_get_current_comm(rec->comm, sizeof(rec->comm)))
+		rec->flags |= HID_FW_REC_HAVE_COMM;
+	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {
+		if (i >= req->len || !read_byte(req->ctx, i, &rec->payload[i]))
+			break;
+		rec->payload_len = i + 1;
+	}
+	bpf_ringbuf_submit(rec, 0);
+	count(__builtin_offsetof(struct hid_fw_stats, logged));
+}
+
+/* Decide on one request or event; returns 0 to let it through or -errno. */
+static __always_inline int decide(const struct request *req)
+{
+	struct decision d = {};
+	int err = 0;
+
+	evaluate(req, &d);
+	if (d.action == HID_RULE_DENY) {
+		count(__builtin_offsetof(struct hid_fw_stats, denied));
+		if (!d.audit)
+			err = d.err ? d.err : 1; /* never deny with 0: that allows */
+	} else {
+		count(__builtin_offsetof(struct hid_fw_stats, allowed));
+	}
+	if (d.action == HID_RULE_DENY || (d.flags & HID_RULE_F_LOG))
+		emit_record(req, &d, err);
+	return -err;
+}
+
+static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx)
+{
+	__u8 id = 0;
+
+	if (fw_numbered_reports)
+		read_byte(ctx, 0, &id);
+	return id;
+}
+
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
+	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
+{
+	struct request req = {
+		.ctx = hctx,
+		.source = source,
+		.kind = hid_rules_request_kind(reqtype, rtype),
+		.len = hctx->allocated_size,
+		.hook = HID_FW_HOOK_HW_REQUEST,
+		.reqtype = reqtype,
+		.rtype = rtype,
+		.report_id = reportnum,
+	};
+
+	return decide(&req);
+}
+
+SEC("struct_ops/hid_hw_output_report")
+int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
+{
+	struct request req = {
+		.ctx = hctx,
+		.source = source,
+		.kind = HID_RULE_KIND_OUTPUT_REPORT,
+		.len = hctx->allocated_size,
+		.hook = HID_FW_HOOK_OUTPUT_REPORT,
+		.rtype = HID_OUTPUT_REPORT,
+		.report_id = leading_report_id(hctx),
+	};
+
+	return decide(&req);
+}
+
+SEC("struct_ops/hid_device_event")
+int BPF_PROG(fw_device_event, struct hid_bpf_ctx *hctx, enum hid_report_type rtype,
+	     __u64 source)
+{
+	struct request req = {
+		.ctx = hctx,
+		.source = source,
+		.kind = HID_RULE_KIND_INPUT_EVENT,
+		.len = hctx->size,
+		.hook = HID_FW_HOOK_DEVICE_EVENT,
+		.rtype = rtype,
+		.report_id = leading_report_id(hctx),
+	};
+	int r = decide(&req);
+
+	/* A negative return drops the event; 0 keeps it unchanged. */
+	return r < 0 ? r : 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops hid_firewall = {
+	.hid_id = 0,		/* written by the loader before open */
+	.flags = BPF_F_BEFORE,	/* see requests and events before anyone else */
+	.hid_device_event = (void *)fw_device_event,
+	.hid_hw_request = (void *)fw_hw_request,
+	.hid_hw_output_report = (void *)fw_output_report,
+};

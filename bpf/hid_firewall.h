@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hid_firewall.h - layouts shared by bpf/hid_firewall.bpf.c and hid-policyd:
+ * the audit record sent through the ring buffer, the counters, the maps'
+ * sizes and the names they are pinned under.
+ *
+ * Plain C on <linux/types.h>, like hid_rules.h.
+ */
+#ifndef HID_POLICY_HID_FIREWALL_H
+#define HID_POLICY_HID_FIREWALL_H
+
+#include <linux/types.h>
+
+/* Devices with rules at once (entries of the rules map). */
+#define HID_FW_MAX_DEVICES		1024
+/* Ring buffer of audit records, in bytes (a power of two). */
+#define HID_FW_RINGBUF_BYTES		(1u << 21)
+/* Payload bytes copied into a record. */
+#define HID_FW_PAYLOAD_BYTES		32
+#define HID_FW_COMM_LEN			16
+
+/* Where hid-policyd keeps its state in bpffs. */
+#define HID_FW_PIN_ROOT			"/sys/fs/bpf/hid-policy"
+
+/* struct hid_fw_record.hook */
+#define HID_FW_HOOK_HW_REQUEST		1
+#define HID_FW_HOOK_OUTPUT_REPORT	2
+#define HID_FW_HOOK_DEVICE_EVENT	3
+
+/* struct hid_fw_record.flags */
+#define HID_FW_REC_ENFORCED		(1u << 0) /* the request was refused */
+#define HID_FW_REC_HAVE_PID		(1u << 1) /* pid_tgid is valid */
+#define HID_FW_REC_HAVE_UID		(1u << 2) /* uid_gid is valid */
+#define HID_FW_REC_HAVE_COMM		(1u << 3) /* comm is valid */
+#define HID_FW_REC_NO_RULES		(1u << 4) /* device had no rules in the map */
+
+struct hid_fw_record {
+	__u64 time_ns;		/* CLOCK_BOOTTIME */
+	__u64 source;		/* the hook's source (hidraw file, 0: kernel) */
+	__u64 pid_tgid;		/* tgid << 32 | pid */
+	__u64 uid_gid;		/* gid << 32 | uid */
+	__u32 hid_id;
+	__u32 rule_index;	/* HID_RULE_INDEX_DEFAULT: the default decided */
+	__u32 len;		/* request or report length */
+	__s32 err;		/* errno returned to the caller, 0 when allowed */
+	__u8 hook;		/* HID_FW_HOOK_* */
+	__u8 reqtype;		/* HID_REQ_* for hid_hw_request */
+	__u8 rtype;		/* HID_*_REPORT */
+	__u8 report_id;
+	__u8 action;		/* HID_RULE_ALLOW or HID_RULE_DENY (the rule's) */
+	__u8 flags;		/* HID_FW_REC_* */
+	__u8 payload_len;	/* valid bytes of payload */
+	__u8 reserved;
+	char comm[HID_FW_COMM_LEN];
+	__u8 payload[HID_FW_PAYLOAD_BYTES];
+};
+
+/* Per-CPU counters (one entry, summed by the daemon). */
+struct hid_fw_stats {
+	__u64 allowed;		/* requests and events allowed */
+	__u64 denied;		/* decisions to deny (enforced or audit) */
+	__u64 logged;		/* records written to the ring buffer */
+	__u64 dropped;		/* records lost: ring buffer full */
+};
+
+#endif /* HID_POLICY_HID_FIREWALL_H */

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hid_probe.bpf.c - which helpers may a hid_bpf_ops program call on the
+ * running kernel? hid-policyd loads this object once per helper with
+ * probe_helper set to that helper's id; a successful load means yes. It is
+ * never attached.
+ */
+#include "hid_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 probe_helper;	/* a BPF_FUNC_* id, 0: none */
+
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(probe_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
+	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
+{
+	char comm[16];
+
+	/* Branches on a constant: the verifier only sees the chosen call. */
+	if (probe_helper == BPF_FUNC_get_current_pid_tgid)
+		return bpf_get_current_pid_tgid() ? 0 : 0;
+	if (probe_helper == BPF_FUNC_get_current_uid_gid)
+		return bpf_get_current_uid_gid() ? 0 : 0;
+	if (probe_helper == BPF_FUNC_get_current_comm)
+		return bpf_get_current_comm(comm, sizeof(comm)) ? 0 : 0;
+	return 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops hid_probe = {
+	.hid_hw_request = (void *)probe_hw_request,
+};

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hid_rules.h - the compiled form of a hid-policy rule set for one device.
+ *
+ * Shared by the policy compiler (userspace, policyd/) and the firewall BPF
+ * programs (the .bpf.c files in bpf/). Plain C on <linux/types.h>: no BPF or libc
+ * headers, so it builds with "clang -target bpf" and with the host compiler.
+ *
+ * One struct hid_device_rules per protected device. Every size is fixed, so a
+ * BPF program walks it with bounded loops:
+ *
+ *	kind = hid_rules_request_kind(reqtype, rtype)   (or OUTPUT_REPORT, INPUT_EVENT)
+ *	for (i = 0; i < HID_RULES_MAX_RULES && i < dev->n_rules; i++)
+ *		if (rule_matches(&dev->rules[i], kind, report_id, buf, len))
+ *			return the rule's decision;
+ *	return the device's default decision;
+ *
+ * A rule matches when all of these hold:
+ *   - (rule->kinds & kind) != 0;
+ *   - hid_rule_has_report_id(rule, report_id);
+ *   - every condition c < n_conds holds: for i < c->len,
+ *     offset + i < len and (buf[c->offset + i] & c->mask[i]) == c->value[i].
+ *     A request shorter than a condition's bytes does not match it.
+ *
+ * The report ID is the one the hook is called for: "reportnum" in
+ * hid_hw_request, byte 0 of the buffer in hid_hw_output_report and
+ * hid_device_event on devices with numbered reports, 0 otherwise. Payload
+ * offsets count from byte 0 of the same buffer (the report ID byte when the
+ * device numbers its reports), as hidraw does.
+ *
+ * A decision is enforced when action is HID_RULE_DENY, dev->mode is
+ * HID_RULES_MODE_ENFORCE and the rule's flags lack HID_RULE_F_AUDIT; an
+ * unenforced deny still logs. Every deny is logged; an allow is logged when
+ * HID_RULE_F_LOG is set. The default decision uses default_action,
+ * default_err and default_flags the same way, with index
+ * HID_RULE_INDEX_DEFAULT.
+ *
+ * The limits are part of the policy language: a rule set that would exceed
+ * them is rejected by the validator (or, when several rule sets add up on one
+ * device, by the compiler), never truncated.
+ */
+#ifndef HID_POLICY_HID_RULES_H
+#define HID_POLICY_HID_RULES_H
+
+#include <linux/types.h>
+
+/* Rules evaluated per device, all matching rule sets together. */
+#define HID_RULES_MAX_RULES		64
+/* Payload conditions per compiled rule. */
+#define HID_RULES_MAX_CONDS		8
+/* Bytes compared by one condition (value[] and mask[] length). */
+#define HID_RULES_COND_BYTES		4
+/* No condition looks past this many bytes from the start of the buffer. */
+#define HID_RULES_MAX_PAYLOAD		256
+/* Report IDs are 0..255: a 256-bit bitmap of 32-bit words. */
+#define HID_RULES_REPORT_ID_WORDS	8
+
+/* Request kinds, one bit each (struct hid_rule.kinds). */
+#define HID_RULE_KIND_GET_FEATURE	(1u << 0) /* hid_hw_request GET_REPORT, feature */
+#define HID_RULE_KIND_GET_INPUT		(1u << 1) /* hid_hw_request GET_REPORT, input */
+#define HID_RULE_KIND_GET_OUTPUT	(1u << 2) /* hid_hw_request GET_REPORT, output */
+#define HID_RULE_KIND_SET_FEATURE	(1u << 3) /* hid_hw_request SET_REPORT, feature */
+#define HID_RULE_KIND_SET_INPUT		(1u << 4) /* hid_hw_request SET_REPORT, input */
+#define HID_RULE_KIND_SET_OUTPUT	(1u << 5) /* hid_hw_request SET_REPORT, output */
+#define HID_RULE_KIND_OUTPUT_REPORT	(1u << 6) /* hid_hw_output_report (hidraw write) */
+#define HID_RULE_KIND_INPUT_EVENT	(1u << 7) /* hid_device_event (from the device) */
+#define HID_RULE_KIND_ALL		0xffu
+
+/* The kernel's enum hid_class_request and enum hid_report_type values. */
+#define HID_RULES_REQ_GET_REPORT	0x01
+#define HID_RULES_REQ_SET_REPORT	0x09
+#define HID_RULES_RTYPE_INPUT		0
+#define HID_RULES_RTYPE_OUTPUT		1
+#define HID_RULES_RTYPE_FEATURE		2
+
+/* struct hid_rule.action and hid_device_rules.default_action */
+#define HID_RULE_ALLOW			0
+#define HID_RULE_DENY			1
+
+/* struct hid_rule.flags and hid_device_rules.default_flags */
+#define HID_RULE_F_LOG			(1u << 0) /* log this decision even when it allows */
+#define HID_RULE_F_AUDIT		(1u << 1) /* from an audit-mode rule set: never enforce a deny */
+
+/* struct hid_device_rules.mode */
+#define HID_RULES_MODE_ENFORCE		0
+#define HID_RULES_MODE_AUDIT		1 /* log what would be denied, deny nothing */
+
+/* Rule index reported when no rule matched and the default decided. */
+#define HID_RULE_INDEX_DEFAULT		0xffffffffu
+
+struct hid_rule_cond {
+	__u16 offset;	/* first byte compared, from byte 0 of the buffer */
+	__u8 len;	/* bytes compared, 1..HID_RULES_COND_BYTES */
+	__u8 reserved;	/* 0 */
+	__u8 value[HID_RULES_COND_BYTES]; /* 0 past len; value[i] & ~mask[i] == 0 */
+	__u8 mask[HID_RULES_COND_BYTES];  /* 0 past len */
+};
+
+struct hid_rule {
+	__u32 report_ids[HID_RULES_REPORT_ID_WORDS]; /* bit n: report ID n matches */
+	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
+	__u32 index;	/* userspace rule index: names the rule in the audit log */
+	__u16 err;	/* positive errno returned when a deny is enforced */
+	__u8 kinds;	/* HID_RULE_KIND_* bits this rule applies to */
+	__u8 action;	/* HID_RULE_ALLOW or HID_RULE_DENY */
+	__u8 flags;	/* HID_RULE_F_* */
+	__u8 n_conds;	/* 0..HID_RULES_MAX_CONDS, all ANDed */
+	__u8 reserved[2];
+};
+
+struct hid_device_rules {
+	__u32 n_rules;		/* 0..HID_RULES_MAX_RULES */
+	__u16 default_err;	/* errno when the default denies */
+	__u8 default_action;	/* HID_RULE_ALLOW or HID_RULE_DENY */
+	__u8 default_flags;	/* HID_RULE_F_* for the default decision */
+	__u8 mode;		/* HID_RULES_MODE_* */
+	__u8 reserved[7];
+	struct hid_rule rules[HID_RULES_MAX_RULES]; /* in evaluation order */
+};
+
+_Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
+_Static_assert(sizeof(struct hid_rule) == 140, "hid_rule layout");
+_Static_assert(sizeof(struct hid_device_rules) == 16 + 140 * HID_RULES_MAX_RULES,
+	       "hid_device_rules layout");
+
+/* The kind bit of a hid_hw_request; 0 for requests no rule can name. */
+static inline __attribute__((always_inline)) __u32
+hid_rules_request_kind(__u32 reqtype, __u32 rtype)
+{
+	__u32 shift;
+
+	if (rtype > HID_RULES_RTYPE_FEATURE)
+		return 0;
+	/* feature, input, output take bits 0, 1, 2 */
+	shift = rtype == HID_RULES_RTYPE_FEATURE ? 0 : rtype + 1;
+	if (reqtype == HID_RULES_REQ_GET_REPORT)
+		return HID_RULE_KIND_GET_FEATURE << shift;
+	if (reqtype == HID_RULES_REQ_SET_REPORT)
+		return HID_RULE_KIND_SET_FEATURE << shift;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int
+hid_rule_has_report_id(const struct hid_rule *rule, __u8 report_id)
+{
+	return (rule->report_ids[report_id >> 5] >> (report_id & 31)) & 1;
+}
+
+#endif /* HID_POLICY_HID_RULES_H */

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "audit.h"
+#include "devices.h"
+#include "loader.h"
+#include "policy.h"
+#include "util.h"
+
+/* How often the ring-buffer loss counter is checked, in milliseconds. */
+#define DROP_CHECK_INTERVAL_MS 1000
+
+struct managed_device {
+	struct hid_dev_info info;
+	bool protected;		/* a firewall instance is attached */
+};
+
+struct daemon {
+	const struct daemon_config *cfg;
+	struct policy *policy;
+	struct fw_loader loader;
+	struct audit_log audit;
+	struct ring_buffer *events;
+	struct managed_device *devices;
+	size_t n_devices, cap_devices;
+	int epoll_fd, uevent_fd, signal_fd;
+	uint64_t dropped_reported;
+	bool quit;
+};
+
+static void say(const struct daemon *d, int priority, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(const struct daemon *d, int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (d->cfg->foreground) {
+		fputs("hid-policyd: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else {
+		vsyslog(priority, fmt, ap);
+	}
+	va_end(ap);
+}
+
+static int load_policy(struct daemon *d, struct policy **ret)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	int r;
+
+	r = policy_load_dirs(d->cfg->config_dirs, d->cfg->n_config_dirs,
+			     d->cfg->require_dirs, &diag, ret);
+	for (size_t i = 0; i < diag.n; i++)
+		say(d, diag.entries[i].severity == DIAG_ERROR ? LOG_ERR : LOG_WARNING,
+		    "%s", diag.entries[i].text);
+	if (r < 0)
+		say(d, LOG_ERR, "policy rejected: %zu error%s", diag.n_errors,
+		    diag.n_errors == 1 ? "" : "s");
+	return r;
+}
+
+static struct managed_device *find_device(struct daemon *d, uint32_t hid_id)
+{
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].info.hid_id == hid_id)
+			return &d->devices[i];
+	return NULL;
+}
+
+static void forget_device(struct daemon *d, struct managed_device *m)
+{
+	size_t i = m - d->devices;
+
+	memmove(&d->devices[i], &d->devices[i + 1],
+		(d->n_devices - i - 1) * sizeof(*d->devices));
+	d->n_devices--;
+}
+
+/* Compile POLICY for a device and make the kernel enforce it: set its rules
+ * (one atomic map update), attach or adopt its instance, or detach when no
+ * rule set matches any more. */
+static int apply_policy(struct daemon *d, const struct policy *policy,
+			const struct hid_dev_info *info)
+{
+	struct policy_device pdev = {
+		.bus = info->bus,
+		.vendor = info->vendor,
+		.product = info->product,
+		.name = info->name,
+		.uniq = info->uniq,
+		.phys = info->phys,
+	};
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
+	struct managed_device *m = find_device(d, info->hid_id);
+	bool adopted = false;
+	int r;
+
+	if (!rules)
+		return -ENOMEM;
+	if (!m) {
+		r = GROW(d->devices, d->n_devices, d->cap_devices);
+		if (r < 0)
+			return r;
+		m = &d->devices[d->n_devices++];
+		m->protected = false;
+	}
+	m->info = *info;
+
+	r = policy_compile(policy, &pdev, rules, &diag);
+	if (r == -ENOENT) {
+		if (fw_is_attached(&d->loader, info->hid_id)) {
+			r = fw_detach(&d->loader, info->hid_id);
+			if (r < 0)
+				say(d, LOG_ERR, "%s: cannot detach: %s", info->sysname, strerror(-r));
+			else
+				say(d, LOG_INFO, "%s (%s): no rule set matches any more, detached",
+				    info->sysname, info->name);
+		}
+		m->protected = false;
+		return 0;
+	}
+	if (r < 0) {
+		for (size_t i = 0; i < diag.n; i++)
+			say(d, LOG_ERR, "%s: %s", info->sysname, diag.entries[i].text);
+		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; %s", info->sysname,
+		    info->name, strerror(-r),
+		    m->protected ? "the rules in force stay" : "not protected");
+		return r;
+	}
+
+	r = fw_set_rules(&d->loader, info->hid_id, rules);
+	if (r < 0) {
+		say(d, LOG_ERR, "%s: cannot store its rules: %s", info->sysname, strerror(-r));
+		return r;
+	}
+	if (fw_is_attached(&d->loader, info->hid_id)) {
+		adopted = !m->protected;
+	} else {
+		r = fw_attach(&d->loader, info->hid_id, info->numbered_reports);
+		if (r == -ENODEV || r == -EINVAL) {
+			/* Gone before we could attach: its remove event follows. */
+			fw_delete_rules(&d->loader, info->hid_id);
+			return 0;
+		}
+		if (r < 0) {
+			say(d, LOG_ERR, "%s (%s): cannot attach the firewall: %s",
+			    info->sysname, info->name, strerror(-r));
+			return r;
+		}
+	}
+	if (!m->protected)
+		say(d, LOG_INFO, "%s (%s): protected, %u rule%s, %s mode%s", info->sysname,
+		    info->name, rules->n_rules, rules->n_rules == 1 ? "" : "s",
+		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
+		    adopted ? " (adopted from a previous run)" : "");
+	m->protected = true;
+	return 0;
+}
+
+static int protect_present(const struct hid_dev_info *info, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	apply_policy(d, d->policy, info);
+	return 0;
+}
+
+/* Instances pinned for devices that no longer exist: detach and forget. */
+static int drop_if_gone(uint32_t hid_id, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	if (find_device(d, hid_id))
+		return 0;
+	fw_detach(&d->loader, hid_id);
+	return 0;
+}
+
+static void handle_uevent(struct daemon *d)
+{
+	struct uevent ev;
+	int r;
+
+	while ((r = uevent_receive(d->uevent_fd, &ev)) >= 0 || r == -EINTR || r == -ENOBUFS) {
+		struct hid_dev_info info;
+		struct managed_device *m;
+
+		if (r == -ENOBUFS) {
+			/* Events were lost: look at sysfs again. */
+			say(d, LOG_WARNING, "uevents lost; rescanning devices");
+			hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
+			continue;
+		}
+		if (r < 0 || !ev.sysname[0])
+			continue;
+		switch (ev.action) {
+		case UEVENT_ADD:
+		case UEVENT_BIND:
+			if (hid_dev_read(d->cfg->sysfs_devices, ev.sysname, &info) == 0)
+				apply_policy(d, d->policy, &info);
+			break;
+		case UEVENT_REMOVE:
+			if (hid_sysname_parse(ev.sysname, &info) < 0)
+				break;
+			m = find_device(d, info.hid_id);
+			/* The kernel made the instance inert; free its pin and rules. */
+			fw_detach(&d->loader, info.hid_id);
+			if (m) {
+				if (m->protected)
+					say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
+					    m->info.name);
+				forget_device(d, m);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int handle_record(void *ctx, void *data, size_t size)
+{
+	struct daemon *d = ctx;
+	const struct hid_fw_record *rec = data;
+	struct audit_context actx = {};
+	struct managed_device *m;
+
+	if (size < sizeof(*rec))
+		return 0;
+	m = find_device(d, rec->hid_id);
+	if (m)
+		actx.device = &m->info;
+	if (rec->rule_index < d->policy->n_rules) {
+		const struct policy_rule *rule = &d->policy->rules[rec->rule_index];
+
+		actx.rule_name = rule->name;
+		if (rule->set < d->policy->n_sets)
+			actx.ruleset_name = d->policy->sets[rule->set].name;
+	}
+	audit_write_record(&d->audit, rec, &actx);
+	return 0;
+}
+
+static void check_dropped(struct daemon *d)
+{
+	struct hid_fw_stats st;
+	json_t *o;
+
+	if (fw_read_stats(&d->loader, &st) < 0 || st.dropped <= d->dropped_reported)
+		return;
+	say(d, LOG_WARNING, "%llu audit record%s lost: the ring buffer was full",
+	    (unsigned long long)(st.dropped - d->dropped_reported),
+	    st.dropped - d->dropped_reported == 1 ? "" : "s");
+	o = json_pack("{s:s, s:I, s:I}", "event", "records_dropped",
+		      "count", (json_int_t)(st.dropped - d->dropped_reported),
+		      "total", (json_int_t)st.dropped);
+	if (o) {
+		audit_write_json(&d->audit, o);
+		json_decref(o);
+	}
+	d->dropped_reported = st.dropped;
+}
+
+static void reload(struct daemon *d)
+{
+	struct policy *fresh = NULL, *old;
+	int r;
+
+	say(d, LOG_INFO, "reloading the policy");
+	if (audit_reopen(&d->audit) < 0)
+		say(d, LOG_ERR, "cannot reopen %s: %m; still writing the old file", d->audit.path);
+	r = load_policy(d, &fresh);
+	if (r < 0) {
+		say(d, LOG_ERR, "reload failed: the rules in force stay in force");
+		return;
+	}
+	/* Records already in the ring buffer name rules of the old policy. */
+	ring_buffer__consume(d->events);
+	old = d->policy;
+	d->policy = fresh;
+	/* Each device switches with one map update: a request sees either
+	 * its old rules or its new ones, never none. */
+	for (size_t i = 0; i < d->n_devices; i++) {
+		struct hid_dev_info info = d->devices[i].info;
+
+		apply_policy(d, fresh, &info);
+	}
+	hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
+	policy_free(old);
+	say(d, LOG_INFO, "policy reloaded: %zu rule set%s, %zu rule%s", fresh->n_sets,
+	    fresh->n_sets == 1 ? "" : "s", fresh->n_rules, fresh->n_rules == 1 ? "" : "s");
+}
+
+static void notify_ready(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	size_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@'))
+		return;
+	len = strlen(path);
+	if (len >= sizeof(addr.sun_path))
+		return;
+	memcpy(addr.sun_path, path, len);
+	if (addr.sun_path[0] == '@')
+		addr.sun_path[0] = '\0';
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	sendto(fd, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&addr,
+	       offsetof(struct sockaddr_un, sun_path) + len);
+	close(fd);
+}
+
+static int watch(struct daemon *d, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+static int start(struct daemon *d)
+{
+	sigset_t mask;
+	int r;
+
+	r = load_policy(d, &d->policy);
+	if (r < 0)
+		return r;
+
+	r = fw_loader_open(&d->loader, d->cfg->state_dir);
+	if (r == -EOPNOTSUPP) {
+		say(d, LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
+		return r;
+	}
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot set up the firewall in %s: %s", d->cfg->state_dir, strerror(-r));
+		return r;
+	}
+	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
+	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
+	    d->loader.features.comm ? "yes" : "no");
+
+	r = audit_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
+		return r;
+	}
+	d->events = ring_buffer__new(d->loader.events_fd, handle_record, d, NULL);
+	if (!d->events) {
+		r = -errno;
+		say(d, LOG_ERR, "cannot read the audit ring buffer: %s", strerror(-r));
+		return r;
+	}
+
+	/* Listen before scanning, so no device added meanwhile is missed. */
+	d->uevent_fd = uevent_open();
+	if (d->uevent_fd < 0) {
+		say(d, LOG_ERR, "cannot listen for uevents: %s", strerror(-d->uevent_fd));
+		return d->uevent_fd;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	d->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->signal_fd < 0 || d->epoll_fd < 0)
+		return -errno;
+	if ((r = watch(d, d->uevent_fd)) < 0 || (r = watch(d, d->signal_fd)) < 0 ||
+	    (r = watch(d, ring_buffer__epoll_fd(d->events))) < 0)
+		return r;
+
+	r = hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
+	if (r < 0)
+		say(d, LOG_WARNING, "cannot list %s: %s", d->cfg->sysfs_devices, strerror(-r));
+	fw_for_each_attached(&d->loader, drop_if_gone, d);
+	return 0;
+}
+
+static void handle_signals(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+
+	while (read(d->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			reload(d);
+		else
+			d->quit = true;
+	}
+}
+
+static void stop(struct daemon *d)
+{
+	if (d->events) {
+		ring_buffer__consume(d->events);
+		ring_buffer__free(d->events);
+	}
+	if (d->epoll_fd >= 0)
+		close(d->epoll_fd);
+	if (d->signal_fd >= 0)
+		close(d->signal_fd);
+	if (d->uevent_fd >= 0)
+		close(d->uevent_fd);
+	audit_close(&d->audit);
+	fw_loader_close(&d->loader);
+	policy_free(d->policy);
+	free(d->devices);
+}
+
+int daemon_run(const struct daemon_config *cfg)
+{
+	struct daemon d = {
+		.cfg = cfg,
+		.epoll_fd = -1,
+		.uevent_fd = -1,
+		.signal_fd = -1,
+		.audit = { .fd = -1 },
+		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
+	};
+	size_t n_protected = 0;
+	int r;
+
+	r = start(&d);
+	if (r < 0) {
+		stop(&d);
+		return r;
+	}
+	for (size_t i = 0; i < d.n_devices; i++)
+		n_protected += d.devices[i].protected;
+	say(&d, LOG_INFO, "running: %zu device%s protected", n_protected,
+	    n_protected == 1 ? "" : "s");
+	notify_ready();
+
+	while (!d.quit) {
+		struct epoll_event evs[8];
+		int n = epoll_wait(d.epoll_fd, evs, 8, DROP_CHECK_INTERVAL_MS);
+
+		if (n < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == d.uevent_fd)
+				handle_uevent(&d);
+			else if (evs[i].data.fd == d.signal_fd)
+				handle_signals(&d);
+			else
+				ring_buffer__consume(d.events);
+		}
+		check_dropped(&d);
+	}
+	ring_buffer__consume(d.events);
+	check_dropped(&d);
+	{
+		struct hid_fw_stats st = {};
+
+		fw_read_stats(&d.loader, &st);
+		say(&d, LOG_INFO, "stopping: allowed %llu, denied %llu, logged %llu, dropped %llu; the attached firewalls stay in force",
+		    (unsigned long long)st.allowed, (unsigned long long)st.denied,
+		    (unsigned long long)st.logged, (unsigned long long)st.dropped);
+	}
+	stop(&d);
+	return r;
+}

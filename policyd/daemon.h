@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hid-policyd's service: load the policy, protect every matching device
+ * present and hotplugged, write the audit log, reload on SIGHUP.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct daemon_config {
+	const char *const *config_dirs;	/* policy directories, in order */
+	size_t n_config_dirs;
+	bool require_dirs;		/* directories were named on the command line */
+	const char *audit_log;		/* AUDIT_LOG_DEFAULT */
+	const char *state_dir;		/* bpffs pin root, HID_FW_PIN_ROOT */
+	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
+	bool foreground;
+};
+
+/* Run until SIGTERM/SIGINT. Returns 0 or a negative errno (start-up failed;
+ * the reason was printed). */
+int daemon_run(const struct daemon_config *cfg);

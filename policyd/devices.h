@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The device manager's view of HID devices: identity read from sysfs, and
+ * hotplug events from the kernel's uevent netlink socket (no udev needed).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HID_SYSFS_DEVICES "/sys/bus/hid/devices"
+
+struct hid_dev_info {
+	char sysname[32];	/* BBBB:VVVV:PPPP.NNNN */
+	uint32_t hid_id;	/* NNNN: the id HID-BPF attaches to */
+	uint16_t bus, vendor, product;
+	char name[128];		/* HID_NAME */
+	char uniq[64];		/* HID_UNIQ */
+	char phys[64];		/* HID_PHYS */
+	bool numbered_reports;	/* the report descriptor declares report IDs */
+};
+
+/* Parse a sysfs name into bus, vendor, product and hid_id. */
+int hid_sysname_parse(const char *sysname, struct hid_dev_info *info);
+
+/* Read one device's identity from sysfs (root: HID_SYSFS_DEVICES). */
+int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info);
+
+/* Call fn for every device present; stops at and returns fn's first
+ * negative return. Devices that vanish while being read are skipped. */
+int hid_dev_enumerate(const char *root,
+		      int (*fn)(const struct hid_dev_info *info, void *userdata),
+		      void *userdata);
+
+/* Does a report descriptor declare report IDs (a Report ID item)? */
+bool hid_rdesc_has_report_ids(const uint8_t *rdesc, size_t size);
+
+enum uevent_action {
+	UEVENT_OTHER,
+	UEVENT_ADD,
+	UEVENT_BIND,
+	UEVENT_REMOVE,
+};
+
+struct uevent {
+	enum uevent_action action;
+	char sysname[32];	/* "" when not a hid device event */
+};
+
+/* A non-blocking socket receiving the kernel's uevents. */
+int uevent_open(void);
+/* Receive one message; 0 with ev filled (sysname "" for events of other
+ * subsystems or senders other than the kernel), -EAGAIN when none is
+ * queued, or -errno. */
+int uevent_receive(int fd, struct uevent *ev);
+/* Parse one kernel uevent message (exposed for tests). */
+int uevent_parse(const char *buf, size_t len, struct uevent *ev);

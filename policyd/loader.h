@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BPF loader: puts compiled rules into the firewall's maps and attaches
+ * one firewall instance per device. Knows nothing of JSON or of policies;
+ * its input is struct hid_device_rules (bpf/hid_rules.h).
+ *
+ * State lives in bpffs under the pin root (HID_FW_PIN_ROOT by default):
+ *   hid_rules, hid_events, hid_stats   the maps every instance shares
+ *   devices/<hid_id>                   the registered struct_ops map of
+ *                                      the instance attached to that device
+ * A registered hid_bpf_ops stays attached when every file descriptor is
+ * closed, so protection outlives the daemon (fail closed), and a restarted
+ * daemon finds its instances under devices/ instead of attaching twice.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hid_firewall.h"
+#include "hid_rules.h"
+
+struct fw_features {
+	bool hid_bpf;		/* vmlinux BTF has struct hid_bpf_ops */
+	bool pid_tgid;		/* helpers hid_bpf_ops programs may call */
+	bool uid_gid;
+	bool comm;
+};
+
+struct fw_loader {
+	char *pin_root;
+	struct fw_features features;
+	int rules_fd;		/* pinned maps, opened once */
+	int events_fd;
+	int stats_fd;
+};
+
+/* Check kernel support, probe helpers, create (or reuse) the shared maps
+ * under pin_root. Returns 0, -EOPNOTSUPP without HID-BPF, or -errno. */
+int fw_loader_open(struct fw_loader *l, const char *pin_root);
+void fw_loader_close(struct fw_loader *l);
+
+/* Does the kernel have HID-BPF? (vmlinux BTF has struct hid_bpf_ops) */
+bool fw_kernel_has_hid_bpf(void);
+
+/* Set a device's rules (atomic per device: a request sees the old rules or
+ * the new ones, never a mix). */
+int fw_set_rules(struct fw_loader *l, uint32_t hid_id,
+		 const struct hid_device_rules *rules);
+int fw_delete_rules(struct fw_loader *l, uint32_t hid_id);
+
+/* Load and attach a firewall instance to a device whose rules are set.
+ * -EEXIST if one is already attached (see fw_is_attached). */
+int fw_attach(struct fw_loader *l, uint32_t hid_id, bool numbered_reports);
+/* Is an instance of ours pinned for this device? */
+bool fw_is_attached(struct fw_loader *l, uint32_t hid_id);
+/* Detach the device's instance and forget its pin (harmless when the
+ * device is gone: the kernel made the instance inert). */
+int fw_detach(struct fw_loader *l, uint32_t hid_id);
+
+/* Call fn for every hid_id with a pinned instance. */
+int fw_for_each_attached(struct fw_loader *l,
+			 int (*fn)(uint32_t hid_id, void *userdata), void *userdata);
+
+/* Sum of the per-CPU counters. */
+int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
+
+/* Remove every pin under pin_root, detaching every instance. */
+int fw_cleanup(const char *pin_root);

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hid-policyd's command line. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum policyd_command {
+	COMMAND_NONE,
+	COMMAND_HELP,
+	COMMAND_VERSION,
+	COMMAND_CHECK,
+	COMMAND_EXPLAIN,
+	COMMAND_DAEMON,		/* the default: run the service */
+	COMMAND_CLEANUP,	/* detach and unpin everything in the state dir */
+};
+
+struct options {
+	enum policyd_command command;
+	const char **config_dirs;	/* --config-dir, in order given */
+	size_t n_config_dirs, cap_config_dirs;
+	/* --explain */
+	const char *device;
+	const char *request;
+	const char *report;
+	const char *id;
+	const char *payload;
+	/* the daemon */
+	bool foreground;
+	const char *audit_log;
+	const char *state_dir;
+};
+
+/* Parse ARGV into OPTS; messages go to stderr. Returns 0 or -EINVAL. */
+int options_parse(int argc, char **argv, struct options *opts);
+void options_done(struct options *opts);
+void options_usage(FILE *f);

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The policy engine: rule sets read from JSON files, validated, and compiled
+ * per device into the fixed-size form of bpf/hid_rules.h.
+ *
+ *	policy_load.c		directories and files: order, /etc over /usr/share
+ *	policy_parse.c		one JSON document into rule sets and rules
+ *	policy_value.c		scalars: numbers, IDs, enums, payload bytes
+ *	policy_validate.c	checks across rules: names, limits, shadowing
+ *	policy_compile.c	one device's effective rules, compiled
+ *	policy_match.c		device matching and the evaluation of a request
+ *	policy_explain.c	a decision told in words (hid-policyd --explain)
+ *
+ * The engine knows nothing of BPF: its output is plain data.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bpf/hid_rules.h"
+#include "diag.h"
+
+#define POLICY_FORMAT_VERSION	1
+#define POLICY_NAME_MAX		64	/* rule and rule-set names */
+#define POLICY_TEXT_MAX		1024	/* descriptions and globs */
+#define POLICY_ID_LIST_MAX	256	/* vendor or product IDs in one match */
+#define POLICY_PAYLOAD_BYTES_MAX 32	/* bytes in one payload condition */
+
+/* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
+#ifndef POLICY_VENDOR_DIR
+#define POLICY_VENDOR_DIR	"/usr/share/hid-policy/policies.d"
+#endif
+#define POLICY_ADMIN_DIR	"/etc/hid-policy.d"
+
+/* Identity of a HID device, as sysfs and uevents tell it. */
+struct policy_device {
+	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (linux/input.h) */
+	uint16_t vendor;
+	uint16_t product;
+	const char *name;	/* HID_NAME; NULL or "" when unknown */
+	const char *uniq;	/* HID_UNIQ */
+	const char *phys;	/* HID_PHYS */
+};
+
+/* A set of 16-bit IDs; any == true matches every ID. */
+struct policy_id_set {
+	bool any;
+	uint16_t *ids;
+	size_t n;
+};
+
+struct policy_match {
+	char *path;		/* JSON path, e.g. "devices[0].match[1]" */
+	uint32_t buses;		/* bit n: bus number n matches */
+	struct policy_id_set vendors;
+	struct policy_id_set products;
+	char *name;		/* fnmatch(3) globs; NULL: not checked */
+	char *uniq;
+	char *phys;
+};
+
+struct policy_rule {
+	char *name;
+	char *description;
+	char *path;		/* JSON path, e.g. "devices[0].rules[3]" */
+	size_t set;		/* index in policy.sets */
+	uint8_t kinds;		/* HID_RULE_KIND_* */
+	uint32_t report_ids[HID_RULES_REPORT_ID_WORDS];
+	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
+	uint8_t n_conds;
+	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
+	uint16_t err;		/* errno of a deny */
+	bool log;		/* log allows too */
+	bool impossible;	/* its payload conditions contradict each other */
+	bool invalid;		/* had errors: left out of cross-rule checks */
+};
+
+struct policy_ruleset {
+	size_t file;		/* index in policy.files */
+	char *path;		/* "devices[0]" */
+	char *name;		/* optional */
+	char *description;
+	struct policy_match *matches;
+	size_t n_matches;
+	uint8_t mode;		/* HID_RULES_MODE_* */
+	bool has_default;
+	uint8_t default_action;
+	uint16_t default_err;
+	size_t first_rule;	/* this set's rules: policy.rules[first_rule ...] */
+	size_t n_rules;
+};
+
+struct policy_file {
+	char *name;		/* base name: what messages and overrides use */
+	char *path;		/* where it was read from */
+	char *description;
+};
+
+struct policy {
+	struct policy_file *files;
+	size_t n_files, cap_files;
+	struct policy_ruleset *sets;
+	size_t n_sets, cap_sets;
+	struct policy_rule *rules;
+	size_t n_rules, cap_rules;
+};
+
+struct policy *policy_new(void);
+void policy_free(struct policy *p);
+static inline void policy_freep(struct policy **p)
+{
+	policy_free(*p);
+}
+#define _cleanup_policy_ __attribute__((cleanup(policy_freep)))
+
+/*
+ * Load every *.json file of DIRS (in order; a later directory's file replaces
+ * an earlier one of the same name), in lexical order of file names. Missing
+ * directories are skipped unless REQUIRE_DIRS. All problems go to DIAG; on
+ * any error the whole set is rejected: returns -EINVAL and *ret stays NULL.
+ */
+int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
+		     struct diag *diag, struct policy **ret);
+
+/*
+ * Parse one document named NAME into P (appending a file, its rule sets and
+ * rules). Cross-rule checks are not done here: call policy_validate() once all
+ * files are in. Returns 0, or -EINVAL after recording errors in DIAG.
+ */
+int policy_parse_buffer(struct policy *p, const char *name, const char *path,
+			const char *buf, size_t len, struct diag *diag);
+
+/*
+ * Checks across rules and files: duplicate rule names, limits, shadowed and
+ * impossible rules (warnings). Returns 0 or -EINVAL when an error was found.
+ */
+int policy_validate(struct policy *p, struct diag *diag);
+
+/* Parse + validate one document: the loader for a single buffer. */
+int policy_load_buffer(const char *name, const char *buf, size_t len,
+		       struct diag *diag, struct policy **ret);
+
+/* Does rule set S apply to DEV? */
+bool policy_ruleset_matches(const struct policy_ruleset *s,
+			    const struct policy_device *dev);
+
+/*
+ * Compile the effective rules of DEV: rules of every matching rule set, in
+ * file and document order. The default decision and mode come from the first
+ * matching rule set that states a default (else allow); the device's mode is
+ * audit only when every matching rule set is. Returns 0, -ENOENT when no rule
+ * set matches (OUT is then an allow-all table), or -E2BIG (with a message in
+ * DIAG, if given) when the rules exceed HID_RULES_MAX_RULES.
+ */
+int policy_compile(const struct policy *p, const struct policy_device *dev,
+		   struct hid_device_rules *out, struct diag *diag);
+
+/* One request, as a hook sees it. */
+struct policy_request {
+	uint8_t kind;		/* one HID_RULE_KIND_* bit */
+	uint8_t report_id;
+	const uint8_t *data;	/* the buffer from byte 0; may be NULL if len 0 */
+	size_t len;
+};
+
+struct policy_verdict {
+	uint32_t index;		/* rule index in policy.rules, or HID_RULE_INDEX_DEFAULT */
+	int rule;		/* position in the compiled table, -1 for the default */
+	uint8_t action;		/* what the rule or default says */
+	uint16_t err;
+	bool enforced;		/* the request is refused with -err */
+	bool logged;
+};
+
+/* Evaluate REQ against compiled rules, exactly as the BPF programs do. */
+void policy_evaluate(const struct hid_device_rules *rules,
+		     const struct policy_request *req, struct policy_verdict *v);
+
+/* Does compiled rule R match REQ? */
+bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req);
+
+/* Names and parsers shared by the loader and the command line. */
+const char *policy_bus_name(uint16_t bus);
+int policy_bus_from_name(const char *s, uint16_t *ret);
+const char *policy_errno_name(int err);
+int policy_errno_from_name(const char *s);
+int policy_kind_from_names(const char *request, const char *report_type, uint8_t *ret);
+const char *policy_kind_name(uint8_t kind);
+
+/* "BUS:VID:PID[:NAME]", e.g. "usb:054c:0ce6:Sony DualSense" or "0003:054C:0CE6". */
+int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage);
+
+/* Hex bytes ("01 ff", "01ff" or "0x01 0xff") into BUF (at most SIZE); returns the count or -EINVAL. */
+int policy_hex_bytes(const char *s, uint8_t *buf, size_t size);
+
+/* Write to F which rule decides REQ on DEV and why. Returns the verdict in V. */
+int policy_explain(const struct policy *p, const struct policy_device *dev,
+		   const struct policy_request *req, FILE *f, struct policy_verdict *v);

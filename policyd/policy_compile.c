@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* One device's effective rules, in the fixed-size form of bpf/hid_rules.h. */
+#include <errno.h>
+#include <string.h>
+
+#include "policy.h"
+
+static void compile_rule(const struct policy_rule *pr, size_t index, uint8_t set_mode,
+			 struct hid_rule *hr)
+{
+	*hr = (struct hid_rule){
+		.index = (uint32_t)index,
+		.err = pr->err,
+		.kinds = pr->kinds,
+		.action = pr->action,
+		.flags = (uint8_t)((pr->log ? HID_RULE_F_LOG : 0) |
+				   (set_mode == HID_RULES_MODE_AUDIT ? HID_RULE_F_AUDIT : 0)),
+		.n_conds = pr->n_conds,
+	};
+	memcpy(hr->report_ids, pr->report_ids, sizeof(hr->report_ids));
+	memcpy(hr->conds, pr->conds, sizeof(hr->conds));
+}
+
+int policy_compile(const struct policy *p, const struct policy_device *dev,
+		   struct hid_device_rules *out, struct diag *diag)
+{
+	const struct policy_ruleset *def = NULL;
+	bool matched = false, all_audit = true;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->default_action = HID_RULE_ALLOW;
+	out->default_err = EPERM;
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		if (!policy_ruleset_matches(set, dev))
+			continue;
+		matched = true;
+		if (set->mode != HID_RULES_MODE_AUDIT)
+			all_audit = false;
+		if (!def && set->has_default)
+			def = set;
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++, n++)
+			if (n < HID_RULES_MAX_RULES)
+				compile_rule(&p->rules[i], i, set->mode, &out->rules[n]);
+	}
+	if (!matched)
+		return -ENOENT;
+	if (n > HID_RULES_MAX_RULES) {
+		if (diag)
+			diag_error(diag, NULL, NULL,
+				   "device %04X:%04X:%04X \"%s\": %zu rules apply, more than the %d a device holds",
+				   dev->bus, dev->vendor, dev->product, dev->name ?: "", n,
+				   HID_RULES_MAX_RULES);
+		memset(out, 0, sizeof(*out));
+		return -E2BIG;
+	}
+	out->n_rules = (uint32_t)n;
+	out->mode = all_audit ? HID_RULES_MODE_AUDIT : HID_RULES_MODE_ENFORCE;
+	if (def) {
+		out->default_action = def->default_action;
+		out->default_err = def->default_err;
+		out->default_flags = def->mode == HID_RULES_MODE_AUDIT ? HID_RULE_F_AUDIT : 0;
+	}
+	return 0;
+}

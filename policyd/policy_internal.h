@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared between the files of the policy engine only. */
+#pragma once
+
+#include <jansson.h>
+
+#include "policy.h"
+
+#define POLICY_PATH_MAX 256
+
+/* Where the parser is: the policy being filled and the file being read. */
+struct parse_ctx {
+	struct policy *p;
+	struct diag *diag;
+	const char *file;	/* name used in messages */
+	size_t file_idx;
+};
+
+#define perr(c, path, ...) diag_error((c)->diag, (c)->file, path, __VA_ARGS__)
+
+/* "parent.key" and "parent[i]" (or "key" at the top). */
+const char *path_key(char *buf, size_t size, const char *parent, const char *key);
+const char *path_index(char *buf, size_t size, const char *parent, size_t i);
+
+/* A short human description of a JSON value for messages. */
+const char *json_describe(const json_t *v, char *buf, size_t size);
+
+/* Report keys of OBJ not in ALLOWED (NULL-terminated). Returns 0 or -EINVAL. */
+int pv_check_keys(struct parse_ctx *c, const char *path, json_t *obj,
+		  const char *const *allowed);
+int pv_expect_object(struct parse_ctx *c, const char *path, json_t *v);
+
+/* A non-negative integer, written as a JSON integer or a string "0x1f"/"31". */
+int pv_uint(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
+	    unsigned long *ret);
+/* A vendor or product ID: a JSON integer or a hex string ("054c", "0x054C"). */
+int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
+/* "any", one ID or a non-empty list of IDs. */
+int pv_id_set(struct parse_ctx *c, const char *path, json_t *v,
+	      struct policy_id_set *ret);
+/* A string of at most MAX bytes, copied. */
+int pv_string(struct parse_ctx *c, const char *path, json_t *v, size_t max, char **ret);
+/* A name: 1..POLICY_NAME_MAX of [A-Za-z0-9._-]. */
+int pv_name(struct parse_ctx *c, const char *path, json_t *v, char **ret);
+/* One of NAMES (NULL-terminated); *ret is its index. */
+int pv_enum(struct parse_ctx *c, const char *path, json_t *v,
+	    const char *const *names, int *ret);
+/* One name or a non-empty list of names from NAMES: bit i set for names[i]. */
+int pv_enum_set(struct parse_ctx *c, const char *path, json_t *v,
+		const char *const *names, uint32_t *ret);
+/* An errno, by name ("EPERM") or number (1..4095). */
+int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
+/* Report IDs: "any", an ID, a range "lo-hi", or a non-empty list of IDs and ranges. */
+int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
+		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+/* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
+int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
+	     size_t size, size_t *n);

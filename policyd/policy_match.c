@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Matching: which rule sets apply to a device, and what compiled rules decide
+ * for a request. policy_evaluate() is the reference for the BPF programs:
+ * same order, same bounds, same meaning of every field.
+ */
+#include <fnmatch.h>
+
+#include "policy.h"
+
+static bool id_in(const struct policy_id_set *s, uint16_t id)
+{
+	if (s->any)
+		return true;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool glob_ok(const char *glob, const char *s)
+{
+	return !glob || fnmatch(glob, s ?: "", 0) == 0;
+}
+
+static bool match_device(const struct policy_match *m, const struct policy_device *dev)
+{
+	if (m->buses != UINT32_MAX && (dev->bus >= 32 || !(m->buses & (1u << dev->bus))))
+		return false;
+	return id_in(&m->vendors, dev->vendor) && id_in(&m->products, dev->product) &&
+	       glob_ok(m->name, dev->name) && glob_ok(m->uniq, dev->uniq) &&
+	       glob_ok(m->phys, dev->phys);
+}
+
+bool policy_ruleset_matches(const struct policy_ruleset *s, const struct policy_device *dev)
+{
+	for (size_t i = 0; i < s->n_matches; i++)
+		if (match_device(&s->matches[i], dev))
+			return true;
+	return false;
+}
+
+static bool cond_holds(const struct hid_rule_cond *c, const struct policy_request *req)
+{
+	for (unsigned i = 0; i < HID_RULES_COND_BYTES && i < c->len; i++) {
+		size_t off = (size_t)c->offset + i;
+
+		if (off >= req->len || (req->data[off] & c->mask[i]) != c->value[i])
+			return false;
+	}
+	return true;
+}
+
+bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req)
+{
+	if (!(r->kinds & req->kind) || !hid_rule_has_report_id(r, req->report_id))
+		return false;
+	for (unsigned c = 0; c < HID_RULES_MAX_CONDS && c < r->n_conds; c++)
+		if (!cond_holds(&r->conds[c], req))
+			return false;
+	return true;
+}
+
+static void decide(const struct hid_device_rules *rules, uint8_t action, uint16_t err,
+		   uint8_t flags, struct policy_verdict *v)
+{
+	v->action = action;
+	v->err = err;
+	v->enforced = action == HID_RULE_DENY && rules->mode == HID_RULES_MODE_ENFORCE &&
+		      !(flags & HID_RULE_F_AUDIT);
+	v->logged = action == HID_RULE_DENY || (flags & HID_RULE_F_LOG);
+}
+
+void policy_evaluate(const struct hid_device_rules *rules,
+		     const struct policy_request *req, struct policy_verdict *v)
+{
+	for (unsigned i = 0; i < HID_RULES_MAX_RULES && i < rules->n_rules; i++) {
+		const struct hid_rule *r = &rules->rules[i];
+
+		if (!policy_rule_matches(r, req))
+			continue;
+		v->index = r->index;
+		v->rule = (int)i;
+		decide(rules, r->action, r->err, r->flags, v);
+		return;
+	}
+	v->index = HID_RULE_INDEX_DEFAULT;
+	v->rule = -1;
+	decide(rules, rules->default_action, rules->default_err, rules->default_flags, v);
+}

@@ -1,0 +1,12 @@
+#!/bin/bash
+# hid-policy's main job, in a VM: boots the test kernel, creates a virtual
+# game controller and shows what the kernel offers to protect it.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+build=${HID_POLICY_BUILDDIR:-$repo/build}
+
+scripts/deps.sh
+[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+ninja -C "$build" >/dev/null
+exec scripts/vm.sh -- scripts/demo-guest.sh "$build"

@@ -1,0 +1,126 @@
+#!/bin/bash
+# hid-policy's test command: installs what is missing, builds everything,
+# builds (or reuses) the test kernel, runs the host suites and the VM suites,
+# and ends with one line "N passed, N failed, N skipped".
+#
+# Usage: scripts/test.sh [SUITE...]
+#   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
+#   harness   tests of the VM harness (boot the VM several times)
+#   vm        every VM suite below, in one boot
+#   smoke kernel ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
+# Without arguments: unit, harness and vm.
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+build=${HID_POLICY_BUILDDIR:-$repo/build}
+vm_suites_all=(smoke)
+for s in kernel; do
+	[ -x "tests/$s/run.sh" ] && vm_suites_all+=("$s")
+done
+
+host_suites=()
+vm_suites=()
+[ $# -gt 0 ] || set -- unit harness vm
+for s in "$@"; do
+	case "$s" in
+	unit|harness) host_suites+=("$s") ;;
+	vm) vm_suites+=("${vm_suites_all[@]}") ;;
+	*)
+		if [ -d "tests/$s" ]; then
+			vm_suites+=("$s")
+		else
+			echo "test.sh: unknown suite '$s' (unit, harness, vm, ${vm_suites_all[*]})" >&2
+			exit 2
+		fi ;;
+	esac
+done
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Every output line is shown and kept; results are counted from the copy.
+run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
+fail_line() { echo "FAIL: $1" | tee -a "$log"; }
+
+step() { echo "== $*" >&2; }
+
+step "dependencies"
+if ! "$repo/scripts/deps.sh"; then
+	fail_line "setup/dependencies"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+step "build ($build)"
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" >/dev/null || { fail_line "setup/meson"; echo "0 passed, 1 failed"; exit 1; }
+fi
+if ! ninja -C "$build" > "$log.build" 2>&1; then
+	cat "$log.build"
+	rm -f "$log.build"
+	fail_line "setup/build"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+rm -f "$log.build"
+
+for s in "${host_suites[@]+"${host_suites[@]}"}"; do
+	step "suite $s (host)"
+	case "$s" in
+	unit)
+		export HID_POLICY_SRCDIR=$repo HID_POLICY_BUILDDIR=$build
+		for t in "$build"/tests/unit/test-* tests/unit/*.sh; do
+			[ -x "$t" ] && [ -f "$t" ] || continue
+			run "$t" || true
+		done ;;
+	harness)
+		run tests/harness/run.sh || true ;;
+	esac
+done
+
+if [ ${#vm_suites[@]} -gt 0 ]; then
+	step "test kernel"
+	kernel_out=$(kernel/build) || { fail_line "setup/kernel-build"; kernel_out=; }
+	if [ -n "$kernel_out" ]; then
+		echo "$kernel_out" >&2
+		image=$(sed -n 's/^KERNEL_IMAGE=//p' <<< "$kernel_out")
+		suites_ok=()
+		for s in "${vm_suites[@]}"; do
+			if [ -x "tests/$s/build.sh" ]; then
+				step "host build for suite $s"
+				if ! run "tests/$s/build.sh" "$build" "$(dirname "$image")"; then
+					fail_line "$s/build"
+					continue
+				fi
+			fi
+			suites_ok+=("$s")
+		done
+		if [ ${#suites_ok[@]} -gt 0 ]; then
+			step "VM suites: ${suites_ok[*]}"
+			failed_before=$(grep -c '^FAIL: ' "$log")
+			run scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" \
+				-- tests/run-in-vm.sh "$build" "${suites_ok[@]}"
+			st=$?
+			# 124..126: the VM itself failed (timeout, crash, kernel warning).
+			if [ $st -ge 124 ] && [ $st -le 126 ]; then
+				fail_line "vm/guest_finished_with_a_clean_kernel_log (vm.sh exit $st)"
+			else
+				echo "PASS: vm/guest_finished_with_a_clean_kernel_log" | tee -a "$log"
+				if [ $st -ne 0 ] && [ "$(grep -c '^FAIL: ' "$log")" -eq "$failed_before" ]; then
+					fail_line "vm/suites_exited_with_status_${st}_without_naming_a_failure"
+				fi
+			fi
+		fi
+	fi
+fi
+
+passed=$(grep -c '^PASS: ' "$log")
+failed=$(grep -c '^FAIL: ' "$log")
+skipped=$(grep -c '^SKIP: ' "$log")
+if [ "$failed" -gt 0 ]; then
+	echo
+	echo "Failed:"
+	grep '^FAIL: ' "$log" | sed 's/^FAIL: /  /'
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

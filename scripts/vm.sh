@@ -1,0 +1,141 @@
+#!/bin/bash
+# Run a command as root inside the hid-policy test kernel, under QEMU.
+#
+# Usage: scripts/vm.sh [options] -- CMD [ARGS...]
+#   --timeout SEC    kill a guest that runs longer (default 300); a timeout
+#                    is a failure (exit 124)
+#   --kernel FILE    boot this bzImage instead of the one kernel/build gives
+#   --mem MB         guest memory (default 1024)
+#   --smp N          guest CPUs (default 2)
+#   --results DIR    host directory shared writable with the guest (default:
+#                    a new temporary directory, removed unless --keep)
+#   --keep           keep the results directory and print its path
+#   --append ARGS    extra kernel command line arguments
+#
+# The guest sees the host's root file system read-only (virtio-9p), has
+# writable tmpfs /tmp, /run and /var, proc, sysfs, devtmpfs, bpffs at
+# /sys/fs/bpf and tracefs; CMD runs in the repository directory with
+# $VM_RESULTS pointing at the writable results share. CMD's output is
+# streamed to this script's stdout and its exit status becomes this script's.
+# The guest kernel log is saved (results/console.log) and scanned: a BUG,
+# WARNING, Oops, KASAN report or panic fails the run even if CMD succeeded.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+timeout=300
+kernel=${HID_POLICY_KERNEL:-}
+mem=1024
+smp=2
+results=
+keep=0
+append=
+
+die() { echo "vm.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) timeout=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--results) results=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	--append) append=$2; shift 2 ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//;/^set -e/d'; exit 0 ;;
+	*) die "unknown option '$1' (CMD goes after --; see --help)" ;;
+	esac
+done
+[ $# -gt 0 ] || die "no command given (usage: scripts/vm.sh [options] -- CMD [ARGS...])"
+[[ "$timeout" =~ ^[0-9]+$ ]] || die "--timeout needs a number of seconds"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/deps.sh"
+
+if [ -z "$kernel" ]; then
+	kernel=$("$repo/kernel/build" | sed -n 's/^KERNEL_IMAGE=//p')
+	[ -n "$kernel" ] || die "kernel/build did not produce a kernel"
+fi
+[ -f "$kernel" ] || die "kernel image $kernel does not exist"
+
+if [ -z "$results" ]; then
+	results=$(mktemp -d /tmp/hid-policy-vm.XXXXXX)
+	[ $keep -eq 1 ] || trap 'rm -rf "$results"' EXIT
+else
+	mkdir -p "$results"
+fi
+rm -f "$results/status" "$results/console.log" "$results/output.log" "$results/dmesg"
+
+# The guest runs this script with bash; quote every argument for it.
+{
+	echo "cd $(printf '%q' "$repo") || exit 125"
+	printf 'export HID_POLICY_IN_VM=1\n'
+	printf '%q ' "$@"
+	echo
+} > "$results/cmd"
+
+# KVM only if it really works here: the probe boots the kernel once with it
+# and remembers the answer for this host boot.
+accel=tcg,thread=multi
+cache=${HID_POLICY_CACHE:-$HOME/.cache/hid-policy}
+probe=$cache/kvm-probe
+boot_id=$(cat /proc/sys/kernel/random/boot_id)
+if [ -z "${HID_POLICY_VM_PROBING:-}" ] && [ -w /dev/kvm ]; then
+	if ! grep -qx "$boot_id .*" "$probe" 2>/dev/null; then
+		verdict=no
+		if HID_POLICY_VM_PROBING=1 HID_POLICY_VM_ACCEL=kvm timeout 60 \
+			"$0" --kernel "$kernel" --timeout 30 -- true >/dev/null 2>&1; then
+			verdict=yes
+		fi
+		mkdir -p "$cache" && echo "$boot_id $verdict" > "$probe"
+	fi
+	grep -qx "$boot_id yes" "$probe" && accel=kvm
+fi
+accel=${HID_POLICY_VM_ACCEL:-$accel}
+cpu=max
+[ "$accel" = kvm ] && cpu=host
+
+cmdline="console=ttyS0 root=hostroot rootfstype=9p ro"
+cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
+cmdline+=" init=$repo/scripts/vm-init panic=-1 loglevel=7 $append"
+
+: > "$results/output.log"
+tail -n +1 -f "$results/output.log" &
+tail_pid=$!
+
+set +e
+timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
+	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
+	-nodefaults -no-reboot -display none -monitor none \
+	-kernel "$kernel" -append "$cmdline" \
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+	-fsdev local,id=results,path="$results",security_model=none,multidevs=remap \
+	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	-serial file:"$results/console.log" -serial file:"$results/output.log" \
+	< /dev/null > "$results/qemu.log" 2>&1
+qemu_status=$?
+set -e
+sleep 0.2
+kill "$tail_pid" 2>/dev/null
+wait "$tail_pid" 2>/dev/null || true
+
+status=
+[ -f "$results/status" ] && status=$(cat "$results/status")
+
+fail=0
+if [ $qemu_status -eq 124 ] || [ $qemu_status -eq 137 ]; then
+	echo "vm.sh: the guest did not finish within $timeout s and was killed" >&2
+	fail=124
+elif [ -z "$status" ]; then
+	echo "vm.sh: the guest stopped without reporting an exit status (crash or panic; QEMU exit $qemu_status)" >&2
+	tail -n 30 "$results/console.log" >&2
+	[ -s "$results/qemu.log" ] && cat "$results/qemu.log" >&2
+	fail=125
+fi
+if ! "$repo/scripts/scan-kernel-log" "$results/console.log" "$results/dmesg"; then
+	echo "vm.sh: the guest kernel log shows a kernel problem (full log: $results/console.log)" >&2
+	[ $keep -eq 1 ] || { trap - EXIT; echo "vm.sh: results kept in $results" >&2; }
+	[ $fail -ne 0 ] || fail=126
+fi
+[ $keep -eq 1 ] && echo "vm.sh: results in $results" >&2
+[ $fail -ne 0 ] && exit $fail
+exit "$status"

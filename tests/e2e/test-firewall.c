@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-to-end: hid-policyd running with a policy written here, uhid devices
+ * as the hardware, requests made through hidraw as a user program would.
+ * Every check looks at both ends: the caller's errno and what the device
+ * received.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/hidraw.h>
+
+#include "harness.h"
+#include "policyd_run.h"
+#include "uhid_dev.h"
+
+#define TEST_VENDOR 0x1234
+#define TEST_PRODUCT 0x5678
+
+/* Feature 0xf0 is the "firmware update" report; feature 4 carries
+ * commands in byte 1, of which 0x90 is dangerous; output report 2 is
+ * refused on both paths. */
+static const char test_policy[] =
+	"{\n"
+	"  \"version\": 1,\n"
+	"  \"devices\": [ {\n"
+	"    \"name\": \"test-device\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+	"    \"mode\": \"enforce\",\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" },\n"
+	"      { \"name\": \"no-output-2\", \"request\": [\"output_report\", \"set_report\"],\n"
+	"        \"report_type\": \"output\", \"report_id\": 2, \"action\": \"deny\" },\n"
+	"      { \"name\": \"no-command-0x90\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": 4,\n"
+	"        \"payload\": [ { \"offset\": 1, \"value\": \"0x90\" } ],\n"
+	"        \"action\": \"deny\", \"errno\": \"EACCES\" }\n"
+	"    ]\n"
+	"  } ]\n"
+	"}\n";
+
+static void create_device(struct uhid_dev *dev, uint16_t product)
+{
+	const struct uhid_dev_config cfg = {
+		.name = "e2e test device",
+		.vendor = TEST_VENDOR,
+		.product = product,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+
+	CHECK_OK(uhid_dev_create(dev, &cfg));
+}
+
+static void start_daemon(struct policyd_run *run, const char *policy)
+{
+	CHECK_OK(policyd_prepare(run));
+	CHECK_OK(policyd_write_policy(run, "50-test.json", policy));
+	CHECK_OK(policyd_start(run, NULL));
+}
+
+static void stop_daemon(struct policyd_run *run)
+{
+	policyd_stop(run, false);
+	CHECK_OK(policyd_cleanup(run));
+}
+
+/* HIDIOCSFEATURE of a 64-byte report; returns 0 or the errno. */
+static int set_feature(int fd, uint8_t id, uint8_t byte1)
+{
+	uint8_t buf[64] = { id, byte1 };
+
+	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+static int get_feature(int fd, uint8_t id)
+{
+	uint8_t buf[64] = { id };
+
+	return ioctl(fd, HIDIOCGFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+static void test_denied_set_feature_gets_eperm_and_never_reaches_device(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_other_report_ids_and_get_feature_pass_and_reach_device(void)
+{
+	uint8_t reply[64] = { 0xf0, 1, 2, 3 };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	uhid_dev_set_get_reply(&dev, 0xf0, reply, sizeof(reply), 0);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 3, 0), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(get_feature(fd, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 0xf0), 1);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
+{
+	uint8_t buf[64] = { 2, 0x11 };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	/* write(): hid_hw_output_report */
+	CHECK_EQ(write(fd, buf, sizeof(buf)), -1);
+	CHECK_EQ(errno, EPERM);
+	/* HIDIOCSOUTPUT: SET_REPORT of an output report, the path write()
+	 * falls back to on transports without output reports */
+	CHECK_EQ(ioctl(fd, HIDIOCSOUTPUT(sizeof(buf)), buf), -1);
+	CHECK_EQ(errno, EPERM);
+	usleep(200000);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, -1), 0);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_payload_rule_blocks_only_the_matching_command_byte(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 4, 0x90), EACCES);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 0);
+	CHECK_EQ(set_feature(fd, 4, 0x91), 0);
+	CHECK_EQ(set_feature(fd, 4, 0x10), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 2);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_audit_mode_logs_but_lets_the_request_through(void)
+{
+	char policy[sizeof(test_policy) + 16];
+	const char *filters[] = { "rule.name=no-firmware-update", "enforced=false",
+				  "action=deny", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char *mode;
+	int fd;
+
+	snprintf(policy, sizeof(policy), "%s", test_policy);
+	mode = strstr(policy, "\"enforce\"");
+	CHECK(mode, "policy text has no mode");
+	memcpy(mode, "\"audit\"  ", 9);
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 0xf0, 0), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&run, filters, 1, 3000), 1);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_audit_record_names_process_user_device_and_rule(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char hid_id[16], uid_filter[32], pid_filter[32];
+	const char *filters[] = { "action=deny", "enforced=true", "errno=EPERM",
+				  "rule.name=no-firmware-update", "process.comm=fw-attacker",
+				  uid_filter, pid_filter, hid_id, "device.vendor=1234",
+				  "device.product=5678", "report_id=240",
+				  "request=set_report", "report_type=feature", NULL };
+	int fd, status;
+	pid_t child;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		/* An unprivileged program that was handed the hidraw node. */
+		prctl(PR_SET_NAME, "fw-attacker");
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(2);
+		_exit(set_feature(fd, 0xf0, 0) == EPERM ? 0 : 1);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+
+	snprintf(uid_filter, sizeof(uid_filter), "process.uid=1000");
+	snprintf(pid_filter, sizeof(pid_filter), "process.pid=%d", (int)child);
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev.hid_id);
+	CHECK_EQ(policyd_audit_count(&run, filters, 1, 3000), 1);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_hotplugged_device_is_protected_and_again_after_readd(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	start_daemon(&run, test_policy);
+	for (int round = 0; round < 2; round++) {
+		create_device(&dev, TEST_PRODUCT);
+		/* Attaching follows the uevent: wait for the daemon to say so. */
+		CHECK(policyd_said(&run, dev.sysname, 5000), "daemon never mentioned %s",
+		      dev.sysname);
+		CHECK_EQ(firewall_instance_count(dev.hid_id), 1);
+		fd = uhid_dev_open_hidraw(&dev, 0);
+		CHECK_OK(fd);
+		CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+		CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+		close(fd);
+		uhid_dev_destroy(&dev);
+	}
+	stop_daemon(&run);
+}
+
+static void test_killed_daemon_leaves_protection_and_restart_adopts_it(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	CHECK_EQ(firewall_instance_count(dev.hid_id), 1);
+	policyd_stop(&run, true);
+
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+
+	CHECK_OK(policyd_start(&run, NULL));
+	CHECK(policyd_said(&run, "adopted", 5000), "restarted daemon did not adopt");
+	CHECK_EQ(firewall_instance_count(dev.hid_id), 1);
+	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+
+	close(fd);
+	stop_daemon(&run);
+	CHECK_EQ(firewall_instance_count(dev.hid_id), 0);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char changed[sizeof(test_policy)];
+	char *id;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", "{ \"version\": 1, \"devices\": [ { \"rules\": 7 } ] }"));
+	CHECK_OK(policyd_reload(&run));
+	CHECK(policyd_said(&run, "reload failed", 0), "no reload failure reported");
+	CHECK(policyd_said(&run, "50-test.json", 0), "the broken file is not named");
+	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+
+	/* Move the firmware rule from 0xf0 to 3. */
+	snprintf(changed, sizeof(changed), "%s", test_policy);
+	id = strstr(changed, "\"0xf0\"");
+	CHECK(id, "policy text has no 0xf0");
+	memcpy(id, "\"0x03\"", 6);
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", changed));
+	CHECK_OK(policyd_reload(&run));
+	CHECK(policyd_said(&run, "policy reloaded", 0), "no reload reported");
+	CHECK_EQ(set_feature(fd, 0xf0, 0), 0);
+	CHECK_EQ(set_feature(fd, 3, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 0);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_flood_of_denials_is_logged_or_counted_exactly(void)
+{
+	const unsigned long flood = 100000;
+	const char *filters[] = { "action=deny", "rule.name=no-firmware-update", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	unsigned long refused = 0;
+	char said[64];
+	size_t logged;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	for (unsigned long i = 0; i < flood; i++)
+		refused += set_feature(fd, 0xf0, (uint8_t)i) == EPERM;
+	CHECK_EQ(refused, flood);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+
+	/* Stopping drains the ring buffer and reports the totals. */
+	CHECK_OK(policyd_stop(&run, false));
+	logged = policyd_audit_count(&run, filters, 0, 0);
+	snprintf(said, sizeof(said), "denied %lu,", flood);
+	CHECK(policyd_said(&run, said, 0), "daemon did not count %lu denials", flood);
+	snprintf(said, sizeof(said), "logged %zu,", logged);
+	CHECK(policyd_said(&run, said, 0), "daemon's logged count is not the %zu lines in the log", logged);
+	snprintf(said, sizeof(said), "dropped %lu", flood - logged);
+	CHECK(policyd_said(&run, said, 0), "logged %zu + dropped != %lu", logged, flood);
+	test_log("%lu denied requests: %zu logged, %lu dropped", flood, logged, flood - logged);
+
+	close(fd);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
+static const struct test_case tests[] = {
+	{ "denied_set_feature_gets_eperm_and_never_reaches_device",
+	  test_denied_set_feature_gets_eperm_and_never_reaches_device },
+	{ "other_report_ids_and_get_feature_pass_and_reach_device",
+	  test_other_report_ids_and_get_feature_pass_and_reach_device },
+	{ "denied_output_report_is_blocked_on_both_hidraw_paths",
+	  test_denied_output_report_is_blocked_on_both_hidraw_paths },
+	{ "payload_rule_blocks_only_the_matching_command_byte",
+	  test_payload_rule_blocks_only_the_matching_command_byte },
+	{ "audit_mode_logs_but_lets_the_request_through",
+	  test_audit_mode_logs_but_lets_the_request_through },
+	{ "audit_record_names_process_user_device_and_rule",
+	  test_audit_record_names_process_user_device_and_rule },
+	{ "hotplugged_device_is_protected_and_again_after_readd",
+	  test_hotplugged_device_is_protected_and_again_after_readd },
+	{ "killed_daemon_leaves_protection_and_restart_adopts_it",
+	  test_killed_daemon_leaves_protection_and_restart_adopts_it },
+	{ "reload_keeps_old_rules_on_error_and_applies_valid_changes",
+	  test_reload_keeps_old_rules_on_error_and_applies_valid_changes },
+	{ "flood_of_denials_is_logged_or_counted_exactly",
+	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Run hid-policyd from a test: a policy directory written by the test, a
+ * private audit log and bpffs state directory, readiness taken from the
+ * daemon's own sd_notify READY=1.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <jansson.h>
+
+struct policyd_run {
+	pid_t pid;
+	char dir[64];		/* temporary directory of this run */
+	char config_dir[96];	/* DIR/policy.d */
+	char audit_log[96];	/* DIR/audit.jsonl */
+	char stderr_log[96];	/* DIR/stderr.log: the daemon's messages */
+	char state_dir[96];	/* bpffs pin root */
+};
+
+/* Create the directories and write one policy file NAME with TEXT. */
+int policyd_prepare(struct policyd_run *run);
+int policyd_write_policy(struct policyd_run *run, const char *name, const char *text);
+
+/* Start the daemon in the foreground; returns once it sent READY=1
+ * (0), or -errno when it exited or did not get ready in time. */
+int policyd_start(struct policyd_run *run, const char *const *extra_args);
+/* SIGTERM (or SIGKILL when kill9) and wait. Returns the exit status. */
+int policyd_stop(struct policyd_run *run, bool kill9);
+/* Send SIGHUP and wait until the daemon logged the reload's outcome. */
+int policyd_reload(struct policyd_run *run);
+/* Remove every pin under the state dir (hid-policyd --cleanup). */
+int policyd_cleanup(struct policyd_run *run);
+
+/* Audit records (one JSON object per line) matching every given
+ * "key=value" filter, where key may be dotted ("device.hid_id"). Waits up to
+ * timeout_ms for at least `want` of them. Returns the count. */
+size_t policyd_audit_count(struct policyd_run *run, const char *const *filters,
+			   size_t want, int timeout_ms);
+/* The last matching record (new reference) or NULL. */
+json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters);
+
+/* Does the daemon's stderr contain TEXT? Waits up to timeout_ms. */
+bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
+
+/* Registered hid-policy firewall instances (struct_ops maps named
+ * hid_firewall) attached to hid_id, counted over every BPF map. */
+int firewall_instance_count(int hid_id);

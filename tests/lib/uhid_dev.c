@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "uhid_dev.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/input.h>
+#include <sys/eventfd.h>
+
+#define FIND_TIMEOUT_MS 10000
+
+const uint8_t uhid_test_rdesc[] = {
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor Defined 0xFF00) */
+	0x09, 0x01,		/* Usage (0x01) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x15, 0x00,		/*   Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
+	0x75, 0x08,		/*   Report Size (8) */
+	0x95, 0x3f,		/*   Report Count (63) */
+	0x85, 0x01,		/*   Report ID (1) */
+	0x09, 0x02,		/*   Usage (0x02) */
+	0x81, 0x02,		/*   Input (Data,Var,Abs) */
+	0x85, 0x02,		/*   Report ID (2) */
+	0x09, 0x03,		/*   Usage (0x03) */
+	0x91, 0x02,		/*   Output (Data,Var,Abs) */
+	0x85, 0x03,		/*   Report ID (3) */
+	0x09, 0x04,		/*   Usage (0x04) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0x85, 0x04,		/*   Report ID (4) */
+	0x09, 0x05,		/*   Usage (0x05) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0x85, 0xf0,		/*   Report ID (0xf0) */
+	0x09, 0x06,		/*   Usage (0x06) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0xc0,			/* End Collection */
+};
+const size_t uhid_test_rdesc_size = sizeof(uhid_test_rdesc);
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+ssize_t read_file(const char *path, void *buf, size_t size)
+{
+	ssize_t n, total = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < size) {
+		n = read(fd, (char *)buf + total, size - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	return total;
+}
+
+static int uhid_write(int fd, const struct uhid_event *ev)
+{
+	ssize_t n = write(fd, ev, sizeof(*ev));
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*ev) ? 0 : -EIO;
+}
+
+static void record(struct uhid_dev *dev, enum uhid_dev_request req,
+		   uint8_t rtype, uint8_t rnum, const void *data, size_t size)
+{
+	struct uhid_dev_record *r;
+
+	if (size > UHID_DEV_REPORT_MAX)
+		size = UHID_DEV_REPORT_MAX;
+	r = &dev->records[dev->n_records % UHID_DEV_MAX_RECORDS];
+	r->request = req;
+	r->rtype = rtype;
+	r->rnum = rnum;
+	r->size = size;
+	if (size)
+		memcpy(r->data, data, size);
+	dev->n_records++;
+	switch (req) {
+	case UHID_DEV_GET_REPORT:
+		dev->n_get++;
+		break;
+	case UHID_DEV_SET_REPORT:
+		dev->n_set++;
+		break;
+	case UHID_DEV_OUTPUT:
+		dev->n_output++;
+		break;
+	}
+	pthread_cond_broadcast(&dev->cond);
+}
+
+static void handle_event(struct uhid_dev *dev, const struct uhid_event *ev)
+{
+	struct uhid_event reply = {};
+
+	pthread_mutex_lock(&dev->lock);
+	switch (ev->type) {
+	case UHID_START:
+		dev->started = true;
+		pthread_cond_broadcast(&dev->cond);
+		break;
+	case UHID_OPEN:
+		dev->opened = true;
+		break;
+	case UHID_CLOSE:
+		dev->opened = false;
+		break;
+	case UHID_OUTPUT:
+		record(dev, UHID_DEV_OUTPUT, ev->u.output.rtype,
+		       ev->u.output.size ? ev->u.output.data[0] : 0,
+		       ev->u.output.data, ev->u.output.size);
+		break;
+	case UHID_GET_REPORT: {
+		const struct uhid_get_reply *g = &dev->get_reply[ev->u.get_report.rnum];
+
+		record(dev, UHID_DEV_GET_REPORT, ev->u.get_report.rtype,
+		       ev->u.get_report.rnum, NULL, 0);
+		reply.type = UHID_GET_REPORT_REPLY;
+		reply.u.get_report_reply.id = ev->u.get_report.id;
+		if (!g->set) {
+			reply.u.get_report_reply.err = EIO;
+		} else {
+			reply.u.get_report_reply.err = g->err;
+			reply.u.get_report_reply.size = g->size;
+			memcpy(reply.u.get_report_reply.data, g->data, g->size);
+		}
+		break;
+	}
+	case UHID_SET_REPORT:
+		record(dev, UHID_DEV_SET_REPORT, ev->u.set_report.rtype,
+		       ev->u.set_report.rnum, ev->u.set_report.data,
+		       ev->u.set_report.size);
+		reply.type = UHID_SET_REPORT_REPLY;
+		reply.u.set_report_reply.id = ev->u.set_report.id;
+		reply.u.set_report_reply.err = dev->set_reply_err;
+		break;
+	default:
+		break;
+	}
+	pthread_mutex_unlock(&dev->lock);
+
+	/* Reply outside the lock: the write may block on hid-core. */
+	if (reply.type)
+		uhid_write(dev->fd, &reply);
+}
+
+static void *device_thread(void *arg)
+{
+	struct uhid_dev *dev = arg;
+	struct pollfd fds[2] = {
+		{ .fd = dev->fd, .events = POLLIN },
+		{ .fd = dev->stop_fd, .events = POLLIN },
+	};
+	struct uhid_event ev;
+
+	for (;;) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (fds[1].revents)
+			break;
+		if (!(fds[0].revents & POLLIN))
+			continue;
+		if (read(dev->fd, &ev, sizeof(ev)) <= 0)
+			continue;
+		handle_event(dev, &ev);
+	}
+	return NULL;
+}
+
+/* Find our device in sysfs by bus/vendor/product and its unique phys. */
+static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
+{
+	char prefix[32], path[320], uevent[1024], want[96];
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(prefix, sizeof(prefix), "%04X:%04X:%04X.", cfg->bus,
+		 cfg->vendor & 0xffff, cfg->product & 0xffff);
+	snprintf(want, sizeof(want), "HID_PHYS=%s\n", dev->phys);
+	dir = opendir("/sys/bus/hid/devices");
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir))) {
+		ssize_t n;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", de->d_name);
+		n = read_file(path, uevent, sizeof(uevent) - 1);
+		if (n <= 0)
+			continue;
+		uevent[n] = '\0';
+		if (!strstr(uevent, want))
+			continue;
+		snprintf(dev->sysname, sizeof(dev->sysname), "%s", de->d_name);
+		snprintf(dev->syspath, sizeof(dev->syspath), "/sys/bus/hid/devices/%s",
+			 de->d_name);
+		dev->hid_id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
+		found = true;
+	}
+	closedir(dir);
+	return found;
+}
+
+static bool find_hidraw(struct uhid_dev *dev)
+{
+	char path[320];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/hidraw", dev->syspath);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "hidraw", 6))
+			continue;
+		snprintf(dev->hidraw, sizeof(dev->hidraw), "/dev/%s", de->d_name);
+		break;
+	}
+	closedir(dir);
+	return dev->hidraw[0] && access(dev->hidraw, F_OK) == 0;
+}
+
+int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
+{
+	static unsigned int counter;
+	struct uhid_event ev = { .type = UHID_CREATE2 };
+	struct uhid_create2_req *c = &ev.u.create2;
+	struct uhid_dev_config defaults = *cfg;
+	long deadline;
+	int r;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->fd = -1;
+	dev->stop_fd = -1;
+	if (!cfg->rdesc || !cfg->rdesc_size || cfg->rdesc_size > HID_MAX_DESCRIPTOR_SIZE)
+		return -EINVAL;
+	if (!defaults.bus)
+		defaults.bus = BUS_USB;
+	if (!defaults.name)
+		defaults.name = "hid-policy test device";
+	if (defaults.phys)
+		snprintf(dev->phys, sizeof(dev->phys), "%s", defaults.phys);
+	else
+		snprintf(dev->phys, sizeof(dev->phys), "uhid-test/%d/%u",
+			 (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+
+	dev->records = calloc(UHID_DEV_MAX_RECORDS, sizeof(*dev->records));
+	if (!dev->records)
+		return -ENOMEM;
+	pthread_mutex_init(&dev->lock, NULL);
+	pthread_cond_init(&dev->cond, NULL);
+
+	dev->fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	dev->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (dev->stop_fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+
+	snprintf((char *)c->name, sizeof(c->name), "%s", defaults.name);
+	snprintf((char *)c->phys, sizeof(c->phys), "%s", dev->phys);
+	snprintf((char *)c->uniq, sizeof(c->uniq), "%s", defaults.uniq ? defaults.uniq : "");
+	c->rd_size = defaults.rdesc_size;
+	c->bus = defaults.bus;
+	c->vendor = defaults.vendor;
+	c->product = defaults.product;
+	c->version = defaults.version;
+	memcpy(c->rd_data, defaults.rdesc, defaults.rdesc_size);
+	r = uhid_write(dev->fd, &ev);
+	if (r < 0)
+		goto fail;
+
+	r = -pthread_create(&dev->thread, NULL, device_thread, dev);
+	if (r < 0)
+		goto fail;
+	dev->thread_running = true;
+
+	deadline = now_ms() + FIND_TIMEOUT_MS;
+	while (!find_sysfs(dev, &defaults) || !find_hidraw(dev)) {
+		if (now_ms() > deadline) {
+			r = -ETIMEDOUT;
+			goto fail;
+		}
+		usleep(2000);
+	}
+	return 0;
+fail:
+	uhid_dev_destroy(dev);
+	return r;
+}
+
+void uhid_dev_destroy(struct uhid_dev *dev)
+{
+	struct uhid_event ev = { .type = UHID_DESTROY };
+
+	if (dev->fd >= 0)
+		uhid_write(dev->fd, &ev);
+	if (dev->thread_running) {
+		uint64_t one = 1;
+
+		if (write(dev->stop_fd, &one, sizeof(one)) != sizeof(one))
+			pthread_cancel(dev->thread);
+		pthread_join(dev->thread, NULL);
+		dev->thread_running = false;
+	}
+	if (dev->stop_fd >= 0)
+		close(dev->stop_fd);
+	if (dev->fd >= 0)
+		close(dev->fd);
+	dev->stop_fd = dev->fd = -1;
+	if (dev->records) {
+		pthread_cond_destroy(&dev->cond);
+		pthread_mutex_destroy(&dev->lock);
+		free(dev->records);
+		dev->records = NULL;
+	}
+}
+
+int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)
+{
+	struct uhid_event ev = { .type = UHID_INPUT2 };
+
+	if (size > sizeof(ev.u.input2.data))
+		return -EINVAL;
+	ev.u.input2.size = size;
+	memcpy(ev.u.input2.data, data, size);
+	return uhid_write(dev->fd, &ev);
+}
+
+void uhid_dev_set_get_reply(struct uhid_dev *dev, uint8_t rnum,
+			    const void *data, size_t size, int err)
+{
+	struct uhid_get_reply *g = &dev->get_reply[rnum];
+
+	if (size > sizeof(g->data))
+		size = sizeof(g->data);
+	pthread_mutex_lock(&dev->lock);
+	g->set = true;
+	g->err = err;
+	g->size = err ? 0 : size;
+	if (!err)
+		memcpy(g->data, data, size);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+void uhid_dev_set_set_reply(struct uhid_dev *dev, int err)
+{
+	pthread_mutex_lock(&dev->lock);
+	dev->set_reply_err = err;
+	pthread_mutex_unlock(&dev->lock);
+}
+
+static unsigned long count_locked(struct uhid_dev *dev, enum uhid_dev_request req,
+				  int rnum)
+{
+	unsigned long n = 0, first;
+
+	if (rnum < 0) {
+		n = req == UHID_DEV_GET_REPORT ? dev->n_get :
+		    req == UHID_DEV_SET_REPORT ? dev->n_set : dev->n_output;
+	} else {
+		first = dev->n_records > UHID_DEV_MAX_RECORDS ?
+			dev->n_records - UHID_DEV_MAX_RECORDS : 0;
+		for (unsigned long i = first; i < dev->n_records; i++) {
+			const struct uhid_dev_record *r =
+				&dev->records[i % UHID_DEV_MAX_RECORDS];
+
+			if (r->request == req && r->rnum == rnum)
+				n++;
+		}
+	}
+	return n;
+}
+
+unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			     int rnum)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&dev->lock);
+	n = count_locked(dev, req, rnum);
+	pthread_mutex_unlock(&dev->lock);
+	return n;
+}
+
+int uhid_dev_wait_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			int rnum, unsigned long n, int timeout_ms)
+{
+	struct timespec deadline;
+	int r = 0;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&dev->lock);
+	while (count_locked(dev, req, rnum) < n) {
+		if (pthread_cond_timedwait(&dev->cond, &dev->lock, &deadline) == ETIMEDOUT) {
+			r = count_locked(dev, req, rnum) < n ? -ETIMEDOUT : 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return r;
+}
+
+bool uhid_dev_last(struct uhid_dev *dev, enum uhid_dev_request req,
+		   struct uhid_dev_record *out)
+{
+	bool found = false;
+	unsigned long first;
+
+	pthread_mutex_lock(&dev->lock);
+	first = dev->n_records > UHID_DEV_MAX_RECORDS ?
+		dev->n_records - UHID_DEV_MAX_RECORDS : 0;
+	for (unsigned long i = dev->n_records; i > first; i--) {
+		const struct uhid_dev_record *r =
+			&dev->records[(i - 1) % UHID_DEV_MAX_RECORDS];
+
+		if (r->request == req) {
+			*out = *r;
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return found;
+}
+
+void uhid_dev_clear(struct uhid_dev *dev)
+{
+	pthread_mutex_lock(&dev->lock);
+	dev->n_records = dev->n_get = dev->n_set = dev->n_output = 0;
+	pthread_mutex_unlock(&dev->lock);
+}
+
+int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags)
+{
+	int fd = open(dev->hidraw, O_RDWR | O_CLOEXEC | flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int uhid_wait_gone(const char *syspath, int timeout_ms)
+{
+	long deadline = now_ms() + timeout_ms;
+
+	while (access(syspath, F_OK) == 0) {
+		if (now_ms() > deadline)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * uhid test devices: a virtual HID device whose "hardware" side is this
+ * process. Every GET_REPORT, SET_REPORT and OUTPUT that reaches the device is
+ * recorded, so a test can check what really got through, not only the errno
+ * the caller saw.
+ */
+#pragma once
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/uhid.h>
+
+#define UHID_DEV_MAX_RECORDS 512
+#define UHID_DEV_REPORT_MAX UHID_DATA_MAX
+
+enum uhid_dev_request {
+	UHID_DEV_GET_REPORT,	/* UHID_GET_REPORT (hid_hw_raw_request GET) */
+	UHID_DEV_SET_REPORT,	/* UHID_SET_REPORT (hid_hw_raw_request SET) */
+	UHID_DEV_OUTPUT,	/* UHID_OUTPUT (hid_hw_output_report) */
+};
+
+struct uhid_dev_record {
+	enum uhid_dev_request request;
+	uint8_t rtype;		/* UHID_FEATURE_REPORT, UHID_OUTPUT_REPORT, ... */
+	uint8_t rnum;		/* report ID (for OUTPUT: data[0]) */
+	uint16_t size;
+	uint8_t data[UHID_DEV_REPORT_MAX];
+};
+
+struct uhid_dev_config {
+	const char *name;	/* default "hid-policy test device" */
+	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (default BUS_USB) */
+	uint32_t vendor, product, version;
+	const char *uniq;	/* default "" */
+	const char *phys;	/* default: a token unique to this device */
+	const uint8_t *rdesc;	/* report descriptor (required) */
+	size_t rdesc_size;
+};
+
+struct uhid_get_reply {
+	bool set;
+	int err;		/* errno returned to the caller, 0 for data */
+	uint16_t size;
+	uint8_t data[UHID_DEV_REPORT_MAX];
+};
+
+struct uhid_dev {
+	int fd;				/* /dev/uhid */
+	int stop_fd;			/* eventfd that ends the thread */
+	int hid_id;			/* last field of the sysfs name */
+	char sysname[256];		/* e.g. 0003:1234:5678.000A */
+	char syspath[300];		/* /sys/bus/hid/devices/<sysname> */
+	char hidraw[300];		/* /dev/hidrawN ("" until found) */
+	char phys[64];
+
+	pthread_t thread;
+	bool thread_running;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* Everything below is protected by lock. */
+	bool started, opened;
+	unsigned long n_get, n_set, n_output;	/* totals, never wrap here */
+	unsigned long n_records;		/* records[n % MAX] is newest-1 */
+	struct uhid_dev_record *records;
+	struct uhid_get_reply get_reply[256];	/* by report ID */
+	int set_reply_err;			/* errno for SET_REPORT, 0 = ok */
+};
+
+/* Create the device and wait until hid-core bound it and its hidraw node
+ * exists. Returns 0 or a negative errno. */
+int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg);
+/* Destroy the device (UHID_DESTROY) and free everything. Idempotent. */
+void uhid_dev_destroy(struct uhid_dev *dev);
+
+/* Inject an input report as the device would send it. */
+int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
+
+/* Answer GET_REPORT for report ID rnum with data (data[0] is the ID), or
+ * with errno err when err != 0. Unset IDs are answered with EIO. */
+void uhid_dev_set_get_reply(struct uhid_dev *dev, uint8_t rnum,
+			    const void *data, size_t size, int err);
+/* Errno returned for every SET_REPORT (0: accept). */
+void uhid_dev_set_set_reply(struct uhid_dev *dev, int err);
+
+/* Number of recorded requests of one kind, with report ID rnum (-1: any). */
+unsigned long uhid_dev_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			     int rnum);
+/* Wait until at least n requests of this kind (report ID rnum, -1: any)
+ * have reached the device. Output reports reach uhid asynchronously, after
+ * write() returned. Returns 0 or -ETIMEDOUT. */
+int uhid_dev_wait_count(struct uhid_dev *dev, enum uhid_dev_request req,
+			int rnum, unsigned long n, int timeout_ms);
+/* Copy the most recent request of this kind into *out; false if none. */
+bool uhid_dev_last(struct uhid_dev *dev, enum uhid_dev_request req,
+		   struct uhid_dev_record *out);
+/* Forget every record (counters included). */
+void uhid_dev_clear(struct uhid_dev *dev);
+
+/* Open the device's hidraw node (O_RDWR | flags). Returns fd or -errno. */
+int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags);
+
+/* Wait until the device's sysfs directory is gone (after destroy). */
+int uhid_wait_gone(const char *syspath, int timeout_ms);
+
+/* Read the whole of a small file (sysfs attribute) into buf. */
+ssize_t read_file(const char *path, void *buf, size_t size);
+
+/* A generic descriptor with a 64-byte input report (ID 1), an output
+ * report (ID 2) and feature reports with IDs 3, 4 and 0xf0 (64 bytes each). */
+extern const uint8_t uhid_test_rdesc[];
+extern const size_t uhid_test_rdesc_size;

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hid-virtual-device: create a uhid device and keep it until killed.
+ *
+ * Usage: hid-virtual-device [--bus usb|bluetooth] [--vid 0xVVVV]
+ *                           [--pid 0xPPPP] [--name NAME]
+ * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
+ * (SET_REPORT accepted, GET_REPORT answered with zeros) and prints one line
+ * per request that reaches the device, until SIGTERM or SIGINT.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/input.h>
+
+#include "uhid_dev.h"
+#include "harness.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static const char *request_name(enum uhid_dev_request r)
+{
+	switch (r) {
+	case UHID_DEV_GET_REPORT:
+		return "GET_REPORT";
+	case UHID_DEV_SET_REPORT:
+		return "SET_REPORT";
+	case UHID_DEV_OUTPUT:
+		return "OUTPUT";
+	}
+	return "?";
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "bus", required_argument, NULL, 'b' },
+		{ "vid", required_argument, NULL, 'v' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{}
+	};
+	struct uhid_dev_config cfg = {
+		.name = "hid-policy virtual device",
+		.bus = BUS_USB,
+		.vendor = 0x1234,
+		.product = 0x5678,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	uint8_t zeros[64] = {};
+	unsigned long seen = 0;
+	struct uhid_dev dev;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "usb"))
+				cfg.bus = BUS_USB;
+			else if (!strcmp(optarg, "bluetooth"))
+				cfg.bus = BUS_BLUETOOTH;
+			else {
+				fprintf(stderr, "hid-virtual-device: unknown bus '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'v':
+			cfg.vendor = strtoul(optarg, NULL, 0) & 0xffff;
+			break;
+		case 'p':
+			cfg.product = strtoul(optarg, NULL, 0) & 0xffff;
+			break;
+		case 'n':
+			cfg.name = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+
+	r = uhid_dev_create(&dev, &cfg);
+	if (r < 0) {
+		fprintf(stderr, "hid-virtual-device: cannot create the device: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	for (int id = 0; id < 256; id++) {
+		zeros[0] = id;
+		uhid_dev_set_get_reply(&dev, id, zeros, sizeof(zeros), 0);
+	}
+	printf("%s %s\n", dev.sysname, dev.hidraw);
+	fflush(stdout);
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop) {
+		struct uhid_dev_record rec;
+
+		pthread_mutex_lock(&dev.lock);
+		while (!stop && dev.n_records == seen) {
+			/* Timed, so that a signal ends the loop promptly. */
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 200 * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&dev.cond, &dev.lock, &ts);
+		}
+		if (dev.n_records > seen) {
+			rec = dev.records[seen % UHID_DEV_MAX_RECORDS];
+			seen++;
+		} else {
+			rec.size = 0xffff;
+		}
+		pthread_mutex_unlock(&dev.lock);
+		if (rec.size != 0xffff)
+			printf("device received %s report id 0x%02x (%u bytes)\n",
+			       request_name(rec.request), rec.rnum, rec.size);
+		fflush(stdout);
+	}
+	uhid_dev_destroy(&dev);
+	return 0;
+}

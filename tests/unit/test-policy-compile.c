@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Semantics of compiled rules: first match wins, file order, /etc over
+ * /usr/share, audit mode, payload conditions, device matching, limits.
+ */
+#include <errno.h>
+#include <linux/input.h>
+
+#include "policy-helpers.h"
+
+#define DUALSENSE USB_DEVICE(0x054c, 0x0ce6, "Sony Interactive Entertainment DualSense Wireless Controller")
+
+static const uint8_t fw_start[] = { 0xf4, 0x00, 0x01 };
+
+/* Load DOC (one file), compile it for DEV into *out; the policy must be clean. */
+static void compile_text(const char *doc, const struct policy_device *dev,
+			 struct hid_device_rules *out)
+{
+	struct diag d = {};
+	struct policy *p = load_text("t.json", doc, &d);
+
+	CHECK(p, "policy rejected");
+	CHECK_EQ(d.n, 0);
+	CHECK_EQ(policy_compile(p, dev, out, &d), 0);
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void first_matching_rule_wins(void)
+{
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'allow-f4-verify', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4',"
+		     " 'payload': [{'offset': 1, 'value': 2}], 'action': 'allow', 'log': true},"
+		     "{'name': 'deny-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'}]}]}",
+		     &DUALSENSE, &r);
+	CHECK_EQ(r.n_rules, 2);
+
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, (const uint8_t[]){ 0xf4, 0x02 }, 2);
+	CHECK_EQ(v.rule, 0);
+	CHECK_EQ(v.action, HID_RULE_ALLOW);
+	CHECK(v.logged && !v.enforced, "logged allow expected");
+
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, sizeof(fw_start));
+	CHECK_EQ(v.rule, 1);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK_EQ(v.err, EPERM);
+	CHECK(v.enforced && v.logged, "enforced, logged deny expected");
+}
+
+static void request_kind_and_report_type_are_distinguished(void)
+{
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'deny-set-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'}]}]}",
+		     &DUALSENSE, &r);
+	CHECK_EQ(r.rules[0].kinds, HID_RULE_KIND_SET_FEATURE);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_DENY);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_GET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_OUTPUT, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf5, fw_start, 3).action, HID_RULE_ALLOW);
+}
+
+static void report_type_narrows_only_get_and_set_of_any_request(void)
+{
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'any-feature', 'request': 'any', 'report_type': 'feature', 'report_id': 'any', 'action': 'deny'},"
+		     "{'name': 'get-set-any', 'request': ['get_report', 'set_report'], 'report_id': 'any', 'action': 'deny'}]}]}",
+		     &DUALSENSE, &r);
+	CHECK_EQ(r.rules[0].kinds, HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_SET_FEATURE |
+				   HID_RULE_KIND_OUTPUT_REPORT | HID_RULE_KIND_INPUT_EVENT);
+	CHECK_EQ(r.rules[1].kinds, 0x3f);
+}
+
+static void request_kind_bits_follow_the_kernel_values(void)
+{
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_GET_REPORT, HID_RULES_RTYPE_FEATURE), HID_RULE_KIND_GET_FEATURE);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_GET_REPORT, HID_RULES_RTYPE_INPUT), HID_RULE_KIND_GET_INPUT);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_GET_REPORT, HID_RULES_RTYPE_OUTPUT), HID_RULE_KIND_GET_OUTPUT);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_SET_REPORT, HID_RULES_RTYPE_FEATURE), HID_RULE_KIND_SET_FEATURE);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_SET_REPORT, HID_RULES_RTYPE_INPUT), HID_RULE_KIND_SET_INPUT);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_SET_REPORT, HID_RULES_RTYPE_OUTPUT), HID_RULE_KIND_SET_OUTPUT);
+	CHECK_EQ(hid_rules_request_kind(0x02 /* GET_IDLE */, HID_RULES_RTYPE_FEATURE), 0);
+	CHECK_EQ(hid_rules_request_kind(HID_RULES_REQ_SET_REPORT, 3), 0);
+}
+
+static void report_id_lists_and_ranges_compile_to_the_bitmap(void)
+{
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'ids', 'request': 'input_event', 'report_id': [0, '0x10-0x12', 255], 'action': 'deny'}]}]}",
+		     &DUALSENSE, &r);
+	for (unsigned id = 0; id < 256; id++) {
+		bool want = id == 0 || (id >= 0x10 && id <= 0x12) || id == 255;
+
+		CHECK_EQ(hid_rule_has_report_id(&r.rules[0], (uint8_t)id), want);
+	}
+	CHECK_EQ(r.rules[0].report_ids[0], 0x00070001);
+	CHECK_EQ(r.rules[0].report_ids[7], 0x80000000u);
+}
+
+static void payload_conditions_filter_by_command_byte(void)
+{
+	/* Steam Deck: SET feature 0x00, byte 1 selects the command */
+	struct policy_device deck = USB_DEVICE(0x28de, 0x1205, "Valve Software Steam Deck Controller");
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '28de', 'product': '1205'}, 'rules': ["
+		     "{'name': 'deck-no-isp', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,"
+		     " 'payload': [{'offset': 1, 'value': '0x90'}, {'offset': 2, 'value': 4}], 'action': 'deny', 'errno': 'EACCES'},"
+		     "{'name': 'deck-no-update', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,"
+		     " 'payload': [{'offset': 1, 'value': '0x90', 'mask': '0xf0'}], 'action': 'deny'}]}]}",
+		     &deck, &r);
+	CHECK_EQ(r.rules[0].n_conds, 2);
+
+	struct policy_verdict v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0, (const uint8_t[]){ 0, 0x90, 0x04 }, 3);
+	CHECK_EQ(v.rule, 0);
+	CHECK_EQ(v.err, EACCES);
+	/* byte 2 differs: the first rule fails, the masked second one matches 0x9x */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, (const uint8_t[]){ 0, 0x90, 0x05 }, 3).rule, 1);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, (const uint8_t[]){ 0, 0x93, 0x00 }, 3).rule, 1);
+	/* other command bytes pass */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, (const uint8_t[]){ 0, 0x83, 0x04 }, 3).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, (const uint8_t[]){ 0, 0xa0, 0x04 }, 3).rule, -1);
+}
+
+static void short_payload_does_not_match_a_condition_past_its_end(void)
+{
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		     "{'name': 'byte5', 'request': 'output_report', 'report_id': 'any', 'payload': [{'offset': 5, 'value': 0}],"
+		     " 'action': 'deny'}]}]}", &DUALSENSE, &r);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 1, (const uint8_t[]){ 1, 0, 0, 0, 0 }, 5).rule, -1);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 1, (const uint8_t[]){ 1, 0, 0, 0, 0, 0 }, 6).rule, 0);
+}
+
+static void long_payload_values_are_split_into_four_byte_conditions(void)
+{
+	/* Logitech Unifying: OUTPUT 0x10 with bytes 1-6 = FF 80 F0 49 43 50 enters DFU */
+	struct policy_device unifying = USB_DEVICE(0x046d, 0xc52b, "Logitech USB Receiver");
+	const uint8_t icp[] = { 0x10, 0xff, 0x80, 0xf0, 0x49, 0x43, 0x50 };
+	uint8_t other[sizeof(icp)];
+	struct hid_device_rules r;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '046d', 'product': 'c52b'}, 'rules': ["
+		     "{'name': 'unifying-no-dfu', 'request': 'output_report', 'report_id': '0x10',"
+		     " 'payload': [{'offset': 1, 'value': 'ff 80 f0 49 43 50'}], 'action': 'deny'}]}]}",
+		     &unifying, &r);
+	CHECK_EQ(r.rules[0].n_conds, 2);
+	CHECK_EQ(r.rules[0].conds[0].offset, 1);
+	CHECK_EQ(r.rules[0].conds[0].len, 4);
+	CHECK_EQ(r.rules[0].conds[1].offset, 5);
+	CHECK_EQ(r.rules[0].conds[1].len, 2);
+	CHECK_EQ(r.rules[0].conds[1].value[1], 0x50);
+	CHECK_EQ(r.rules[0].conds[1].mask[2], 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x10, icp, sizeof(icp)).action, HID_RULE_DENY);
+	for (size_t i = 1; i < sizeof(icp); i++) {
+		memcpy(other, icp, sizeof(icp));
+		other[i] ^= 1;
+		CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x10, other, sizeof(other)).action, HID_RULE_ALLOW);
+	}
+}
+
+static void audit_mode_logs_but_does_not_enforce(void)
+{
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'mode': 'audit',"
+		     " 'default': 'deny', 'default_errno': 'EIO', 'rules': ["
+		     "{'name': 'deny-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'},"
+		     "{'name': 'allow-05', 'request': 'get_report', 'report_type': 'feature', 'report_id': 5, 'action': 'allow'}]}]}",
+		     &DUALSENSE, &r);
+	CHECK_EQ(r.mode, HID_RULES_MODE_AUDIT);
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK(!v.enforced, "audit mode enforced a deny");
+	CHECK(v.logged, "audit mode did not log a would-be deny");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 2, NULL, 0);
+	CHECK_EQ(v.rule, -1);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK_EQ(v.err, EIO);
+	CHECK(!v.enforced && v.logged, "default deny in audit mode must log only");
+	v = eval(&r, HID_RULE_KIND_GET_FEATURE, 5, (const uint8_t[]){ 5 }, 1);
+	CHECK(v.action == HID_RULE_ALLOW && !v.logged, "plain allow is not logged");
+}
+
+static void audit_rule_set_next_to_enforcing_one_audits_only_its_rules(void)
+{
+	struct policy_device ds4 = USB_DEVICE(0x054c, 0x09cc, "Wireless Controller");
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	compile_text("{'version': 1, 'devices': ["
+		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'rules': ["
+		     "{'name': 'ds4-nvs-unlock', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
+		     " 'payload': [{'offset': 1, 'value': '0a 02 3e 71 7f 89'}], 'action': 'deny'}]},"
+		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'mode': 'audit', 'rules': ["
+		     "{'name': 'ds4-unverified', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
+		     " 'action': 'deny'}]}]}", &ds4, &r);
+	CHECK_EQ(r.mode, HID_RULES_MODE_ENFORCE);
+	CHECK_EQ(r.rules[0].flags & HID_RULE_F_AUDIT, 0);
+	CHECK_EQ(r.rules[1].flags & HID_RULE_F_AUDIT, HID_RULE_F_AUDIT);
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0, 0x0a, 0x02, 0x3e, 0x71, 0x7f, 0x89 }, 7);
+	CHECK(v.rule == 0 && v.enforced, "verified rule must be enforced");
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0, 0x0a, 0x01, 0x00 }, 4);
+	CHECK(v.rule == 1 && !v.enforced && v.logged, "audit rule must log only");
+}
+
+static void device_matching_uses_bus_ids_and_name_glob(void)
+{
+	const char *doc =
+		"{'version': 1, 'devices': [{'match': [{'bus': 'usb', 'vendor': '054c', 'product': ['0ce6', '0df2']},"
+		" {'bus': 'bluetooth', 'vendor': 'any', 'product': 'any', 'name': '*DualSense*'}],"
+		" 'rules': [{'name': 'r', 'request': 'any', 'report_id': 'any', 'action': 'deny'}]}]}";
+	struct diag d = {};
+	struct policy *p = load_text("t.json", doc, &d);
+	struct hid_device_rules r;
+	struct policy_device edge = USB_DEVICE(0x054c, 0x0df2, "DualSense Edge");
+	struct policy_device ds4 = USB_DEVICE(0x054c, 0x09cc, "Wireless Controller");
+	struct policy_device bt = { .bus = BUS_BLUETOOTH, .vendor = 0x054c, .product = 0x0ce6, .name = "DualSense Wireless Controller" };
+	struct policy_device bt_other = { .bus = BUS_BLUETOOTH, .vendor = 0x054c, .product = 0x0ce6, .name = "Wireless Controller" };
+	struct policy_device i2c = { .bus = BUS_I2C, .vendor = 0x054c, .product = 0x0ce6, .name = "DualSense" };
+
+	CHECK(p, "policy rejected");
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
+	CHECK_EQ(policy_compile(p, &edge, &r, NULL), 0);
+	CHECK_EQ(policy_compile(p, &bt, &r, NULL), 0);
+	CHECK_EQ(policy_compile(p, &ds4, &r, NULL), -ENOENT);
+	CHECK_EQ(policy_compile(p, &bt_other, &r, NULL), -ENOENT);
+	CHECK_EQ(policy_compile(p, &i2c, &r, NULL), -ENOENT);
+	/* an unmatched device gets an allow-all table, never stale rules */
+	CHECK_EQ(r.n_rules, 0);
+	CHECK_EQ(r.default_action, HID_RULE_ALLOW);
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void too_many_rules_on_one_device_is_refused_not_truncated(void)
+{
+	char doc[65536] = "{'version': 1, 'devices': [";
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p;
+
+	/* two rule sets of 40 rules each, both for the DualSense */
+	for (int s = 0; s < 2; s++) {
+		snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc),
+			 "%s{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': [", s ? "," : "");
+		for (int i = 0; i < 40; i++)
+			snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc),
+				 "%s{'name': 's%d-r%d', 'request': 'output_report', 'report_id': %d, 'action': 'deny'}",
+				 i ? "," : "", s, i, s * 40 + i);
+		strcat(doc, "]}");
+	}
+	strcat(doc, "]}");
+	p = load_text("t.json", doc, &d);
+	CHECK(p, "policy rejected");
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, &d), -E2BIG);
+	CHECK_MESSAGES(&d, "device 0003:054C:0CE6 \"Sony Interactive Entertainment DualSense Wireless Controller\": 80 rules apply, more than the 64 a device holds");
+	CHECK_EQ(r.n_rules, 0);
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void rule_index_maps_back_to_the_rule_name(void)
+{
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p = load_text("t.json",
+		"{'version': 1, 'devices': ["
+		"{'match': {'bus': 'usb', 'vendor': '046d', 'product': 'c52b'}, 'rules': ["
+		"{'name': 'logi', 'request': 'output_report', 'report_id': 16, 'action': 'deny'}]},"
+		"{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		"{'name': 'sony-a', 'request': 'output_report', 'report_id': 1, 'action': 'deny'},"
+		"{'name': 'sony-b', 'request': 'output_report', 'report_id': 2, 'action': 'deny'}]}]}", &d);
+
+	CHECK(p, "policy rejected");
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
+	CHECK_EQ(r.n_rules, 2);
+	CHECK(!strcmp(p->rules[r.rules[0].index].name, "sony-a"), "index %u", r.rules[0].index);
+	CHECK(!strcmp(p->rules[r.rules[1].index].name, "sony-b"), "index %u", r.rules[1].index);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 2, (const uint8_t[]){ 2 }, 1).index, r.rules[1].index);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 3, (const uint8_t[]){ 3 }, 1).index, HID_RULE_INDEX_DEFAULT);
+	policy_free(p);
+	diag_done(&d);
+}
+
+/* --- directories --- */
+
+#define DS_SET(name, id, action)                                               \
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': [" \
+	"{'name': '" name "', 'request': 'set_report', 'report_type': 'feature', 'report_id': " id ", 'action': '" action "'}]}]}"
+
+static struct policy *load_dirs(const char *a, const char *b, struct diag *d)
+{
+	const char *dirs[] = { a, b };
+	struct policy *p = NULL;
+
+	policy_load_dirs(dirs, b ? 2 : 1, true, d, &p);
+	return p;
+}
+
+static void files_are_read_in_lexical_order(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p;
+
+	/* written in the opposite order; 10- must come first and win */
+	write_policy(dir, "20-deny.json", DS_SET("deny-f4", "'0xf4'", "deny"));
+	write_policy(dir, "10-allow.json", DS_SET("allow-f4", "'0xf4'", "allow"));
+	write_policy(dir, "README", "not a policy");
+	write_policy(dir, ".hidden.json", "not a policy");
+	write_policy(dir, "schema.json", "{'$schema': 'not a rule file'}");
+	p = load_dirs(dir, NULL, &d);
+	CHECK(p, "policy rejected");
+	CHECK_EQ(p->n_files, 2);
+	CHECK(!strcmp(p->files[0].name, "10-allow.json"), "first file %s", p->files[0].name);
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
+	/* the shadowed rule of the later file is a warning across files */
+	CHECK_MESSAGES(&d, "20-deny.json: devices[0].rules[0]: warning: rule \"deny-f4\" can never match: rule \"allow-f4\" (10-allow.json: devices[0].rules[0]) comes first and matches every request it does");
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+}
+
+static void etc_file_replaces_vendor_file_of_the_same_name(void)
+{
+	char *vendor = make_temp_dir(), *etc = make_temp_dir();
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p;
+
+	write_policy(vendor, "50-sony.json", DS_SET("vendor-deny-f4", "'0xf4'", "deny"));
+	write_policy(vendor, "60-other.json", DS_SET("vendor-deny-f5", "'0xf5'", "deny"));
+	write_policy(etc, "50-sony.json", DS_SET("admin-deny-f0", "'0xf0'", "deny"));
+	p = load_dirs(vendor, etc, &d);
+	CHECK(p, "policy rejected");
+	CHECK_EQ(p->n_files, 2);
+	CHECK(strstr(p->files[0].path, etc) == p->files[0].path, "50-sony.json read from %s", p->files[0].path);
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
+	CHECK_EQ(r.n_rules, 2);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf0, (const uint8_t[]){ 0xf0 }, 1).action, HID_RULE_DENY);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf5, (const uint8_t[]){ 0xf5 }, 1).action, HID_RULE_DENY);
+	CHECK_EQ(d.n, 0);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(vendor);
+	rm_tree(etc);
+}
+
+static void one_broken_file_rejects_the_whole_directory(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+
+	write_policy(dir, "10-good.json", DS_SET("good", "'0xf4'", "deny"));
+	write_policy(dir, "20-broken.json", "{'version': 1, 'devices': [");
+	write_policy(dir, "30-dup.json", DS_SET("good", "'0xf5'", "deny"));
+	p = load_dirs(dir, NULL, &d);
+	CHECK(!p, "a directory with a broken file was accepted");
+	CHECK_MESSAGES(&d, "20-broken.json:1:27: ']' expected near end of file",
+		       "30-dup.json: devices[0].rules[0]: duplicate rule name \"good\" (first defined at 10-good.json: devices[0].rules[0])");
+	diag_done(&d);
+	rm_tree(dir);
+}
+
+static void missing_explicit_directory_is_an_error(void)
+{
+	struct diag d = {};
+	const char *dirs[] = { "/nonexistent/hid-policy.d" };
+	struct policy *p = NULL;
+
+	CHECK_EQ(policy_load_dirs(dirs, 1, true, &d, &p), -EINVAL);
+	CHECK(!p, "policy returned");
+	CHECK_MESSAGES(&d, "/nonexistent/hid-policy.d: cannot open directory: No such file or directory");
+	diag_done(&d);
+	CHECK_EQ(policy_load_dirs(dirs, 1, false, &d, &p), 0);
+	CHECK_EQ(p->n_files, 0);
+	policy_free(p);
+}
+
+static const struct test_case tests[] = {
+	{ "first_matching_rule_wins", first_matching_rule_wins },
+	{ "request_kind_and_report_type_are_distinguished", request_kind_and_report_type_are_distinguished },
+	{ "report_type_narrows_only_get_and_set_of_any_request", report_type_narrows_only_get_and_set_of_any_request },
+	{ "request_kind_bits_follow_the_kernel_values", request_kind_bits_follow_the_kernel_values },
+	{ "report_id_lists_and_ranges_compile_to_the_bitmap", report_id_lists_and_ranges_compile_to_the_bitmap },
+	{ "payload_conditions_filter_by_command_byte", payload_conditions_filter_by_command_byte },
+	{ "short_payload_does_not_match_a_condition_past_its_end", short_payload_does_not_match_a_condition_past_its_end },
+	{ "long_payload_values_are_split_into_four_byte_conditions", long_payload_values_are_split_into_four_byte_conditions },
+	{ "audit_mode_logs_but_does_not_enforce", audit_mode_logs_but_does_not_enforce },
+	{ "audit_rule_set_next_to_enforcing_one_audits_only_its_rules", audit_rule_set_next_to_enforcing_one_audits_only_its_rules },
+	{ "device_matching_uses_bus_ids_and_name_glob", device_matching_uses_bus_ids_and_name_glob },
+	{ "too_many_rules_on_one_device_is_refused_not_truncated", too_many_rules_on_one_device_is_refused_not_truncated },
+	{ "rule_index_maps_back_to_the_rule_name", rule_index_maps_back_to_the_rule_name },
+	{ "files_are_read_in_lexical_order", files_are_read_in_lexical_order },
+	{ "etc_file_replaces_vendor_file_of_the_same_name", etc_file_replaces_vendor_file_of_the_same_name },
+	{ "one_broken_file_rejects_the_whole_directory", one_broken_file_rejects_the_whole_directory },
+	{ "missing_explicit_directory_is_an_error", missing_explicit_directory_is_an_error },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "policy-compile", tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The validator: a table of policies, each with the exact messages expected.
+ * Policies are written with ' for " (see policy-helpers.h).
+ */
+#include "policy-helpers.h"
+
+/* One rule set for a DualSense holding RULES. */
+#define DOC(rules)                                                             \
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', " \
+	"'product': '0ce6'}, 'rules': [" rules "]}]}"
+/* A deny rule NAME on SET_REPORT feature report ID (JSON) ID; EXTRA adds keys. */
+#define RULE(name, id, extra)                                                  \
+	"{'name': '" name "', 'request': 'set_report', 'report_type': 'feature', " \
+	"'report_id': " id ", 'action': 'deny'" extra "}"
+
+#define VALID(test, doc, ...)                                                  \
+	static void test(void)                                                 \
+	{                                                                      \
+		struct diag d = {};                                            \
+		struct policy *p = load_text("t.json", doc, &d);               \
+		CHECK(p, "rejected a valid policy");                           \
+		CHECK_MESSAGES(&d, __VA_ARGS__);                               \
+		policy_free(p);                                                \
+		diag_done(&d);                                                 \
+	}
+
+#define INVALID(test, doc, ...)                                                \
+	static void test(void)                                                 \
+	{                                                                      \
+		struct diag d = {};                                            \
+		struct policy *p = load_text("t.json", doc, &d);               \
+		CHECK(!p, "accepted an invalid policy");                       \
+		CHECK_MESSAGES(&d, __VA_ARGS__);                               \
+		diag_done(&d);                                                 \
+	}
+
+VALID(minimal_policy_loads_without_messages, DOC(RULE("a", "1", "")), NULL)
+
+VALID(empty_device_list_is_valid_to_override_a_vendor_file,
+      "{'version': 1, 'devices': []}", NULL)
+
+VALID(every_form_of_report_id_is_accepted,
+      DOC(RULE("a", "244", "") ","
+	  RULE("b", "'0xf5'", "") ","
+	  RULE("c", "'16-0x1f'", "") ","
+	  RULE("d", "[2, '0x03', '0x40-0x4f']", "")),
+      NULL)
+
+INVALID(report_id_out_of_range_names_file_path_and_range,
+	DOC(RULE("a", "1", "") "," RULE("b", "2", "") "," RULE("c", "3", "") ","
+	    RULE("d", "'0x1ff'", "")),
+	"t.json: devices[0].rules[3].report_id: 0x1ff is out of range 0..255")
+
+INVALID(integer_report_id_out_of_range,
+	DOC(RULE("a", "256", "")),
+	"t.json: devices[0].rules[0].report_id: 256 is out of range 0..255")
+
+INVALID(report_id_range_backwards_is_empty,
+	DOC(RULE("a", "'0x20-0x10'", "")),
+	"t.json: devices[0].rules[0].report_id: 0x20-0x10 is an empty range (32 > 16)")
+
+INVALID(report_id_list_item_path_is_indexed,
+	DOC(RULE("a", "[1, 'x']", "")),
+	"t.json: devices[0].rules[0].report_id[1]: \"x\" is not a report ID (0..255, \"0x..\", \"lo-hi\" or \"any\")")
+
+INVALID(empty_report_id_list_matches_nothing,
+	DOC(RULE("a", "[]", "")),
+	"t.json: devices[0].rules[0].report_id: empty list: it would match nothing (write \"any\" to match all)")
+
+INVALID(syntax_error_gives_line_and_column,
+	"{'version': 1,\n 'devices': [\n  {'match': }\n ]}",
+	"t.json:3:13: unexpected token near '}'")
+
+INVALID(duplicate_json_key_is_a_syntax_error,
+	"{'version': 1, 'version': 1, 'devices': []}",
+	"t.json:1:24: duplicate object key near '\"version\"'")
+
+INVALID(unknown_keys_are_reported_at_every_level,
+	"{'version': 1, 'comment': 'x', 'devices': [{'match': {'bus': 'usb', 'vendor': 1, "
+	"'product': 2, 'serial': 'x'}, 'rules': [" RULE("a", "1", ", 'reportid': 1") "]}]}",
+	"t.json: unknown key \"comment\"",
+	"t.json: devices[0].match: unknown key \"serial\"",
+	"t.json: devices[0].rules[0]: unknown key \"reportid\"")
+
+INVALID(wrong_types_are_reported,
+	DOC("{'name': 'a', 'request': 'set_report', 'report_id': 1.5, 'action': 3, 'log': 'yes'}"),
+	"t.json: devices[0].rules[0].report_id: expected a report ID (0..255, \"0x..\", \"lo-hi\" or \"any\"), got 1.5",
+	"t.json: devices[0].rules[0].action: expected \"allow\" or \"deny\", got 3",
+	"t.json: devices[0].rules[0].log: expected true or false, got \"yes\"")
+
+INVALID(missing_required_keys_are_named,
+	"{'version': 1, 'devices': [{'rules': [{'name': 'a'}]}]}",
+	"t.json: devices[0]: missing required key \"match\"",
+	"t.json: devices[0].rules[0]: missing required key \"request\"",
+	"t.json: devices[0].rules[0]: missing required key \"report_id\"",
+	"t.json: devices[0].rules[0]: missing required key \"action\"")
+
+INVALID(device_match_must_spell_out_every_field,
+	"{'version': 1, 'devices': [{'match': {'vendor': '054c'}, 'rules': []}]}",
+	"t.json: devices[0].match: missing required key \"bus\"",
+	"t.json: devices[0].match: missing required key \"product\"")
+
+INVALID(empty_vendor_list_is_not_a_wildcard,
+	"{'version': 1, 'devices': [{'match': {'bus': 'any', 'vendor': [], 'product': 'any'}, 'rules': []}]}",
+	"t.json: devices[0].match.vendor: empty list: it would match nothing (write \"any\" to match all)")
+
+INVALID(vendor_id_out_of_range,
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '1054c', 'product': 70000}, 'rules': []}]}",
+	"t.json: devices[0].match.vendor: 1054c is out of range 0..65535",
+	"t.json: devices[0].match.product: 70000 is out of range 0..65535")
+
+INVALID(unknown_bus_lists_the_choices,
+	"{'version': 1, 'devices': [{'match': {'bus': 'pci', 'vendor': 1, 'product': 1}, 'rules': []}]}",
+	"t.json: devices[0].match.bus: expected \"usb\", \"bluetooth\", \"i2c\", \"spi\", \"virtual\", \"host\" or \"any\", got \"pci\"")
+
+INVALID(unsupported_format_version,
+	"{'version': 2, 'devices': []}",
+	"t.json: version: format version 2 is not supported (expected 1)")
+
+INVALID(duplicate_rule_names_point_to_the_first,
+	DOC(RULE("same", "1", "") "," RULE("other", "2", "") "," RULE("same", "3", "")),
+	"t.json: devices[0].rules[2]: duplicate rule name \"same\" (first defined at t.json: devices[0].rules[0])")
+
+INVALID(rule_names_are_restricted,
+	DOC(RULE("has space", "1", "")),
+	"t.json: devices[0].rules[0].name: \"has space\" is not a valid name (1..64 characters of A-Z a-z 0-9 . _ -)")
+
+INVALID(errno_belongs_to_deny_and_log_to_allow,
+	DOC("{'name': 'a', 'request': 'output_report', 'report_id': 1, 'action': 'allow', 'errno': 'EPERM'},"
+	    RULE("b", "1", ", 'log': true") "," RULE("c", "2", ", 'errno': 'EWHAT'") ","
+	    RULE("d", "3", ", 'errno': 0")),
+	"t.json: devices[0].rules[0].errno: applies only to \"deny\" rules",
+	"t.json: devices[0].rules[1].log: denials are always logged: \"log\" applies only to \"allow\" rules",
+	"t.json: devices[0].rules[2].errno: \"EWHAT\" is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, ENOSYS, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
+	"t.json: devices[0].rules[3].errno: errno 0 would not refuse anything: use 1..4095")
+
+INVALID(report_type_applies_only_to_get_and_set,
+	DOC("{'name': 'a', 'request': 'output_report', 'report_type': 'output', 'report_id': 1, 'action': 'deny'}"),
+	"t.json: devices[0].rules[0].report_type: applies only to get_report and set_report requests")
+
+INVALID(default_errno_needs_default_deny,
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': 1, 'product': 1}, "
+	"'default': 'allow', 'default_errno': 'EIO', 'rules': []}]}",
+	"t.json: devices[0].default_errno: applies only with \"default\": \"deny\"")
+
+INVALID(payload_value_outside_mask,
+	DOC(RULE("a", "1", ", 'payload': [{'offset': 1, 'value': '90', 'mask': '0f'}]")),
+	"t.json: devices[0].rules[0].payload[0].value: byte 0 (0x90) has bits outside its mask 0x0f")
+
+INVALID(payload_mask_length_must_match_value,
+	DOC(RULE("a", "1", ", 'payload': [{'offset': 1, 'value': 'ff 80', 'mask': 'ff'}]")),
+	"t.json: devices[0].rules[0].payload[0].mask: 1 bytes, but value has 2")
+
+INVALID(payload_beyond_last_testable_byte,
+	DOC(RULE("a", "1", ", 'payload': [{'offset': 254, 'value': '01 02 03'}, {'offset': 256, 'value': 1}]")),
+	"t.json: devices[0].rules[0].payload[0]: bytes 254..256 reach past byte 255, the last a rule can test",
+	"t.json: devices[0].rules[0].payload[1].offset: 256 is out of range 0..255")
+
+INVALID(payload_over_condition_limit_is_an_error_not_a_truncation,
+	DOC(RULE("a", "1", ", 'payload': [{'offset': 0, 'value': "
+		 "'00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'}, "
+		 "{'offset': 32, 'value': 1}]")),
+	"t.json: devices[0].rules[0].payload: needs 9 compiled conditions (one per 4 bytes), more than the 8 a rule holds")
+
+/* 33 bytes in one condition */
+INVALID(payload_condition_longer_than_32_bytes,
+	DOC(RULE("a", "1", ", 'payload': [{'offset': 0, 'value': '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00'}]")),
+	"t.json: devices[0].rules[0].payload[0].value: more than 32 bytes")
+
+static void too_many_rules_in_one_rule_set(void)
+{
+	char buf[65536] = "{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': 1, 'product': 1}, 'rules': [";
+	struct diag d = {};
+	struct policy *p;
+
+	for (int i = 0; i < HID_RULES_MAX_RULES + 1; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "%s{'name': 'r%d', 'request': 'input_event', 'report_id': %d, 'action': 'deny'}",
+			 i ? "," : "", i, i);
+	strcat(buf, "]}]}");
+	p = load_text("t.json", buf, &d);
+	CHECK(!p, "accepted %d rules", HID_RULES_MAX_RULES + 1);
+	CHECK_MESSAGES(&d, "t.json: devices[0]: 65 rules, more than the 64 a device can hold");
+	diag_done(&d);
+}
+
+INVALID(all_problems_are_reported_in_one_run,
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'mode': 'strict', 'rules': ["
+	RULE("a", "'0x1ff'", "") ","
+	"{'name': 'a', 'request': 'set_report', 'report_id': 1, 'action': 'block'}]}]}",
+	"t.json: devices[0].mode: expected \"enforce\" or \"audit\", got \"strict\"",
+	"t.json: devices[0].rules[0].report_id: 0x1ff is out of range 0..255",
+	"t.json: devices[0].rules[1].action: expected \"allow\" or \"deny\", got \"block\"",
+	"t.json: devices[0].rules[1]: duplicate rule name \"a\" (first defined at t.json: devices[0].rules[0])")
+
+VALID(shadowed_rule_is_a_warning,
+      DOC("{'name': 'all-feature', 'request': 'set_report', 'report_type': 'feature', 'report_id': 'any', 'action': 'deny'},"
+	  RULE("f4", "'0xf4'", ", 'payload': [{'offset': 1, 'value': 0}]")),
+      "t.json: devices[0].rules[1]: warning: rule \"f4\" can never match: rule \"all-feature\" (devices[0].rules[0]) comes first and matches every request it does")
+
+VALID(rule_with_narrower_payload_first_shadows_nothing,
+      DOC(RULE("cmd-90", "1", ", 'payload': [{'offset': 1, 'value': '0x90'}]") ","
+	  RULE("all-1", "1", "")),
+      NULL)
+
+VALID(masked_payload_shadowing_is_recognised,
+      DOC(RULE("high-bit", "1", ", 'payload': [{'offset': 1, 'value': '80', 'mask': '80'}]") ","
+	  RULE("cmd-90", "1", ", 'payload': [{'offset': 1, 'value': '90'}]")),
+      "t.json: devices[0].rules[1]: warning: rule \"cmd-90\" can never match: rule \"high-bit\" (devices[0].rules[0]) comes first and matches every request it does")
+
+VALID(contradictory_payload_is_a_warning,
+      DOC(RULE("never", "1", ", 'payload': [{'offset': 1, 'value': 1}, {'offset': 1, 'value': 2}]")),
+      "t.json: devices[0].rules[0]: warning: rule \"never\" can never match: its payload conditions contradict each other")
+
+VALID(catch_all_rule_set_shadows_later_rule_sets,
+      "{'version': 1, 'devices': ["
+      "{'match': {'bus': 'any', 'vendor': 'any', 'product': 'any'}, 'rules': ["
+      "{'name': 'no-output', 'request': 'output_report', 'report_id': 'any', 'action': 'deny'}]},"
+      "{'match': {'bus': 'usb', 'vendor': 1, 'product': 2}, 'rules': ["
+      "{'name': 'out-5', 'request': 'output_report', 'report_id': 5, 'action': 'allow'}]}]}",
+      "t.json: devices[1].rules[0]: warning: rule \"out-5\" can never match: rule \"no-output\" (devices[0].rules[0]) comes first and matches every request it does")
+
+static const struct test_case tests[] = {
+	{ "minimal_policy_loads_without_messages", minimal_policy_loads_without_messages },
+	{ "empty_device_list_is_valid_to_override_a_vendor_file", empty_device_list_is_valid_to_override_a_vendor_file },
+	{ "every_form_of_report_id_is_accepted", every_form_of_report_id_is_accepted },
+	{ "report_id_out_of_range_names_file_path_and_range", report_id_out_of_range_names_file_path_and_range },
+	{ "integer_report_id_out_of_range", integer_report_id_out_of_range },
+	{ "report_id_range_backwards_is_empty", report_id_range_backwards_is_empty },
+	{ "report_id_list_item_path_is_indexed", report_id_list_item_path_is_indexed },
+	{ "empty_report_id_list_matches_nothing", empty_report_id_list_matches_nothing },
+	{ "syntax_error_gives_line_and_column", syntax_error_gives_line_and_column },
+	{ "duplicate_json_key_is_a_syntax_error", duplicate_json_key_is_a_syntax_error },
+	{ "unknown_keys_are_reported_at_every_level", unknown_keys_are_reported_at_every_level },
+	{ "wrong_types_are_reported", wrong_types_are_reported },
+	{ "missing_required_keys_are_named", missing_required_keys_are_named },
+	{ "device_match_must_spell_out_every_field", device_match_must_spell_out_every_field },
+	{ "empty_vendor_list_is_not_a_wildcard", empty_vendor_list_is_not_a_wildcard },
+	{ "vendor_id_out_of_range", vendor_id_out_of_range },
+	{ "unknown_bus_lists_the_choices", unknown_bus_lists_the_choices },
+	{ "unsupported_format_version", unsupported_format_version },
+	{ "duplicate_rule_names_point_to_the_first", duplicate_rule_names_point_to_the_first },
+	{ "rule_names_are_restricted", rule_names_are_restricted },
+	{ "errno_belongs_to_deny_and_log_to_allow", errno_belongs_to_deny_and_log_to_allow },
+	{ "report_type_applies_only_to_get_and_set", report_type_applies_only_to_get_and_set },
+	{ "default_errno_needs_default_deny", default_errno_needs_default_deny },
+	{ "payload_value_outside_mask", payload_value_outside_mask },
+	{ "payload_mask_length_must_match_value", payload_mask_length_must_match_value },
+	{ "payload_beyond_last_testable_byte", payload_beyond_last_testable_byte },
+	{ "payload_over_condition_limit_is_an_error_not_a_truncation", payload_over_condition_limit_is_an_error_not_a_truncation },
+	{ "payload_condition_longer_than_32_bytes", payload_condition_longer_than_32_bytes },
+	{ "too_many_rules_in_one_rule_set", too_many_rules_in_one_rule_set },
+	{ "all_problems_are_reported_in_one_run", all_problems_are_reported_in_one_run },
+	{ "shadowed_rule_is_a_warning", shadowed_rule_is_a_warning },
+	{ "rule_with_narrower_payload_first_shadows_nothing", rule_with_narrower_payload_first_shadows_nothing },
+	{ "masked_payload_shadowing_is_recognised", masked_payload_shadowing_is_recognised },
+	{ "contradictory_payload_is_a_warning", contradictory_payload_is_a_warning },
+	{ "catch_all_rule_set_shadows_later_rule_sets", catch_all_rule_set_shadows_later_rule_sets },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "policy-validate", tests, ARRAY_SIZE(tests));
+}
