@@ -158,7 +158,7 @@ struct hid_bpf {
 	unsigned int nr_ops;
 	unsigned int nr_event_ops;
 	bool destroyed;
-	struct mutex lock;
+	struct mutex lock;	/* see above: writers of this struct */
 	struct srcu_struct srcu;
 };
 
