@@ -338,6 +338,21 @@ static int hid_bpf_check_report(struct hid_bpf_ctx *ctx, const u8 *buf,
 	return 0;
 }
 
+/*
+ * For the kfuncs that do not hold the input lock: the device lock keeps a
+ * reprobe or a removal from freeing the reports while they are looked at.
+ */
+static int hid_bpf_check_report_locked(struct hid_bpf_ctx *ctx, const u8 *buf,
+				       size_t *size, u32 rtype)
+{
+	int ret;
+
+	device_lock(&ctx->hid->dev);
+	ret = hid_bpf_check_report(ctx, buf, size, rtype);
+	device_unlock(&ctx->hid->dev);
+	return ret;
+}
+
 __diag_push();
 __diag_ignore_all("-Wmissing-prototypes",
 		  "kfuncs are global functions only BPF programs call");
@@ -482,7 +497,7 @@ int hid_bpf_hw_request(struct hid_bpf_ctx *ctx, __u8 *buf, size_t buf__sz,
 		return -EINVAL;
 	}
 
-	ret = hid_bpf_check_report(ctx, buf, &size, rtype);
+	ret = hid_bpf_check_report_locked(ctx, buf, &size, rtype);
 	if (ret)
 		return ret;
 	return hid_bpf_send(ctx, buf, size, rtype, reqtype, false);
@@ -508,7 +523,7 @@ int hid_bpf_hw_output_report(struct hid_bpf_ctx *ctx, __u8 *buf,
 	if (to_ctx_kern(ctx)->from_bpf)
 		return -EDEADLOCK;
 
-	ret = hid_bpf_check_report(ctx, buf, &size, HID_OUTPUT_REPORT);
+	ret = hid_bpf_check_report_locked(ctx, buf, &size, HID_OUTPUT_REPORT);
 	if (ret)
 		return ret;
 	return hid_bpf_send(ctx, buf, size, HID_OUTPUT_REPORT, 0, true);
