@@ -547,6 +547,28 @@ static void test_second_rdesc_fixup_refused(void)
 		 sizeof(test_rdesc) - 1 + sizeof(report5_items));
 }
 
+static void test_event_buffer_grows_when_reprobe_adds_longer_report(void)
+{
+	uint8_t r6[201] = { 6 }, buf[512];
+	struct bpf_object *ev, *fix;
+	struct bpf_link *l_ev, *l_fix;
+	struct uhid_dev dev;
+	int fd;
+
+	make_device(&dev, "buffer growth");
+	ev = load("event", dev.hid_id);
+	fix = load("rdesc", dev.hid_id);
+	CHECK_OK(hbt_attach(ev, "far", &l_ev));	/* buffer: 128 bytes */
+	CHECK_OK(hbt_attach(fix, "rdesc_big", &l_fix));	/* report 6: 201 */
+
+	current_hidraw(&dev);
+	fd = open_raw(&dev);
+	CHECK_OK(uhid_dev_send_input(&dev, r6, sizeof(r6)));
+	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
+		 sizeof(r6));
+	CHECK_EQ(buf[200], 0x77);
+}
+
 static void test_device_destroyed_while_attached_then_detached(void)
 {
 	struct bpf_link *ev, *rd;
@@ -697,6 +719,8 @@ static const struct test_case tests[] = {
 	{ "rdesc_fixup_grows_descriptor_until_detach",
 	  test_rdesc_fixup_grows_descriptor_until_detach },
 	{ "second_rdesc_fixup_refused", test_second_rdesc_fixup_refused },
+	{ "event_buffer_grows_when_reprobe_adds_longer_report",
+	  test_event_buffer_grows_when_reprobe_adds_longer_report },
 	{ "device_destroyed_while_attached_then_detached",
 	  test_device_destroyed_while_attached_then_detached },
 	{ "syscall_input_report_reaches_hidraw",

@@ -158,3 +158,21 @@ SEC(".struct_ops")
 struct hid_bpf_ops rename = {
 	.hid_device_event = (void *)rename_event,
 };
+
+/* Marks the last byte of the 201-byte report 6 (see rdesc_big). */
+SEC("struct_ops/hid_device_event")
+int BPF_PROG(far_event, struct hid_bpf_ctx *hctx, enum hid_report_type type,
+	     __u64 source)
+{
+	__u8 *data = hid_bpf_get_data(hctx, 0, 201);
+
+	calls++;
+	if (data && data[0] == 6)
+		data[200] = 0x77;
+	return 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops far = {
+	.hid_device_event = (void *)far_event,
+};

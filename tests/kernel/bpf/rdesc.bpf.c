@@ -47,3 +47,26 @@ SEC(".struct_ops")
 struct hid_bpf_ops rdesc_a = { .hid_rdesc_fixup = (void *)fixup_a };
 SEC(".struct_ops")
 struct hid_bpf_ops rdesc_b = { .hid_rdesc_fixup = (void *)fixup_b };
+
+/* Adds input report 6 with 200 bytes: longer than the event buffer was. */
+SEC("struct_ops/hid_rdesc_fixup")
+int BPF_PROG(fixup_big, struct hid_bpf_ctx *hctx)
+{
+	__u8 *data = hid_bpf_get_data(hctx, 0, 64);
+
+	if (!data || hctx->size != TEST_RDESC_SIZE || data[46] != 0xc0)
+		return 0;
+	data[46] = 0x85;	/* Report ID 6 */
+	data[47] = 0x06;
+	data[48] = 0x09;	/* Usage 7 */
+	data[49] = 0x07;
+	data[50] = 0x95;	/* Report Count 200 */
+	data[51] = 200;
+	data[52] = 0x81;	/* Input (Data,Var,Abs) */
+	data[53] = 0x02;
+	data[54] = 0xc0;	/* End Collection */
+	return 55;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops rdesc_big = { .hid_rdesc_fixup = (void *)fixup_big };
