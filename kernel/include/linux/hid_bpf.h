@@ -66,35 +66,36 @@ struct hid_bpf_ctx {
  *	-EINVAL.
  * @list: private, the link in the device's list of ops.
  * @hid_device_event: called for every report the device sends, before
- *	hid-core parses it (see the kernel-doc of each hook below).
+ *	hid-core parses it (see the hooks below).
  * @hid_rdesc_fixup: called when the report descriptor is parsed.
  * @hid_hw_request: called before a request reaches the transport driver.
  * @hid_hw_output_report: called before an output report reaches the
  *	transport driver.
  * @hdev: private, the device the ops is attached to.
  *
- * hid_device_event() - filter or rewrite an input report
- * @ctx: the context; hid_bpf_get_data() reaches a copy of the report,
- *	shared by all the programs of the device in list order.
- * @report_type: the report type (%HID_INPUT_REPORT for what a device sends).
- * @source: 0 for a report coming from the device, otherwise a non-zero value
- *	identifying the BPF context that injected it.
+ * The hooks:
  *
- * Context: interrupt (any context the transport delivers reports in), not
- * sleepable. Return: 0 to keep the report as it is, a positive value to set
- * its new size (at most @ctx->allocated_size, checked once all programs ran),
- * a negative errno to drop it: no hidraw, input or driver client sees it.
+ * int hid_device_event(ctx, report_type, source) filters or rewrites a
+ * report the device sent, before hid-core parses it. hid_bpf_get_data() on
+ * ctx reaches a copy of the report, shared by all the programs of the
+ * device in list order; report_type is the report type (%HID_INPUT_REPORT
+ * for what a device sends); source is 0 for a report from the device,
+ * otherwise a non-zero value identifying the BPF context that injected it.
+ * It runs in interrupt context (whatever context the transport delivers
+ * reports in) and may not sleep. It returns 0 to keep the report as it is,
+ * a positive value to set its new size (at most ctx->allocated_size,
+ * checked once all programs ran), or a negative errno to drop the report:
+ * no hidraw, input or driver client sees it.
  *
- * hid_rdesc_fixup() - rewrite the report descriptor
- * @ctx: the context; hid_bpf_get_data() reaches a 4096-byte copy of the
- *	descriptor the device reported, and @ctx->size is its length.
- *
- * Only one ops per device may have it; attaching or detaching that ops
- * reprobes the device so that it comes back with the new descriptor.
- * Context: process, not sleepable. Return: 0 to keep the descriptor, a
- * positive value (at most 4096) to use the first that many bytes of the
- * buffer as the new descriptor. A negative value or one above 4096 leaves
- * the descriptor as the device reported it.
+ * int hid_rdesc_fixup(ctx) rewrites the report descriptor.
+ * hid_bpf_get_data() on ctx reaches a 4096-byte copy of the descriptor the
+ * device reported, and ctx->size is its length. Only one ops per device may
+ * have it; attaching or detaching that ops reprobes the device so that it
+ * comes back with the new descriptor. It runs in process context and may
+ * not sleep. It returns 0 to keep the descriptor, or a positive value (at
+ * most 4096) to use the first that many bytes of the buffer as the new
+ * descriptor; a negative value or one above 4096 leaves the descriptor as
+ * the device reported it.
  *
  * hid_hw_request() and hid_hw_output_report() are part of the ABI (the
  * struct layout is fixed) but this kernel does not call them yet: a program

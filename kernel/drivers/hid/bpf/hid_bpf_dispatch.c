@@ -27,7 +27,9 @@
  * hid_bpf_device_init - set up the HID-BPF state of a new device
  * @hdev: the device, not yet visible to anyone
  *
- * Context: process. Return: 0 or -ENOMEM.
+ * Context: process.
+ *
+ * Return: 0 or -ENOMEM.
  */
 int hid_bpf_device_init(struct hid_device *hdev)
 {
@@ -90,7 +92,9 @@ static int hid_bpf_match_id(struct device *dev, const void *data)
  * hid_bpf_get_device - find a device by its hid_id
  * @hid_id: the last field of the device's sysfs name
  *
- * Context: process. Return: the device with a reference the caller drops
+ * Context: process.
+ *
+ * Return: the device with a reference the caller drops
  * with put_device(), or NULL.
  */
 struct hid_device *hid_bpf_get_device(unsigned int hid_id)
@@ -163,7 +167,9 @@ int hid_bpf_event_buf_update(struct hid_device *hdev)
  * hid_bpf_connect_device - resize the event buffer for the parsed reports
  * @hdev: the device being connected (hid_connect(), under the device lock)
  *
- * Context: process. Return: 0 or -ENOMEM.
+ * Context: process.
+ *
+ * Return: 0 or -ENOMEM.
  */
 int hid_bpf_connect_device(struct hid_device *hdev)
 {
@@ -257,7 +263,9 @@ void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx)
  * @rdesc: the descriptor as the device reported it
  * @size: in: its length; out: the length of the returned descriptor
  *
- * Context: process (probe). Return: a kmalloc'ed descriptor the caller owns:
+ * Context: process (probe).
+ *
+ * Return: a kmalloc'ed descriptor the caller owns:
  * the program's result, or a copy of @rdesc when there is no program or it
  * returned an invalid size; NULL when out of memory.
  */
@@ -367,7 +375,9 @@ __diag_ignore_all("-Wmissing-prototypes",
  * report descriptor; a context from hid_bpf_allocate_context() has none.
  * The returned memory is readable and writable.
  *
- * Context: any; not sleepable. Return: a pointer to @rdwr_buf_size bytes
+ * Context: any; not sleepable.
+ *
+ * Return: a pointer to @rdwr_buf_size bytes
  * at @offset, or NULL when they do not all lie within ctx->allocated_size
  * or the context has no buffer.
  */
@@ -390,7 +400,9 @@ __u8 *hid_bpf_get_data(struct hid_bpf_ctx *ctx, unsigned int offset,
  *
  * The context holds a reference on the device until it is released.
  *
- * Context: process, sleepable. Return: the context (acquired: the program
+ * Context: process, sleepable.
+ *
+ * Return: the context (acquired: the program
  * must pass it to hid_bpf_release_context()), or NULL when there is no such
  * device or no memory.
  */
@@ -469,7 +481,9 @@ static int hid_bpf_send(struct hid_bpf_ctx *ctx, u8 *buf, size_t size,
  * @rtype: %HID_INPUT_REPORT, %HID_OUTPUT_REPORT or %HID_FEATURE_REPORT
  * @reqtype: one of the HID_REQ_* class requests
  *
- * Context: process, sleepable. Return: the number of bytes transferred
+ * Context: process, sleepable.
+ *
+ * Return: the number of bytes transferred
  * (never more than @buf__sz are copied back), -EINVAL for a bad @rtype or
  * @reqtype, an empty @buf or no report with @buf[0]'s ID, -EDEADLOCK on a
  * context that a kfunc created, -ENODEV once the device is gone, or the
@@ -509,7 +523,9 @@ int hid_bpf_hw_request(struct hid_bpf_ctx *ctx, __u8 *buf, size_t buf__sz,
  * @buf: the report, starting with its report ID (0 for unnumbered reports)
  * @buf__sz: size of @buf; clamped to the length of the output report
  *
- * Context: process, sleepable. Return: the number of bytes sent, -EINVAL
+ * Context: process, sleepable.
+ *
+ * Return: the number of bytes sent, -EINVAL
  * for an empty @buf or no output report with @buf[0]'s ID, -EDEADLOCK on a
  * context that a kfunc created, -ENODEV once the device is gone, or the
  * transport's negative errno (-ENOSYS when it has no output_report).
@@ -547,7 +563,9 @@ static int hid_bpf_inject(struct hid_bpf_ctx *ctx, enum hid_report_type type,
  * non-zero source, and they cannot inject in turn) and then to hid-core.
  * Waits for the device's input lock.
  *
- * Context: process, sleepable. Return: 0 when hid-core took the report,
+ * Context: process, sleepable.
+ *
+ * Return: 0 when hid-core took the report,
  * -EINVAL for a bad @type, an empty @buf or no report with @buf[0]'s ID,
  * -EDEADLOCK on a context that a kfunc created, -EINTR when interrupted,
  * or hid-core's negative errno (a program dropped the report, or no driver
@@ -585,7 +603,9 @@ int hid_bpf_input_report(struct hid_bpf_ctx *ctx, enum hid_report_type type,
  * own (the caller's data is left alone); elsewhere the device's input lock
  * is only tried.
  *
- * Context: any, including interrupt; not sleepable. Return: as
+ * Context: any, including interrupt; not sleepable.
+ *
+ * Return: as
  * hid_bpf_input_report(), with -EBUSY instead of waiting for the lock.
  */
 int hid_bpf_try_input_report(struct hid_bpf_ctx *ctx,
@@ -652,7 +672,9 @@ static const struct btf_kfunc_id_set hid_bpf_syscall_kfunc_set = {
 /**
  * hid_bpf_register_kfuncs - make the kfuncs available to programs
  *
- * Context: process (init). Return: 0 or a negative errno.
+ * Context: process (init).
+ *
+ * Return: 0 or a negative errno.
  */
 int hid_bpf_register_kfuncs(void)
 {
