@@ -532,6 +532,25 @@ static void test_rdesc_fixup_grows_descriptor_until_detach(void)
 	CHECK(!memcmp(sys, test_rdesc, n), "sysfs descriptor not restored");
 }
 
+static void test_current_task_helpers_name_the_attaching_process(void)
+{
+	char comm[16] = "", expected[16] = "";
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+
+	make_device(&dev, "helpers");
+	obj = load("rdesc", dev.hid_id);
+	CHECK_OK(hbt_attach(obj, "rdesc_a", &link));
+	CHECK_EQ(global_u32(obj, "caller_tgid"), getpid());
+	CHECK_EQ(global_u32(obj, "caller_uid"), getuid());
+	CHECK_OK(hbt_read_global(obj, "caller_comm", comm, sizeof(comm)));
+	CHECK_OK(read_file("/proc/self/comm", expected, sizeof(expected) - 1));
+	expected[strcspn(expected, "\n")] = 0;
+	CHECK(!strcmp(comm, expected), "comm '%s', expected '%s'", comm,
+	      expected);
+}
+
 static void test_second_rdesc_fixup_refused(void)
 {
 	struct bpf_link *a, *b;
@@ -719,6 +738,8 @@ static const struct test_case tests[] = {
 	{ "rdesc_fixup_grows_descriptor_until_detach",
 	  test_rdesc_fixup_grows_descriptor_until_detach },
 	{ "second_rdesc_fixup_refused", test_second_rdesc_fixup_refused },
+	{ "current_task_helpers_name_the_attaching_process",
+	  test_current_task_helpers_name_the_attaching_process },
 	{ "event_buffer_grows_when_reprobe_adds_longer_report",
 	  test_event_buffer_grows_when_reprobe_adds_longer_report },
 	{ "device_destroyed_while_attached_then_detached",

@@ -11,12 +11,20 @@ char _license[] SEC("license") = "GPL";
 #define TEST_RDESC_SIZE 47
 
 __u32 calls;
+/* The task the fixup ran for (the one that attached it: reprobe is
+ * synchronous), from the current-task helpers. */
+__u32 caller_tgid;
+__u32 caller_uid;
+char caller_comm[16];
 
 static __always_inline int add_report_5(struct hid_bpf_ctx *hctx)
 {
 	__u8 *data = hid_bpf_get_data(hctx, 0, 64);
 
 	calls++;
+	caller_tgid = bpf_get_current_pid_tgid() >> 32;
+	caller_uid = bpf_get_current_uid_gid() & 0xffffffff;
+	bpf_get_current_comm(caller_comm, sizeof(caller_comm));
 	if (!data || hctx->size != TEST_RDESC_SIZE || data[46] != 0xc0)
 		return 0;
 	data[46] = 0x85;	/* Report ID 5 */
