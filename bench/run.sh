@@ -37,25 +37,40 @@ run_vm() {
 		env HID_BPF_TEST_OBJDIR="$build/tests/kernel/bpf" "$out/hid_bpf_bench" "${@:2}"
 }
 
-echo "== kernel with HID-BPF ($img)"
-[ $# -gt 0 ] || set -- --seconds 2 --rounds 7
-with=$(run_vm "$img" "$@")
-echo "$with"
-echo "== kernel without HID-BPF ($img_nobpf)"
-without=$(run_vm "$img_nobpf" --no-bpf "$@")
-echo "$without"
+# The two kernels boot alternately, BOOTS times each ($HID_BPF_BENCH_BOOTS,
+# default 2), and every figure is the median over the boots: the host's
+# load changes between boots more than within one.
+boots=${HID_BPF_BENCH_BOOTS:-2}
+with_all=
+without_all=
+for ((b = 1; b <= boots; b++)); do
+	echo "== boot $b/$boots: kernel with HID-BPF ($img)"
+	out_with=$(run_vm "$img" "$@")
+	echo "$out_with"
+	with_all+="$out_with"$'\n'
+	echo "== boot $b/$boots: kernel without HID-BPF ($img_nobpf)"
+	out_without=$(run_vm "$img_nobpf" --no-bpf "$@")
+	echo "$out_without"
+	without_all+="$out_without"$'\n'
+done
 
-awk -v with="$with" -v without="$without" 'BEGIN {
-	n = split(with, l, "\n")
-	for (i = 1; i <= n; i++) {
-		split(l[i], f, " ")
-		if (f[1] == "rate") rate[f[2]] = f[3]
-		if (f[1] == "prog") avg[f[2]] = f[4]
-	}
-	split(without, w, " ")
-	printf "\nreports/s: none %d, 1 program %d, 8 programs %d, no HID-BPF kernel %d\n", rate["none"], rate["1"], rate["8"], w[3]
-	printf "b/a (1 pass-through program):  %.3f\n", rate["1"] / rate["none"]
-	printf "c/a (8 chained programs):      %.3f\n", rate["8"] / rate["none"]
-	printf "average program run time: %.1f ns (1 attached), %.1f ns (8 attached)\n", avg["1"], avg["8"]
-	printf "a / a without CONFIG_HID_BPF:  %.3f\n", rate["none"] / w[3]
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+pick() { awk -v k1="$2" -v k2="$3" '$1 == k1 && $2 == k2 { print $NF }' <<< "$1" | median; }
+
+a=$(pick "$with_all" rate none)
+b=$(pick "$with_all" rate 1)
+c=$(pick "$with_all" rate 8)
+p1=$(pick "$with_all" prog 1)
+p8=$(pick "$with_all" prog 8)
+n=$(pick "$without_all" rate none)
+
+echo
+echo "medians over $boots boots of each kernel (reports/s):"
+echo "  (a) no program:            $a"
+echo "  (b) 1 pass-through program: $b"
+echo "  (c) 8 chained programs:     $c"
+echo "  (a) without CONFIG_HID_BPF: $n"
+awk -v a="$a" -v b="$b" -v c="$c" -v n="$n" -v p1="$p1" -v p8="$p8" 'BEGIN {
+	printf "b/a: %.3f   c/a: %.3f   a/a(no HID-BPF): %.3f\n", b / a, c / a, a / n
+	printf "average program run time (BPF stats): %.1f ns with 1 attached, %.1f ns with 8 attached\n", p1, p8
 }'
