@@ -39,7 +39,7 @@ int audit_open(struct audit_log *a, const char *path, bool foreground)
 		return r;
 	}
 	if (!foreground)
-		openlog("hid-policyd", LOG_PID, LOG_DAEMON);
+		openlog("hid-policyd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	return 0;
 }
 

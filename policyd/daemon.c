@@ -19,6 +19,7 @@
 #include "devices.h"
 #include "loader.h"
 #include "policy.h"
+#include "sandbox.h"
 #include "util.h"
 
 /* How often the ring-buffer loss counter is checked, in milliseconds. */
@@ -449,8 +450,16 @@ int daemon_run(const struct daemon_config *cfg)
 	}
 	for (size_t i = 0; i < d.n_devices; i++)
 		n_protected += d.devices[i].protected;
-	say(&d, LOG_INFO, "running: %zu device%s protected", n_protected,
-	    n_protected == 1 ? "" : "s");
+	if (cfg->sandbox) {
+		r = sandbox_enter();
+		if (r < 0) {
+			say(&d, LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
+			stop(&d);
+			return r;
+		}
+	}
+	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
+	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
 	notify_ready();
 
 	while (!d.quit) {

@@ -16,6 +16,7 @@ struct daemon_config {
 	const char *state_dir;		/* bpffs pin root, HID_FW_PIN_ROOT */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	bool foreground;
+	bool sandbox;			/* drop privileges and filter syscalls */
 };
 
 /* Run until SIGTERM/SIGINT. Returns 0 or a negative errno (start-up failed;

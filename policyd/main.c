@@ -120,6 +120,7 @@ static int run_daemon(const struct options *opts)
 		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
 		.sysfs_devices = HID_SYSFS_DEVICES,
 		.foreground = opts->foreground,
+		.sandbox = !opts->no_sandbox,
 	};
 
 	return daemon_run(&cfg);

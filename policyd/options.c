@@ -24,6 +24,7 @@ enum {
 	OPT_AUDIT_LOG,
 	OPT_STATE_DIR,
 	OPT_CLEANUP,
+	OPT_NO_SANDBOX,
 };
 
 void options_usage(FILE *f)
@@ -41,6 +42,7 @@ void options_usage(FILE *f)
 		"  --audit-log FILE    audit records, one JSON object per line\n"
 		"                      (default " AUDIT_LOG_DEFAULT ")\n"
 		"  --state-dir DIR     bpffs directory of pinned state (default " HID_FW_PIN_ROOT ")\n"
+		"  --no-sandbox        keep every privilege and allow every syscall (debugging)\n"
 		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
@@ -82,6 +84,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
 		{}
 	};
 	int c;
@@ -133,6 +136,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_STATE_DIR:
 			opts->state_dir = optarg;
 			break;
+		case OPT_NO_SANDBOX:
+			opts->no_sandbox = true;
+			break;
 		case OPT_CLEANUP:
 			if (set_command(opts, COMMAND_CLEANUP) < 0)
 				return -EINVAL;
@@ -147,8 +153,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 	}
 	if (opts->command == COMMAND_NONE)
 		opts->command = COMMAND_DAEMON;
-	if (opts->command != COMMAND_DAEMON && (opts->foreground || opts->audit_log)) {
-		fprintf(stderr, "hid-policyd: --foreground and --audit-log go with running the daemon\n");
+	if (opts->command != COMMAND_DAEMON &&
+	    (opts->foreground || opts->audit_log || opts->no_sandbox)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log and --no-sandbox go with running the daemon\n");
 		return -EINVAL;
 	}
 	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {

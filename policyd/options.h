@@ -28,6 +28,7 @@ struct options {
 	const char *payload;
 	/* the daemon */
 	bool foreground;
+	bool no_sandbox;
 	const char *audit_log;
 	const char *state_dir;
 };
