@@ -350,12 +350,13 @@ static int start(struct daemon *d)
 		return r;
 
 	r = fw_loader_open(&d->loader, d->cfg->state_dir);
-	if (r == -EOPNOTSUPP) {
+	if (r < 0 && !d->loader.features.hid_bpf) {
 		say(d, LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
 		return r;
 	}
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot set up the firewall in %s: %s", d->cfg->state_dir, strerror(-r));
+		say(d, LOG_ERR, "cannot set up the firewall in %s: %s (a verifier log above tells why when the kernel refused the programs)",
+		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
 	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
