@@ -23,9 +23,22 @@ static int open_log(const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Create the log's directory (not its parents) when it is missing. */
+static void make_parent_dir(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	mkdir(dir, 0750);
+}
+
 int audit_open(struct audit_log *a, const char *path, bool foreground)
 {
 	memset(a, 0, sizeof(*a));
+	make_parent_dir(path);
 	a->foreground = foreground;
 	a->path = strdup(path);
 	if (!a->path)
