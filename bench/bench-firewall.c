@@ -11,6 +11,7 @@
  *             run time from BPF statistics.
  * Only ratios mean anything in an emulated VM.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
