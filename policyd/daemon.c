@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "audit.h"
+#include "decisions.h"
 #include "devices.h"
 #include "loader.h"
 #include "policy.h"
@@ -136,6 +137,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
 		return 0;
 	}
 	if (r < 0) {
@@ -173,6 +175,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	m->protected = true;
+	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
 	return 0;
 }
 
@@ -224,6 +227,7 @@ static void handle_uevent(struct daemon *d)
 			m = find_device(d, info.hid_id);
 			/* The kernel made the instance inert; free its pin and rules. */
 			fw_detach(&d->loader, info.hid_id);
+			decisions_withdraw(d->cfg->runtime_dir, ev.sysname);
 			if (m) {
 				if (m->protected)
 					say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -363,6 +367,11 @@ static int start(struct daemon *d)
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
 
+	r = decisions_init(d->cfg->runtime_dir);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
+		return r;
+	}
 	r = audit_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
 	if (r < 0) {
 		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));

@@ -46,6 +46,7 @@ int policyd_prepare(struct policyd_run *run)
 	snprintf(run->config_dir, sizeof(run->config_dir), "%s/policy.d", run->dir);
 	snprintf(run->audit_log, sizeof(run->audit_log), "%s/audit.jsonl", run->dir);
 	snprintf(run->stderr_log, sizeof(run->stderr_log), "%s/stderr.log", run->dir);
+	snprintf(run->runtime_dir, sizeof(run->runtime_dir), "%s/run", run->dir);
 	snprintf(run->state_dir, sizeof(run->state_dir), "/sys/fs/bpf/hid-policy-test-%d-%u",
 		 (int)getpid(), counter++);
 	if (mkdir(run->config_dir, 0755) < 0)
@@ -96,8 +97,9 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 			"--config-dir", run->config_dir,
 			"--audit-log", run->audit_log,
 			"--state-dir", run->state_dir,
+			"--runtime-dir", run->runtime_dir,
 		};
-		size_t n = 8;
+		size_t n = 10;
 		int fd = open(run->stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 
 		for (size_t i = 0; extra_args && extra_args[i] && n < 31; i++)

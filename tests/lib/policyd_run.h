@@ -18,6 +18,7 @@ struct policyd_run {
 	char audit_log[96];	/* DIR/audit.jsonl */
 	char stderr_log[96];	/* DIR/stderr.log: the daemon's messages */
 	char state_dir[96];	/* bpffs pin root */
+	char runtime_dir[96];	/* DIR/run: decisions published for udev */
 };
 
 /* Create the directories and write one policy file NAME with TEXT. */
