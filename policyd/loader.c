@@ -26,6 +26,7 @@
 
 static bool quiet_libbpf;
 
+__attribute__((format(printf, 2, 0)))
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (quiet_libbpf || level == LIBBPF_DEBUG)
