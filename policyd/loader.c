@@ -18,11 +18,8 @@
 #include "hid_probe.skel.h"
 #include "util.h"
 
-/* struct bpf_struct_ops_value starts with refcnt and state (6.1 and later);
- * state BPF_STRUCT_OPS_STATE_INUSE means registered. */
-#define STRUCT_OPS_STATE_OFFSET 4
+/* bpf_struct_ops_state: the value of a registered struct_ops map. */
 #define STRUCT_OPS_STATE_INUSE 1
-#define STRUCT_OPS_DATA_OFFSET 8
 
 static bool quiet_libbpf;
 
@@ -44,6 +41,75 @@ bool fw_kernel_has_hid_bpf(void)
 	found = btf__find_by_name_kind(btf, "hid_bpf_ops", BTF_KIND_STRUCT) > 0;
 	btf__free(btf);
 	return found;
+}
+
+/* Byte offset of member NAME of struct type ID, looking into unnamed and
+ * named sub-structs too ("state" sits in "common" on newer kernels). */
+static int member_offset(const struct btf *btf, __u32 id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return -ENOENT;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		__u32 off = btf_member_bit_offset(t, i) / 8;
+		int sub;
+
+		if (mname && !strcmp(mname, name))
+			return (int)off;
+		sub = member_offset(btf, btf__resolve_type(btf, m->type), name);
+		if (sub >= 0)
+			return (int)off + sub;
+	}
+	return -ENOENT;
+}
+
+struct ops_layout {
+	int value_type_id;	/* bpf_struct_ops_hid_bpf_ops in vmlinux BTF */
+	int state_offset;
+	int data_offset;
+};
+
+static int read_ops_layout(struct ops_layout *lay)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int r = 0;
+
+	if (!btf)
+		return -errno;
+	lay->value_type_id = btf__find_by_name_kind(btf, "bpf_struct_ops_hid_bpf_ops",
+						    BTF_KIND_STRUCT);
+	if (lay->value_type_id < 0) {
+		r = -ENOENT;
+		goto out;
+	}
+	lay->state_offset = member_offset(btf, lay->value_type_id, "state");
+	lay->data_offset = member_offset(btf, lay->value_type_id, "data");
+	if (lay->state_offset < 0 || lay->data_offset < 0)
+		r = -ENOENT;
+out:
+	btf__free(btf);
+	return r;
+}
+
+/*
+ * Where the kernel keeps a struct_ops map value's state and data: in
+ * struct bpf_struct_ops_hid_bpf_ops, whose layout (the data is cache-line
+ * aligned) differs between kernels.
+ */
+static int find_struct_ops_layout(struct fw_loader *l)
+{
+	struct ops_layout lay;
+	int r = read_ops_layout(&lay);
+
+	if (r < 0)
+		return r;
+	l->ops_state_offset = lay.state_offset;
+	l->ops_data_offset = lay.data_offset;
+	return 0;
 }
 
 /*
@@ -219,6 +285,9 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	l->features.hid_bpf = fw_kernel_has_hid_bpf();
 	if (!l->features.hid_bpf)
 		return -EOPNOTSUPP;
+	r = find_struct_ops_layout(l);
+	if (r < 0)
+		return r;
 	l->features.pid_tgid = probe_helper(BPF_FUNC_get_current_pid_tgid);
 	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_uid_gid);
 	l->features.comm = probe_helper(BPF_FUNC_get_current_comm);
@@ -274,7 +343,7 @@ int fw_delete_rules(struct fw_loader *l, uint32_t hid_id)
 }
 
 /* Is the struct_ops map behind fd registered, and for hid_id? */
-static bool struct_ops_in_use(int fd, uint32_t hid_id)
+static bool struct_ops_in_use(const struct fw_loader *l, int fd, uint32_t hid_id)
 {
 	struct bpf_map_info info = {};
 	uint32_t len = sizeof(info), key = 0, state;
@@ -283,13 +352,15 @@ static bool struct_ops_in_use(int fd, uint32_t hid_id)
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
 	    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
-	    info.value_size < STRUCT_OPS_DATA_OFFSET + sizeof(id))
+	    info.value_size < (uint32_t)l->ops_state_offset + sizeof(state) ||
+	    info.value_size < (uint32_t)l->ops_data_offset + sizeof(id))
 		return false;
 	value = calloc(1, info.value_size);
 	if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
 		return false;
-	memcpy(&state, value + STRUCT_OPS_STATE_OFFSET, sizeof(state));
-	memcpy(&id, value + STRUCT_OPS_DATA_OFFSET, sizeof(id));
+	memcpy(&state, value + l->ops_state_offset, sizeof(state));
+	/* hid_id is the first member of struct hid_bpf_ops */
+	memcpy(&id, value + l->ops_data_offset, sizeof(id));
 	return state == STRUCT_OPS_STATE_INUSE && (uint32_t)id == hid_id;
 }
 
@@ -303,7 +374,7 @@ bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return false;
-	if (struct_ops_in_use(fd, hid_id))
+	if (struct_ops_in_use(l, fd, hid_id))
 		return true;
 	/* A pin without a registration: left by a crash between pin and
 	 * attach. Forget it so the device gets attached again. */
@@ -492,4 +563,36 @@ int fw_cleanup(const char *pin_root)
 	if (rmdir(pin_root) < 0 && errno != ENOENT && !first_error)
 		first_error = -errno;
 	return first_error;
+}
+
+int fw_count_device_ops(uint32_t hid_id)
+{
+	struct ops_layout lay;
+	__u32 id = 0, key = 0;
+	int count = 0, r;
+
+	r = read_ops_layout(&lay);
+	if (r < 0)
+		return r;
+	while (bpf_map_get_next_id(id, &id) == 0) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info), state;
+		_cleanup_close_ int fd = bpf_map_get_fd_by_id(id);
+		_cleanup_free_ uint8_t *value = NULL;
+		int32_t ops_hid_id;
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
+		    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
+		    info.btf_vmlinux_value_type_id != (__u32)lay.value_type_id ||
+		    info.value_size < (__u32)lay.data_offset + sizeof(ops_hid_id))
+			continue;
+		value = calloc(1, info.value_size);
+		if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
+			continue;
+		memcpy(&state, value + lay.state_offset, sizeof(state));
+		memcpy(&ops_hid_id, value + lay.data_offset, sizeof(ops_hid_id));
+		if (state == STRUCT_OPS_STATE_INUSE && (uint32_t)ops_hid_id == hid_id)
+			count++;
+	}
+	return count;
 }

@@ -33,6 +33,8 @@ struct fw_loader {
 	int rules_fd;		/* pinned maps, opened once */
 	int events_fd;
 	int stats_fd;
+	int ops_state_offset;	/* in a hid_bpf_ops struct_ops map value */
+	int ops_data_offset;
 };
 
 /* Check kernel support, probe helpers, create (or reuse) the shared maps
@@ -64,6 +66,11 @@ int fw_for_each_attached(struct fw_loader *l,
 
 /* Sum of the per-CPU counters. */
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
+
+/* Registered hid_bpf_ops instances (ours or anyone's) attached to hid_id,
+ * counted over every BPF map of the system (needs CAP_SYS_ADMIN).
+ * Returns the count or -errno. */
+int fw_count_device_ops(uint32_t hid_id);
 
 /* Remove every pin under pin_root, detaching every instance. */
 int fw_cleanup(const char *pin_root);

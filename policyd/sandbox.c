@@ -24,6 +24,7 @@ static const int allowed_syscalls[] = {
 	SCMP_SYS(lstat), SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(lseek),
 	SCMP_SYS(getdents64), SCMP_SYS(readlink), SCMP_SYS(readlinkat),
 	SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(mkdir), SCMP_SYS(mkdirat),
+	SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 	SCMP_SYS(rmdir), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
 	SCMP_SYS(fcntl), SCMP_SYS(dup), SCMP_SYS(dup3),
 	/* memory */

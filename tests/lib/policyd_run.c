@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "loader.h"
+
 #define READY_TIMEOUT_MS 30000
 
 static long now_ms(void)
@@ -304,35 +306,5 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 
 int firewall_instance_count(int hid_id)
 {
-	__u32 id = 0, key = 0;
-	int count = 0;
-
-	while (bpf_map_get_next_id(id, &id) == 0) {
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-		unsigned char *value;
-		int fd = bpf_map_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
-		    info.type == BPF_MAP_TYPE_STRUCT_OPS && info.value_size >= 12 &&
-		    (value = calloc(1, info.value_size))) {
-			/* struct bpf_struct_ops_value: refcnt, state, then the
-			 * hid_bpf_ops whose first member is hid_id. */
-			if (bpf_map_lookup_elem(fd, &key, value) == 0) {
-				__u32 state;
-				int ops_hid_id;
-
-				memcpy(&state, value + 4, sizeof(state));
-				memcpy(&ops_hid_id, value + 8, sizeof(ops_hid_id));
-				if (state == 1 && ops_hid_id == hid_id &&
-				    !strcmp(info.name, "hid_firewall"))
-					count++;
-			}
-			free(value);
-		}
-		close(fd);
-	}
-	return count;
+	return fw_count_device_ops((uint32_t)hid_id);
 }
