@@ -1,0 +1,43 @@
+#!/bin/bash
+# Host-side build of the kernel test suite (tests/kernel/run.sh runs it in
+# the VM): vmlinux.h from the test kernel's BTF, the BPF test programs and
+# the test program.
+#
+# Usage: tests/kernel/build.sh BUILD_DIR KERNEL_IMAGE_DIR
+#        tests/kernel/build.sh KERNEL_IMAGE_DIR      (BUILD_DIR: build/)
+# KERNEL_IMAGE_DIR is the directory of kernel/build's bzImage (it holds
+# vmlinux). Output goes to BUILD_DIR/tests/kernel/.
+set -euo pipefail
+
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$src/../.." && pwd)
+if [ $# -eq 1 ]; then
+	build=$repo/build
+	kdir=$1
+elif [ $# -eq 2 ]; then
+	build=$1
+	kdir=$2
+else
+	echo "usage: $0 [BUILD_DIR] KERNEL_IMAGE_DIR" >&2
+	exit 2
+fi
+[ -f "$kdir/vmlinux" ] || { echo "build.sh: no vmlinux in $kdir" >&2; exit 1; }
+
+out=$build/tests/kernel
+mkdir -p "$out/bpf"
+
+bpftool btf dump file "$kdir/vmlinux" format c > "$out/vmlinux.h.tmp"
+mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
+
+for f in "$src"/bpf/*.bpf.c; do
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I"$out" -I"$src/bpf" -c "$f" -o "$out/bpf/$(basename "${f%.c}").o"
+done
+
+for t in test_hid_bpf test_hid_bpf_requests; do
+	cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -std=gnu11 \
+		-D_GNU_SOURCE -I"$repo/tests/lib" -I"$src" \
+		-o "$out/${t//_/-}" "$src/$t.c" "$src/hid_bpf_loader.c" \
+		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" \
+		-lbpf -lpthread
+done
