@@ -95,6 +95,15 @@ static void forget_device(struct daemon *d, struct managed_device *m)
 	d->n_devices--;
 }
 
+static bool device_present(const struct daemon *d, const struct hid_dev_info *info)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
+		return true;
+	return access(path, F_OK) == 0;
+}
+
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update), attach or adopt its instance, or detach when no
  * rule set matches any more. */
@@ -158,7 +167,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		adopted = !m->protected;
 	} else {
 		r = fw_attach(&d->loader, info->hid_id, info->numbered_reports);
-		if (r == -ENODEV || r == -EINVAL) {
+		if (r < 0 && !device_present(d, info)) {
 			/* Gone before we could attach: its remove event follows. */
 			fw_delete_rules(&d->loader, info->hid_id);
 			return 0;

@@ -209,7 +209,7 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 {
 	struct policyd_run run;
 	struct uhid_dev dev;
-	char hid_id[16], uid_filter[32], pid_filter[32];
+	char hid_id[32], uid_filter[32], pid_filter[32];
 	const char *filters[] = { "action=deny", "enforced=true", "errno=EPERM",
 				  "rule.name=no-firmware-update", "process.comm=fw-attacker",
 				  uid_filter, pid_filter, hid_id, "device.vendor=1234",
@@ -238,7 +238,18 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 	snprintf(uid_filter, sizeof(uid_filter), "process.uid=1000");
 	snprintf(pid_filter, sizeof(pid_filter), "process.pid=%d", (int)child);
 	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev.hid_id);
-	CHECK_EQ(policyd_audit_count(&run, filters, 1, 3000), 1);
+	if (policyd_audit_count(&run, filters, 1, 3000) != 1) {
+		/* Say what the log holds, to tell a late record from a wrong one. */
+		const char *deny[] = { "action=deny", NULL };
+		json_t *last = policyd_audit_last(&run, deny);
+		char *text = last ? json_dumps(last, JSON_COMPACT) : NULL;
+
+		test_log("expected pid %d uid 1000 hid_id %d; last deny record: %s", (int)child,
+			 dev.hid_id, text ? text : "(none)");
+		free(text);
+		json_decref(last);
+		CHECK(0, "no audit record names the process, user, device and rule");
+	}
 
 	close(fd);
 	stop_daemon(&run);
