@@ -166,7 +166,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	if (fw_is_attached(&d->loader, info->hid_id)) {
 		adopted = !m->protected;
 	} else {
-		r = fw_attach(&d->loader, info->hid_id, info->numbered_reports);
+		r = fw_attach(&d->loader, info->hid_id);
 		if (r < 0 && !device_present(d, info)) {
 			/* Gone before we could attach: its remove event follows. */
 			fw_delete_rules(&d->loader, info->hid_id);

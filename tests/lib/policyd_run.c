@@ -69,6 +69,18 @@ int policyd_write_policy(struct policyd_run *run, const char *name, const char *
 	return fclose(f) ? -errno : 0;
 }
 
+/* A daemon that did not start: show why, in the test's output. */
+static void show_daemon_messages(struct policyd_run *run)
+{
+	char line[1024];
+	FILE *f = fopen(run->stderr_log, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("    daemon: %s", line);
+	if (f)
+		fclose(f);
+}
+
 int policyd_start(struct policyd_run *run, const char *const *extra_args)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -139,6 +151,8 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 		}
 	}
 	close(sock);
+	if (r < 0)
+		show_daemon_messages(run);
 	return r;
 }
 
