@@ -308,6 +308,7 @@ static void reload(struct daemon *d)
 	}
 	/* Records already in the ring buffer name rules of the old policy. */
 	ring_buffer__consume(d->events);
+	audit_flush(&d->audit);
 	old = d->policy;
 	d->policy = fresh;
 	/* Each device switches with one map update: a request sees either
@@ -497,6 +498,7 @@ int daemon_run(const struct daemon_config *cfg)
 			else
 				ring_buffer__consume(d.events);
 		}
+		audit_flush(&d.audit);
 		check_dropped(&d);
 	}
 	ring_buffer__consume(d.events);
