@@ -37,7 +37,14 @@ enum hid_class_request {
 	HID_REQ_SET_PROTOCOL = 0x0B,
 };
 
-struct hid_device;
+struct hid_report_enum {
+	unsigned int numbered;	/* the reports of this type start with their ID */
+} __attribute__((preserve_access_index));
+
+struct hid_device {
+	unsigned int id;	/* the hid_id: last field of the sysfs name */
+	struct hid_report_enum report_enum[HID_REPORT_TYPES];
+} __attribute__((preserve_access_index));
 
 struct hid_bpf_ctx {
 	struct hid_device *hid;

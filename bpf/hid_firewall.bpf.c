@@ -2,11 +2,12 @@
 /*
  * hid_firewall.bpf.c - hid-policy's per-device HID-BPF firewall.
  *
- * One instance of this object is loaded per protected device: the loader
- * sets fw_hid_id (and the struct_ops hid_id) before load. Every instance
- * shares the pinned maps: the compiled rules of all devices (hid_rules, keyed
- * by hid_id), the audit ring buffer and the counters. A reload rewrites map
- * entries; the programs stay attached.
+ * The programs are loaded (and verified) once; every protected device gets
+ * its own struct_ops map naming them, with its hid_id. They learn which
+ * device they run for, and whether its reports are numbered, from the
+ * context (CO-RE), and share the pinned maps: the compiled rules of all
+ * devices (hid_rules, keyed by hid_id), the audit ring buffer and the
+ * counters. A reload rewrites map entries; the programs stay attached.
  *
  * Decision: the first rule of the device that matches the request decides;
  * when none does, the device's default does. A deny is enforced unless the
@@ -19,10 +20,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load. */
-const volatile __u32 fw_hid_id;
-const volatile bool fw_numbered_reports;	/* reports start with their ID */
-/* Helpers the running kernel offers to hid_bpf_ops programs (probed). */
+/* Helpers the running kernel offers to hid_bpf_ops programs (probed by
+ * the loader, set before load). */
 const volatile bool have_pid_tgid;
 const volatile bool have_uid_gid;
 const volatile bool have_comm;
@@ -51,6 +50,7 @@ struct {
 
 struct request {
 	struct hid_bpf_ctx *ctx;
+	__u32 hid_id;
 	__u64 source;
 	__u32 kind;		/* HID_RULE_KIND_* bit */
 	__u32 len;
@@ -113,7 +113,7 @@ static __always_inline bool rule_matches(const struct hid_rule *rule,
 
 static __always_inline void evaluate(const struct request *req, struct decision *d)
 {
-	__u32 hid_id = fw_hid_id;
+	__u32 hid_id = req->hid_id;
 	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
 
 	if (!dev) {
@@ -168,7 +168,7 @@ static __always_inline void emit_record(const struct request *req,
 	__builtin_memset(rec, 0, sizeof(*rec));
 	rec->time_ns = bpf_ktime_get_boot_ns();
 	rec->source = req->source;
-	rec->hid_id = fw_hid_id;
+	rec->hid_id = req->hid_id;
 	rec->rule_index = d->rule_index;
 	rec->len = req->len;
 	rec->err = err;
@@ -219,11 +219,30 @@ static __always_inline int decide(const struct request *req)
 	return -err;
 }
 
-static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx)
+/* Does the device number its reports of this type? Constant indexes only:
+ * CO-RE relocates an array element's offset with the running kernel's
+ * element size only when the index is part of the access. */
+static __always_inline bool numbered_reports(struct hid_bpf_ctx *ctx,
+					     enum hid_report_type rtype)
+{
+	struct hid_device *hid = ctx->hid;
+
+	if (rtype == HID_INPUT_REPORT)
+		return hid->report_enum[HID_INPUT_REPORT].numbered;
+	if (rtype == HID_OUTPUT_REPORT)
+		return hid->report_enum[HID_OUTPUT_REPORT].numbered;
+	if (rtype == HID_FEATURE_REPORT)
+		return hid->report_enum[HID_FEATURE_REPORT].numbered;
+	return false;
+}
+
+/* Byte 0 when the device numbers its reports of this type, else 0. */
+static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx,
+					      enum hid_report_type rtype)
 {
 	__u8 id = 0;
 
-	if (fw_numbered_reports)
+	if (numbered_reports(ctx, rtype))
 		read_byte(ctx, 0, &id);
 	return id;
 }
@@ -234,6 +253,7 @@ int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 {
 	struct request req = {
 		.ctx = hctx,
+		.hid_id = hctx->hid->id,
 		.source = source,
 		.kind = hid_rules_request_kind(reqtype, rtype),
 		.len = hctx->allocated_size,
@@ -251,12 +271,13 @@ int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
 {
 	struct request req = {
 		.ctx = hctx,
+		.hid_id = hctx->hid->id,
 		.source = source,
 		.kind = HID_RULE_KIND_OUTPUT_REPORT,
 		.len = hctx->allocated_size,
 		.hook = HID_FW_HOOK_OUTPUT_REPORT,
 		.rtype = HID_OUTPUT_REPORT,
-		.report_id = leading_report_id(hctx),
+		.report_id = leading_report_id(hctx, HID_OUTPUT_REPORT),
 	};
 
 	return decide(&req);
@@ -268,12 +289,13 @@ int BPF_PROG(fw_device_event, struct hid_bpf_ctx *hctx, enum hid_report_type rty
 {
 	struct request req = {
 		.ctx = hctx,
+		.hid_id = hctx->hid->id,
 		.source = source,
 		.kind = HID_RULE_KIND_INPUT_EVENT,
 		.len = hctx->size,
 		.hook = HID_FW_HOOK_DEVICE_EVENT,
 		.rtype = rtype,
-		.report_id = leading_report_id(hctx),
+		.report_id = leading_report_id(hctx, rtype),
 	};
 	int r = decide(&req);
 
@@ -281,9 +303,10 @@ int BPF_PROG(fw_device_event, struct hid_bpf_ctx *hctx, enum hid_report_type rty
 	return r < 0 ? r : 0;
 }
 
+/* The template libbpf loads the programs with; the loader gives each
+ * device a struct_ops map of its own naming the same programs. */
 SEC(".struct_ops")
 struct hid_bpf_ops hid_firewall = {
-	.hid_id = 0,		/* written by the loader before open */
 	.flags = BPF_F_BEFORE,	/* see requests and events before anyone else */
 	.hid_device_event = (void *)fw_device_event,
 	.hid_hw_request = (void *)fw_hw_request,

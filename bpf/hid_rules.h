@@ -115,7 +115,7 @@ struct hid_device_rules {
 	__u8 default_flags;	/* HID_RULE_F_* for the default decision */
 	__u8 mode;		/* HID_RULES_MODE_* */
 	__u8 reserved[7];
-	struct hid_rule rules[HID_RULES_MAX_RULES]; /* in evaluation order */
+	struct hid_rule rules[HID_RULES_MAX_RULES]; /* in evaluation order; zeroed past n_rules */
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");

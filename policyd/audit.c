@@ -23,9 +23,22 @@ static int open_log(const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Create the log's directory (not its parents) when it is missing. */
+static void make_parent_dir(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	mkdir(dir, 0750);
+}
+
 int audit_open(struct audit_log *a, const char *path, bool foreground)
 {
 	memset(a, 0, sizeof(*a));
+	make_parent_dir(path);
 	a->foreground = foreground;
 	a->path = strdup(path);
 	if (!a->path)
@@ -39,13 +52,16 @@ int audit_open(struct audit_log *a, const char *path, bool foreground)
 		return r;
 	}
 	if (!foreground)
-		openlog("hid-policyd", LOG_PID, LOG_DAEMON);
+		openlog("hid-policyd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	return 0;
 }
 
 int audit_reopen(struct audit_log *a)
 {
-	int fd = open_log(a->path);
+	int fd;
+
+	audit_flush(a);
+	fd = open_log(a->path);
 
 	if (fd < 0)
 		return fd;
@@ -56,8 +72,10 @@ int audit_reopen(struct audit_log *a)
 
 void audit_close(struct audit_log *a)
 {
-	if (a->fd >= 0)
+	if (a->fd >= 0) {
+		audit_flush(a);
 		close(a->fd);
+	}
 	a->fd = -1;
 	free(a->path);
 	a->path = NULL;
@@ -238,28 +256,69 @@ json_t *audit_record_json(const struct hid_fw_record *rec, const struct audit_co
 	return o;
 }
 
+/* Write out what is buffered; on failure the records are lost and counted. */
+int audit_flush(struct audit_log *a)
+{
+	size_t done = 0;
+	int r = 0;
+
+	while (done < a->buf_len) {
+		ssize_t n = write(a->fd, a->buf + done, a->buf_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		done += n;
+	}
+	if (r < 0) {
+		/* Lines not fully written: count each as failed. */
+		for (size_t i = done; i < a->buf_len; i++)
+			if (a->buf[i] == '\n') {
+				a->failed++;
+				a->written--;
+			}
+	}
+	a->buf_len = 0;
+	return r;
+}
+
+/*
+ * Lines are collected and written together when the caller flushes (after
+ * each batch the ring buffer hands over) or the buffer fills: one write(2)
+ * per batch instead of one per record, each line whole.
+ */
 static int append_line(struct audit_log *a, json_t *obj)
 {
 	_cleanup_free_ char *line = json_dumps(obj, JSON_COMPACT);
-	size_t len, done = 0;
+	size_t len;
+	int r;
 
 	if (!line) {
 		a->failed++;
 		return -ENOMEM;
 	}
 	len = strlen(line);
-	line[len++] = '\n';	/* json_dumps' NUL becomes the newline */
-	while (done < len) {
-		ssize_t n = write(a->fd, line + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			a->failed++;
-			return -errno;
-		}
-		done += n;
+	if (a->buf_len + len + 1 > sizeof(a->buf)) {
+		r = audit_flush(a);
+		if (r < 0)
+			return r;
 	}
+	if (len + 1 > sizeof(a->buf)) {
+		/* Larger than the buffer: write it alone. */
+		line[len] = '\n';
+		if (write(a->fd, line, len + 1) != (ssize_t)(len + 1)) {
+			a->failed++;
+			return -EIO;
+		}
+		a->written++;
+		return 0;
+	}
+	memcpy(a->buf + a->buf_len, line, len);
+	a->buf[a->buf_len + len] = '\n';
+	a->buf_len += len + 1;
 	a->written++;
 	return 0;
 }
@@ -307,8 +366,10 @@ int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 int audit_write_json(struct audit_log *a, json_t *obj)
 {
 	char when[48];
+	int r;
 
 	format_time(when, sizeof(when), timespec_ns(CLOCK_REALTIME));
 	json_object_set_new(obj, "time", json_string(when));
-	return append_line(a, obj);
+	r = append_line(a, obj);
+	return r < 0 ? r : audit_flush(a);
 }

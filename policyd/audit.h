@@ -21,6 +21,8 @@ struct audit_log {
 	bool foreground;	/* summaries to stderr instead of syslog */
 	uint64_t written;	/* records written */
 	uint64_t failed;	/* records that could not be written */
+	size_t buf_len;		/* lines waiting for audit_flush() */
+	char buf[64 * 1024];
 };
 
 /* What the daemon knows about a record beyond the record itself. */
@@ -35,7 +37,12 @@ int audit_open(struct audit_log *a, const char *path, bool foreground);
 int audit_reopen(struct audit_log *a);
 void audit_close(struct audit_log *a);
 
-/* Append one firewall decision. Returns 0 or -errno. */
+/* Write the buffered lines. Records are buffered by audit_write_record();
+ * the daemon flushes after every batch it reads, so a record reaches the
+ * file as soon as it was read. Returns 0 or -errno. */
+int audit_flush(struct audit_log *a);
+
+/* Append one firewall decision (buffered). Returns 0 or -errno. */
 int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 		       const struct audit_context *ctx);
 /* Append any JSON object (grants, expiries, daemon events); adds "time". */

@@ -16,9 +16,11 @@
 #include <bpf/libbpf.h>
 
 #include "audit.h"
+#include "decisions.h"
 #include "devices.h"
 #include "loader.h"
 #include "policy.h"
+#include "sandbox.h"
 #include "util.h"
 
 /* How often the ring-buffer loss counter is checked, in milliseconds. */
@@ -93,6 +95,15 @@ static void forget_device(struct daemon *d, struct managed_device *m)
 	d->n_devices--;
 }
 
+static bool device_present(const struct daemon *d, const struct hid_dev_info *info)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
+		return true;
+	return access(path, F_OK) == 0;
+}
+
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update), attach or adopt its instance, or detach when no
  * rule set matches any more. */
@@ -135,6 +146,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
 		return 0;
 	}
 	if (r < 0) {
@@ -154,8 +166,8 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	if (fw_is_attached(&d->loader, info->hid_id)) {
 		adopted = !m->protected;
 	} else {
-		r = fw_attach(&d->loader, info->hid_id, info->numbered_reports);
-		if (r == -ENODEV || r == -EINVAL) {
+		r = fw_attach(&d->loader, info->hid_id);
+		if (r < 0 && !device_present(d, info)) {
 			/* Gone before we could attach: its remove event follows. */
 			fw_delete_rules(&d->loader, info->hid_id);
 			return 0;
@@ -172,6 +184,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	m->protected = true;
+	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
 	return 0;
 }
 
@@ -223,6 +236,7 @@ static void handle_uevent(struct daemon *d)
 			m = find_device(d, info.hid_id);
 			/* The kernel made the instance inert; free its pin and rules. */
 			fw_detach(&d->loader, info.hid_id);
+			decisions_withdraw(d->cfg->runtime_dir, ev.sysname);
 			if (m) {
 				if (m->protected)
 					say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -294,6 +308,7 @@ static void reload(struct daemon *d)
 	}
 	/* Records already in the ring buffer name rules of the old policy. */
 	ring_buffer__consume(d->events);
+	audit_flush(&d->audit);
 	old = d->policy;
 	d->policy = fresh;
 	/* Each device switches with one map update: a request sees either
@@ -349,18 +364,24 @@ static int start(struct daemon *d)
 		return r;
 
 	r = fw_loader_open(&d->loader, d->cfg->state_dir);
-	if (r == -EOPNOTSUPP) {
+	if (r < 0 && !d->loader.features.hid_bpf) {
 		say(d, LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
 		return r;
 	}
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot set up the firewall in %s: %s", d->cfg->state_dir, strerror(-r));
+		say(d, LOG_ERR, "cannot set up the firewall in %s: %s (a verifier log above tells why when the kernel refused the programs)",
+		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
 	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
 
+	r = decisions_init(d->cfg->runtime_dir);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
+		return r;
+	}
 	r = audit_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
 	if (r < 0) {
 		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
@@ -449,8 +470,16 @@ int daemon_run(const struct daemon_config *cfg)
 	}
 	for (size_t i = 0; i < d.n_devices; i++)
 		n_protected += d.devices[i].protected;
-	say(&d, LOG_INFO, "running: %zu device%s protected", n_protected,
-	    n_protected == 1 ? "" : "s");
+	if (cfg->sandbox) {
+		r = sandbox_enter();
+		if (r < 0) {
+			say(&d, LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
+			stop(&d);
+			return r;
+		}
+	}
+	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
+	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
 	notify_ready();
 
 	while (!d.quit) {
@@ -469,6 +498,7 @@ int daemon_run(const struct daemon_config *cfg)
 			else
 				ring_buffer__consume(d.events);
 		}
+		audit_flush(&d.audit);
 		check_dropped(&d);
 	}
 	ring_buffer__consume(d.events);

@@ -15,7 +15,9 @@ struct daemon_config {
 	const char *audit_log;		/* AUDIT_LOG_DEFAULT */
 	const char *state_dir;		/* bpffs pin root, HID_FW_PIN_ROOT */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
+	const char *runtime_dir;	/* decisions for udev, RUNTIME_DIR_DEFAULT */
 	bool foreground;
+	bool sandbox;			/* drop privileges and filter syscalls */
 };
 
 /* Run until SIGTERM/SIGINT. Returns 0 or a negative errno (start-up failed;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "loader.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,14 +17,17 @@
 #include "hid_probe.skel.h"
 #include "util.h"
 
-/* struct bpf_struct_ops_value starts with refcnt and state (6.1 and later);
- * state BPF_STRUCT_OPS_STATE_INUSE means registered. */
-#define STRUCT_OPS_STATE_OFFSET 4
+/* bpf_struct_ops_state: the value of a registered struct_ops map. */
 #define STRUCT_OPS_STATE_INUSE 1
-#define STRUCT_OPS_DATA_OFFSET 8
+
+/* hid_bpf_ops.flags: insert at the head (uapi of Linux >= 6.11). */
+#ifndef BPF_F_BEFORE
+#define BPF_F_BEFORE (1U << 3)
+#endif
 
 static bool quiet_libbpf;
 
+__attribute__((format(printf, 2, 0)))
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (quiet_libbpf || level == LIBBPF_DEBUG)
@@ -45,120 +47,105 @@ bool fw_kernel_has_hid_bpf(void)
 	return found;
 }
 
-/*
- * Write hid_id into the struct_ops variable `symbol` of a BPF ELF object.
- * libbpf 1.1 cannot change a struct_ops map's data after open, so the value
- * the kernel's init_member reads must already be in the .struct_ops section.
- */
-static int patch_struct_ops_hid_id(uint8_t *elf, size_t size, const char *symbol,
-				   int32_t hid_id)
+/* Byte offset of member NAME of struct type ID, looking into unnamed and
+ * named sub-structs too ("state" sits in "common" on newer kernels). */
+static int member_offset(const struct btf *btf, __u32 id, const char *name)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf;
-	const Elf64_Shdr *sh, *symtab = NULL, *strtab;
-	int ops_index = -1;
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
 
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shoff > size || eh->e_shnum > (size - eh->e_shoff) / sizeof(Elf64_Shdr) ||
-	    eh->e_shstrndx >= eh->e_shnum)
-		return -EINVAL;
-	sh = (const Elf64_Shdr *)(elf + eh->e_shoff);
-
-	for (int i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-		const char *name;
-
-		if (names->sh_offset > size || sh[i].sh_name >= names->sh_size ||
-		    names->sh_size > size - names->sh_offset)
-			return -EINVAL;
-		name = (const char *)elf + names->sh_offset + sh[i].sh_name;
-		if (!strncmp(name, ".struct_ops", names->sh_size - sh[i].sh_name) &&
-		    sh[i].sh_type == SHT_PROGBITS)
-			ops_index = i;
-		if (sh[i].sh_type == SHT_SYMTAB)
-			symtab = &sh[i];
-	}
-	if (ops_index < 0 || !symtab || symtab->sh_link >= eh->e_shnum)
+	if (!t || !btf_is_struct(t))
 		return -ENOENT;
-	strtab = &sh[symtab->sh_link];
-	if (symtab->sh_offset > size || symtab->sh_size > size - symtab->sh_offset ||
-	    strtab->sh_offset > size || strtab->sh_size > size - strtab->sh_offset)
-		return -EINVAL;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		__u32 off = btf_member_bit_offset(t, i) / 8;
+		int sub;
 
-	for (size_t i = 0; i < symtab->sh_size / sizeof(Elf64_Sym); i++) {
-		const Elf64_Sym *sym = (const Elf64_Sym *)(elf + symtab->sh_offset) + i;
-		const Elf64_Shdr *ops = &sh[ops_index];
-
-		if (sym->st_shndx != ops_index || sym->st_name >= strtab->sh_size)
-			continue;
-		if (strncmp((const char *)elf + strtab->sh_offset + sym->st_name, symbol,
-			    strtab->sh_size - sym->st_name))
-			continue;
-		/* hid_id is the first member of struct hid_bpf_ops. */
-		if (sym->st_value > ops->sh_size || ops->sh_size - sym->st_value < sizeof(hid_id) ||
-		    ops->sh_offset > size || ops->sh_size > size - ops->sh_offset)
-			return -EINVAL;
-		memcpy(elf + ops->sh_offset + sym->st_value, &hid_id, sizeof(hid_id));
-		return 0;
+		if (mname && !strcmp(mname, name))
+			return (int)off;
+		sub = member_offset(btf, btf__resolve_type(btf, m->type), name);
+		if (sub >= 0)
+			return (int)off + sub;
 	}
 	return -ENOENT;
 }
 
-struct fw_instance {
-	struct hid_firewall_bpf *skel;
-	uint8_t *elf;
+/*
+ * Where the kernel keeps the parts of a hid_bpf_ops struct_ops map value:
+ * struct bpf_struct_ops_hid_bpf_ops holds the map's state and, cache-line
+ * aligned, the struct hid_bpf_ops itself ("data"). Read from vmlinux BTF,
+ * since the layout differs between kernels.
+ */
+struct ops_layout {
+	int value_type_id;	/* bpf_struct_ops_hid_bpf_ops */
+	__u32 value_size;
+	int state;		/* offsets in the map value */
+	int data;
+	int hid_id;		/* offsets in struct hid_bpf_ops */
+	int flags;
+	int hooks[3];		/* hid_device_event, hid_hw_request, hid_hw_output_report */
 };
 
-static void fw_instance_free(struct fw_instance *in)
+static const char *const hook_members[3] = {
+	"hid_device_event", "hid_hw_request", "hid_hw_output_report",
+};
+
+static int read_ops_layout(struct ops_layout *lay)
 {
-	hid_firewall_bpf__destroy(in->skel);
-	free(in->elf);
-	in->skel = NULL;
-	in->elf = NULL;
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	int ops_id, r = -ENOENT;
+
+	if (!btf)
+		return -errno;
+	lay->value_type_id = btf__find_by_name_kind(btf, "bpf_struct_ops_hid_bpf_ops",
+						    BTF_KIND_STRUCT);
+	ops_id = btf__find_by_name_kind(btf, "hid_bpf_ops", BTF_KIND_STRUCT);
+	if (lay->value_type_id < 0 || ops_id < 0)
+		goto out;
+	t = btf__type_by_id(btf, lay->value_type_id);
+	lay->value_size = t->size;
+	lay->state = member_offset(btf, lay->value_type_id, "state");
+	lay->data = member_offset(btf, lay->value_type_id, "data");
+	lay->hid_id = member_offset(btf, ops_id, "hid_id");
+	lay->flags = member_offset(btf, ops_id, "flags");
+	if (lay->state < 0 || lay->data < 0 || lay->hid_id < 0 || lay->flags < 0)
+		goto out;
+	for (int i = 0; i < 3; i++) {
+		lay->hooks[i] = member_offset(btf, ops_id, hook_members[i]);
+		if (lay->hooks[i] < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	btf__free(btf);
+	return r;
 }
 
-/* Open and load one firewall instance for hid_id (not attached). */
-static int fw_instance_load(struct fw_loader *l, struct fw_instance *in,
-			    uint32_t hid_id, bool numbered_reports)
+/* Load the firewall object once: its programs serve every device. */
+static int load_programs(struct fw_loader *l)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = l->pin_root);
-	struct bpf_object_skeleton *s;
+	struct hid_firewall_bpf *skel;
 	int r;
 
-	memset(in, 0, sizeof(*in));
-	in->skel = calloc(1, sizeof(*in->skel));
-	if (!in->skel)
-		return -ENOMEM;
-	r = hid_firewall_bpf__create_skeleton(in->skel);
-	if (r < 0)
-		goto fail;
-	s = in->skel->skeleton;
-	in->elf = malloc(s->data_sz);
-	if (!in->elf) {
-		r = -ENOMEM;
-		goto fail;
+	skel = hid_firewall_bpf__open_opts(&opts);
+	if (!skel)
+		return -errno;
+	skel->rodata->have_pid_tgid = l->features.pid_tgid;
+	skel->rodata->have_uid_gid = l->features.uid_gid;
+	skel->rodata->have_comm = l->features.comm;
+	/* Loading creates and pins the shared maps (or reuses the pinned
+	 * ones) and has the kernel's verifier check the programs before any
+	 * device depends on them. */
+	r = hid_firewall_bpf__load(skel);
+	if (r < 0) {
+		hid_firewall_bpf__destroy(skel);
+		return r;
 	}
-	memcpy(in->elf, s->data, s->data_sz);
-	r = patch_struct_ops_hid_id(in->elf, s->data_sz, "hid_firewall", (int32_t)hid_id);
-	if (r < 0)
-		goto fail;
-	s->data = in->elf;
-
-	r = bpf_object__open_skeleton(s, &opts);
-	if (r < 0)
-		goto fail;
-	in->skel->rodata->fw_hid_id = hid_id;
-	in->skel->rodata->fw_numbered_reports = numbered_reports;
-	in->skel->rodata->have_pid_tgid = l->features.pid_tgid;
-	in->skel->rodata->have_uid_gid = l->features.uid_gid;
-	in->skel->rodata->have_comm = l->features.comm;
-	r = hid_firewall_bpf__load(in->skel);
-	if (r < 0)
-		goto fail;
+	l->programs = skel;
 	return 0;
-fail:
-	fw_instance_free(in);
-	return r < 0 ? r : -EINVAL;
 }
 
 static bool probe_helper(enum bpf_func_id helper)
@@ -208,7 +195,6 @@ static int open_pinned(const struct fw_loader *l, const char *name)
 int fw_loader_open(struct fw_loader *l, const char *pin_root)
 {
 	_cleanup_free_ char *devices = NULL;
-	struct fw_instance probe;
 	int r;
 
 	memset(l, 0, sizeof(*l));
@@ -218,6 +204,12 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	l->features.hid_bpf = fw_kernel_has_hid_bpf();
 	if (!l->features.hid_bpf)
 		return -EOPNOTSUPP;
+	l->layout = calloc(1, sizeof(*l->layout));
+	if (!l->layout)
+		return -ENOMEM;
+	r = read_ops_layout(l->layout);
+	if (r < 0)
+		return r;
 	l->features.pid_tgid = probe_helper(BPF_FUNC_get_current_pid_tgid);
 	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_uid_gid);
 	l->features.comm = probe_helper(BPF_FUNC_get_current_comm);
@@ -230,14 +222,9 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	if (mkdir(devices, 0700) < 0 && errno != EEXIST)
 		return -errno;
 
-	/* Loading one instance creates and pins the shared maps (or reuses
-	 * the pinned ones), and shows the programs pass this kernel's
-	 * verifier before any device depends on them. */
-	r = fw_instance_load(l, &probe, 0, false);
+	r = load_programs(l);
 	if (r < 0)
 		return r;
-	fw_instance_free(&probe);
-
 	l->rules_fd = open_pinned(l, "hid_rules");
 	l->events_fd = open_pinned(l, "hid_events");
 	l->stats_fd = open_pinned(l, "hid_stats");
@@ -256,6 +243,10 @@ void fw_loader_close(struct fw_loader *l)
 	closep(&l->events_fd);
 	closep(&l->stats_fd);
 	l->rules_fd = l->events_fd = l->stats_fd = -1;
+	hid_firewall_bpf__destroy(l->programs);
+	l->programs = NULL;
+	free(l->layout);
+	l->layout = NULL;
 	free(l->pin_root);
 	l->pin_root = NULL;
 }
@@ -272,8 +263,8 @@ int fw_delete_rules(struct fw_loader *l, uint32_t hid_id)
 	return 0;
 }
 
-/* Is the struct_ops map behind fd registered, and for hid_id? */
-static bool struct_ops_in_use(int fd, uint32_t hid_id)
+/* Is the struct_ops map behind fd a registered hid_bpf_ops for hid_id? */
+static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id)
 {
 	struct bpf_map_info info = {};
 	uint32_t len = sizeof(info), key = 0, state;
@@ -282,13 +273,15 @@ static bool struct_ops_in_use(int fd, uint32_t hid_id)
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
 	    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
-	    info.value_size < STRUCT_OPS_DATA_OFFSET + sizeof(id))
+	    info.btf_vmlinux_value_type_id != (uint32_t)lay->value_type_id ||
+	    info.value_size < (uint32_t)lay->state + sizeof(state) ||
+	    info.value_size < (uint32_t)(lay->data + lay->hid_id) + sizeof(id))
 		return false;
 	value = calloc(1, info.value_size);
 	if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
 		return false;
-	memcpy(&state, value + STRUCT_OPS_STATE_OFFSET, sizeof(state));
-	memcpy(&id, value + STRUCT_OPS_DATA_OFFSET, sizeof(id));
+	memcpy(&state, value + lay->state, sizeof(state));
+	memcpy(&id, value + lay->data + lay->hid_id, sizeof(id));
 	return state == STRUCT_OPS_STATE_INUSE && (uint32_t)id == hid_id;
 }
 
@@ -302,7 +295,7 @@ bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return false;
-	if (struct_ops_in_use(fd, hid_id))
+	if (struct_ops_in_use(l->layout, fd, hid_id))
 		return true;
 	/* A pin without a registration: left by a crash between pin and
 	 * attach. Forget it so the device gets attached again. */
@@ -310,41 +303,73 @@ bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 	return false;
 }
 
-int fw_attach(struct fw_loader *l, uint32_t hid_id, bool numbered_reports)
+/* The map value registering the shared programs for hid_id. */
+static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id)
 {
+	const struct ops_layout *lay = l->layout;
+	const struct bpf_program *progs[3] = {
+		l->programs->progs.fw_device_event,
+		l->programs->progs.fw_hw_request,
+		l->programs->progs.fw_output_report,
+	};
+	uint8_t *value = calloc(1, lay->value_size);
+	uint8_t *ops = value + lay->data;
+	int32_t id = (int32_t)hid_id;
+	uint32_t flags = BPF_F_BEFORE;
+
+	if (!value)
+		return NULL;
+	memcpy(ops + lay->hid_id, &id, sizeof(id));
+	/* BPF_F_BEFORE: the firewall sees requests and events before any
+	 * other HID-BPF program of the device. */
+	memcpy(ops + lay->flags, &flags, sizeof(flags));
+	/* Function pointer members take program file descriptors. */
+	for (int i = 0; i < 3; i++) {
+		uint64_t fd = (uint64_t)bpf_program__fd(progs[i]);
+
+		memcpy(ops + lay->hooks[i], &fd, sizeof(fd));
+	}
+	return value;
+}
+
+int fw_attach(struct fw_loader *l, uint32_t hid_id)
+{
+	/* 6.1 wants a BTF object with any vmlinux value type: the programs'. */
+	LIBBPF_OPTS(bpf_map_create_opts, opts,
+		    .btf_fd = bpf_object__btf_fd(l->programs->obj),
+		    .btf_vmlinux_value_type_id = l->layout->value_type_id);
 	_cleanup_free_ char *p = device_pin_path(l, hid_id);
-	struct fw_instance in;
-	struct bpf_link *link;
-	int r;
+	_cleanup_free_ uint8_t *value = NULL;
+	_cleanup_close_ int fd = -1;
+	uint32_t key = 0;
 
 	if (!p)
 		return -ENOMEM;
 	if (fw_is_attached(l, hid_id))
 		return -EEXIST;
-	r = fw_instance_load(l, &in, hid_id, numbered_reports);
-	if (r < 0)
-		return r;
+	value = device_ops_value(l, hid_id);
+	if (!value)
+		return -ENOMEM;
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "hid_firewall", sizeof(key),
+			    l->layout->value_size, 1, &opts);
+	if (fd < 0)
+		return -errno;
 
 	/* Pin first: a crash after the pin leaves a pin that fw_is_attached
-	 * recognizes as stale, a crash after attach leaves a pinned, attached
-	 * instance a restarted daemon adopts. Never an unpinned attachment. */
-	r = bpf_map__pin(in.skel->maps.hid_firewall, p);
-	if (r < 0)
-		goto out;
-	link = bpf_map__attach_struct_ops(in.skel->maps.hid_firewall);
-	if (!link) {
-		r = -errno;
+	 * recognizes as stale, a crash after the update leaves a pinned,
+	 * attached instance a restarted daemon adopts. Never an unpinned
+	 * attachment. */
+	if (bpf_obj_pin(fd, p) < 0)
+		return -errno;
+	/* Updating the element registers the ops: the kernel attaches it to
+	 * the device, until the element is deleted (fw_detach). */
+	if (bpf_map_update_elem(fd, &key, value, 0) < 0) {
+		int r = -errno;
+
 		unlink(p);
-		goto out;
+		return r;
 	}
-	/* Keep the registration when the link object goes away: only
-	 * fw_detach (a map element delete) ends it. */
-	bpf_link__disconnect(link);
-	bpf_link__destroy(link);
-	r = 0;
-out:
-	fw_instance_free(&in);
-	return r;
+	return 0;
 }
 
 static int detach_pinned(const char *path)
@@ -491,4 +516,36 @@ int fw_cleanup(const char *pin_root)
 	if (rmdir(pin_root) < 0 && errno != ENOENT && !first_error)
 		first_error = -errno;
 	return first_error;
+}
+
+int fw_count_device_ops(uint32_t hid_id)
+{
+	struct ops_layout lay;
+	__u32 id = 0, key = 0;
+	int count = 0, r;
+
+	r = read_ops_layout(&lay);
+	if (r < 0)
+		return r;
+	while (bpf_map_get_next_id(id, &id) == 0) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info), state;
+		_cleanup_close_ int fd = bpf_map_get_fd_by_id(id);
+		_cleanup_free_ uint8_t *value = NULL;
+		int32_t ops_hid_id;
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
+		    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
+		    info.btf_vmlinux_value_type_id != (__u32)lay.value_type_id ||
+		    info.value_size < (__u32)(lay.data + lay.hid_id) + sizeof(ops_hid_id))
+			continue;
+		value = calloc(1, info.value_size);
+		if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
+			continue;
+		memcpy(&state, value + lay.state, sizeof(state));
+		memcpy(&ops_hid_id, value + lay.data + lay.hid_id, sizeof(ops_hid_id));
+		if (state == STRUCT_OPS_STATE_INUSE && (uint32_t)ops_hid_id == hid_id)
+			count++;
+	}
+	return count;
 }

@@ -27,9 +27,14 @@ struct fw_features {
 	bool comm;
 };
 
+struct hid_firewall_bpf;
+struct ops_layout;
+
 struct fw_loader {
 	char *pin_root;
 	struct fw_features features;
+	struct hid_firewall_bpf *programs; /* loaded once, shared by all devices */
+	struct ops_layout *layout;	/* of a hid_bpf_ops struct_ops map value */
 	int rules_fd;		/* pinned maps, opened once */
 	int events_fd;
 	int stats_fd;
@@ -49,9 +54,11 @@ int fw_set_rules(struct fw_loader *l, uint32_t hid_id,
 		 const struct hid_device_rules *rules);
 int fw_delete_rules(struct fw_loader *l, uint32_t hid_id);
 
-/* Load and attach a firewall instance to a device whose rules are set.
- * -EEXIST if one is already attached (see fw_is_attached). */
-int fw_attach(struct fw_loader *l, uint32_t hid_id, bool numbered_reports);
+/* Attach the firewall to a device whose rules are set: a struct_ops map of
+ * its own naming the shared programs, pinned, then registered. No program
+ * is loaded or verified here, so this is quick. -EEXIST if one is already
+ * attached (see fw_is_attached). */
+int fw_attach(struct fw_loader *l, uint32_t hid_id);
 /* Is an instance of ours pinned for this device? */
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id);
 /* Detach the device's instance and forget its pin (harmless when the
@@ -64,6 +71,11 @@ int fw_for_each_attached(struct fw_loader *l,
 
 /* Sum of the per-CPU counters. */
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
+
+/* Registered hid_bpf_ops instances (ours or anyone's) attached to hid_id,
+ * counted over every BPF map of the system (needs CAP_SYS_ADMIN).
+ * Returns the count or -errno. */
+int fw_count_device_ops(uint32_t hid_id);
 
 /* Remove every pin under pin_root, detaching every instance. */
 int fw_cleanup(const char *pin_root);

@@ -6,6 +6,7 @@
 
 #include "audit.h"
 #include "daemon.h"
+#include "decisions.h"
 #include "devices.h"
 #include "loader.h"
 #include "options.h"
@@ -119,7 +120,9 @@ static int run_daemon(const struct options *opts)
 		.audit_log = opts->audit_log ?: AUDIT_LOG_DEFAULT,
 		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
 		.sysfs_devices = HID_SYSFS_DEVICES,
+		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,
 		.foreground = opts->foreground,
+		.sandbox = !opts->no_sandbox,
 	};
 
 	return daemon_run(&cfg);
@@ -133,6 +136,21 @@ static int run_cleanup(const struct options *opts)
 	if (r < 0)
 		fprintf(stderr, "hid-policyd: cleaning up %s: %s\n", dir, strerror(-r));
 	return r;
+}
+
+static int run_wait_decided(const struct options *opts)
+{
+	const char *dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT;
+	int r = decisions_wait(dir, opts->devpath, opts->timeout_s * 1000);
+
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: %s: %s\n", opts->devpath,
+			r == -ETIMEDOUT ? "no decision in time (is hid-policyd running?)" :
+			r == -ENOENT ? "not a HID device path" : strerror(-r));
+		return r;
+	}
+	printf("%s\n", r ? "protected" : "unprotected");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -164,6 +182,9 @@ int main(int argc, char **argv)
 		break;
 	case COMMAND_CLEANUP:
 		r = run_cleanup(&opts);
+		break;
+	case COMMAND_WAIT_DECIDED:
+		r = run_wait_decided(&opts);
 		break;
 	case COMMAND_NONE:
 		break;

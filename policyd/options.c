@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "audit.h"
+#include "decisions.h"
 #include "hid_firewall.h"
 #include "options.h"
 #include "policy.h"
@@ -24,6 +25,10 @@ enum {
 	OPT_AUDIT_LOG,
 	OPT_STATE_DIR,
 	OPT_CLEANUP,
+	OPT_NO_SANDBOX,
+	OPT_RUNTIME_DIR,
+	OPT_WAIT_DECIDED,
+	OPT_TIMEOUT,
 };
 
 void options_usage(FILE *f)
@@ -32,6 +37,7 @@ void options_usage(FILE *f)
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
 		"                   [--state-dir DIR]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
+		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--runtime-dir DIR]\n"
 		"       hid-policyd --check [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
@@ -41,6 +47,12 @@ void options_usage(FILE *f)
 		"  --audit-log FILE    audit records, one JSON object per line\n"
 		"                      (default " AUDIT_LOG_DEFAULT ")\n"
 		"  --state-dir DIR     bpffs directory of pinned state (default " HID_FW_PIN_ROOT ")\n"
+		"  --runtime-dir DIR   where decisions are published for udev\n"
+		"                      (default " RUNTIME_DIR_DEFAULT ")\n"
+		"  --no-sandbox        keep every privilege and allow every syscall (debugging)\n"
+		"  --wait-decided P    wait until the daemon decided on the HID device of sysfs\n"
+		"                      path P (udev's %%p); exit 0 when it did, 1 otherwise\n"
+		"  --timeout SECONDS   how long --wait-decided waits (default 5)\n"
 		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
@@ -58,7 +70,7 @@ void options_usage(FILE *f)
 static int set_command(struct options *opts, enum policyd_command c)
 {
 	if (opts->command != COMMAND_NONE && opts->command != c) {
-		fprintf(stderr, "hid-policyd: --check, --explain and --cleanup exclude each other\n");
+		fprintf(stderr, "hid-policyd: --check, --explain, --cleanup and --wait-decided exclude each other\n");
 		return -EINVAL;
 	}
 	opts->command = c;
@@ -82,6 +94,10 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
+		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
+		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{}
 	};
 	int c;
@@ -133,6 +149,30 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_STATE_DIR:
 			opts->state_dir = optarg;
 			break;
+		case OPT_RUNTIME_DIR:
+			opts->runtime_dir = optarg;
+			break;
+		case OPT_WAIT_DECIDED:
+			if (set_command(opts, COMMAND_WAIT_DECIDED) < 0)
+				return -EINVAL;
+			opts->devpath = optarg;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			long t;
+
+			errno = 0;
+			t = strtol(optarg, &end, 10);
+			if (errno || *end || t < 0 || t > 3600) {
+				fprintf(stderr, "hid-policyd: --timeout \"%s\": expected seconds, 0..3600\n", optarg);
+				return -EINVAL;
+			}
+			opts->timeout_s = (int)t;
+			break;
+		}
+		case OPT_NO_SANDBOX:
+			opts->no_sandbox = true;
+			break;
 		case OPT_CLEANUP:
 			if (set_command(opts, COMMAND_CLEANUP) < 0)
 				return -EINVAL;
@@ -147,12 +187,25 @@ int options_parse(int argc, char **argv, struct options *opts)
 	}
 	if (opts->command == COMMAND_NONE)
 		opts->command = COMMAND_DAEMON;
-	if (opts->command != COMMAND_DAEMON && (opts->foreground || opts->audit_log)) {
-		fprintf(stderr, "hid-policyd: --foreground and --audit-log go with running the daemon\n");
+	if (opts->command != COMMAND_DAEMON &&
+	    (opts->foreground || opts->audit_log || opts->no_sandbox)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log and --no-sandbox go with running the daemon\n");
 		return -EINVAL;
 	}
 	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {
 		fprintf(stderr, "hid-policyd: --state-dir goes with running the daemon or --cleanup\n");
+		return -EINVAL;
+	}
+	if (opts->runtime_dir && opts->command != COMMAND_DAEMON &&
+	    opts->command != COMMAND_WAIT_DECIDED) {
+		fprintf(stderr, "hid-policyd: --runtime-dir goes with running the daemon or --wait-decided\n");
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_WAIT_DECIDED) {
+		if (!opts->timeout_s)
+			opts->timeout_s = 5;
+	} else if (opts->timeout_s) {
+		fprintf(stderr, "hid-policyd: --timeout goes with --wait-decided\n");
 		return -EINVAL;
 	}
 	if (opts->command == COMMAND_CLEANUP && opts->n_config_dirs) {

@@ -14,6 +14,7 @@ enum policyd_command {
 	COMMAND_EXPLAIN,
 	COMMAND_DAEMON,		/* the default: run the service */
 	COMMAND_CLEANUP,	/* detach and unpin everything in the state dir */
+	COMMAND_WAIT_DECIDED,	/* udev: wait until a device's fate is known */
 };
 
 struct options {
@@ -28,8 +29,13 @@ struct options {
 	const char *payload;
 	/* the daemon */
 	bool foreground;
+	bool no_sandbox;
 	const char *audit_log;
 	const char *state_dir;
+	const char *runtime_dir;
+	/* --wait-decided */
+	const char *devpath;
+	int timeout_s;
 };
 
 /* Parse ARGV into OPTS; messages go to stderr. Returns 0 or -EINVAL. */

@@ -153,7 +153,9 @@ bool policy_ruleset_matches(const struct policy_ruleset *s,
  * matching rule set that states a default (else allow); the device's mode is
  * audit only when every matching rule set is. Returns 0, -ENOENT when no rule
  * set matches (OUT is then an allow-all table), or -E2BIG (with a message in
- * DIAG, if given) when the rules exceed HID_RULES_MAX_RULES.
+ * DIAG, if given) when the rules exceed HID_RULES_MAX_RULES; OUT is then
+ * zeroed and must not be loaded: the caller keeps the device's previous
+ * rules or refuses the policy.
  */
 int policy_compile(const struct policy *p, const struct policy_device *dev,
 		   struct hid_device_rules *out, struct diag *diag);

@@ -120,6 +120,9 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		policy_bus_name(dev->bus) ?: "bus", dev->vendor, dev->product, dev->name ?: "");
 	fprintf(f, "request: %s, report ID 0x%02x, %zu payload bytes\n",
 		policy_kind_name(req->kind), req->report_id, req->len);
+	if (req->len && req->data[0] != req->report_id)
+		fprintf(f, "note: payload byte 0 is 0x%02x, not the report ID; offsets count from byte 0, which is the report ID on devices with numbered reports\n",
+			req->data[0]);
 
 	for (size_t s = 0; s < p->n_sets; s++) {
 		const struct policy_ruleset *set = &p->sets[s];

@@ -192,7 +192,8 @@ static int parse_condition(struct parse_ctx *c, const char *path, json_t *v,
 			     sizeof(mask), &n_mask) < 0)
 			r = -EINVAL;
 		else if (n_value && n_mask != n_value) {
-			perr(c, sub, "%zu bytes, but value has %zu", n_mask, n_value);
+			perr(c, sub, "%zu byte%s, but value has %zu", n_mask,
+			     n_mask == 1 ? "" : "s", n_value);
 			r = -EINVAL;
 		}
 	} else {

@@ -134,6 +134,26 @@ static void report_shadowed(const struct policy *p, const struct policy_rule *by
 		     r->name, by->name, same_file ? "" : fby, same_file ? "" : ": ", by->path);
 }
 
+/*
+ * A 64-bit summary of the vendors a rule set can match (bit vid % 64; all
+ * bits for "any"). A set can cover another only if its summary holds the
+ * other's: a cheap test that spares most of the set pairs a full comparison.
+ */
+static uint64_t vendor_summary(const struct policy_ruleset *s)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < s->n_matches; i++) {
+		const struct policy_id_set *v = &s->matches[i].vendors;
+
+		if (v->any)
+			return UINT64_MAX;
+		for (size_t j = 0; j < v->n; j++)
+			bits |= 1ull << (v->ids[j] % 64);
+	}
+	return bits;
+}
+
 /* The first rule of set A (up to rule LIMIT) that covers rule J, or NULL. */
 static const struct policy_rule *covering_rule(const struct policy *p,
 					       const struct rule_bytes *bytes,
@@ -155,11 +175,15 @@ static const struct policy_rule *covering_rule(const struct policy *p,
 static void check_reachability(struct policy *p, struct diag *diag)
 {
 	_cleanup_free_ struct rule_bytes *bytes = NULL;
+	_cleanup_free_ uint64_t *vendors = NULL;
+	_cleanup_free_ size_t *covering = NULL;
 
 	if (!p->n_rules)
 		return;
 	bytes = calloc(p->n_rules, sizeof(*bytes));
-	if (!bytes) {
+	vendors = calloc(p->n_sets, sizeof(*vendors));
+	covering = calloc(p->n_sets, sizeof(*covering));
+	if (!bytes || !vendors || !covering) {
 		diag_error(diag, NULL, NULL, "out of memory while checking rules");
 		return;
 	}
@@ -172,18 +196,31 @@ static void check_reachability(struct policy *p, struct diag *diag)
 				     p->rules[i].name);
 	}
 
+	for (size_t s = 0; s < p->n_sets; s++)
+		vendors[s] = vendor_summary(&p->sets[s]);
+
 	for (size_t s = 0; s < p->n_sets; s++) {
 		const struct policy_ruleset *set = &p->sets[s];
+		size_t n_covering = 0;
+
+		if (!set->n_rules)
+			continue;
+		/* earlier sets that apply to every device this one does */
+		for (size_t e = 0; e < s; e++)
+			if (p->sets[e].n_rules && !(vendors[s] & ~vendors[e]) &&
+			    set_covers(&p->sets[e], set))
+				covering[n_covering++] = e;
 
 		for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++) {
 			const struct policy_rule *by = NULL;
 
 			if (bytes[j].impossible || p->rules[j].invalid)
 				continue;
-			for (size_t e = 0; e < s && !by; e++)
-				if (p->sets[e].n_rules && set_covers(&p->sets[e], set))
-					by = covering_rule(p, bytes, &p->sets[e],
-							   p->sets[e].first_rule + p->sets[e].n_rules, j);
+			for (size_t k = 0; k < n_covering && !by; k++) {
+				const struct policy_ruleset *e = &p->sets[covering[k]];
+
+				by = covering_rule(p, bytes, e, e->first_rule + e->n_rules, j);
+			}
 			if (!by)
 				by = covering_rule(p, bytes, set, j, j);
 			if (by)

@@ -15,8 +15,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 vm_suites_all=(smoke)
-for s in kernel; do
-	[ -x "tests/$s/run.sh" ] && vm_suites_all+=("$s")
+for s in kernel e2e; do
+	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 
 host_suites=()

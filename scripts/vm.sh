@@ -64,6 +64,10 @@ else
 fi
 rm -f "$results/status" "$results/console.log" "$results/output.log" "$results/dmesg"
 
+# The repository is shared on its own too, and mounted at the same path
+# after the guest's tmpfs mounts, so a checkout under /tmp works.
+echo "$repo" > "$results/repo"
+
 # The guest runs this script with bash; quote every argument for it.
 {
 	echo "cd $(printf '%q' "$repo") || exit 125"
@@ -108,6 +112,8 @@ timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 	-kernel "$kernel" -append "$cmdline" \
 	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+	-fsdev local,id=repo,path="$repo",security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=repo,mount_tag=repo \
 	-fsdev local,id=results,path="$results",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
 	-serial file:"$results/console.log" -serial file:"$results/output.log" \

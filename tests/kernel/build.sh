@@ -34,7 +34,10 @@ for f in "$src"/bpf/*.bpf.c; do
 		-I"$out" -I"$src/bpf" -c "$f" -o "$out/bpf/$(basename "${f%.c}").o"
 done
 
-cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -std=gnu11 -I"$repo/tests/lib" -I"$src" \
-	-o "$out/test-hid-bpf" "$src/test_hid_bpf.c" "$src/hid_bpf_loader.c" \
-	"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" \
-	-lbpf -lpthread
+for t in test_hid_bpf test_hid_bpf_requests; do
+	cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -std=gnu11 \
+		-D_GNU_SOURCE -I"$repo/tests/lib" -I"$src" \
+		-o "$out/${t//_/-}" "$src/$t.c" "$src/hid_bpf_loader.c" \
+		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" \
+		-lbpf -lpthread
+done

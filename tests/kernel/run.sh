@@ -7,9 +7,14 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$repo/build}
 [ $# -gt 0 ] && shift
 out=$build/tests/kernel
-if [ ! -x "$out/test-hid-bpf" ]; then
-	echo "FAIL: kernel/build (no $out/test-hid-bpf: run tests/kernel/build.sh)"
-	exit 1
-fi
 export HID_BPF_TEST_OBJDIR=$out/bpf
-exec "$out/test-hid-bpf" "$@"
+status=0
+for t in test-hid-bpf test-hid-bpf-requests; do
+	if [ ! -x "$out/$t" ]; then
+		echo "FAIL: kernel/build ($out/$t missing: run tests/kernel/build.sh)"
+		status=1
+		continue
+	fi
+	"$out/$t" "$@" || status=1
+done
+exit $status

@@ -407,16 +407,6 @@ static void test_verifier_rejects_write_to_hid_device_fields(void)
 	expect_rejected("bad_write_name_nul");
 }
 
-static void test_request_hook_refused_while_not_dispatched(void)
-{
-	struct uhid_dev dev;
-
-	make_device(&dev, "request hook");
-	CHECK(!hbt_load("request_hook", dev.hid_id, NULL, 0),
-	      "a hid_hw_request program loaded");
-	CHECK_EQ(errno, EOPNOTSUPP);
-}
-
 static void test_invalid_flags_refused(void)
 {
 	struct uhid_dev dev;
@@ -730,8 +720,6 @@ static const struct test_case tests[] = {
 	  test_verifier_rejects_write_to_allocated_size },
 	{ "verifier_rejects_write_to_hid_device_fields",
 	  test_verifier_rejects_write_to_hid_device_fields },
-	{ "request_hook_refused_while_not_dispatched",
-	  test_request_hook_refused_while_not_dispatched },
 	{ "invalid_flags_refused", test_invalid_flags_refused },
 	{ "unknown_hid_id_refused", test_unknown_hid_id_refused },
 	{ "limit_64_ops_then_e2big", test_limit_64_ops_then_e2big, 120 },

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "loader.h"
+
 #define READY_TIMEOUT_MS 30000
 
 static long now_ms(void)
@@ -46,6 +48,7 @@ int policyd_prepare(struct policyd_run *run)
 	snprintf(run->config_dir, sizeof(run->config_dir), "%s/policy.d", run->dir);
 	snprintf(run->audit_log, sizeof(run->audit_log), "%s/audit.jsonl", run->dir);
 	snprintf(run->stderr_log, sizeof(run->stderr_log), "%s/stderr.log", run->dir);
+	snprintf(run->runtime_dir, sizeof(run->runtime_dir), "%s/run", run->dir);
 	snprintf(run->state_dir, sizeof(run->state_dir), "/sys/fs/bpf/hid-policy-test-%d-%u",
 		 (int)getpid(), counter++);
 	if (mkdir(run->config_dir, 0755) < 0)
@@ -64,6 +67,18 @@ int policyd_write_policy(struct policyd_run *run, const char *name, const char *
 		return -errno;
 	fputs(text, f);
 	return fclose(f) ? -errno : 0;
+}
+
+/* A daemon that did not start: show why, in the test's output. */
+static void show_daemon_messages(struct policyd_run *run)
+{
+	char line[1024];
+	FILE *f = fopen(run->stderr_log, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("    daemon: %s", line);
+	if (f)
+		fclose(f);
 }
 
 int policyd_start(struct policyd_run *run, const char *const *extra_args)
@@ -96,8 +111,9 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 			"--config-dir", run->config_dir,
 			"--audit-log", run->audit_log,
 			"--state-dir", run->state_dir,
+			"--runtime-dir", run->runtime_dir,
 		};
-		size_t n = 8;
+		size_t n = 10;
 		int fd = open(run->stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 
 		for (size_t i = 0; extra_args && extra_args[i] && n < 31; i++)
@@ -135,6 +151,8 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 		}
 	}
 	close(sock);
+	if (r < 0)
+		show_daemon_messages(run);
 	return r;
 }
 
@@ -302,35 +320,5 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 
 int firewall_instance_count(int hid_id)
 {
-	__u32 id = 0, key = 0;
-	int count = 0;
-
-	while (bpf_map_get_next_id(id, &id) == 0) {
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-		unsigned char *value;
-		int fd = bpf_map_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
-		    info.type == BPF_MAP_TYPE_STRUCT_OPS && info.value_size >= 12 &&
-		    (value = calloc(1, info.value_size))) {
-			/* struct bpf_struct_ops_value: refcnt, state, then the
-			 * hid_bpf_ops whose first member is hid_id. */
-			if (bpf_map_lookup_elem(fd, &key, value) == 0) {
-				__u32 state;
-				int ops_hid_id;
-
-				memcpy(&state, value + 4, sizeof(state));
-				memcpy(&ops_hid_id, value + 8, sizeof(ops_hid_id));
-				if (state == 1 && ops_hid_id == hid_id &&
-				    !strcmp(info.name, "hid_firewall"))
-					count++;
-			}
-			free(value);
-		}
-		close(fd);
-	}
-	return count;
+	return fw_count_device_ops((uint32_t)hid_id);
 }

@@ -18,6 +18,7 @@ struct policyd_run {
 	char audit_log[96];	/* DIR/audit.jsonl */
 	char stderr_log[96];	/* DIR/stderr.log: the daemon's messages */
 	char state_dir[96];	/* bpffs pin root */
+	char runtime_dir[96];	/* DIR/run: decisions published for udev */
 };
 
 /* Create the directories and write one policy file NAME with TEXT. */
@@ -45,6 +46,6 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters);
 /* Does the daemon's stderr contain TEXT? Waits up to timeout_ms. */
 bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
 
-/* Registered hid-policy firewall instances (struct_ops maps named
- * hid_firewall) attached to hid_id, counted over every BPF map. */
+/* Registered hid_bpf_ops instances attached to hid_id (the device's
+ * program count), counted over every BPF map. */
 int firewall_instance_count(int hid_id);

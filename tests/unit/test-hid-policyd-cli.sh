@@ -98,6 +98,11 @@ run_case explain_says_why_a_rule_does_not_match 0 \
 	"result: allowed" \
 	-- --explain --config-dir "$tmp/vendor" --device usb:28de:1205 \
 	--request set_report --report feature --id 0 --payload "00 83"
+run_case explain_notes_a_payload_not_starting_with_the_report_id 0 \
+	"note: payload byte 0 is 0x90, not the report ID; offsets count from byte 0, which is the report ID on devices with numbered reports" \
+	"decision: allow by the built-in default: no rule matches and no rule set states a default" \
+	-- --explain --config-dir "$tmp/vendor" --device usb:28de:1205 \
+	--request set_report --report feature --id 0 --payload "90 04"
 run_case explain_audit_mode_allows_and_logs 0 \
 	"result: allowed because of audit mode; logged as a would-be denial" \
 	-- --explain --config-dir "$tmp/vendor" --device 0003:057E:2009:Pro --request output_report --id 3

@@ -393,6 +393,45 @@ static void missing_explicit_directory_is_an_error(void)
 	policy_free(p);
 }
 
+/* policies/20-sony-dualsense.json against the facts of shared/spec/firmware-endpoints.md */
+static void shipped_dualsense_policy_blocks_update_and_keeps_driver_reports(void)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	static const uint8_t driver_features[] = { 0x05, 0x09, 0x20, 0x03 };
+	struct policy_device edge_bt = { .bus = BUS_BLUETOOTH, .vendor = 0x054c, .product = 0x0df2,
+					 .name = "DualSense Edge Wireless Controller" };
+	char dir[512];
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p;
+
+	snprintf(dir, sizeof(dir), "%s/policies", src);
+	p = load_dirs(dir, NULL, &d);
+	CHECK(p, "shipped policies rejected");
+	CHECK_EQ(d.n, 0);
+	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
+	CHECK_EQ(r.mode, HID_RULES_MODE_ENFORCE);
+	for (uint8_t step = 0; step < 4; step++) {
+		struct policy_verdict v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4,
+					       (const uint8_t[]){ 0xf4, step, 0x39 }, 3);
+
+		CHECK(v.action == HID_RULE_DENY && v.enforced && v.err == EPERM,
+		      "firmware update step %u not refused", step);
+	}
+	/* the update status is read back with GET feature 0xF5: reading is harmless */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_GET_FEATURE, 0xf5, (const uint8_t[]){ 0xf5 }, 1).action, HID_RULE_ALLOW);
+	for (size_t i = 0; i < sizeof(driver_features); i++) {
+		uint8_t id = driver_features[i];
+
+		CHECK_EQ(eval(&r, HID_RULE_KIND_GET_FEATURE, id, &id, 1).action, HID_RULE_ALLOW);
+		CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, id, &id, 1).action, HID_RULE_ALLOW);
+	}
+	CHECK_EQ(policy_compile(p, &edge_bt, &r, NULL), 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_DENY);
+	policy_free(p);
+	diag_done(&d);
+}
+
 static const struct test_case tests[] = {
 	{ "first_matching_rule_wins", first_matching_rule_wins },
 	{ "request_kind_and_report_type_are_distinguished", request_kind_and_report_type_are_distinguished },
@@ -411,6 +450,7 @@ static const struct test_case tests[] = {
 	{ "etc_file_replaces_vendor_file_of_the_same_name", etc_file_replaces_vendor_file_of_the_same_name },
 	{ "one_broken_file_rejects_the_whole_directory", one_broken_file_rejects_the_whole_directory },
 	{ "missing_explicit_directory_is_an_error", missing_explicit_directory_is_an_error },
+	{ "shipped_dualsense_policy_blocks_update_and_keeps_driver_reports", shipped_dualsense_policy_blocks_update_and_keeps_driver_reports },
 };
 
 int main(int argc, char **argv)

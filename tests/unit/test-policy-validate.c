@@ -150,7 +150,7 @@ INVALID(payload_value_outside_mask,
 
 INVALID(payload_mask_length_must_match_value,
 	DOC(RULE("a", "1", ", 'payload': [{'offset': 1, 'value': 'ff 80', 'mask': 'ff'}]")),
-	"t.json: devices[0].rules[0].payload[0].mask: 1 bytes, but value has 2")
+	"t.json: devices[0].rules[0].payload[0].mask: 1 byte, but value has 2")
 
 INVALID(payload_beyond_last_testable_byte,
 	DOC(RULE("a", "1", ", 'payload': [{'offset': 254, 'value': '01 02 03'}, {'offset': 256, 'value': 1}]")),

@@ -97,9 +97,39 @@ struct hid_bpf_ctx {
  * descriptor; a negative value or one above 4096 leaves the descriptor as
  * the device reported it.
  *
- * hid_hw_request() and hid_hw_output_report() are part of the ABI (the
- * struct layout is fixed) but this kernel does not call them yet: a program
- * for either is refused when the struct_ops map is loaded.
+ * hid_hw_request() - filter or answer a request to the device
+ * @ctx: the context; hid_bpf_get_data() reaches the caller's request
+ *	buffer, and @ctx->allocated_size is the request length.
+ * @reportnum: the report ID of the request.
+ * @rtype: the report type.
+ * @reqtype: the class request (%HID_REQ_GET_REPORT, %HID_REQ_SET_REPORT, ...).
+ * @source: who asks: the hidraw &struct file of the opener (a different
+ *	value per open file), a non-zero value identifying the HID-BPF context
+ *	for requests a kfunc makes, 0 for requests from the kernel itself.
+ *
+ * Runs in hid_hw_raw_request(), before the transport driver, in list order;
+ * the first program returning non-zero ends the chain.
+ *
+ * Context: process; may be sleepable (SEC("struct_ops.s/...")). Return: 0
+ * to let the request go on; anything else is returned to the caller and the
+ * transport never sees the request: a negative errno refuses it, a positive
+ * value is the number of bytes the program handled itself.
+ *
+ * hid_hw_output_report() - filter or answer an output report
+ * @ctx: as for hid_hw_request(); the buffer is the output report.
+ * @source: as for hid_hw_request().
+ *
+ * Runs in hid_hw_output_report() (hidraw write()), before the transport
+ * driver. When the transport has no output reports, hidraw falls back to a
+ * SET_REPORT, which hid_hw_request() programs see: a filter implements both
+ * hooks.
+ *
+ * Context: process; may be sleepable. Return: as hid_hw_request().
+ *
+ * A request made by a kfunc (hid_bpf_hw_request(),
+ * hid_bpf_hw_output_report()) goes through these hooks too, marked as
+ * coming from BPF: request kfuncs called on such a context return
+ * -EDEADLOCK instead of recursing.
  */
 struct hid_bpf_ops {
 	int hid_id;
@@ -174,6 +204,49 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    size_t *bufsize, u32 *size, u64 source,
 				    bool nested, int *srcu_idx);
 void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx);
+int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
+				    unsigned char reportnum, u8 *buf, u32 size,
+				    enum hid_report_type rtype,
+				    enum hid_class_request reqtype,
+				    u64 source, bool from_bpf);
+int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
+				     u32 size, u64 source, bool from_bpf);
+
+/**
+ * dispatch_hid_bpf_raw_requests - run the device's hid_hw_request programs
+ * @hdev: the device
+ * @reportnum: report ID
+ * @buf: the request buffer, which programs may read and change
+ * @size: its length
+ * @rtype: report type
+ * @reqtype: class request
+ * @source: hidraw file, HID-BPF context or 0 (see &struct hid_bpf_ops)
+ * @from_bpf: the request comes from a kfunc
+ *
+ * With no program attached to @hdev this is one list test.
+ *
+ * Context: process. Return: 0 to go on to the transport, or the first
+ * non-zero program return, for the caller.
+ */
+#define dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size, rtype, \
+				      reqtype, source, from_bpf)	\
+	(likely(list_empty(&(hdev)->bpf.ops_list)) ? 0 :		\
+	 __dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size,	\
+					 rtype, reqtype, source, from_bpf))
+
+/**
+ * dispatch_hid_bpf_output_report - run the hid_hw_output_report programs
+ * @hdev: the device
+ * @buf: the output report, which programs may read and change
+ * @size: its length
+ * @source: hidraw file, HID-BPF context or 0 (see &struct hid_bpf_ops)
+ * @from_bpf: the report comes from a kfunc
+ *
+ * Context: process. Return: as dispatch_hid_bpf_raw_requests().
+ */
+#define dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf) \
+	(likely(list_empty(&(hdev)->bpf.ops_list)) ? 0 :		\
+	 __dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf))
 
 /**
  * dispatch_hid_bpf_device_event - run the device's hid_device_event programs
@@ -230,8 +303,22 @@ static inline u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev,
 #define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
 				      source, nested, srcu_idx)	(data)
 #define hid_bpf_device_event_done(hdev, srcu_idx)	((void)(srcu_idx))
+#define dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size, rtype, \
+				      reqtype, source, from_bpf)	0
+#define dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf) 0
 
 #endif /* CONFIG_HID_BPF */
+
+/*
+ * hid-core entries for requests on behalf of a source (hidraw files pass
+ * theirs, kfuncs pass their context and from_bpf), see hid-core.c.
+ */
+int __hid_hw_raw_request(struct hid_device *hdev, unsigned char reportnum,
+			 __u8 *buf, size_t len, enum hid_report_type rtype,
+			 enum hid_class_request reqtype, u64 source,
+			 bool from_bpf);
+int __hid_hw_output_report(struct hid_device *hdev, __u8 *buf, size_t len,
+			   u64 source, bool from_bpf);
 
 /* hid-core entry for reports injected by kfuncs; driver_input_lock held. */
 int hid_bpf_inject_input_report(struct hid_device *hid,

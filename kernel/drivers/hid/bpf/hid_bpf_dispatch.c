@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * HID-BPF dispatch: what runs when a device sends a report or has its report
- * descriptor parsed, the per-device state behind it, and the kfuncs programs
- * call.
+ * HID-BPF dispatch: what runs when a device sends a report, is asked for or
+ * sent one, or has its report descriptor parsed, the per-device state behind
+ * it, and the kfuncs programs call.
  */
 
 #include <linux/bpf.h>
@@ -257,6 +257,66 @@ void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx)
 	srcu_read_unlock(&hdev->bpf.srcu, srcu_idx);
 }
 
+/*
+ * The request hooks run in list order under SRCU, which also lets sleepable
+ * programs wait; the first non-zero return ends the chain.
+ */
+int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
+				    unsigned char reportnum, u8 *buf, u32 size,
+				    enum hid_report_type rtype,
+				    enum hid_class_request reqtype,
+				    u64 source, bool from_bpf)
+{
+	struct hid_bpf_ctx_kern ctx_kern = {
+		.ctx.hid = hdev,
+		.ctx.allocated_size = size,
+		.ctx.size = size,
+		.data = buf,
+		.from_bpf = from_bpf,
+	};
+	struct hid_bpf_ops *e;
+	int ret = 0, idx;
+
+	idx = srcu_read_lock(&hdev->bpf.srcu);
+	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
+				 srcu_read_lock_held(&hdev->bpf.srcu)) {
+		if (!e->hid_hw_request)
+			continue;
+		ret = e->hid_hw_request(&ctx_kern.ctx, reportnum, rtype,
+					reqtype, source);
+		if (ret)
+			break;
+	}
+	srcu_read_unlock(&hdev->bpf.srcu, idx);
+	return ret;
+}
+
+int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
+				     u32 size, u64 source, bool from_bpf)
+{
+	struct hid_bpf_ctx_kern ctx_kern = {
+		.ctx.hid = hdev,
+		.ctx.allocated_size = size,
+		.ctx.size = size,
+		.data = buf,
+		.from_bpf = from_bpf,
+	};
+	struct hid_bpf_ops *e;
+	int ret = 0, idx;
+
+	idx = srcu_read_lock(&hdev->bpf.srcu);
+	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
+				 srcu_read_lock_held(&hdev->bpf.srcu)) {
+		if (!e->hid_hw_output_report)
+			continue;
+		ret = e->hid_hw_output_report(&ctx_kern.ctx, source);
+		if (ret)
+			break;
+	}
+	srcu_read_unlock(&hdev->bpf.srcu, idx);
+	return ret;
+}
+
 /**
  * call_hid_bpf_rdesc_fixup - run the device's hid_rdesc_fixup program
  * @hdev: the device being probed
@@ -456,14 +516,17 @@ static int hid_bpf_send(struct hid_bpf_ctx *ctx, u8 *buf, size_t size,
 	if (!dma_data)
 		return -ENOMEM;
 
+	/* the device's request programs see it, marked as coming from BPF */
 	idx = srcu_read_lock(&hdev->bpf.srcu);
 	if (READ_ONCE(hdev->bpf.destroyed))
 		ret = -ENODEV;
 	else if (output_report)
-		ret = hid_hw_output_report(hdev, dma_data, size);
+		ret = __hid_hw_output_report(hdev, dma_data, size,
+					     (u64)(unsigned long)ctx, true);
 	else
-		ret = hid_hw_raw_request(hdev, dma_data[0], dma_data, size,
-					 rtype, reqtype);
+		ret = __hid_hw_raw_request(hdev, dma_data[0], dma_data, size,
+					   rtype, reqtype,
+					   (u64)(unsigned long)ctx, true);
 	srcu_read_unlock(&hdev->bpf.srcu, idx);
 
 	if (ret > 0)
@@ -637,7 +700,7 @@ int hid_bpf_try_input_report(struct hid_bpf_ctx *ctx,
 
 __diag_pop();
 
-/* struct_ops programs: sleepable ones are refused by 6.1's verifier */
+/* struct_ops programs; the sleepable kfuncs need a sleepable program */
 BTF_SET8_START(hid_bpf_struct_ops_kfunc_ids)
 BTF_ID_FLAGS(func, hid_bpf_get_data, KF_RET_NULL)
 BTF_ID_FLAGS(func, hid_bpf_allocate_context,

@@ -117,13 +117,28 @@ static int hid_bpf_ops_check_member(const struct btf_type *t,
 	switch (__btf_member_bit_offset(t, member) / 8) {
 	case offsetof(struct hid_bpf_ops, hid_device_event):
 	case offsetof(struct hid_bpf_ops, hid_rdesc_fixup):
+	case offsetof(struct hid_bpf_ops, hid_hw_request):
+	case offsetof(struct hid_bpf_ops, hid_hw_output_report):
 		return 0;
 	default:
-		/*
-		 * hid_hw_request and hid_hw_output_report: hid-core does not
-		 * call them yet, and a filter that never runs must not load.
-		 */
 		return -EOPNOTSUPP;
+	}
+}
+
+/*
+ * Hooks called in process context may be sleepable (and so call the
+ * sleepable kfuncs); hid_device_event runs in interrupt context and never is.
+ */
+static bool hid_bpf_ops_sleepable_member(const struct btf_type *t,
+					 const struct btf_member *member)
+{
+	switch (__btf_member_bit_offset(t, member) / 8) {
+	case offsetof(struct hid_bpf_ops, hid_rdesc_fixup):
+	case offsetof(struct hid_bpf_ops, hid_hw_request):
+	case offsetof(struct hid_bpf_ops, hid_hw_output_report):
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -251,6 +266,7 @@ struct bpf_struct_ops bpf_hid_bpf_ops = {
 	.verifier_ops = &hid_bpf_verifier_ops,
 	.init = hid_bpf_ops_init,
 	.check_member = hid_bpf_ops_check_member,
+	.sleepable_member = hid_bpf_ops_sleepable_member,
 	.init_member = hid_bpf_ops_init_member,
 	.reg = hid_bpf_reg,
 	.unreg = hid_bpf_unreg,

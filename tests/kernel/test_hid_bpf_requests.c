@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * HID-BPF request hooks (issue 4), run in the test VM: hid_hw_request and
+ * hid_hw_output_report see every request hidraw and the kernel make, can
+ * refuse or answer them, tell openers apart by source, and cannot recurse.
+ * Every check looks at both ends: what the caller got and what reached the
+ * uhid device.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/hidraw.h>
+#include <linux/input.h>
+
+#include "harness.h"
+#include "hid_bpf_loader.h"
+#include "uhid_dev.h"
+
+#define QUIET_MS 200	/* how long "nothing arrives" is waited for */
+#define LEN 64		/* feature 3, 4, 0xf0 and output 2 of uhid_test_rdesc */
+
+static void make_device(struct uhid_dev *dev, const uint8_t *rdesc, size_t size)
+{
+	const struct uhid_dev_config cfg = {
+		.name = "request hooks",
+		.vendor = 0x1234,
+		.product = 0xbeef,
+		.rdesc = rdesc,
+		.rdesc_size = size,
+	};
+
+	CHECK_OK(uhid_dev_create(dev, &cfg));
+}
+
+static void make_test_device(struct uhid_dev *dev)
+{
+	make_device(dev, uhid_test_rdesc, uhid_test_rdesc_size);
+}
+
+/* Load requests.bpf.o for hid_id; programs named sleepable_* sleepable. */
+static struct bpf_object *load_requests(int hid_id)
+{
+	struct bpf_object *obj = hbt_open("requests", hid_id, NULL, 0);
+	struct bpf_program *prog;
+
+	CHECK(obj, "opening requests.bpf.o: %m");
+	bpf_object__for_each_program(prog, obj)
+		if (!strncmp(bpf_program__name(prog), "sleepable_", 10))
+			CHECK_OK(bpf_program__set_flags(prog, BPF_F_SLEEPABLE));
+	CHECK_OK(bpf_object__load(obj));
+	return obj;
+}
+
+static struct bpf_link *attach(struct bpf_object *obj, const char *map)
+{
+	struct bpf_link *link = NULL;
+
+	CHECK_OK(hbt_attach(obj, map, &link));
+	return link;
+}
+
+static uint64_t global_u64(struct bpf_object *obj, const char *var)
+{
+	uint64_t v = 0;
+
+	CHECK_OK(hbt_read_global(obj, var, &v, sizeof(v)));
+	return v;
+}
+
+static int global_int(struct bpf_object *obj, const char *var)
+{
+	int v = 0;
+
+	CHECK_OK(hbt_read_global(obj, var, &v, sizeof(v)));
+	return v;
+}
+
+static void set_refused_id(struct bpf_object *obj, uint8_t id)
+{
+	CHECK_OK(hbt_write_global(obj, "refused_id", &id, sizeof(id)));
+}
+
+/* ioctl results as 0 / errno, for short checks. */
+static int get_feature(int fd, uint8_t id, uint8_t *out)
+{
+	uint8_t buf[LEN] = { id };
+	int r = ioctl(fd, HIDIOCGFEATURE(LEN), buf);
+
+	if (r < 0)
+		return errno;
+	if (out)
+		memcpy(out, buf, LEN);
+	return 0;
+}
+
+static int set_feature(int fd, uint8_t id, uint8_t byte1)
+{
+	uint8_t buf[LEN] = { id, byte1 };
+
+	return ioctl(fd, HIDIOCSFEATURE(LEN), buf) < 0 ? errno : 0;
+}
+
+static int write_output(int fd, uint8_t id)
+{
+	uint8_t buf[LEN] = { id, 0x5a };
+
+	return write(fd, buf, LEN) < 0 ? errno : 0;
+}
+
+static void answer_feature(struct uhid_dev *dev, uint8_t id, uint8_t byte1)
+{
+	uint8_t reply[LEN] = { id, byte1 };
+
+	uhid_dev_set_get_reply(dev, id, reply, sizeof(reply), 0);
+}
+
+static void test_get_feature_refused_with_errno_then_works_after_detach(void)
+{
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	struct uhid_dev dev;
+	uint8_t got[LEN];
+	int fd;
+
+	make_test_device(&dev);
+	answer_feature(&dev, 3, 0x77);
+	obj = load_requests(dev.hid_id);
+	link = attach(obj, "refuse_get");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(get_feature(fd, 3, NULL), EACCES);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
+
+	CHECK_OK(bpf_link__destroy(link));
+	CHECK_EQ(get_feature(fd, 3, got), 0);
+	CHECK_EQ(got[1], 0x77);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 3), 1);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_refused_set_feature_id_blocks_only_that_id(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	int fd;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	set_refused_id(obj, 0xf0);
+	attach(obj, "refuse_set_id");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 0xf0, 1), EACCES);
+	CHECK_EQ(set_feature(fd, 3, 1), 0);
+	CHECK_EQ(set_feature(fd, 4, 1), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 1);
+	/* GET of the refused ID is not a SET: it passes */
+	answer_feature(&dev, 0xf0, 0);
+	CHECK_EQ(get_feature(fd, 0xf0, NULL), 0);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_request_answered_per_opener_by_source(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	uint8_t got[LEN];
+	int a, b;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "answer_get");
+	a = uhid_dev_open_hidraw(&dev, 0);
+	b = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(a);
+	CHECK_OK(b);
+
+	CHECK_EQ(get_feature(a, 3, got), 0);
+	CHECK_EQ(got[1], 0x11);
+	CHECK_EQ(get_feature(b, 3, got), 0);
+	CHECK_EQ(got[1], 0x22);
+	CHECK_EQ(get_feature(a, 3, got), 0);
+	CHECK_EQ(got[1], 0x11);
+	/* the program answered: the device was never asked */
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK(global_u64(obj, "first_source") != 0, "hidraw passed source 0");
+	close(a);
+	close(b);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_sleepable_hook_forwards_and_recursion_gets_edeadlock(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	uint8_t got[LEN];
+	int fd;
+
+	make_test_device(&dev);
+	answer_feature(&dev, 3, 0x5e);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "forward_request");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(get_feature(fd, 3, got), 0);
+	/* the device's answer, brought back by the kfunc */
+	CHECK_EQ(got[1], 0x5e);
+	CHECK_EQ(global_int(obj, "outer_ret"), LEN);
+	/* the forwarded request came through the hook, which could not
+	 * forward it again */
+	CHECK_EQ(global_u64(obj, "calls"), 2);
+	CHECK_EQ(global_int(obj, "inner_ret"), -EDEADLOCK);
+	CHECK(global_u64(obj, "inner_source") != 0, "kfunc request had source 0");
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 3), 1);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_program_decides_on_payload_byte(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	int fd;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "refuse_payload");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(set_feature(fd, 4, 0x66), EACCES);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 0);
+	CHECK_EQ(set_feature(fd, 4, 0x67), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 1);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_helpers_name_the_calling_process(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	char comm[16] = "";
+	uint64_t pid_tgid, uid_gid;
+	int fd, status;
+	pid_t child;
+
+	make_test_device(&dev);
+	answer_feature(&dev, 3, 0);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "caller");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		prctl(PR_SET_NAME, "hid-requester");
+		if (setresgid(1234, 1234, 1234) || setresuid(4321, 4321, 4321))
+			_exit(2);
+		_exit(get_feature(fd, 3, NULL) ? 1 : 0);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
+
+	pid_tgid = global_u64(obj, "pid_tgid");
+	uid_gid = global_u64(obj, "uid_gid");
+	CHECK_OK(hbt_read_global(obj, "comm", comm, sizeof(comm)));
+	CHECK_EQ(pid_tgid >> 32, child);
+	CHECK_EQ((uint32_t)pid_tgid, child);
+	CHECK_EQ((uint32_t)uid_gid, 4321);
+	CHECK_EQ(uid_gid >> 32, 1234);
+	CHECK(!strcmp(comm, "hid-requester"), "comm \"%s\"", comm);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_sources_differ_per_opener(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	uint64_t sa, sb;
+	int a, b;
+
+	make_test_device(&dev);
+	answer_feature(&dev, 3, 0);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "caller");
+	a = uhid_dev_open_hidraw(&dev, 0);
+	b = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(a);
+	CHECK_OK(b);
+	CHECK_EQ(get_feature(a, 3, NULL), 0);
+	sa = global_u64(obj, "last_source");
+	CHECK_EQ(get_feature(b, 3, NULL), 0);
+	sb = global_u64(obj, "last_source");
+	CHECK(sa && sb && sa != sb, "sources %#llx and %#llx", (unsigned long long)sa,
+	      (unsigned long long)sb);
+	CHECK_EQ(get_feature(a, 3, NULL), 0);
+	CHECK_EQ(global_u64(obj, "last_source"), sa);
+	close(a);
+	close(b);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_output_report_refused_then_works_after_detach(void)
+{
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	struct uhid_dev dev;
+	int fd;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	link = attach(obj, "refuse_output");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(write_output(fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+
+	CHECK_OK(bpf_link__destroy(link));
+	CHECK_EQ(write_output(fd, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_output_report_answered_per_opener_by_source(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	int a, b;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "answer_output");
+	a = uhid_dev_open_hidraw(&dev, 0);
+	b = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(a);
+	CHECK_OK(b);
+
+	/* the first opener's report is swallowed (reported as sent) */
+	CHECK_EQ(write_output(a, 2), 0);
+	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+	/* the second opener's goes to the device */
+	CHECK_EQ(write_output(b, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	CHECK_EQ(write_output(a, 2), 0);
+	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
+	close(a);
+	close(b);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_output_forward_recursion_gets_edeadlock(void)
+{
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	int fd;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	attach(obj, "forward_output");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	CHECK_EQ(write_output(fd, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(global_int(obj, "outer_ret"), LEN);
+	CHECK_EQ(global_u64(obj, "calls"), 2);
+	CHECK_EQ(global_int(obj, "inner_ret"), -EDEADLOCK);
+	CHECK(global_u64(obj, "inner_source") != 0, "kfunc output had source 0");
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_write_refused_on_output_path_and_set_report_fallback(void)
+{
+	struct uhid_dev_record rec;
+	struct bpf_object *obj;
+	struct bpf_link *fw, *no_output;
+	struct uhid_dev dev;
+	int fd;
+
+	make_test_device(&dev);
+	obj = load_requests(dev.hid_id);
+	set_refused_id(obj, 2);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	/* Without output reports in the transport, write() is a SET_REPORT. */
+	no_output = attach(obj, "no_output");
+	CHECK_EQ(write_output(fd, 2), 0);
+	CHECK(uhid_dev_last(&dev, UHID_DEV_SET_REPORT, &rec), "fallback SET_REPORT missing");
+	CHECK_EQ(rec.rtype, UHID_OUTPUT_REPORT);
+	CHECK_EQ(rec.rnum, 2);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_OUTPUT, -1), 0);
+
+	/* The firewall refuses it on that path... */
+	fw = attach(obj, "output_firewall");
+	CHECK_EQ(write_output(fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	/* ...and on the output report path. */
+	CHECK_OK(bpf_link__destroy(no_output));
+	CHECK_EQ(write_output(fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	/* HIDIOCSOUTPUT is a SET_REPORT too */
+	{
+		uint8_t buf[LEN] = { 2 };
+
+		CHECK_EQ(ioctl(fd, HIDIOCSOUTPUT(LEN), buf), -1);
+		CHECK_EQ(errno, EACCES);
+	}
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	CHECK_OK(bpf_link__destroy(fw));
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+/* A keyboard whose output report 2 carries the LEDs: the kernel sends it
+ * by itself when an LED changes. */
+static const uint8_t led_keyboard_rdesc[] = {
+	0x05, 0x01,		/* Usage Page (Generic Desktop) */
+	0x09, 0x06,		/* Usage (Keyboard) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x01,		/*   Report ID (1) */
+	0x05, 0x07,		/*   Usage Page (Keyboard) */
+	0x19, 0xe0, 0x29, 0xe7,	/*   Usage Minimum/Maximum (modifiers) */
+	0x15, 0x00, 0x25, 0x01,	/*   Logical Minimum (0), Maximum (1) */
+	0x75, 0x01, 0x95, 0x08,	/*   Report Size (1), Count (8) */
+	0x81, 0x02,		/*   Input (Data,Var,Abs) */
+	0x85, 0x02,		/*   Report ID (2) */
+	0x05, 0x08,		/*   Usage Page (LEDs) */
+	0x19, 0x01, 0x29, 0x05,	/*   Usage Minimum (1), Maximum (5) */
+	0x95, 0x05,		/*   Report Count (5) */
+	0x91, 0x02,		/*   Output (Data,Var,Abs) */
+	0x95, 0x01, 0x75, 0x03,	/*   Report Count (1), Size (3) */
+	0x91, 0x01,		/*   Output (Const) */
+	0xc0,			/* End Collection */
+};
+
+/* The evdev node of a HID device's input device. */
+static int open_event_node(struct uhid_dev *dev)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(path, sizeof(path), "%s/input", dev->syspath);
+		d = opendir(path);
+		while (d && (de = readdir(d))) {
+			char sub[800];
+			struct dirent *e;
+			DIR *in;
+
+			if (strncmp(de->d_name, "input", 5))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+			in = opendir(sub);
+			while (in && (e = readdir(in))) {
+				if (!strncmp(e->d_name, "event", 5)) {
+					snprintf(path, sizeof(path), "/dev/input/%s", e->d_name);
+					closedir(in);
+					closedir(d);
+					return open(path, O_RDWR | O_CLOEXEC);
+				}
+			}
+			if (in)
+				closedir(in);
+		}
+		if (d)
+			closedir(d);
+		usleep(20000);
+	}
+	return -ENOENT;
+}
+
+static void test_kernel_issued_output_report_has_source_0(void)
+{
+	struct input_event ev[2] = {
+		{ .type = EV_LED, .code = LED_CAPSL, .value = 1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+	struct uhid_dev_record rec;
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+	int fd;
+
+	make_device(&dev, led_keyboard_rdesc, sizeof(led_keyboard_rdesc));
+	obj = load_requests(dev.hid_id);
+	attach(obj, "output_source");
+	CHECK_OK(hbt_write_global(obj, "last_source", &(uint64_t){ 0xdead }, sizeof(uint64_t)));
+	fd = open_event_node(&dev);
+	CHECK_OK(fd);
+
+	CHECK_EQ(write(fd, ev, sizeof(ev)), sizeof(ev));
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	CHECK(uhid_dev_last(&dev, UHID_DEV_OUTPUT, &rec), "no LED report");
+	CHECK_EQ(rec.data[1] & 0x02, 0x02);	/* Caps Lock is LED usage 2 */
+	CHECK(global_u64(obj, "calls") >= 1, "hook not called");
+	CHECK_EQ(global_u64(obj, "last_source"), 0);
+	close(fd);
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_sleepable_device_event_refused(void)
+{
+	struct bpf_object *obj = hbt_open("sleepable_event", 1, NULL, 0);
+	struct bpf_program *prog;
+
+	CHECK(obj, "opening sleepable_event.bpf.o: %m");
+	bpf_object__for_each_program(prog, obj)
+		CHECK_OK(bpf_program__set_flags(prog, BPF_F_SLEEPABLE));
+	CHECK(bpf_object__load(obj) < 0, "a sleepable hid_device_event loaded");
+	bpf_object__close(obj);
+}
+
+static const struct test_case tests[] = {
+	{ "get_feature_refused_with_errno_then_works_after_detach",
+	  test_get_feature_refused_with_errno_then_works_after_detach },
+	{ "refused_set_feature_id_blocks_only_that_id",
+	  test_refused_set_feature_id_blocks_only_that_id },
+	{ "request_answered_per_opener_by_source",
+	  test_request_answered_per_opener_by_source },
+	{ "sleepable_hook_forwards_and_recursion_gets_edeadlock",
+	  test_sleepable_hook_forwards_and_recursion_gets_edeadlock },
+	{ "program_decides_on_payload_byte", test_program_decides_on_payload_byte },
+	{ "helpers_name_the_calling_process", test_helpers_name_the_calling_process },
+	{ "sources_differ_per_opener", test_sources_differ_per_opener },
+	{ "output_report_refused_then_works_after_detach",
+	  test_output_report_refused_then_works_after_detach },
+	{ "output_report_answered_per_opener_by_source",
+	  test_output_report_answered_per_opener_by_source },
+	{ "output_forward_recursion_gets_edeadlock",
+	  test_output_forward_recursion_gets_edeadlock },
+	{ "write_refused_on_output_path_and_set_report_fallback",
+	  test_write_refused_on_output_path_and_set_report_fallback },
+	{ "kernel_issued_output_report_has_source_0",
+	  test_kernel_issued_output_report_has_source_0 },
+	{ "sleepable_device_event_refused", test_sleepable_device_event_refused },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "kernel-requests", tests, ARRAY_SIZE(tests));
+}

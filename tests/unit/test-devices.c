@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The device manager's parsers and the decisions board, on the host: sysfs
+ * names, kernel uevent messages, report descriptors, and the files udev
+ * waits for.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "decisions.h"
+#include "devices.h"
+#include "harness.h"
+
+static void test_sysfs_name_gives_bus_vendor_product_and_hid_id(void)
+{
+	struct hid_dev_info info;
+
+	CHECK_OK(hid_sysname_parse("0005:054C:0CE6.001A", &info));
+	CHECK_EQ(info.bus, 5);
+	CHECK_EQ(info.vendor, 0x054c);
+	CHECK_EQ(info.product, 0x0ce6);
+	CHECK_EQ(info.hid_id, 0x1a);
+	CHECK(hid_sysname_parse("0005:054C:0CE6", &info) < 0, "no hid_id accepted");
+	CHECK(hid_sysname_parse("0005:054C:0CE6.001A/hidraw", &info) < 0, "trailing text accepted");
+	CHECK(hid_sysname_parse("hidraw0", &info) < 0, "hidraw name accepted");
+}
+
+static size_t message(char *buf, const char *const *parts)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; parts[i]; i++) {
+		strcpy(buf + len, parts[i]);
+		len += strlen(parts[i]) + 1;
+	}
+	return len;
+}
+
+static void test_kernel_uevent_for_a_hid_device_is_understood(void)
+{
+	static const char *const add[] = {
+		"add@/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"ACTION=add", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"SUBSYSTEM=hid", "HID_ID=0003:00001234:00005678", "SEQNUM=7", NULL
+	};
+	static const char *const remove[] = {
+		"remove@/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"ACTION=remove", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"SUBSYSTEM=hid", NULL
+	};
+	static const char *const hidraw[] = {
+		"add@/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0",
+		"ACTION=add", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0",
+		"SUBSYSTEM=hidraw", NULL
+	};
+	struct uevent ev;
+	char buf[1024];
+
+	CHECK_OK(uevent_parse(buf, message(buf, add), &ev));
+	CHECK_EQ(ev.action, UEVENT_ADD);
+	CHECK(!strcmp(ev.sysname, "0003:1234:5678.0002"), "sysname %s", ev.sysname);
+	CHECK_OK(uevent_parse(buf, message(buf, remove), &ev));
+	CHECK_EQ(ev.action, UEVENT_REMOVE);
+	CHECK_OK(uevent_parse(buf, message(buf, hidraw), &ev));
+	CHECK(!ev.sysname[0], "a hidraw event was taken for a hid one");
+}
+
+static void test_truncated_uevent_is_ignored(void)
+{
+	static const char msg[] = "add@/x\0ACTION=add\0SUBSYSTEM=hid\0DEVPATH=/devices/0003:1234:5678.0002";
+	struct uevent ev;
+
+	/* The last key lacks its NUL: it must not be read past the end. */
+	CHECK_OK(uevent_parse(msg, sizeof(msg) - 1, &ev));
+	CHECK(!ev.sysname[0], "unterminated DEVPATH was used");
+}
+
+static void test_report_ids_are_found_in_descriptors(void)
+{
+	static const uint8_t numbered[] = { 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0xc0 };
+	static const uint8_t plain[] = { 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x75, 0x08, 0xc0 };
+	/* 0x85 inside a 2-byte item's data is not a Report ID item. */
+	static const uint8_t data_byte[] = { 0x26, 0x85, 0x00, 0xc0 };
+	/* A long item whose data holds 0x85 bytes. */
+	static const uint8_t long_item[] = { 0xfe, 0x02, 0x10, 0x85, 0x85, 0xc0 };
+	static const uint8_t cut[] = { 0x26 };
+
+	CHECK(hid_rdesc_has_report_ids(numbered, sizeof(numbered)), "numbered");
+	CHECK(!hid_rdesc_has_report_ids(plain, sizeof(plain)), "plain");
+	CHECK(!hid_rdesc_has_report_ids(data_byte, sizeof(data_byte)), "item data");
+	CHECK(!hid_rdesc_has_report_ids(long_item, sizeof(long_item)), "long item");
+	CHECK(!hid_rdesc_has_report_ids(cut, sizeof(cut)), "truncated");
+}
+
+static void test_udev_wait_sees_published_decisions(void)
+{
+	char dir[] = "/tmp/decisions.XXXXXX";
+	const char *hidraw = "/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0";
+
+	CHECK(mkdtemp(dir), "mkdtemp: %m");
+	CHECK_OK(decisions_init(dir));
+	CHECK_EQ(decisions_wait(dir, hidraw, 50), -ETIMEDOUT);
+	CHECK_EQ(decisions_wait(dir, "/devices/virtual/misc/uhid", 50), -ENOENT);
+	CHECK_OK(decisions_publish(dir, "0003:1234:5678.0002", true));
+	CHECK_EQ(decisions_wait(dir, hidraw, 50), 1);
+	CHECK_OK(decisions_publish(dir, "0003:1234:5678.0002", false));
+	CHECK_EQ(decisions_wait(dir, hidraw, 50), 0);
+	CHECK_OK(decisions_withdraw(dir, "0003:1234:5678.0002"));
+	CHECK_EQ(decisions_wait(dir, hidraw, 50), -ETIMEDOUT);
+}
+
+static const struct test_case tests[] = {
+	{ "sysfs_name_gives_bus_vendor_product_and_hid_id", test_sysfs_name_gives_bus_vendor_product_and_hid_id },
+	{ "kernel_uevent_for_a_hid_device_is_understood", test_kernel_uevent_for_a_hid_device_is_understood },
+	{ "truncated_uevent_is_ignored", test_truncated_uevent_is_ignored },
+	{ "report_ids_are_found_in_descriptors", test_report_ids_are_found_in_descriptors },
+	{ "udev_wait_sees_published_decisions", test_udev_wait_sees_published_decisions },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "devices", tests, ARRAY_SIZE(tests));
+}
