@@ -97,34 +97,28 @@ struct hid_bpf_ctx {
  * descriptor; a negative value or one above 4096 leaves the descriptor as
  * the device reported it.
  *
- * hid_hw_request() - filter or answer a request to the device
- * @ctx: the context; hid_bpf_get_data() reaches the caller's request
- *	buffer, and @ctx->allocated_size is the request length.
- * @reportnum: the report ID of the request.
- * @rtype: the report type.
- * @reqtype: the class request (%HID_REQ_GET_REPORT, %HID_REQ_SET_REPORT, ...).
- * @source: who asks: the hidraw &struct file of the opener (a different
- *	value per open file), a non-zero value identifying the HID-BPF context
- *	for requests a kfunc makes, 0 for requests from the kernel itself.
- *
- * Runs in hid_hw_raw_request(), before the transport driver, in list order;
- * the first program returning non-zero ends the chain.
- *
- * Context: process; may be sleepable (SEC("struct_ops.s/...")). Return: 0
- * to let the request go on; anything else is returned to the caller and the
+ * int hid_hw_request(ctx, reportnum, rtype, reqtype, source) filters or
+ * answers a request to the device. hid_bpf_get_data() on ctx reaches the
+ * caller's request buffer, and ctx->allocated_size is the request length;
+ * reportnum is the report ID, rtype the report type, reqtype the class
+ * request (%HID_REQ_GET_REPORT, %HID_REQ_SET_REPORT, ...); source says who
+ * asks: the hidraw &struct file of the opener (a different value per open
+ * file), a non-zero value identifying the HID-BPF context for requests a
+ * kfunc makes, 0 for requests from the kernel itself. It runs in
+ * hid_hw_raw_request(), before the transport driver, in list order; the
+ * first program returning non-zero ends the chain. It runs in process
+ * context and may be sleepable (SEC("struct_ops.s/...")). It returns 0 to
+ * let the request go on; anything else is returned to the caller and the
  * transport never sees the request: a negative errno refuses it, a positive
  * value is the number of bytes the program handled itself.
  *
- * hid_hw_output_report() - filter or answer an output report
- * @ctx: as for hid_hw_request(); the buffer is the output report.
- * @source: as for hid_hw_request().
- *
- * Runs in hid_hw_output_report() (hidraw write()), before the transport
- * driver. When the transport has no output reports, hidraw falls back to a
- * SET_REPORT, which hid_hw_request() programs see: a filter implements both
- * hooks.
- *
- * Context: process; may be sleepable. Return: as hid_hw_request().
+ * int hid_hw_output_report(ctx, source) filters or answers an output
+ * report, with ctx and source as for hid_hw_request() (the buffer is the
+ * output report). It runs in hid_hw_output_report() (hidraw write()),
+ * before the transport driver. When the transport has no output reports,
+ * hidraw falls back to a SET_REPORT, which hid_hw_request() programs see: a
+ * filter implements both hooks. It runs in process context, may be
+ * sleepable, and returns as hid_hw_request() does.
  *
  * A request made by a kfunc (hid_bpf_hw_request(),
  * hid_bpf_hw_output_report()) goes through these hooks too, marked as
