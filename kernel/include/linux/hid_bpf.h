@@ -92,7 +92,7 @@ struct hid_bpf_ctx {
  * device reported, and ctx->size is its length. Only one ops per device may
  * have it; attaching or detaching that ops reprobes the device so that it
  * comes back with the new descriptor. It runs in process context and may
- * not sleep. It returns 0 to keep the descriptor, or a positive value (at
+ * be sleepable. It returns 0 to keep the descriptor, or a positive value (at
  * most 4096) to use the first that many bytes of the buffer as the new
  * descriptor; a negative value or one above 4096 leaves the descriptor as
  * the device reported it.
