@@ -407,13 +407,20 @@ static int hid_bpf_check_report(struct hid_bpf_ctx *ctx, const u8 *buf,
 }
 
 /*
- * For the kfuncs that do not hold the input lock: the device lock keeps a
- * reprobe or a removal from freeing the reports while they are looked at.
+ * For the kfuncs that do not hold the input lock. A context from
+ * hid_bpf_allocate_context() takes the device lock, which keeps a reprobe or
+ * a removal from freeing the reports while they are looked at. A hook's
+ * context must not: its caller may hold that lock already (a driver's
+ * request or the descriptor fixup during probe), and the caller keeps the
+ * reports in place anyway (hidraw's requests hold off its disconnect).
  */
 static int hid_bpf_check_report_locked(struct hid_bpf_ctx *ctx, const u8 *buf,
 				       size_t *size, u32 rtype)
 {
 	int ret;
+
+	if (to_ctx_kern(ctx)->data)
+		return hid_bpf_check_report(ctx, buf, size, rtype);
 
 	device_lock(&ctx->hid->dev);
 	ret = hid_bpf_check_report(ctx, buf, size, rtype);
