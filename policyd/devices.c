@@ -75,33 +75,9 @@ static void copy_value(char *dst, size_t size, const char *uevent, const char *k
 	}
 }
 
-bool hid_rdesc_has_report_ids(const uint8_t *rdesc, size_t size)
-{
-	size_t i = 0;
-
-	while (i < size) {
-		uint8_t prefix = rdesc[i];
-		size_t data_size;
-
-		if (prefix == 0xfe) {
-			/* Long item: size in the next byte, tag after it. */
-			if (i + 1 >= size)
-				break;
-			i += 3 + (size_t)rdesc[i + 1];
-			continue;
-		}
-		data_size = (prefix & 3) == 3 ? 4 : (prefix & 3);
-		if ((prefix & 0xfc) == 0x84)	/* Global item Report ID */
-			return true;
-		i += 1 + data_size;
-	}
-	return false;
-}
-
 int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info)
 {
 	_cleanup_free_ char *path = NULL;
-	_cleanup_free_ uint8_t *rdesc = NULL;
 	_cleanup_close_ int dirfd = -1;
 	char uevent[2048];
 	ssize_t n;
@@ -125,13 +101,6 @@ int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *inf
 	copy_value(info->uniq, sizeof(info->uniq), uevent, "HID_UNIQ");
 	copy_value(info->phys, sizeof(info->phys), uevent, "HID_PHYS");
 
-	rdesc = malloc(4096);
-	if (!rdesc)
-		return -ENOMEM;
-	n = read_small_file(dirfd, "report_descriptor", rdesc, 4096);
-	/* Not readable before hid-core parsed it: assume unnumbered until
-	 * the bind event, when it is read again. */
-	info->numbered_reports = n > 0 && hid_rdesc_has_report_ids(rdesc, n);
 	return 0;
 }
 

@@ -18,7 +18,6 @@ struct hid_dev_info {
 	char name[128];		/* HID_NAME */
 	char uniq[64];		/* HID_UNIQ */
 	char phys[64];		/* HID_PHYS */
-	bool numbered_reports;	/* the report descriptor declares report IDs */
 };
 
 /* Parse a sysfs name into bus, vendor, product and hid_id. */
@@ -33,8 +32,6 @@ int hid_dev_enumerate(const char *root,
 		      int (*fn)(const struct hid_dev_info *info, void *userdata),
 		      void *userdata);
 
-/* Does a report descriptor declare report IDs (a Report ID item)? */
-bool hid_rdesc_has_report_ids(const uint8_t *rdesc, size_t size);
 
 enum uevent_action {
 	UEVENT_OTHER,

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The device manager's parsers and the decisions board, on the host: sysfs
- * names, kernel uevent messages, report descriptors, and the files udev
- * waits for.
+ * names, kernel uevent messages, and the files udev waits for.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -75,23 +74,6 @@ static void test_truncated_uevent_is_ignored(void)
 	CHECK(!ev.sysname[0], "unterminated DEVPATH was used");
 }
 
-static void test_report_ids_are_found_in_descriptors(void)
-{
-	static const uint8_t numbered[] = { 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0xc0 };
-	static const uint8_t plain[] = { 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x75, 0x08, 0xc0 };
-	/* 0x85 inside a 2-byte item's data is not a Report ID item. */
-	static const uint8_t data_byte[] = { 0x26, 0x85, 0x00, 0xc0 };
-	/* A long item whose data holds 0x85 bytes. */
-	static const uint8_t long_item[] = { 0xfe, 0x02, 0x10, 0x85, 0x85, 0xc0 };
-	static const uint8_t cut[] = { 0x26 };
-
-	CHECK(hid_rdesc_has_report_ids(numbered, sizeof(numbered)), "numbered");
-	CHECK(!hid_rdesc_has_report_ids(plain, sizeof(plain)), "plain");
-	CHECK(!hid_rdesc_has_report_ids(data_byte, sizeof(data_byte)), "item data");
-	CHECK(!hid_rdesc_has_report_ids(long_item, sizeof(long_item)), "long item");
-	CHECK(!hid_rdesc_has_report_ids(cut, sizeof(cut)), "truncated");
-}
-
 static void test_udev_wait_sees_published_decisions(void)
 {
 	char dir[] = "/tmp/decisions.XXXXXX";
@@ -113,7 +95,6 @@ static const struct test_case tests[] = {
 	{ "sysfs_name_gives_bus_vendor_product_and_hid_id", test_sysfs_name_gives_bus_vendor_product_and_hid_id },
 	{ "kernel_uevent_for_a_hid_device_is_understood", test_kernel_uevent_for_a_hid_device_is_understood },
 	{ "truncated_uevent_is_ignored", test_truncated_uevent_is_ignored },
-	{ "report_ids_are_found_in_descriptors", test_report_ids_are_found_in_descriptors },
 	{ "udev_wait_sees_published_decisions", test_udev_wait_sees_published_decisions },
 };
 
