@@ -80,8 +80,7 @@ int sandbox_install_seccomp(void)
 int sandbox_drop_privileges(void)
 {
 	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF) < 0 ||
-	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_PERFMON) < 0)
+	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF) < 0)
 		return -EINVAL;
 	/* Bounding set first: dropping it needs CAP_SETPCAP, which the
 	 * second call gives up. */

@@ -382,7 +382,59 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* The value of a "Key:\tvalue" line of /proc/PID/status. */
+static void status_field(pid_t pid, const char *key, char *out, size_t size)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	CHECK(f, "%s: %m", path);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(out, size, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+		out[strcspn(out, "\n")] = '\0';
+	}
+	fclose(f);
+}
+
+static void test_running_daemon_is_sandboxed_with_documented_capabilities(void)
+{
+	/* CAP_BPF (39) alone, as hid-policyd(8) documents */
+	const char *caps = "0000008000000000";
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char v[64];
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, test_policy);
+
+	status_field(run.pid, "Seccomp", v, sizeof(v));
+	CHECK(!strcmp(v, "2"), "Seccomp: %s", v);
+	status_field(run.pid, "NoNewPrivs", v, sizeof(v));
+	CHECK(!strcmp(v, "1"), "NoNewPrivs: %s", v);
+	status_field(run.pid, "CapEff", v, sizeof(v));
+	CHECK(!strcmp(v, caps), "CapEff: %s", v);
+	status_field(run.pid, "CapPrm", v, sizeof(v));
+	CHECK(!strcmp(v, caps), "CapPrm: %s", v);
+	status_field(run.pid, "CapInh", v, sizeof(v));
+	CHECK(!strcmp(v, "0000000000000000"), "CapInh: %s", v);
+	status_field(run.pid, "CapBnd", v, sizeof(v));
+	CHECK(!strcmp(v, "0000000000000000"), "CapBnd: %s", v);
+	status_field(run.pid, "CapAmb", v, sizeof(v));
+	CHECK(!strcmp(v, "0000000000000000"), "CapAmb: %s", v);
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 static const struct test_case tests[] = {
+	{ "running_daemon_is_sandboxed_with_documented_capabilities",
+	  test_running_daemon_is_sandboxed_with_documented_capabilities },
 	{ "denied_set_feature_gets_eperm_and_never_reaches_device",
 	  test_denied_set_feature_gets_eperm_and_never_reaches_device },
 	{ "other_report_ids_and_get_feature_pass_and_reach_device",
