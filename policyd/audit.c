@@ -329,21 +329,22 @@ static void summarize_denial(struct audit_log *a, const struct hid_fw_record *re
 	char comm[HID_FW_COMM_LEN + 1] = "?";
 	const char *dev = ctx && ctx->device ? ctx->device->sysname : "?";
 	const char *rule = ctx && ctx->rule_name ? ctx->rule_name : "(default)";
+	char line[256];
 
 	if (rec->flags & HID_FW_REC_HAVE_COMM) {
 		memcpy(comm, rec->comm, HID_FW_COMM_LEN);
 		comm[HID_FW_COMM_LEN] = '\0';
 	}
+
+	/* One line, formatted once, for stderr or syslog. */
+	snprintf(line, sizeof(line), "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s",
+		 rec->flags & HID_FW_REC_ENFORCED ? "denied" : "would deny (audit)",
+		 request_name(rec), report_type_name(rec->rtype), rec->report_id,
+		 dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule);
 	if (a->foreground)
-		fprintf(stderr, "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s\n",
-			rec->flags & HID_FW_REC_ENFORCED ? "denied" : "would deny (audit)",
-			request_name(rec), report_type_name(rec->rtype), rec->report_id,
-			dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule);
+		fprintf(stderr, "%s\n", line);
 	else
-		syslog(LOG_NOTICE, "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s",
-		       rec->flags & HID_FW_REC_ENFORCED ? "denied" : "would deny (audit)",
-		       request_name(rec), report_type_name(rec->rtype), rec->report_id,
-		       dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule);
+		syslog(LOG_NOTICE, "%s", line);
 }
 
 int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
