@@ -2,27 +2,29 @@
 /*
  * Control-socket authorization. This file holds the verdict queue and the
  * root-only fallback; polkit, when reachable, produces verdicts into the
- * same queue from its own thread, hence the lock.
+ * same queue from its own thread (authorize_polkit.c), hence the lock.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "authorize.h"
+#include "authorize_internal.h"
 #include "util.h"
 
 struct authorizer {
 	int event_fd;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;		/* protects done, n_done, cap_done */
 	struct authz_result *done;	/* verdicts not yet taken, FIFO */
 	size_t n_done, cap_done;
-	bool polkit;
+	atomic_bool polkit;		/* did polkit answer at the last check? */
+	struct polkit_backend *backend;	/* NULL: no worker, root-only for good */
 };
 
 int peer_cred_start_time(pid_t pid, uint64_t *ret)
@@ -59,8 +61,8 @@ int peer_cred_start_time(pid_t pid, uint64_t *ret)
 	return 0;
 }
 
-static int queue_verdict(struct authorizer *a, uint64_t cookie, enum authz_verdict verdict,
-			 const char *message)
+int authorizer_push(struct authorizer *a, uint64_t cookie, enum authz_verdict verdict,
+		    const char *message)
 {
 	int r = 0;
 
@@ -83,18 +85,28 @@ static int queue_verdict(struct authorizer *a, uint64_t cookie, enum authz_verdi
 int authorizer_new(struct authorizer **ret)
 {
 	struct authorizer *a = calloc(1, sizeof(*a));
+	char why[192] = "";
+	int r;
 
 	if (!a)
 		return -ENOMEM;
 	pthread_mutex_init(&a->lock, NULL);
 	a->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (a->event_fd < 0) {
-		int r = -errno;
-
+		r = -errno;
 		authorizer_free(a);
 		return r;
 	}
-	fprintf(stderr, "hid-policyd: polkit is not available: only root may use the control socket\n");
+	r = polkit_backend_start(a, &a->backend, why, sizeof(why));
+	if (r == 0) {
+		atomic_store(&a->polkit, true);
+	} else if (r == -EHOSTUNREACH) {
+		fprintf(stderr, "hid-policyd: polkit is not available (%s): only root may use the "
+			"control socket until it answers\n", why);
+	} else {
+		fprintf(stderr, "hid-policyd: polkit is not available (cannot start its worker "
+			"thread: %s): only root may use the control socket\n", strerror(-r));
+	}
 	*ret = a;
 	return 0;
 }
@@ -103,6 +115,8 @@ void authorizer_free(struct authorizer *a)
 {
 	if (!a)
 		return;
+	/* The worker pushes verdicts into the queue: stop it first. */
+	polkit_backend_free(a->backend);
 	if (a->event_fd >= 0)
 		close(a->event_fd);
 	pthread_mutex_destroy(&a->lock);
@@ -112,7 +126,37 @@ void authorizer_free(struct authorizer *a)
 
 bool authorizer_uses_polkit(const struct authorizer *a)
 {
-	return a->polkit;
+	return atomic_load(&a->polkit);
+}
+
+void authorizer_note_polkit(struct authorizer *a, const char *why)
+{
+	bool reachable = why == NULL;
+
+	if (atomic_exchange(&a->polkit, reachable) == reachable)
+		return;
+	if (reachable)
+		fprintf(stderr, "hid-policyd: polkit answers now: it authorizes the control socket\n");
+	else
+		fprintf(stderr, "hid-policyd: polkit is not available (%s): only root may use the "
+			"control socket until it answers\n", why);
+}
+
+const char *authorizer_action_purpose(const char *action_id)
+{
+	static const struct {
+		const char *id, *purpose;
+	} purposes[] = {
+		{ HID_POLICY_ACTION_STATUS, "see the firewall's status, devices and rules" },
+		{ HID_POLICY_ACTION_LOG, "read the audit log" },
+		{ HID_POLICY_ACTION_RELOAD, "reload the rule sets" },
+		{ HID_POLICY_ACTION_ALLOW, "grant or revoke temporary exceptions" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(purposes); i++)
+		if (strcmp(purposes[i].id, action_id) == 0)
+			return purposes[i].purpose;
+	return "use this request";
 }
 
 int authorizer_fd(const struct authorizer *a)
@@ -120,18 +164,28 @@ int authorizer_fd(const struct authorizer *a)
 	return a->event_fd;
 }
 
+int authorizer_push_fallback(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
+			     const char *action_id, const char *why)
+{
+	char msg[sizeof(((struct authz_result *)NULL)->message)];
+
+	if (peer->uid == 0)
+		return authorizer_push(a, cookie, AUTHZ_ALLOWED, "root");
+	snprintf(msg, sizeof(msg), "only root may %s (%s): polkit is not available to authorize "
+		 "uid %u (%s)", authorizer_action_purpose(action_id), action_id,
+		 (unsigned int)peer->uid, why);
+	return authorizer_push(a, cookie, AUTHZ_DENIED, msg);
+}
+
 int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
 		      const char *action_id, bool interactive)
 {
-	(void)interactive;
-	if (peer->uid == 0)
-		return queue_verdict(a, cookie, AUTHZ_ALLOWED, "root");
-
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), "%s needs root: polkit is not available to authorize uid %u",
-		 action_id, (unsigned int)peer->uid);
-	return queue_verdict(a, cookie, AUTHZ_DENIED, msg);
+	/* Root needs no round trip while polkit is away; everyone else gives
+	 * the worker a chance to find that polkit answers again. */
+	if (a->backend && (atomic_load(&a->polkit) || peer->uid != 0))
+		return polkit_backend_submit(a->backend, cookie, peer, action_id, interactive);
+	return authorizer_push_fallback(a, cookie, peer, action_id,
+					a->backend ? "it did not answer" : "no worker thread");
 }
 
 int authorizer_take(struct authorizer *a, struct authz_result *ret)
@@ -154,6 +208,10 @@ int authorizer_take(struct authorizer *a, struct authz_result *ret)
 
 void authorizer_cancel(struct authorizer *a, uint64_t cookie)
 {
+	/* First the pending check, so that no verdict for it can be queued
+	 * behind the purge below. */
+	if (a->backend)
+		polkit_backend_cancel(a->backend, cookie);
 	pthread_mutex_lock(&a->lock);
 	for (size_t i = 0; i < a->n_done;) {
 		if (a->done[i].cookie == cookie) {
