@@ -157,6 +157,7 @@ static int backend_connect(struct polkit_backend *b, char *why, size_t why_size)
 		b->bus, POLKIT_BUS_NAME, POLKIT_OBJECT_PATH, "org.freedesktop.DBus.Peer", "Ping",
 		NULL, NULL, G_DBUS_CALL_FLAGS_NONE, POLKIT_PING_TIMEOUT_MS, NULL, &error);
 	if (!reply) {
+		g_dbus_error_strip_remote_error(error);
 		snprintf(why, why_size, "%s does not answer on the system bus: %s", POLKIT_BUS_NAME,
 			 error->message);
 		return -EHOSTUNREACH;
@@ -205,6 +206,7 @@ static void check_done(GObject *source, GAsyncResult *res, gpointer userdata)
 	if (result) {
 		verdict_from_result(c, result, &verdict, msg, sizeof(msg));
 	} else {
+		g_dbus_error_strip_remote_error(error);
 		verdict = AUTHZ_ERROR;
 		snprintf(msg, sizeof(msg), "polkit could not check %s: %s", c->action_id,
 			 error->message);

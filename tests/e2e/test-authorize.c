@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Control-socket authorization against a real polkitd on a real system bus
+ * (tests/lib/polkit_env): hid-policy's actions file and shipped rules, plus
+ * the test rules below. Checks go through authorize.h as hid-policyd makes
+ * them; every subject is a live process running as the user in question.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "polkit_env.h"
+#include "authorize.h"
+#include "sandbox.h"
+
+/* hp-admin may reload and allow; hp-banned may do nothing at all. */
+static const char test_rules[] =
+	"polkit.addRule(function(action, subject) {\n"
+	"    if (action.id.indexOf(\"org.hid-policy.\") != 0)\n"
+	"        return polkit.Result.NOT_HANDLED;\n"
+	"    if (subject.user == \"" POLKIT_ENV_BANNED "\")\n"
+	"        return polkit.Result.NO;\n"
+	"    if (subject.user == \"" POLKIT_ENV_ADMIN "\" &&\n"
+	"        (action.id == \"org.hid-policy.reload\" || action.id == \"org.hid-policy.allow\"))\n"
+	"        return polkit.Result.YES;\n"
+	"    return polkit.Result.NOT_HANDLED;\n"
+	"});\n";
+
+#define VERDICT_TIMEOUT_MS 20000
+
+static const char *const all_actions[] = {
+	HID_POLICY_ACTION_STATUS, HID_POLICY_ACTION_LOG,
+	HID_POLICY_ACTION_RELOAD, HID_POLICY_ACTION_ALLOW,
+};
+
+static const char *verdict_name(enum authz_verdict v)
+{
+	switch (v) {
+	case AUTHZ_ALLOWED: return "allowed";
+	case AUTHZ_DENIED: return "denied";
+	case AUTHZ_CHALLENGE: return "challenge";
+	case AUTHZ_ERROR: return "error";
+	}
+	return "?";
+}
+
+static void start_env(struct polkit_env *env)
+{
+	CHECK_OK(polkit_env_start(env, test_rules));
+}
+
+static void submit(struct authorizer *a, uint64_t cookie, const struct polkit_env_subject *s,
+		   const char *action, bool interactive)
+{
+	struct peer_cred peer = { .pid = s->pid, .uid = s->uid, .gid = s->uid };
+
+	CHECK_OK(peer_cred_start_time(s->pid, &peer.start_time));
+	CHECK_OK(authorizer_submit(a, cookie, &peer, action, interactive));
+}
+
+/* The next verdict, waited for on authorizer_fd() as the daemon would. */
+static struct authz_result next_verdict(struct authorizer *a, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = authorizer_fd(a), .events = POLLIN };
+	struct authz_result res;
+	int r;
+
+	for (;;) {
+		r = authorizer_take(a, &res);
+		if (r == 0)
+			return res;
+		CHECK_EQ(r, -EAGAIN);
+		r = poll(&pfd, 1, timeout_ms);
+		CHECK(r >= 0, "poll: %m");
+		CHECK(r == 1, "no verdict within %d ms", timeout_ms);
+	}
+}
+
+/* Check and wait: the verdict must be WANT, its message contain every
+ * string of NEEDLES (NULL-terminated). */
+static void expect(struct authorizer *a, const struct polkit_env_subject *s, const char *action,
+		   bool interactive, enum authz_verdict want, const char *const *needles)
+{
+	static uint64_t cookie = 1000;
+	struct authz_result res;
+
+	submit(a, ++cookie, s, action, interactive);
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	CHECK_EQ(res.cookie, cookie);
+	test_log("uid %u %s%s: %s: %s", (unsigned int)s->uid, action,
+		 interactive ? " (interactive)" : "", verdict_name(res.verdict), res.message);
+	CHECK(res.verdict == want, "uid %u %s: %s, expected %s (%s)", (unsigned int)s->uid, action,
+	      verdict_name(res.verdict), verdict_name(want), res.message);
+	for (size_t i = 0; needles && needles[i]; i++)
+		CHECK(strstr(res.message, needles[i]), "message \"%s\" lacks \"%s\"", res.message,
+		      needles[i]);
+}
+
+static struct authorizer *new_authorizer(void)
+{
+	struct authorizer *a;
+
+	CHECK_OK(authorizer_new(&a));
+	return a;
+}
+
+/* pkaction --verbose's value for FIELD ("implicit any") in OUT. */
+static bool pkaction_field_is(const char *out, const char *field, const char *want)
+{
+	const char *p = strstr(out, field);
+	size_t len = strlen(want);
+
+	if (!p)
+		return false;
+	p += strlen(field);
+	if (*p++ != ':')
+		return false;
+	p += strspn(p, " ");
+	return strncmp(p, want, len) == 0 && (p[len] == '\n' || p[len] == '\0');
+}
+
+static void test_pkaction_lists_the_actions_with_their_defaults(void)
+{
+	static const struct {
+		const char *id, *implicit, *description;
+	} actions[] = {
+		{ HID_POLICY_ACTION_STATUS, "yes", "See the HID firewall's status, devices and rules" },
+		{ HID_POLICY_ACTION_LOG, "auth_admin_keep", "Read the HID firewall's audit log" },
+		{ HID_POLICY_ACTION_RELOAD, "auth_admin_keep", "Reload the HID firewall's rule sets" },
+		{ HID_POLICY_ACTION_ALLOW, "auth_admin_keep",
+		  "Grant or revoke a temporary exception to the HID firewall's rules" },
+	};
+	struct polkit_env env;
+
+	start_env(&env);
+	for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {
+		char cmd[160], out[4096];
+		size_t n;
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "pkaction --verbose --action-id %s 2>&1", actions[i].id);
+		p = popen(cmd, "r");
+		CHECK(p, "popen: %m");
+		n = fread(out, 1, sizeof(out) - 1, p);
+		out[n] = '\0';
+		CHECK_EQ(pclose(p), 0);
+		CHECK(pkaction_field_is(out, "description", actions[i].description), "%s", out);
+		CHECK(pkaction_field_is(out, "implicit any", actions[i].implicit), "%s", out);
+		CHECK(pkaction_field_is(out, "implicit inactive", actions[i].implicit), "%s", out);
+		CHECK(pkaction_field_is(out, "implicit active", actions[i].implicit), "%s", out);
+	}
+	polkit_env_stop(&env);
+}
+
+static void test_root_is_allowed_every_action(void)
+{
+	struct polkit_env_subject root;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	a = new_authorizer();
+	CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");
+	for (size_t i = 0; i < ARRAY_SIZE(all_actions); i++)
+		expect(a, &root, all_actions[i], false, AUTHZ_ALLOWED, NULL);
+	authorizer_free(a);
+	polkit_env_subject_end(&root);
+	polkit_env_stop(&env);
+}
+
+static void test_user_sees_status_and_must_authenticate_for_the_rest(void)
+{
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+	expect(a, &user, HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE,
+	       (const char *const[]){ "read the audit log", HID_POLICY_ACTION_LOG, NULL });
+	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE,
+	       (const char *const[]){ "authentication is required to reload the rule sets",
+				      HID_POLICY_ACTION_RELOAD, "run as root", NULL });
+	/* Interactive, but nobody runs an authentication agent here. */
+	expect(a, &user, HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE,
+	       (const char *const[]){ "grant or revoke temporary exceptions",
+				      HID_POLICY_ACTION_ALLOW, "no authentication agent",
+				      "run as root", NULL });
+	authorizer_free(a);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
+static void test_user_refused_by_a_rule_is_denied_naming_the_action(void)
+{
+	struct polkit_env_subject banned;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&banned, POLKIT_ENV_BANNED_UID));
+	a = new_authorizer();
+	expect(a, &banned, HID_POLICY_ACTION_STATUS, false, AUTHZ_DENIED,
+	       (const char *const[]){ "uid 61004 is not authorized",
+				      "see the firewall's status", HID_POLICY_ACTION_STATUS, NULL });
+	expect(a, &banned, HID_POLICY_ACTION_RELOAD, true, AUTHZ_DENIED,
+	       (const char *const[]){ "reload the rule sets", HID_POLICY_ACTION_RELOAD, NULL });
+	authorizer_free(a);
+	polkit_env_subject_end(&banned);
+	polkit_env_stop(&env);
+}
+
+static void test_user_granted_by_a_rule_may_reload_and_allow(void)
+{
+	struct polkit_env_subject admin;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&admin, POLKIT_ENV_ADMIN_UID));
+	a = new_authorizer();
+	expect(a, &admin, HID_POLICY_ACTION_RELOAD, false, AUTHZ_ALLOWED, NULL);
+	expect(a, &admin, HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL);
+	/* The rule grants those two, not the log. */
+	expect(a, &admin, HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE, NULL);
+	authorizer_free(a);
+	polkit_env_subject_end(&admin);
+	polkit_env_stop(&env);
+}
+
+static void test_adm_member_reads_the_log_without_authenticating(void)
+{
+	struct polkit_env_subject auditor;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&auditor, POLKIT_ENV_AUDITOR_UID));
+	a = new_authorizer();
+	expect(a, &auditor, HID_POLICY_ACTION_LOG, false, AUTHZ_ALLOWED, NULL);
+	/* Reading is all group adm gives. */
+	expect(a, &auditor, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
+	expect(a, &auditor, HID_POLICY_ACTION_ALLOW, false, AUTHZ_CHALLENGE, NULL);
+	authorizer_free(a);
+	polkit_env_subject_end(&auditor);
+	polkit_env_stop(&env);
+}
+
+static void test_cancel_drops_a_pending_check(void)
+{
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+	struct authz_result res;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+	/* A frozen polkitd keeps the first check waiting for its answer. */
+	CHECK_OK(kill(env.polkitd_pid, SIGSTOP));
+	submit(a, 1, &user, HID_POLICY_ACTION_STATUS, false);
+	/* Let the worker send it; the claim holds whether or not it did. */
+	usleep(300 * 1000);
+	CHECK_EQ(authorizer_take(a, &res), -EAGAIN);
+	authorizer_cancel(a, 1);
+	CHECK_OK(kill(env.polkitd_pid, SIGCONT));
+
+	/* polkitd answers in order: had the first verdict survived the
+	 * cancel, it would be queued before the second one's. */
+	submit(a, 2, &user, HID_POLICY_ACTION_STATUS, false);
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	CHECK_EQ(res.cookie, 2);
+	CHECK_EQ(res.verdict, AUTHZ_ALLOWED);
+	CHECK_EQ(authorizer_take(a, &res), -EAGAIN);
+
+	authorizer_free(a);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
+/* The checking process enters hid-policyd's sandbox after creating the
+ * authorizer, as the daemon does; its seccomp filter kills it on any
+ * syscall off the list, from any of its threads. */
+static void test_checks_work_inside_the_daemon_sandbox(void)
+{
+	struct polkit_env_subject root, user, admin;
+	struct polkit_env env;
+	int status;
+	pid_t pid;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	CHECK_OK(polkit_env_subject_start(&admin, POLKIT_ENV_ADMIN_UID));
+
+	pid = fork();
+	CHECK_OK(pid);
+	if (pid == 0) {
+		struct authorizer *a = new_authorizer();
+
+		CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");
+		CHECK_OK(sandbox_enter());
+		expect(a, &root, HID_POLICY_ACTION_RELOAD, false, AUTHZ_ALLOWED, NULL);
+		expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+		expect(a, &user, HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE, NULL);
+		expect(a, &admin, HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL);
+		authorizer_free(a);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the sandboxed checker ended with status %#x%s", status,
+	      WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS
+	      ? " (SIGSYS: a syscall off the seccomp list; see the kernel log)" : "");
+
+	polkit_env_subject_end(&root);
+	polkit_env_subject_end(&user);
+	polkit_env_subject_end(&admin);
+	polkit_env_stop(&env);
+}
+
+/* authorizer_new()'s stderr, in a file. */
+static struct authorizer *new_authorizer_capturing(const struct polkit_env *env, char *said,
+						    size_t said_size)
+{
+	char path[128];
+	struct authorizer *a;
+	int saved, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/authorizer.stderr", env->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK_OK(fd);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	CHECK_OK(saved);
+	CHECK_OK(dup2(fd, STDERR_FILENO));
+	int r = authorizer_new(&a);
+
+	fflush(stderr);
+	CHECK_OK(dup2(saved, STDERR_FILENO));
+	close(saved);
+	CHECK_OK(r);
+	n = pread(fd, said, said_size - 1, 0);
+	CHECK_OK(n);
+	said[n] = '\0';
+	close(fd);
+	return a;
+}
+
+static void test_without_a_bus_only_root_is_allowed_and_the_daemon_says_so(void)
+{
+	struct polkit_env_subject root, user;
+	struct polkit_env env;
+	struct authorizer *a;
+	char said[512];
+
+	CHECK_OK(polkit_env_isolate(&env));
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer_capturing(&env, said, sizeof(said));
+	test_log("authorizer_new said: %s", said);
+	CHECK(strstr(said, "polkit is not available") &&
+	      strstr(said, "only root may use the control socket"), "stderr: \"%s\"", said);
+	CHECK(strstr(said, "system bus"), "the reason is missing: \"%s\"", said);
+	CHECK(!authorizer_uses_polkit(a), "no bus, yet polkit is said to be in use");
+
+	for (size_t i = 0; i < ARRAY_SIZE(all_actions); i++)
+		expect(a, &root, all_actions[i], false, AUTHZ_ALLOWED, NULL);
+	expect(a, &user, HID_POLICY_ACTION_STATUS, true, AUTHZ_DENIED,
+	       (const char *const[]){ "only root may", "polkit is not available",
+				      "uid 61001", NULL });
+	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_DENIED,
+	       (const char *const[]){ "reload the rule sets", HID_POLICY_ACTION_RELOAD, NULL });
+	authorizer_free(a);
+	polkit_env_subject_end(&root);
+	polkit_env_subject_end(&user);
+}
+
+static void test_polkit_going_away_and_coming_back_is_followed(void)
+{
+	struct polkit_env_subject root, user;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+
+	/* Gone: the root-only rule decides. */
+	CHECK_OK(polkit_env_stop_polkitd(&env));
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_DENIED,
+	       (const char *const[]){ "polkit is not available", NULL });
+	CHECK(!authorizer_uses_polkit(a), "polkit is gone, yet said to be in use");
+	expect(a, &root, HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL);
+
+	/* Back: polkit decides again, from the next check on. */
+	CHECK_OK(polkit_env_start_polkitd(&env));
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+	CHECK(authorizer_uses_polkit(a), "polkit is back, yet the fallback is in use");
+	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
+
+	authorizer_free(a);
+	polkit_env_subject_end(&root);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
+static const struct test_case tests[] = {
+	{ "pkaction_lists_the_actions_with_their_defaults",
+	  test_pkaction_lists_the_actions_with_their_defaults, 120 },
+	{ "root_is_allowed_every_action", test_root_is_allowed_every_action, 120 },
+	{ "user_sees_status_and_must_authenticate_for_the_rest",
+	  test_user_sees_status_and_must_authenticate_for_the_rest, 120 },
+	{ "user_refused_by_a_rule_is_denied_naming_the_action",
+	  test_user_refused_by_a_rule_is_denied_naming_the_action, 120 },
+	{ "user_granted_by_a_rule_may_reload_and_allow",
+	  test_user_granted_by_a_rule_may_reload_and_allow, 120 },
+	{ "adm_member_reads_the_log_without_authenticating",
+	  test_adm_member_reads_the_log_without_authenticating, 120 },
+	{ "cancel_drops_a_pending_check", test_cancel_drops_a_pending_check, 120 },
+	{ "checks_work_inside_the_daemon_sandbox", test_checks_work_inside_the_daemon_sandbox, 120 },
+	{ "without_a_bus_only_root_is_allowed_and_the_daemon_says_so",
+	  test_without_a_bus_only_root_is_allowed_and_the_daemon_says_so, 120 },
+	{ "polkit_going_away_and_coming_back_is_followed",
+	  test_polkit_going_away_and_coming_back_is_followed, 120 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "authorize", tests, ARRAY_SIZE(tests));
+}
