@@ -5,6 +5,7 @@
  * the test rules below. Checks go through authorize.h as hid-policyd makes
  * them; every subject is a live process running as the user in question.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -284,6 +285,42 @@ static void test_cancel_drops_a_pending_check(void)
 	polkit_env_stop(&env);
 }
 
+/* What the seccomp filter and the capability sets say of every thread of
+ * this process: all filtered, and none but the first with a capability. */
+static void check_threads_confined(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *de;
+	int threads = 0;
+
+	CHECK(dir, "/proc/self/task: %m");
+	while ((de = readdir(dir))) {
+		char path[300], line[256];
+		bool filtered = false, capless = false;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+		f = fopen(path, "re");
+		CHECK(f, "%s: %m", path);
+		while (fgets(line, sizeof(line), f)) {
+			if (strcmp(line, "Seccomp:\t2\n") == 0)
+				filtered = true;
+			if (strcmp(line, "CapEff:\t0000000000000000\n") == 0)
+				capless = true;
+		}
+		fclose(f);
+		CHECK(filtered, "thread %s runs without the seccomp filter", de->d_name);
+		if (atoi(de->d_name) != getpid())
+			CHECK(capless, "thread %s holds capabilities", de->d_name);
+		threads++;
+	}
+	closedir(dir);
+	/* the checker, the polkit worker and GDBus's thread at least */
+	CHECK(threads >= 3, "%d threads", threads);
+}
+
 /* The checking process enters hid-policyd's sandbox after creating the
  * authorizer, as the daemon does; its seccomp filter kills it on any
  * syscall off the list, from any of its threads. */
@@ -310,6 +347,7 @@ static void test_checks_work_inside_the_daemon_sandbox(void)
 		expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
 		expect(a, &user, HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE, NULL);
 		expect(a, &admin, HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL);
+		check_threads_confined();
 		authorizer_free(a);
 		_exit(0);
 	}
@@ -322,6 +360,47 @@ static void test_checks_work_inside_the_daemon_sandbox(void)
 	polkit_env_subject_end(&root);
 	polkit_env_subject_end(&user);
 	polkit_env_subject_end(&admin);
+	polkit_env_stop(&env);
+}
+
+/* The daemon starts before D-Bus at boot: the authorizer falls back, the
+ * sandbox closes, and polkit has to be reached from inside it later. */
+static void test_polkit_appearing_after_the_sandbox_is_used(void)
+{
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	int go[2], status;
+	pid_t pid;
+
+	CHECK_OK(polkit_env_isolate(&env));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	CHECK_OK(pipe(go));
+	pid = fork();
+	CHECK_OK(pid);
+	if (pid == 0) {
+		struct authorizer *a = new_authorizer();
+		char byte;
+
+		close(go[1]);
+		CHECK(!authorizer_uses_polkit(a), "no bus yet, but polkit is said to be in use");
+		CHECK_OK(sandbox_enter());
+		CHECK_EQ(read(go[0], &byte, 1), 1);
+		expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+		CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");
+		expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
+		check_threads_confined();
+		authorizer_free(a);
+		_exit(0);
+	}
+	close(go[0]);
+	CHECK_OK(polkit_env_start_services(&env, test_rules));
+	CHECK_EQ(write(go[1], "g", 1), 1);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the sandboxed checker ended with status %#x%s", status,
+	      WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS
+	      ? " (SIGSYS: a syscall off the seccomp list; see the kernel log)" : "");
+	polkit_env_subject_end(&user);
 	polkit_env_stop(&env);
 }
 
@@ -428,6 +507,8 @@ static const struct test_case tests[] = {
 	  test_adm_member_reads_the_log_without_authenticating, 120 },
 	{ "cancel_drops_a_pending_check", test_cancel_drops_a_pending_check, 120 },
 	{ "checks_work_inside_the_daemon_sandbox", test_checks_work_inside_the_daemon_sandbox, 120 },
+	{ "polkit_appearing_after_the_sandbox_is_used",
+	  test_polkit_appearing_after_the_sandbox_is_used, 120 },
 	{ "without_a_bus_only_root_is_allowed_and_the_daemon_says_so",
 	  test_without_a_bus_only_root_is_allowed_and_the_daemon_says_so, 120 },
 	{ "polkit_going_away_and_coming_back_is_followed",

@@ -426,7 +426,12 @@ int polkit_env_start(struct polkit_env *env, const char *test_rules)
 
 	if (r < 0)
 		return r;
-	r = install_polkit_files(test_rules);
+	return polkit_env_start_services(env, test_rules);
+}
+
+int polkit_env_start_services(struct polkit_env *env, const char *test_rules)
+{
+	int r = install_polkit_files(test_rules);
 	if (r < 0)
 		return r;
 	r = start_bus(env);

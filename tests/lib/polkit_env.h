@@ -53,6 +53,8 @@ int polkit_env_isolate(struct polkit_env *env);
  * printed).
  */
 int polkit_env_start(struct polkit_env *env, const char *test_rules);
+/* The same after polkit_env_isolate(): polkit appearing later. */
+int polkit_env_start_services(struct polkit_env *env, const char *test_rules);
 
 /* Stop polkitd only (SIGTERM, wait), keeping the bus; start it again and
  * wait for its name. Both return 0 or -errno. */
