@@ -493,6 +493,29 @@ static void test_polkit_going_away_and_coming_back_is_followed(void)
 	polkit_env_stop(&env);
 }
 
+static void test_daemon_survives_a_bus_restart_and_reconnects(void)
+{
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+
+	/* GLib's default would raise SIGTERM when the bus goes away; the
+	 * test process would die here. */
+	CHECK_OK(polkit_env_restart(&env));
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
+	CHECK(authorizer_uses_polkit(a), "polkit is back, yet the fallback is in use");
+
+	authorizer_free(a);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
 static const struct test_case tests[] = {
 	{ "pkaction_lists_the_actions_with_their_defaults",
 	  test_pkaction_lists_the_actions_with_their_defaults, 120 },
@@ -511,6 +534,8 @@ static const struct test_case tests[] = {
 	  test_polkit_appearing_after_the_sandbox_is_used, 120 },
 	{ "without_a_bus_only_root_is_allowed_and_the_daemon_says_so",
 	  test_without_a_bus_only_root_is_allowed_and_the_daemon_says_so, 120 },
+	{ "daemon_survives_a_bus_restart_and_reconnects",
+	  test_daemon_survives_a_bus_restart_and_reconnects, 120 },
 	{ "polkit_going_away_and_coming_back_is_followed",
 	  test_polkit_going_away_and_coming_back_is_followed, 120 },
 };

@@ -463,6 +463,19 @@ void polkit_env_stop(struct polkit_env *env)
 	stop_pid(&env->dbus_pid);
 }
 
+int polkit_env_restart(struct polkit_env *env)
+{
+	int r;
+
+	polkit_env_stop(env);
+	if (unlink(SYSTEM_BUS_SOCKET) < 0 && errno != ENOENT)
+		return -errno;
+	r = start_bus(env);
+	if (r < 0)
+		return r;
+	return polkit_env_start_polkitd(env);
+}
+
 int polkit_env_subject_start(struct polkit_env_subject *s, uid_t uid)
 {
 	int keep[2], ready[2];

@@ -62,6 +62,8 @@ int polkit_env_stop_polkitd(struct polkit_env *env);
 int polkit_env_start_polkitd(struct polkit_env *env);
 /* Stop both daemons. */
 void polkit_env_stop(struct polkit_env *env);
+/* Stop both and start them again (a new bus: every connection is lost). */
+int polkit_env_restart(struct polkit_env *env);
 
 /*
  * A real process running as UID (group UID too, no supplementary groups:

@@ -4,6 +4,7 @@
  * code: a syscall on the list still works, one outside it kills the process
  * with SIGSYS.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -69,9 +70,100 @@ static void test_syscall_outside_the_list_kills_the_process(void)
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "ptrace: status %#x", status);
 }
 
+static void *thread_returns(void *arg)
+{
+	return arg;
+}
+
+static int thread_start_and_join(void)
+{
+	pthread_t t;
+	void *ret = NULL;
+
+	if (pthread_create(&t, NULL, thread_returns, (void *)1) != 0)
+		return 1;
+	return pthread_join(t, &ret) == 0 && ret == (void *)1 ? 0 : 1;
+}
+
+static int forbidden_clone_process(void)
+{
+	/* clone without CLONE_THREAD: a new process, as fork makes */
+	long pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+
+	if (pid == 0)
+		_exit(0);
+	return 0;
+}
+
+static void test_threads_may_start_under_the_filter_processes_may_not(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	CHECK_OK(pid);
+	if (pid == 0) {
+		/* As in the daemon, whose polkit worker exists before the
+		 * sandbox: glibc's one-time set-up for threads (signal
+		 * handlers) is done by then. */
+		if (thread_start_and_join() != 0)
+			_exit(2);
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (sandbox_install_seccomp() < 0)
+			_exit(3);
+		_exit(thread_start_and_join());
+	}
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "thread: status %#x", status);
+	status = run_filtered(forbidden_clone_process);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "clone: status %#x", status);
+}
+
+static int early_thread_pipe[2];
+
+/* Started before the filter: waits for the go, then makes a call off the
+ * list. */
+static void *early_thread(void *arg)
+{
+	char byte;
+
+	if (read(early_thread_pipe[0], &byte, 1) == 1)
+		syscall(SYS_ptrace, 0, 0, 0, 0);
+	return arg;
+}
+
+static int filter_reaches_earlier_thread(void)
+{
+	pthread_t t;
+
+	if (pipe(early_thread_pipe) < 0 || pthread_create(&t, NULL, early_thread, NULL) != 0)
+		return 1;
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	if (sandbox_install_seccomp() < 0)
+		return 3;
+	if (write(early_thread_pipe[1], "g", 1) != 1)
+		return 1;
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static void test_filter_covers_threads_started_before_it(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	CHECK_OK(pid);
+	if (pid == 0)
+		_exit(filter_reaches_earlier_thread());
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "status %#x", status);
+}
+
 static const struct test_case tests[] = {
 	{ "allowed_syscalls_work_under_the_filter", test_allowed_syscalls_work_under_the_filter },
 	{ "syscall_outside_the_list_kills_the_process", test_syscall_outside_the_list_kills_the_process },
+	{ "threads_may_start_under_the_filter_processes_may_not",
+	  test_threads_may_start_under_the_filter_processes_may_not },
+	{ "filter_covers_threads_started_before_it", test_filter_covers_threads_started_before_it },
 };
 
 int main(int argc, char **argv)
