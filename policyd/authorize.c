@@ -164,17 +164,19 @@ int authorizer_fd(const struct authorizer *a)
 	return a->event_fd;
 }
 
-int authorizer_push_fallback(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
-			     const char *action_id, const char *why)
+void authorizer_fallback_verdict(const struct peer_cred *peer, const char *action_id,
+				 const char *why, enum authz_verdict *ret_verdict, char *msg,
+				 size_t msg_size)
 {
-	char msg[sizeof(((struct authz_result *)NULL)->message)];
-
-	if (peer->uid == 0)
-		return authorizer_push(a, cookie, AUTHZ_ALLOWED, "root");
-	snprintf(msg, sizeof(msg), "only root may %s (%s): polkit is not available to authorize "
+	if (peer->uid == 0) {
+		*ret_verdict = AUTHZ_ALLOWED;
+		snprintf(msg, msg_size, "root");
+		return;
+	}
+	*ret_verdict = AUTHZ_DENIED;
+	snprintf(msg, msg_size, "only root may %s (%s): polkit is not available to authorize "
 		 "uid %u (%s)", authorizer_action_purpose(action_id), action_id,
 		 (unsigned int)peer->uid, why);
-	return authorizer_push(a, cookie, AUTHZ_DENIED, msg);
 }
 
 int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
@@ -184,8 +186,14 @@ int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_c
 	 * the worker a chance to find that polkit answers again. */
 	if (a->backend && (atomic_load(&a->polkit) || peer->uid != 0))
 		return polkit_backend_submit(a->backend, cookie, peer, action_id, interactive);
-	return authorizer_push_fallback(a, cookie, peer, action_id,
-					a->backend ? "it did not answer" : "no worker thread");
+
+	char msg[sizeof(((struct authz_result *)NULL)->message)];
+	enum authz_verdict verdict;
+
+	authorizer_fallback_verdict(peer, action_id,
+				    a->backend ? "it did not answer" : "no worker thread",
+				    &verdict, msg, sizeof(msg));
+	return authorizer_push(a, cookie, verdict, msg);
 }
 
 int authorizer_take(struct authorizer *a, struct authz_result *ret)

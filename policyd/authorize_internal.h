@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <stddef.h>
+
 #include "authorize.h"
 
 struct polkit_backend;
@@ -17,8 +19,9 @@ int authorizer_push(struct authorizer *a, uint64_t cookie, enum authz_verdict ve
 /* The verdict of the root-only rule, used while polkit is unreachable:
  * uid 0 allowed, everyone else denied, saying so. WHY names what is
  * unreachable. */
-int authorizer_push_fallback(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
-			     const char *action_id, const char *why);
+void authorizer_fallback_verdict(const struct peer_cred *peer, const char *action_id,
+				 const char *why, enum authz_verdict *ret_verdict, char *msg,
+				 size_t msg_size);
 
 /* The polkit worker saw polkit become reachable (WHY NULL) or unreachable
  * (WHY says how): remembered for authorizer_uses_polkit(), changes are

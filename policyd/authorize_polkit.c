@@ -95,23 +95,6 @@ static void check_finish(struct check *c, enum authz_verdict verdict, const char
 	check_free(c);
 }
 
-/* Worker: push the root-only verdict for a check polkit cannot take. */
-static void check_finish_fallback(struct check *c, const char *why)
-{
-	struct polkit_backend *b = c->backend;
-
-	pthread_mutex_lock(&b->lock);
-	if (pending_remove(b, c) &&
-	    authorizer_push_fallback(b->authorizer, c->cookie, &c->peer, c->action_id, why) < 0)
-		fprintf(stderr, "hid-policyd: out of memory: the verdict for request %llu is lost\n",
-			(unsigned long long)c->cookie);
-	b->outstanding--;
-	if (b->stopping && b->outstanding == 0)
-		g_main_loop_quit(b->loop);
-	pthread_mutex_unlock(&b->lock);
-	check_free(c);
-}
-
 static void backend_disconnect(struct polkit_backend *b)
 {
 	g_clear_object(&b->authority);
@@ -226,8 +209,12 @@ static gboolean check_start(gpointer userdata)
 		return G_SOURCE_REMOVE;
 	}
 	if (backend_connect(b, why, sizeof(why)) < 0) {
+		char msg[sizeof(((struct authz_result *)NULL)->message)];
+		enum authz_verdict verdict;
+
 		authorizer_note_polkit(b->authorizer, why);
-		check_finish_fallback(c, why);
+		authorizer_fallback_verdict(&c->peer, c->action_id, why, &verdict, msg, sizeof(msg));
+		check_finish(c, verdict, msg);
 		return G_SOURCE_REMOVE;
 	}
 	authorizer_note_polkit(b->authorizer, NULL);

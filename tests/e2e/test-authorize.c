@@ -493,6 +493,35 @@ static void test_polkit_going_away_and_coming_back_is_followed(void)
 	polkit_env_stop(&env);
 }
 
+/* The client went away before polkit looked at it: polkit's reason, as an
+ * error, not a verdict about somebody else's process. */
+static void test_check_of_a_vanished_client_is_an_error_with_polkits_reason(void)
+{
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+	struct authz_result res;
+	struct peer_cred peer;
+
+	start_env(&env);
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	peer = (struct peer_cred){ .pid = user.pid, .uid = user.uid, .gid = user.uid };
+	CHECK_OK(peer_cred_start_time(user.pid, &peer.start_time));
+	polkit_env_subject_end(&user);
+	a = new_authorizer();
+
+	CHECK_OK(authorizer_submit(a, 7, &peer, HID_POLICY_ACTION_STATUS, false));
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	test_log("vanished client: %s: %s", verdict_name(res.verdict), res.message);
+	CHECK_EQ(res.cookie, 7);
+	CHECK(res.verdict == AUTHZ_ERROR, "%s: %s", verdict_name(res.verdict), res.message);
+	CHECK(strstr(res.message, "polkit could not check " HID_POLICY_ACTION_STATUS ": "),
+	      "%s", res.message);
+
+	authorizer_free(a);
+	polkit_env_stop(&env);
+}
+
 static void test_daemon_survives_a_bus_restart_and_reconnects(void)
 {
 	struct polkit_env_subject user;
@@ -534,6 +563,8 @@ static const struct test_case tests[] = {
 	  test_polkit_appearing_after_the_sandbox_is_used, 120 },
 	{ "without_a_bus_only_root_is_allowed_and_the_daemon_says_so",
 	  test_without_a_bus_only_root_is_allowed_and_the_daemon_says_so, 120 },
+	{ "check_of_a_vanished_client_is_an_error_with_polkits_reason",
+	  test_check_of_a_vanished_client_is_an_error_with_polkits_reason, 120 },
 	{ "daemon_survives_a_bus_restart_and_reconnects",
 	  test_daemon_survives_a_bus_restart_and_reconnects, 120 },
 	{ "polkit_going_away_and_coming_back_is_followed",
