@@ -14,7 +14,7 @@
 #include <linux/hidraw.h>
 
 #include "harness.h"
-#include "policyd_run.h"
+#include "policyd_case.h"
 #include "uhid_dev.h"
 
 #define TEST_VENDOR 0x1234
@@ -44,17 +44,19 @@ static const char test_policy[] =
 	"  } ]\n"
 	"}\n";
 
-static void create_device(struct uhid_dev *dev, uint16_t product)
+/* The device every case protects (uhid_test_rdesc's size is only known
+ * at link time, hence a function). */
+static const struct uhid_dev_config *test_device(void)
 {
-	const struct uhid_dev_config cfg = {
+	static struct uhid_dev_config cfg = {
 		.name = "e2e test device",
 		.vendor = TEST_VENDOR,
-		.product = product,
+		.product = TEST_PRODUCT,
 		.rdesc = uhid_test_rdesc,
-		.rdesc_size = uhid_test_rdesc_size,
 	};
 
-	CHECK_OK(uhid_dev_create(dev, &cfg));
+	cfg.rdesc_size = uhid_test_rdesc_size;
+	return &cfg;
 }
 
 static void start_daemon(struct policyd_run *run, const char *policy)
@@ -87,141 +89,102 @@ static int get_feature(int fd, uint8_t id)
 
 static void test_denied_set_feature_gets_eperm_and_never_reaches_device(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
-	int fd;
+	struct policyd_case c;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
 
-	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(set_feature(c.fd, 0xf0, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_other_report_ids_and_get_feature_pass_and_reach_device(void)
 {
+	struct policyd_case c;
 	uint8_t reply[64] = { 0xf0, 1, 2, 3 };
-	struct policyd_run run;
-	struct uhid_dev dev;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	uhid_dev_set_get_reply(&dev, 0xf0, reply, sizeof(reply), 0);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
+	uhid_dev_set_get_reply(&c.dev, 0xf0, reply, sizeof(reply), 0);
 
-	CHECK_EQ(set_feature(fd, 3, 0), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 1);
-	CHECK_EQ(get_feature(fd, 0xf0), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 0xf0), 1);
+	CHECK_EQ(set_feature(c.fd, 3, 0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(get_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 0xf0), 1);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
 {
+	struct policyd_case c;
 	uint8_t buf[64] = { 2, 0x11 };
-	struct policyd_run run;
-	struct uhid_dev dev;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
 
 	/* write(): hid_hw_output_report */
-	CHECK_EQ(write(fd, buf, sizeof(buf)), -1);
+	CHECK_EQ(write(c.fd, buf, sizeof(buf)), -1);
 	CHECK_EQ(errno, EPERM);
 	/* HIDIOCSOUTPUT: SET_REPORT of an output report, the path write()
 	 * falls back to on transports without output reports */
-	CHECK_EQ(ioctl(fd, HIDIOCSOUTPUT(sizeof(buf)), buf), -1);
+	CHECK_EQ(ioctl(c.fd, HIDIOCSOUTPUT(sizeof(buf)), buf), -1);
 	CHECK_EQ(errno, EPERM);
 	usleep(200000);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_OUTPUT, -1), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_payload_rule_blocks_only_the_matching_command_byte(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
-	int fd;
+	struct policyd_case c;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
 
-	CHECK_EQ(set_feature(fd, 4, 0x90), EACCES);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 0);
-	CHECK_EQ(set_feature(fd, 4, 0x91), 0);
-	CHECK_EQ(set_feature(fd, 4, 0x10), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 2);
+	CHECK_EQ(set_feature(c.fd, 4, 0x90), EACCES);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 0);
+	CHECK_EQ(set_feature(c.fd, 4, 0x91), 0);
+	CHECK_EQ(set_feature(c.fd, 4, 0x10), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 2);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_audit_mode_logs_but_lets_the_request_through(void)
 {
+	struct policyd_case c;
 	char policy[sizeof(test_policy) + 16];
 	const char *filters[] = { "rule.name=no-firmware-update", "enforced=false",
 				  "action=deny", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
 	char *mode;
-	int fd;
-
 	snprintf(policy, sizeof(policy), "%s", test_policy);
 	mode = strstr(policy, "\"enforce\"");
 	CHECK(mode, "policy text has no mode");
 	memcpy(mode, "\"audit\"  ", 9);
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
 
-	CHECK_EQ(set_feature(fd, 0xf0, 0), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
-	CHECK_EQ(policyd_audit_count(&run, filters, 1, 10000), 1);
+	policyd_case_start(&c, test_device(), policy);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, filters, 1, 10000), 1);
+
+	policyd_case_end(&c);
 }
 
 static void test_audit_record_names_process_user_device_and_rule(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	char hid_id[32], uid_filter[32], pid_filter[32];
 	const char *filters[] = { "action=deny", "enforced=true", "errno=EPERM",
 				  "rule.name=no-firmware-update", "process.comm=fw-attacker",
 				  uid_filter, pid_filter, hid_id, "device.vendor=1234",
 				  "device.product=5678", "report_id=240",
 				  "request=set_report", "report_type=feature", NULL };
-	int fd, status;
+	int status;
 	pid_t child;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
 
 	child = fork();
 	CHECK_OK(child);
@@ -230,30 +193,28 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 		prctl(PR_SET_NAME, "fw-attacker");
 		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
 			_exit(2);
-		_exit(set_feature(fd, 0xf0, 0) == EPERM ? 0 : 1);
+		_exit(set_feature(c.fd, 0xf0, 0) == EPERM ? 0 : 1);
 	}
 	CHECK_EQ(waitpid(child, &status, 0), child);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 
 	snprintf(uid_filter, sizeof(uid_filter), "process.uid=1000");
 	snprintf(pid_filter, sizeof(pid_filter), "process.pid=%d", (int)child);
-	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev.hid_id);
-	if (policyd_audit_count(&run, filters, 1, 10000) != 1) {
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+	if (policyd_audit_count(&c.run, filters, 1, 10000) != 1) {
 		/* Say what the log holds, to tell a late record from a wrong one. */
 		const char *deny[] = { "action=deny", NULL };
-		json_t *last = policyd_audit_last(&run, deny);
+		json_t *last = policyd_audit_last(&c.run, deny);
 		char *text = last ? json_dumps(last, JSON_COMPACT) : NULL;
 
 		test_log("expected pid %d uid 1000 hid_id %d; last deny record: %s", (int)child,
-			 dev.hid_id, text ? text : "(none)");
+			 c.dev.hid_id, text ? text : "(none)");
 		free(text);
 		json_decref(last);
 		CHECK(0, "no audit record names the process, user, device and rule");
 	}
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_hotplugged_device_is_protected_and_again_after_readd(void)
@@ -264,7 +225,7 @@ static void test_hotplugged_device_is_protected_and_again_after_readd(void)
 
 	start_daemon(&run, test_policy);
 	for (int round = 0; round < 2; round++) {
-		create_device(&dev, TEST_PRODUCT);
+		CHECK_OK(uhid_dev_create(&dev, test_device()));
 		/* Attaching follows the uevent and loads the firewall, which
 		 * the verifier checks: seconds under emulation on a busy host.
 		 * The latency is the benchmark's business; here, only that it
@@ -288,7 +249,7 @@ static void test_killed_daemon_leaves_protection_and_restart_adopts_it(void)
 	struct uhid_dev dev;
 	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
+	CHECK_OK(uhid_dev_create(&dev, test_device()));
 	start_daemon(&run, test_policy);
 	CHECK_EQ(firewall_instance_count(dev.hid_id), 1);
 	policyd_stop(&run, true);
@@ -311,39 +272,32 @@ static void test_killed_daemon_leaves_protection_and_restart_adopts_it(void)
 
 static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	char changed[sizeof(test_policy)];
 	char *id;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	policyd_case_start(&c, test_device(), test_policy);
 
-	CHECK_OK(policyd_write_policy(&run, "50-test.json", "{ \"version\": 1, \"devices\": [ { \"rules\": 7 } ] }"));
-	CHECK_OK(policyd_reload(&run));
-	CHECK(policyd_said(&run, "reload failed", 0), "no reload failure reported");
-	CHECK(policyd_said(&run, "50-test.json", 0), "the broken file is not named");
-	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+	CHECK_OK(policyd_write_policy(&c.run, "50-test.json", "{ \"version\": 1, \"devices\": [ { \"rules\": 7 } ] }"));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "reload failed", 0), "no reload failure reported");
+	CHECK(policyd_said(&c.run, "50-test.json", 0), "the broken file is not named");
+	CHECK_EQ(set_feature(c.fd, 0xf0, 0), EPERM);
 
 	/* Move the firmware rule from 0xf0 to 3. */
 	snprintf(changed, sizeof(changed), "%s", test_policy);
 	id = strstr(changed, "\"0xf0\"");
 	CHECK(id, "policy text has no 0xf0");
 	memcpy(id, "\"0x03\"", 6);
-	CHECK_OK(policyd_write_policy(&run, "50-test.json", changed));
-	CHECK_OK(policyd_reload(&run));
-	CHECK(policyd_said(&run, "policy reloaded", 0), "no reload reported");
-	CHECK_EQ(set_feature(fd, 0xf0, 0), 0);
-	CHECK_EQ(set_feature(fd, 3, 0), EPERM);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 0);
+	CHECK_OK(policyd_write_policy(&c.run, "50-test.json", changed));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "policy reloaded", 0), "no reload reported");
+	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
+	CHECK_EQ(set_feature(c.fd, 3, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 0);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_flood_of_denials_is_logged_or_counted_exactly(void)
@@ -357,7 +311,7 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 	size_t logged;
 	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
+	CHECK_OK(uhid_dev_create(&dev, test_device()));
 	start_daemon(&run, test_policy);
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
@@ -406,30 +360,27 @@ static void test_running_daemon_is_sandboxed_with_documented_capabilities(void)
 {
 	/* CAP_BPF (39) alone, as hid-policyd(8) documents */
 	const char *caps = "0000008000000000";
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	char v[64];
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run, test_policy);
+	policyd_case_start(&c, test_device(), test_policy);
 
-	status_field(run.pid, "Seccomp", v, sizeof(v));
+	status_field(c.run.pid, "Seccomp", v, sizeof(v));
 	CHECK(!strcmp(v, "2"), "Seccomp: %s", v);
-	status_field(run.pid, "NoNewPrivs", v, sizeof(v));
+	status_field(c.run.pid, "NoNewPrivs", v, sizeof(v));
 	CHECK(!strcmp(v, "1"), "NoNewPrivs: %s", v);
-	status_field(run.pid, "CapEff", v, sizeof(v));
+	status_field(c.run.pid, "CapEff", v, sizeof(v));
 	CHECK(!strcmp(v, caps), "CapEff: %s", v);
-	status_field(run.pid, "CapPrm", v, sizeof(v));
+	status_field(c.run.pid, "CapPrm", v, sizeof(v));
 	CHECK(!strcmp(v, caps), "CapPrm: %s", v);
-	status_field(run.pid, "CapInh", v, sizeof(v));
+	status_field(c.run.pid, "CapInh", v, sizeof(v));
 	CHECK(!strcmp(v, "0000000000000000"), "CapInh: %s", v);
-	status_field(run.pid, "CapBnd", v, sizeof(v));
+	status_field(c.run.pid, "CapBnd", v, sizeof(v));
 	CHECK(!strcmp(v, "0000000000000000"), "CapBnd: %s", v);
-	status_field(run.pid, "CapAmb", v, sizeof(v));
+	status_field(c.run.pid, "CapAmb", v, sizeof(v));
 	CHECK(!strcmp(v, "0000000000000000"), "CapAmb: %s", v);
 
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static const struct test_case tests[] = {

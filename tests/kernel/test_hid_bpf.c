@@ -16,6 +16,7 @@
 
 #include "harness.h"
 #include "hid_bpf_loader.h"
+#include "kernel_fixture.h"
 #include "test_rdesc.h"
 #include "uhid_dev.h"
 
@@ -25,15 +26,7 @@
 
 static void make_device(struct uhid_dev *dev, const char *name)
 {
-	const struct uhid_dev_config cfg = {
-		.name = name,
-		.vendor = 0x1234,
-		.product = 0xbeef,
-		.rdesc = test_rdesc,
-		.rdesc_size = sizeof(test_rdesc),
-	};
-
-	CHECK_OK(uhid_dev_create(dev, &cfg));
+	kt_make_device(dev, name, test_rdesc, sizeof(test_rdesc));
 }
 
 /* The device's hidraw node now (it changes when the device is reprobed). */
@@ -65,10 +58,7 @@ static void current_hidraw(struct uhid_dev *dev)
 
 static int open_raw(struct uhid_dev *dev)
 {
-	int fd = uhid_dev_open_hidraw(dev, O_NONBLOCK);
-
-	CHECK_OK(fd);
-	return fd;
+	return kt_open_hidraw(dev, O_NONBLOCK);
 }
 
 /* Next report from hidraw: its length, or -ETIMEDOUT. */
@@ -100,62 +90,69 @@ static struct bpf_object *load(const char *name, int hid_id)
 	return obj;
 }
 
-static uint32_t global_u32(struct bpf_object *obj, const char *var)
-{
-	uint32_t v = 0;
+/* What most event cases start from: a fresh device, event.bpf.o loaded
+ * for it with struct_ops map MAP attached, and its hidraw node open. */
+struct event_case {
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int fd;
+};
 
-	CHECK_OK(hbt_read_global(obj, var, &v, sizeof(v)));
-	return v;
+static void event_case_start(struct event_case *c, const char *name,
+			     const char *map)
+{
+	make_device(&c->dev, name);
+	c->obj = load("event", c->dev.hid_id);
+	c->link = kt_attach(c->obj, map);
+	c->fd = open_raw(&c->dev);
+}
+
+/* The next report hidraw delivers must be LEN bytes long. */
+static void expect_report(int fd, uint8_t *buf, size_t size, int len)
+{
+	CHECK_EQ(read_report(fd, buf, size, READ_TIMEOUT_MS), len);
+}
+
+/* Nothing more arrives. */
+static void expect_quiet(int fd)
+{
+	uint8_t buf[512];
+
+	CHECK_EQ(read_report(fd, buf, sizeof(buf), QUIET_MS), -ETIMEDOUT);
 }
 
 static void test_event_rewrite_seen_by_hidraw_until_detach(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[256];
-	int fd;
 
-	make_device(&dev, "rewrite");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "rewrite", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 0x20, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	event_case_start(&c, "rewrite", "rewrite");
+	send_report1(&c.dev, 0x20, 0);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[0], 1);
 	CHECK_EQ(buf[1], 0x20);
 	CHECK_EQ(buf[2], 0x21);
-	CHECK_EQ(global_u32(obj, "last_hid_id"), dev.hid_id);
-	CHECK_EQ(global_u32(obj, "calls"), 1);
+	CHECK_EQ(kt_global_u32(c.obj, "last_hid_id"), c.dev.hid_id);
+	CHECK_EQ(kt_global_u32(c.obj, "calls"), 1);
 
-	CHECK_OK(bpf_link__destroy(link));
-	send_report1(&dev, 0x20, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	CHECK_OK(bpf_link__destroy(c.link));
+	send_report1(&c.dev, 0x20, 0);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0);
-	CHECK_EQ(global_u32(obj, "calls"), 1);
+	CHECK_EQ(kt_global_u32(c.obj, "calls"), 1);
 }
 
 static void test_event_subprogram_runs(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[256];
-	int fd;
 
-	make_device(&dev, "subprog");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "subprog", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 1, 2);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	event_case_start(&c, "subprog", "subprog");
+	send_report1(&c.dev, 1, 2);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[3], 0x5a);
-	CHECK_EQ(global_u32(obj, "calls"), 1);
+	CHECK_EQ(kt_global_u32(c.obj, "calls"), 1);
 }
 
 static void test_reattach_same_map_refused(void)
@@ -166,7 +163,7 @@ static void test_reattach_same_map_refused(void)
 
 	make_device(&dev, "reattach");
 	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "rewrite", &link));
+	link = kt_attach(obj, "rewrite");
 	CHECK_EQ(hbt_attach(obj, "rewrite", &again), -EBUSY);
 	CHECK_OK(bpf_link__destroy(link));
 	/* a deleted struct_ops map cannot be registered again either */
@@ -195,8 +192,7 @@ static void test_attach_outlives_fds_when_pinned_then_detach(void)
 
 	fd = open_raw(&dev);
 	send_report1(&dev, 0x30, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0x31);
 
 	map_fd = bpf_obj_get(pin);
@@ -206,27 +202,18 @@ static void test_attach_outlives_fds_when_pinned_then_detach(void)
 	CHECK_OK(unlink(pin));
 
 	send_report1(&dev, 0x30, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0);
 }
 
 static void test_event_changes_report_id_and_size(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[256];
-	int fd;
 
-	make_device(&dev, "change id");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "change_id", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 0x44, 0x45);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_SHORT_LEN);
+	event_case_start(&c, "change id", "change_id");
+	send_report1(&c.dev, 0x44, 0x45);
+	expect_report(c.fd, buf, sizeof(buf), TEST_SHORT_LEN);
 	CHECK_EQ(buf[0], 2);
 	CHECK_EQ(buf[1], 0x44);
 	CHECK_EQ(buf[2], 0x45);
@@ -234,78 +221,53 @@ static void test_event_changes_report_id_and_size(void)
 
 static void test_negative_return_drops_event_for_hidraw(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[256];
-	int fd;
 
-	make_device(&dev, "drop");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "drop", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 0xdd, 0);
-	send_report1(&dev, 0x01, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	event_case_start(&c, "drop", "drop");
+	send_report1(&c.dev, 0xdd, 0);
+	send_report1(&c.dev, 0x01, 0);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x01);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), QUIET_MS), -ETIMEDOUT);
+	expect_quiet(c.fd);
 }
 
 static void test_size_beyond_allocated_size_rejected(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[512];
-	int fd;
 
-	make_device(&dev, "size");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "size", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 0xee, 0);	/* allocated_size + 1: rejected */
-	send_report1(&dev, 0xef, 0);	/* allocated_size: accepted */
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_EVENT_BUF);
+	event_case_start(&c, "size", "size");
+	send_report1(&c.dev, 0xee, 0);	/* allocated_size + 1: rejected */
+	send_report1(&c.dev, 0xef, 0);	/* allocated_size: accepted */
+	expect_report(c.fd, buf, sizeof(buf), TEST_EVENT_BUF);
 	CHECK_EQ(buf[1], 0xef);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), QUIET_MS), -ETIMEDOUT);
+	expect_quiet(c.fd);
 }
 
 static void test_event_hook_injects_second_event(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	uint8_t buf[256];
 	uint64_t source = 0;
 	int32_t ret = -1;
-	int fd;
 
-	make_device(&dev, "inject");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "inject", &link));
-	fd = open_raw(&dev);
-
-	send_report1(&dev, 0x10, 0x77);
+	event_case_start(&c, "inject", "inject");
+	send_report1(&c.dev, 0x10, 0x77);
 	/* the injected copy is processed first, inside the hook */
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x11);
 	CHECK_EQ(buf[2], 0x77);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x10);
 	CHECK_EQ(buf[2], 0x77);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), QUIET_MS), -ETIMEDOUT);
+	expect_quiet(c.fd);
 
-	CHECK_OK(hbt_read_global(obj, "inject_ret", &ret, sizeof(ret)));
+	CHECK_OK(hbt_read_global(c.obj, "inject_ret", &ret, sizeof(ret)));
 	CHECK_EQ(ret, 0);
-	CHECK_EQ(global_u32(obj, "calls"), 2);
+	CHECK_EQ(kt_global_u32(c.obj, "calls"), 2);
 	/* the nested run saw a non-zero source: the injecting context */
-	CHECK_OK(hbt_read_global(obj, "last_source", &source, sizeof(source)));
+	CHECK_OK(hbt_read_global(c.obj, "last_source", &source, sizeof(source)));
 	CHECK(source != 0, "source of the injected report is 0");
 }
 
@@ -327,9 +289,8 @@ static void test_before_flag_orders_2_1_3_as_1_2_3(void)
 	fd = open_raw(&dev);
 
 	send_report1(&dev, 0, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
-	CHECK_EQ(global_u32(obj, "nruns"), 3);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
+	CHECK_EQ(kt_global_u32(obj, "nruns"), 3);
 	CHECK_OK(hbt_read_global(obj, "runs", runs, sizeof(runs)));
 	CHECK_EQ(runs[0], 1);
 	CHECK_EQ(runs[1], 2);
@@ -352,36 +313,27 @@ static void test_program_on_device_a_never_runs_for_b(void)
 	fd_b = open_raw(&b);
 
 	send_report1(&b, 0x50, 0);
-	CHECK_EQ(read_report(fd_b, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd_b, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0);
-	CHECK_EQ(global_u32(obj, "calls"), 0);
+	CHECK_EQ(kt_global_u32(obj, "calls"), 0);
 
 	send_report1(&a, 0x50, 0);
-	CHECK_EQ(read_report(fd_a, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd_a, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0x51);
-	CHECK_EQ(global_u32(obj, "calls"), 1);
-	CHECK_EQ(global_u32(obj, "last_hid_id"), a.hid_id);
+	CHECK_EQ(kt_global_u32(obj, "calls"), 1);
+	CHECK_EQ(kt_global_u32(obj, "last_hid_id"), a.hid_id);
 }
 
 static void test_program_rewrites_device_name(void)
 {
-	struct uhid_dev dev;
-	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct event_case c;
 	char name[256] = "";
 	uint8_t buf[256];
-	int fd;
 
-	make_device(&dev, "name before");
-	obj = load("event", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "rename", &link));
-	fd = open_raw(&dev);
-	send_report1(&dev, 0, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
-	CHECK_OK(ioctl(fd, HIDIOCGRAWNAME(sizeof(name)), name));
+	event_case_start(&c, "name before", "rename");
+	send_report1(&c.dev, 0, 0);
+	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
+	CHECK_OK(ioctl(c.fd, HIDIOCGRAWNAME(sizeof(name)), name));
 	CHECK(!strcmp(name, "BPF"), "name is '%s'", name);
 }
 
@@ -449,8 +401,7 @@ static void test_limit_64_ops_then_e2big(void)
 	/* the 64 still run: the device keeps working */
 	fd = open_raw(&dev);
 	send_report1(&dev, 0x60, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x60);
 }
 
@@ -497,7 +448,7 @@ static void test_rdesc_fixup_grows_descriptor_until_detach(void)
 	make_device(&dev, "rdesc");
 	obj = load("rdesc", dev.hid_id);
 	CHECK_OK(hbt_attach(obj, "rdesc_a", &link));
-	CHECK(global_u32(obj, "calls") >= 1, "fixup did not run");
+	CHECK(kt_global_u32(obj, "calls") >= 1, "fixup did not run");
 
 	n = read_rdesc_ioctl(&dev, rd);
 	CHECK_EQ(n, base + sizeof(report5_items));
@@ -510,7 +461,7 @@ static void test_rdesc_fixup_grows_descriptor_until_detach(void)
 	/* hid-core parsed the new descriptor: report 5 now exists */
 	fd = open_raw(&dev);
 	CHECK_OK(uhid_dev_send_input(&dev, r5, sizeof(r5)));
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS), 5);
+	expect_report(fd, buf, sizeof(buf), 5);
 	CHECK_EQ(buf[4], 0xd);
 	close(fd);
 
@@ -532,8 +483,8 @@ static void test_current_task_helpers_name_the_attaching_process(void)
 	make_device(&dev, "helpers");
 	obj = load("rdesc", dev.hid_id);
 	CHECK_OK(hbt_attach(obj, "rdesc_a", &link));
-	CHECK_EQ(global_u32(obj, "caller_tgid"), getpid());
-	CHECK_EQ(global_u32(obj, "caller_uid"), getuid());
+	CHECK_EQ(kt_global_u32(obj, "caller_tgid"), getpid());
+	CHECK_EQ(kt_global_u32(obj, "caller_uid"), getuid());
 	CHECK_OK(hbt_read_global(obj, "caller_comm", comm, sizeof(comm)));
 	CHECK_OK(read_file("/proc/self/comm", expected, sizeof(expected) - 1));
 	expected[strcspn(expected, "\n")] = 0;
@@ -573,8 +524,7 @@ static void test_event_buffer_grows_when_reprobe_adds_longer_report(void)
 	current_hidraw(&dev);
 	fd = open_raw(&dev);
 	CHECK_OK(uhid_dev_send_input(&dev, r6, sizeof(r6)));
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 sizeof(r6));
+	expect_report(fd, buf, sizeof(buf), sizeof(r6));
 	CHECK_EQ(buf[200], 0x77);
 }
 
@@ -594,8 +544,7 @@ static void test_device_destroyed_while_attached_then_detached(void)
 	current_hidraw(&dev);
 	fd = open_raw(&dev);
 	send_report1(&dev, 0x70, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0x71);
 	close(fd);
 
@@ -609,10 +558,9 @@ static void test_device_destroyed_while_attached_then_detached(void)
 	make_device(&other, "after destroyed");
 	fd = open_raw(&other);
 	send_report1(&other, 0x70, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[2], 0);
-	CHECK_EQ(global_u32(obj, "calls"), 1);
+	CHECK_EQ(kt_global_u32(obj, "calls"), 1);
 }
 
 /* Must match struct hid_syscall_args in bpf/syscall.bpf.c. */
@@ -640,8 +588,7 @@ static void test_syscall_input_report_reaches_hidraw(void)
 	args.data[64] = 0x42;
 	CHECK_EQ(hbt_run_syscall(obj, "input_report", &args, sizeof(args)), 0);
 	CHECK_EQ(args.retval, 0);
-	CHECK_EQ(read_report(fd, buf, sizeof(buf), READ_TIMEOUT_MS),
-		 TEST_INPUT_LEN);
+	expect_report(fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x99);
 	CHECK_EQ(buf[64], 0x42);
 }

@@ -19,27 +19,15 @@
 
 #include "harness.h"
 #include "hid_bpf_loader.h"
+#include "kernel_fixture.h"
 #include "uhid_dev.h"
 
 #define QUIET_MS 200	/* how long "nothing arrives" is waited for */
 #define LEN 64		/* feature 3, 4, 0xf0 and output 2 of uhid_test_rdesc */
 
-static void make_device(struct uhid_dev *dev, const uint8_t *rdesc, size_t size)
-{
-	const struct uhid_dev_config cfg = {
-		.name = "request hooks",
-		.vendor = 0x1234,
-		.product = 0xbeef,
-		.rdesc = rdesc,
-		.rdesc_size = size,
-	};
-
-	CHECK_OK(uhid_dev_create(dev, &cfg));
-}
-
 static void make_test_device(struct uhid_dev *dev)
 {
-	make_device(dev, uhid_test_rdesc, uhid_test_rdesc_size);
+	kt_make_device(dev, "request hooks", uhid_test_rdesc, uhid_test_rdesc_size);
 }
 
 /* Load requests.bpf.o for hid_id; programs named sleepable_* sleepable. */
@@ -56,28 +44,28 @@ static struct bpf_object *load_requests(int hid_id)
 	return obj;
 }
 
-static struct bpf_link *attach(struct bpf_object *obj, const char *map)
-{
-	struct bpf_link *link = NULL;
+/* What most request cases start from: the test device, requests.bpf.o
+ * loaded for it with MAP attached (NULL: none yet), one hidraw opener. */
+struct request_case {
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int fd;
+};
 
-	CHECK_OK(hbt_attach(obj, map, &link));
-	return link;
+static void request_case_start(struct request_case *c, const char *map)
+{
+	make_test_device(&c->dev);
+	c->obj = load_requests(c->dev.hid_id);
+	c->link = map ? kt_attach(c->obj, map) : NULL;
+	c->fd = kt_open_hidraw(&c->dev, 0);
 }
 
-static uint64_t global_u64(struct bpf_object *obj, const char *var)
+static void request_case_end(struct request_case *c)
 {
-	uint64_t v = 0;
-
-	CHECK_OK(hbt_read_global(obj, var, &v, sizeof(v)));
-	return v;
-}
-
-static int global_int(struct bpf_object *obj, const char *var)
-{
-	int v = 0;
-
-	CHECK_OK(hbt_read_global(obj, var, &v, sizeof(v)));
-	return v;
+	close(c->fd);
+	bpf_object__close(c->obj);
+	uhid_dev_destroy(&c->dev);
 }
 
 static void set_refused_id(struct bpf_object *obj, uint8_t id)
@@ -121,153 +109,107 @@ static void answer_feature(struct uhid_dev *dev, uint8_t id, uint8_t byte1)
 
 static void test_get_feature_refused_with_errno_then_works_after_detach(void)
 {
-	struct bpf_object *obj;
-	struct bpf_link *link;
-	struct uhid_dev dev;
+	struct request_case c;
 	uint8_t got[LEN];
-	int fd;
 
-	make_test_device(&dev);
-	answer_feature(&dev, 3, 0x77);
-	obj = load_requests(dev.hid_id);
-	link = attach(obj, "refuse_get");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "refuse_get");
+	answer_feature(&c.dev, 3, 0x77);
 
-	CHECK_EQ(get_feature(fd, 3, NULL), EACCES);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK_EQ(get_feature(c.fd, 3, NULL), EACCES);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
 
-	CHECK_OK(bpf_link__destroy(link));
-	CHECK_EQ(get_feature(fd, 3, got), 0);
+	CHECK_OK(bpf_link__destroy(c.link));
+	CHECK_EQ(get_feature(c.fd, 3, got), 0);
 	CHECK_EQ(got[1], 0x77);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 3), 1);
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 3), 1);
+	request_case_end(&c);
 }
 
 static void test_refused_set_feature_id_blocks_only_that_id(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
-	int fd;
+	struct request_case c;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	set_refused_id(obj, 0xf0);
-	attach(obj, "refuse_set_id");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "refuse_set_id");
+	set_refused_id(c.obj, 0xf0);
 
-	CHECK_EQ(set_feature(fd, 0xf0, 1), EACCES);
-	CHECK_EQ(set_feature(fd, 3, 1), 0);
-	CHECK_EQ(set_feature(fd, 4, 1), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 3), 1);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0, 1), EACCES);
+	CHECK_EQ(set_feature(c.fd, 3, 1), 0);
+	CHECK_EQ(set_feature(c.fd, 4, 1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
 	/* GET of the refused ID is not a SET: it passes */
-	answer_feature(&dev, 0xf0, 0);
-	CHECK_EQ(get_feature(fd, 0xf0, NULL), 0);
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	answer_feature(&c.dev, 0xf0, 0);
+	CHECK_EQ(get_feature(c.fd, 0xf0, NULL), 0);
+	request_case_end(&c);
 }
 
 static void test_request_answered_per_opener_by_source(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
+	struct request_case c;
 	uint8_t got[LEN];
-	int a, b;
+	int b;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "answer_get");
-	a = uhid_dev_open_hidraw(&dev, 0);
-	b = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(a);
-	CHECK_OK(b);
+	request_case_start(&c, "answer_get");
+	b = kt_open_hidraw(&c.dev, 0);
 
-	CHECK_EQ(get_feature(a, 3, got), 0);
+	CHECK_EQ(get_feature(c.fd, 3, got), 0);
 	CHECK_EQ(got[1], 0x11);
 	CHECK_EQ(get_feature(b, 3, got), 0);
 	CHECK_EQ(got[1], 0x22);
-	CHECK_EQ(get_feature(a, 3, got), 0);
+	CHECK_EQ(get_feature(c.fd, 3, got), 0);
 	CHECK_EQ(got[1], 0x11);
 	/* the program answered: the device was never asked */
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
-	CHECK(global_u64(obj, "first_source") != 0, "hidraw passed source 0");
-	close(a);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK(kt_global_u64(c.obj, "first_source") != 0, "hidraw passed source 0");
 	close(b);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	request_case_end(&c);
 }
 
 static void test_sleepable_hook_forwards_and_recursion_gets_edeadlock(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
+	struct request_case c;
 	uint8_t got[LEN];
-	int fd;
 
-	make_test_device(&dev);
-	answer_feature(&dev, 3, 0x5e);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "forward_request");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "forward_request");
+	answer_feature(&c.dev, 3, 0x5e);
 
-	CHECK_EQ(get_feature(fd, 3, got), 0);
+	CHECK_EQ(get_feature(c.fd, 3, got), 0);
 	/* the device's answer, brought back by the kfunc */
 	CHECK_EQ(got[1], 0x5e);
-	CHECK_EQ(global_int(obj, "outer_ret"), LEN);
+	CHECK_EQ(kt_global_s32(c.obj, "outer_ret"), LEN);
 	/* the forwarded request came through the hook, which could not
 	 * forward it again */
-	CHECK_EQ(global_u64(obj, "calls"), 2);
-	CHECK_EQ(global_int(obj, "inner_ret"), -EDEADLOCK);
-	CHECK(global_u64(obj, "inner_source") != 0, "kfunc request had source 0");
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 3), 1);
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	CHECK_EQ(kt_global_u64(c.obj, "calls"), 2);
+	CHECK_EQ(kt_global_s32(c.obj, "inner_ret"), -EDEADLOCK);
+	CHECK(kt_global_u64(c.obj, "inner_source") != 0, "kfunc request had source 0");
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 3), 1);
+	request_case_end(&c);
 }
 
 static void test_program_decides_on_payload_byte(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
-	int fd;
+	struct request_case c;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "refuse_payload");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "refuse_payload");
 
-	CHECK_EQ(set_feature(fd, 4, 0x66), EACCES);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 0);
-	CHECK_EQ(set_feature(fd, 4, 0x67), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 4), 1);
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	CHECK_EQ(set_feature(c.fd, 4, 0x66), EACCES);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 0);
+	CHECK_EQ(set_feature(c.fd, 4, 0x67), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
+	request_case_end(&c);
 }
 
 static void test_helpers_name_the_calling_process(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
+	struct request_case c;
 	char comm[16] = "";
 	uint64_t pid_tgid, uid_gid;
-	int fd, status;
+	int status;
 	pid_t child;
 
-	make_test_device(&dev);
-	answer_feature(&dev, 3, 0);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "caller");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "caller");
+	answer_feature(&c.dev, 3, 0);
 
 	child = fork();
 	CHECK_OK(child);
@@ -275,172 +217,130 @@ static void test_helpers_name_the_calling_process(void)
 		prctl(PR_SET_NAME, "hid-requester");
 		if (setresgid(1234, 1234, 1234) || setresuid(4321, 4321, 4321))
 			_exit(2);
-		_exit(get_feature(fd, 3, NULL) ? 1 : 0);
+		_exit(get_feature(c.fd, 3, NULL) ? 1 : 0);
 	}
 	CHECK_EQ(waitpid(child, &status, 0), child);
 	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
 
-	pid_tgid = global_u64(obj, "pid_tgid");
-	uid_gid = global_u64(obj, "uid_gid");
-	CHECK_OK(hbt_read_global(obj, "comm", comm, sizeof(comm)));
+	pid_tgid = kt_global_u64(c.obj, "pid_tgid");
+	uid_gid = kt_global_u64(c.obj, "uid_gid");
+	CHECK_OK(hbt_read_global(c.obj, "comm", comm, sizeof(comm)));
 	CHECK_EQ(pid_tgid >> 32, child);
 	CHECK_EQ((uint32_t)pid_tgid, child);
 	CHECK_EQ((uint32_t)uid_gid, 4321);
 	CHECK_EQ(uid_gid >> 32, 1234);
 	CHECK(!strcmp(comm, "hid-requester"), "comm \"%s\"", comm);
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	request_case_end(&c);
 }
 
 static void test_sources_differ_per_opener(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
+	struct request_case c;
 	uint64_t sa, sb;
-	int a, b;
+	int b;
 
-	make_test_device(&dev);
-	answer_feature(&dev, 3, 0);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "caller");
-	a = uhid_dev_open_hidraw(&dev, 0);
-	b = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(a);
-	CHECK_OK(b);
-	CHECK_EQ(get_feature(a, 3, NULL), 0);
-	sa = global_u64(obj, "last_source");
+	request_case_start(&c, "caller");
+	answer_feature(&c.dev, 3, 0);
+	b = kt_open_hidraw(&c.dev, 0);
+	CHECK_EQ(get_feature(c.fd, 3, NULL), 0);
+	sa = kt_global_u64(c.obj, "last_source");
 	CHECK_EQ(get_feature(b, 3, NULL), 0);
-	sb = global_u64(obj, "last_source");
+	sb = kt_global_u64(c.obj, "last_source");
 	CHECK(sa && sb && sa != sb, "sources %#llx and %#llx", (unsigned long long)sa,
 	      (unsigned long long)sb);
-	CHECK_EQ(get_feature(a, 3, NULL), 0);
-	CHECK_EQ(global_u64(obj, "last_source"), sa);
-	close(a);
+	CHECK_EQ(get_feature(c.fd, 3, NULL), 0);
+	CHECK_EQ(kt_global_u64(c.obj, "last_source"), sa);
 	close(b);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	request_case_end(&c);
 }
 
 static void test_output_report_refused_then_works_after_detach(void)
 {
-	struct bpf_object *obj;
-	struct bpf_link *link;
-	struct uhid_dev dev;
-	int fd;
+	struct request_case c;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	link = attach(obj, "refuse_output");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "refuse_output");
 
-	CHECK_EQ(write_output(fd, 2), EACCES);
-	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(write_output(c.fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
 
-	CHECK_OK(bpf_link__destroy(link));
-	CHECK_EQ(write_output(fd, 2), 0);
-	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	CHECK_OK(bpf_link__destroy(c.link));
+	CHECK_EQ(write_output(c.fd, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	request_case_end(&c);
 }
 
 static void test_output_report_answered_per_opener_by_source(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
-	int a, b;
+	struct request_case c;
+	int b;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "answer_output");
-	a = uhid_dev_open_hidraw(&dev, 0);
-	b = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(a);
-	CHECK_OK(b);
+	request_case_start(&c, "answer_output");
+	b = kt_open_hidraw(&c.dev, 0);
 
 	/* the first opener's report is swallowed (reported as sent) */
-	CHECK_EQ(write_output(a, 2), 0);
-	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(write_output(c.fd, 2), 0);
+	CHECK_EQ(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
 	/* the second opener's goes to the device */
 	CHECK_EQ(write_output(b, 2), 0);
-	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
-	CHECK_EQ(write_output(a, 2), 0);
-	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
-	close(a);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	CHECK_EQ(write_output(c.fd, 2), 0);
+	CHECK_EQ(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
 	close(b);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	request_case_end(&c);
 }
 
 static void test_output_forward_recursion_gets_edeadlock(void)
 {
-	struct bpf_object *obj;
-	struct uhid_dev dev;
-	int fd;
+	struct request_case c;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	attach(obj, "forward_output");
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, "forward_output");
 
-	CHECK_EQ(write_output(fd, 2), 0);
-	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
-	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
-	CHECK_EQ(global_int(obj, "outer_ret"), LEN);
-	CHECK_EQ(global_u64(obj, "calls"), 2);
-	CHECK_EQ(global_int(obj, "inner_ret"), -EDEADLOCK);
-	CHECK(global_u64(obj, "inner_source") != 0, "kfunc output had source 0");
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	CHECK_EQ(write_output(c.fd, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	CHECK_EQ(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 2, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(kt_global_s32(c.obj, "outer_ret"), LEN);
+	CHECK_EQ(kt_global_u64(c.obj, "calls"), 2);
+	CHECK_EQ(kt_global_s32(c.obj, "inner_ret"), -EDEADLOCK);
+	CHECK(kt_global_u64(c.obj, "inner_source") != 0, "kfunc output had source 0");
+	request_case_end(&c);
 }
 
 static void test_write_refused_on_output_path_and_set_report_fallback(void)
 {
+	struct request_case c;
 	struct uhid_dev_record rec;
-	struct bpf_object *obj;
 	struct bpf_link *fw, *no_output;
-	struct uhid_dev dev;
-	int fd;
 
-	make_test_device(&dev);
-	obj = load_requests(dev.hid_id);
-	set_refused_id(obj, 2);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	request_case_start(&c, NULL);
+	set_refused_id(c.obj, 2);
 
 	/* Without output reports in the transport, write() is a SET_REPORT. */
-	no_output = attach(obj, "no_output");
-	CHECK_EQ(write_output(fd, 2), 0);
-	CHECK(uhid_dev_last(&dev, UHID_DEV_SET_REPORT, &rec), "fallback SET_REPORT missing");
+	no_output = kt_attach(c.obj, "no_output");
+	CHECK_EQ(write_output(c.fd, 2), 0);
+	CHECK(uhid_dev_last(&c.dev, UHID_DEV_SET_REPORT, &rec), "fallback SET_REPORT missing");
 	CHECK_EQ(rec.rtype, UHID_OUTPUT_REPORT);
 	CHECK_EQ(rec.rnum, 2);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
 
 	/* The firewall refuses it on that path... */
-	fw = attach(obj, "output_firewall");
-	CHECK_EQ(write_output(fd, 2), EACCES);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	fw = kt_attach(c.obj, "output_firewall");
+	CHECK_EQ(write_output(c.fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 2), 1);
 	/* ...and on the output report path. */
 	CHECK_OK(bpf_link__destroy(no_output));
-	CHECK_EQ(write_output(fd, 2), EACCES);
-	CHECK_EQ(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	CHECK_EQ(write_output(c.fd, 2), EACCES);
+	CHECK_EQ(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 1, QUIET_MS), -ETIMEDOUT);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 2), 1);
 	/* HIDIOCSOUTPUT is a SET_REPORT too */
 	{
 		uint8_t buf[LEN] = { 2 };
 
-		CHECK_EQ(ioctl(fd, HIDIOCSOUTPUT(LEN), buf), -1);
+		CHECK_EQ(ioctl(c.fd, HIDIOCSOUTPUT(LEN), buf), -1);
 		CHECK_EQ(errno, EACCES);
 	}
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 2), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 2), 1);
 	CHECK_OK(bpf_link__destroy(fw));
-	close(fd);
-	bpf_object__close(obj);
-	uhid_dev_destroy(&dev);
+	request_case_end(&c);
 }
 
 /* A keyboard whose output report 2 carries the LEDs: the kernel sends it
@@ -513,9 +413,9 @@ static void test_kernel_issued_output_report_has_source_0(void)
 	struct uhid_dev dev;
 	int fd;
 
-	make_device(&dev, led_keyboard_rdesc, sizeof(led_keyboard_rdesc));
+	kt_make_device(&dev, "LED keyboard", led_keyboard_rdesc, sizeof(led_keyboard_rdesc));
 	obj = load_requests(dev.hid_id);
-	attach(obj, "output_source");
+	kt_attach(obj, "output_source");
 	CHECK_OK(hbt_write_global(obj, "last_source", &(uint64_t){ 0xdead }, sizeof(uint64_t)));
 	fd = open_event_node(&dev);
 	CHECK_OK(fd);
@@ -524,8 +424,8 @@ static void test_kernel_issued_output_report_has_source_0(void)
 	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_OUTPUT, 2, 1, 2000));
 	CHECK(uhid_dev_last(&dev, UHID_DEV_OUTPUT, &rec), "no LED report");
 	CHECK_EQ(rec.data[1] & 0x02, 0x02);	/* Caps Lock is LED usage 2 */
-	CHECK(global_u64(obj, "calls") >= 1, "hook not called");
-	CHECK_EQ(global_u64(obj, "last_source"), 0);
+	CHECK(kt_global_u64(obj, "calls") >= 1, "hook not called");
+	CHECK_EQ(kt_global_u64(obj, "last_source"), 0);
 	close(fd);
 	bpf_object__close(obj);
 	uhid_dev_destroy(&dev);

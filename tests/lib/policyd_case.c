@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* An end-to-end case's frame; see policyd_case.h. */
+#include <unistd.h>
+
+#include "harness.h"
+#include "policyd_case.h"
+
+void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			const char *policy)
+{
+	CHECK_OK(uhid_dev_create(&c->dev, dev_cfg));
+	CHECK_OK(policyd_prepare(&c->run));
+	CHECK_OK(policyd_write_policy(&c->run, "50-test.json", policy));
+	CHECK_OK(policyd_start(&c->run, NULL));
+	c->fd = uhid_dev_open_hidraw(&c->dev, 0);
+	CHECK_OK(c->fd);
+}
+
+void policyd_case_end(struct policyd_case *c)
+{
+	close(c->fd);
+	policyd_stop(&c->run, false);
+	CHECK_OK(policyd_cleanup(&c->run));
+	uhid_dev_destroy(&c->dev);
+}
