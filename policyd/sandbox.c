@@ -47,8 +47,8 @@ static const int allowed_syscalls[] = {
 	 * worker's GLib main loop and D-Bus connection, which the worker
 	 * (re)opens when polkit answers only after start-up, as at boot, where
 	 * the daemon starts before D-Bus; GDBus then starts its I/O thread
-	 * (clone: threads only, see below). Found with the VM suite's
-	 * authorization tests and the kernel's seccomp log. */
+	 * (clone: threads only, see below). Found with the authorization
+	 * tests (tests/e2e/test-authorize.c) and the kernel's seccomp log. */
 	SCMP_SYS(eventfd2), SCMP_SYS(rseq), SCMP_SYS(set_robust_list),
 	/* process */
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
@@ -69,11 +69,11 @@ int sandbox_install_seccomp(void)
 
 	if (!ctx)
 		return -ENOMEM;
-	/* The kernel logs every kill (audit record 1326) without being asked
-	 * to; asking (SCMP_FLTATR_CTL_LOG) would also log each refused clone3
-	 * below, expected on every new thread. */
 	/* Every thread, not only the caller: the authorizer's polkit worker
-	 * and GLib's D-Bus thread run from before the sandbox. */
+	 * and GLib's D-Bus thread run from before the sandbox. No
+	 * SCMP_FLTATR_CTL_LOG: the kernel logs every kill (audit record 1326)
+	 * without it, and with it would also log the refused clone3 below,
+	 * expected on every new thread. */
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
 	if (r < 0)
 		return r;
