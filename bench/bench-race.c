@@ -1,22 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The root hidraw race, measured in the test VM (bench/race_bench.sh): a
- * virtual DualSense appears ROUNDS times while hid-policyd runs with the
- * shipped policy, and a root racer opens its hidraw node as soon as it
- * appears and at once starts a firmware update (SET_REPORT feature 0xF4).
- * There is no udev: root needs none to open the node. Printed:
+ * The hidraw race, measured in the test VM (bench/race_bench.sh): a virtual
+ * DualSense appears ROUNDS times while hid-policyd runs with the shipped
+ * policy, and a racer opens its hidraw node as soon as it can and at once
+ * starts a firmware update (SET_REPORT feature 0xF4). Scenarios:
  *
- *   reached   how many of the requests the device received;
- *   window    from the racer seeing the node to the daemon publishing its
- *             decision, which it does right after the firewall is attached
- *             (inotify on the runtime directory's devices/);
- *   racer     from the racer seeing the node to its request returning.
+ *   root             a root racer, no udev: root needs none to open the node;
+ *   root-hold-probe  the same, with the user-space ordering that closes the
+ *                    window on an unmodified kernel: drivers_autoprobe is 0 on
+ *                    the hid bus, so a new device gets no driver and hence no
+ *                    hidraw node until it is probed (echo SYSNAME >
+ *                    /sys/bus/hid/drivers_probe), which happens here once the
+ *                    decision is published. hid-policyd does not do this;
+ *                    the benchmark does;
+ *   user-no-rule     a uid-1000 racer, the real udevd with only a rule that
+ *                    opens hidraw nodes to everybody (stand-in for Steam's
+ *                    and uaccess rules), without 60-hid-policy.rules;
+ *   user-rule        the same with 60-hid-policy.rules (what
+ *                    tests/e2e/test-race.c asserts).
  *
- * --hold-probe tries the user-space ordering that closes the window on an
- * unmodified kernel: /sys/bus/hid/drivers_autoprobe is 0, so a new HID
- * device gets no driver and hence no hidraw node, and the device is probed
- * (echo SYSNAME > /sys/bus/hid/drivers_probe) only once the decision is
- * published. hid-policyd does not do this; here the benchmark does it.
+ * Printed: how many requests reached the device; "window", from the racer
+ * seeing the node to the daemon publishing its decision, which it does right
+ * after attaching the firewall (inotify on the runtime directory's
+ * devices/); "access", from the racer seeing the node to opening it;
+ * "racer", from seeing the node to the request returning.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +37,7 @@
 
 #include "hidraw_racer.h"
 #include "policyd_run.h"
+#include "udevd_run.h"
 #include "uhid_dev.h"
 
 #define MAX_ROUNDS 1000
@@ -37,6 +45,11 @@
 #define FIRMWARE_UPDATE_REPORT 0xf4
 #define AUTOPROBE "/sys/bus/hid/drivers_autoprobe"
 #define DRIVERS_PROBE "/sys/bus/hid/drivers_probe"
+#define RUNTIME_DIR "/run/hid-policy"
+
+static const char open_to_users_rule[] =
+	"# stand-in for 60-steam-input.rules and uaccess\n"
+	"ACTION==\"add\", KERNEL==\"hidraw*\", MODE=\"0666\"\n";
 
 struct decision {
 	char sysname[64];
@@ -143,6 +156,13 @@ static int64_t decided_at(const char *sysname)
 	return at;
 }
 
+/* Keep the device until the daemon decided on it, so that every round
+ * measures the window. */
+static void wait_decided(const char *sysname, void *data)
+{
+	*(int64_t *)data = decided_at(sysname);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -161,50 +181,55 @@ static void print_ms(const char *label, int64_t *v, size_t n)
 	       v[n / 2] / 1e6, v[0] / 1e6, v[n - 1] / 1e6, n);
 }
 
+static const char *const scenarios[] = { "root", "root-hold-probe", "user-no-rule", "user-rule" };
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "rounds", required_argument, NULL, 'r' },
-		{ "hold-probe", no_argument, NULL, 'h' },
 		{}
 	};
-	static int64_t window[MAX_ROUNDS], racer_time[MAX_ROUNDS];
-	const struct uhid_dev_config dualsense = {
-		.name = "Sony Interactive Entertainment DualSense Wireless Controller",
-		.vendor = 0x054c,
-		.product = 0x0ce6,
-		.rdesc = uhid_test_rdesc,
-		.rdesc_size = uhid_test_rdesc_size,
-	};
-	const struct hidraw_racer_config racer_cfg = {
+	static int64_t window[MAX_ROUNDS], access_time[MAX_ROUNDS], racer_time[MAX_ROUNDS];
+	const char *const daemon_args[] = { "--runtime-dir", RUNTIME_DIR, NULL };
+	const struct uhid_dev_config dualsense = hidraw_race_dualsense();
+	struct hidraw_racer_config racer_cfg = {
 		.report = { FIRMWARE_UPDATE_REPORT, 0x00 },
 		.size = HIDRAW_RACER_REPORT_MAX,
 		.timeout_ms = 20000,
 	};
-	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
-	unsigned long reached = 0, refused = 0, opened = 0, n_window = 0, n_racer = 0;
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".", *scenario;
+	unsigned long reached = 0, refused = 0, opened = 0;
+	size_t n_window = 0, n_opened = 0;
 	char path[512], policy[65536], old_autoprobe[8] = "1";
+	struct udevd_run udevd = { .pid = -1 };
 	struct policyd_run run;
 	pthread_t thread;
 	int rounds = 100, c, r;
+	bool user;
 	ssize_t len;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			rounds = atoi(optarg);
-			if (rounds < 1 || rounds > MAX_ROUNDS) {
-				fprintf(stderr, "bench-race: --rounds: 1..%d\n", MAX_ROUNDS);
-				return 2;
-			}
-			break;
-		case 'h':
-			watch.hold_probe = true;
-			break;
-		default:
-			fprintf(stderr, "usage: bench-race [--rounds N] [--hold-probe]\n");
+		if (c != 'r' || (rounds = atoi(optarg)) < 1 || rounds > MAX_ROUNDS) {
+			fprintf(stderr, "usage: bench-race [--rounds 1..%d] SCENARIO\n", MAX_ROUNDS);
 			return 2;
 		}
+	}
+	scenario = optind < argc ? argv[optind] : "";
+	for (c = 0; c < (int)(sizeof(scenarios) / sizeof(scenarios[0])); c++)
+		if (!strcmp(scenario, scenarios[c]))
+			break;
+	if (c == (int)(sizeof(scenarios) / sizeof(scenarios[0]))) {
+		fprintf(stderr, "bench-race: scenario: root, root-hold-probe, user-no-rule or user-rule\n");
+		return 2;
+	}
+	watch.hold_probe = !strcmp(scenario, "root-hold-probe");
+	user = !strncmp(scenario, "user", 4);
+	if (user) {
+		racer_cfg.drop_privileges = true;
+		racer_cfg.uid = racer_cfg.gid = 1000;
+		r = udevd_start(&udevd, !strcmp(scenario, "user-rule"), open_to_users_rule);
+		if (r < 0)
+			die("starting systemd-udevd (Debian package udev)", r);
 	}
 
 	snprintf(path, sizeof(path), "%s/policies/20-sony-dualsense.json", src);
@@ -214,13 +239,13 @@ int main(int argc, char **argv)
 	policy[len] = '\0';
 	if ((r = policyd_prepare(&run)) < 0 ||
 	    (r = policyd_write_policy(&run, "20-sony-dualsense.json", policy)) < 0 ||
-	    (r = policyd_start(&run, NULL)) < 0)
+	    (r = policyd_start(&run, daemon_args)) < 0)
 		die("starting hid-policyd", r);
 
-	snprintf(path, sizeof(path), "%s/devices", run.runtime_dir);
 	watch.inotify_fd = inotify_init1(IN_CLOEXEC);
-	if (watch.inotify_fd < 0 || inotify_add_watch(watch.inotify_fd, path, IN_MOVED_TO) < 0)
-		die(path, -errno);
+	if (watch.inotify_fd < 0 ||
+	    inotify_add_watch(watch.inotify_fd, RUNTIME_DIR "/devices", IN_MOVED_TO) < 0)
+		die(RUNTIME_DIR "/devices", -errno);
 	if ((r = -pthread_create(&thread, NULL, watch_decisions, NULL)) < 0)
 		die("watcher thread", r);
 	if (watch.hold_probe) {
@@ -230,41 +255,38 @@ int main(int argc, char **argv)
 			die(AUTOPROBE, r);
 	}
 
-	printf("root racer against hid-policyd, %d rounds%s\n", rounds,
-	       watch.hold_probe ? ", devices probed only once decided (--hold-probe)" : "");
+	printf("scenario %s: %s racer against hid-policyd, %d rounds\n", scenario,
+	       user ? "uid-1000" : "root", rounds);
 	for (int i = 0; i < rounds; i++) {
-		struct hidraw_race_result res;
-		struct hidraw_racer racer;
-		struct uhid_dev dev;
-		int64_t decided;
+		struct hidraw_race_round res;
+		int64_t decided = 0;
 
-		if ((r = hidraw_racer_start(&racer, &racer_cfg)) < 0)
-			die("starting the racer", r);
-		if ((r = uhid_dev_create(&dev, &dualsense)) < 0)
-			die("creating the DualSense", r);
-		if ((r = hidraw_racer_finish(&racer, &res)) < 0)
-			die("the racer's result", r);
-		reached += uhid_dev_count(&dev, UHID_DEV_SET_REPORT, FIRMWARE_UPDATE_REPORT);
-		opened += res.opened;
-		refused += res.opened && res.request_errno == EPERM;
-		decided = decided_at(dev.sysname);
-		if (res.opened) {
-			racer_time[n_racer++] = res.answered_ns - res.created_ns;
-			if (decided)
-				window[n_window++] = decided - res.created_ns;
-		}
-		uhid_dev_destroy(&dev);
-		uhid_wait_gone(dev.syspath, 10000);
+		if ((r = hidraw_race_round(&racer_cfg, &dualsense, &res, wait_decided, &decided)) < 0)
+			die("race round", r);
+		if (user && (r = udevd_wait_idle(10000)) < 0)
+			die("waiting for udev", r);
+		reached += res.reached;
+		opened += res.racer.opened;
+		refused += res.racer.opened && res.racer.request_errno == EPERM;
+		if (!res.racer.opened)
+			continue;
+		access_time[n_opened] = res.racer.opened_ns - res.racer.created_ns;
+		racer_time[n_opened++] = res.racer.answered_ns - res.racer.created_ns;
+		if (decided)
+			window[n_window++] = decided - res.racer.created_ns;
 	}
 
 	printf("reached  %lu of %d firmware-update requests reached the device (%lu refused with EPERM, %lu racers opened the node)\n",
 	       reached, rounds, refused, opened);
 	print_ms("window", window, n_window);
-	print_ms("racer", racer_time, n_racer);
+	print_ms("access", access_time, n_opened);
+	print_ms("racer", racer_time, n_opened);
 
 	if (watch.hold_probe)
 		write_sysfs(AUTOPROBE, old_autoprobe);
 	policyd_stop(&run, false);
 	policyd_cleanup(&run);
+	if (user)
+		udevd_stop(&udevd);
 	return 0;
 }

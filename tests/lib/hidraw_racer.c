@@ -176,3 +176,44 @@ int hidraw_racer_finish(struct hidraw_racer *r, struct hidraw_race_result *res)
 	}
 	return n == sizeof(*res) ? 0 : -ECHILD;
 }
+
+struct uhid_dev_config hidraw_race_dualsense(void)
+{
+	return (struct uhid_dev_config){
+		.name = "Sony Interactive Entertainment DualSense Wireless Controller",
+		.vendor = 0x054c,
+		.product = 0x0ce6,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+}
+
+int hidraw_race_round(const struct hidraw_racer_config *cfg,
+		      const struct uhid_dev_config *dev_cfg, struct hidraw_race_round *out,
+		      void (*before_destroy)(const char *sysname, void *data), void *data)
+{
+	struct hidraw_racer racer;
+	struct uhid_dev dev;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = hidraw_racer_start(&racer, cfg);
+	if (r < 0)
+		return r;
+	r = uhid_dev_create(&dev, dev_cfg);
+	if (r < 0) {
+		struct hidraw_race_result ignored;
+
+		hidraw_racer_finish(&racer, &ignored);
+		return r;
+	}
+	r = hidraw_racer_finish(&racer, &out->racer);
+	out->reached = uhid_dev_count(&dev, UHID_DEV_SET_REPORT, cfg->report[0]);
+	snprintf(out->sysname, sizeof(out->sysname), "%s", dev.sysname);
+	if (before_destroy)
+		before_destroy(dev.sysname, data);
+	uhid_dev_destroy(&dev);
+	if (r < 0)
+		return r;
+	return uhid_wait_gone(dev.syspath, 10000);
+}

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uhid_dev.h"
+
 #define HIDRAW_RACER_REPORT_MAX 64
 
 struct hidraw_racer_config {
@@ -48,6 +50,24 @@ int hidraw_racer_start(struct hidraw_racer *r, const struct hidraw_racer_config 
 /* Wait for the racer's result (it ends after its request or its timeout).
  * Returns 0, or -errno when the racer died without a result. */
 int hidraw_racer_finish(struct hidraw_racer *r, struct hidraw_race_result *res);
+
+/* A virtual DualSense (USB 054C:0CE6) with the generic test descriptor. */
+struct uhid_dev_config hidraw_race_dualsense(void);
+
+struct hidraw_race_round {
+	struct hidraw_race_result racer;
+	unsigned long reached;	/* SET_REPORTs of the racer's report ID
+				 * that the device received */
+	char sysname[256];	/* the device's, for looking up decisions */
+};
+
+/* One round: start the racer, create the device, let the racer do what it
+ * can, count what reached the device, call before_destroy (when not NULL)
+ * with the device's sysfs name, destroy the device and wait until it is
+ * gone. Returns 0 or -errno. */
+int hidraw_race_round(const struct hidraw_racer_config *cfg,
+		      const struct uhid_dev_config *dev_cfg, struct hidraw_race_round *out,
+		      void (*before_destroy)(const char *sysname, void *data), void *data);
 
 /* CLOCK_MONOTONIC in ns, the racer's clock. */
 int64_t hidraw_racer_now_ns(void);
