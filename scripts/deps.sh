@@ -14,6 +14,8 @@ packages=(
 	linux-source-6.1 xz-utils bc bison flex libssl-dev dwarves python3
 	# VM and guest tools
 	qemu-system-x86 busybox-static
+	# systemd-udevd in the guest (tests/e2e/test-race.c, bench/race_bench.sh)
+	udev
 	# system integration (polkit tests: gdbus waits for polkitd; SELinux module and its test)
 	polkitd dbus libglib2.0-bin selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
 	# policy schema test (tests/unit/test-policy-schema.sh)

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The hidraw race, with the real systemd-udevd: a virtual DualSense appears,
+ * and an unprivileged program (uid 1000) opens its hidraw node the moment
+ * the node is opened to users and at once starts a firmware update
+ * (SET_REPORT feature 0xF4, refused by the shipped policy). udev runs the
+ * repository's rule (policyd/data/60-hid-policy.rules) and, after it, a rule
+ * that opens every hidraw node to everybody, standing in for Steam's
+ * 60-steam-input.rules and the uaccess rules.
+ *
+ * udevd runs in a private mount namespace: a fresh /run, and empty system
+ * rule directories, so that only these two rules apply and nothing is left
+ * behind. A root racer, which can open the node as soon as the kernel creates
+ * it, is measured by bench/race_bench.sh, not asserted here.
+ */
+#include <stdint.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "hidraw_racer.h"
+#include "policyd_run.h"
+#include "udevd_run.h"
+#include "uhid_dev.h"
+
+#define ROUNDS 100
+#define FIRMWARE_UPDATE_REPORT 0xf4
+#define RUNTIME_DIR "/run/hid-policy"
+#define USER_UID 1000
+
+/* Stand-in for the rules that open controllers to users (Steam's
+ * 60-steam-input.rules, uaccess). */
+static const char open_to_users_rule[] =
+	"# test stand-in for 60-steam-input.rules and uaccess\n"
+	"ACTION==\"add\", KERNEL==\"hidraw*\", MODE=\"0666\"\n";
+
+static void udev_start(struct udevd_run *u, bool with_policy_rule)
+{
+	int r = udevd_start(u, with_policy_rule, open_to_users_rule);
+
+	if (r == -ENOENT)
+		SKIP("systemd-udevd is not installed (Debian package udev; scripts/deps.sh)");
+	CHECK_OK(r);
+}
+
+static void start_daemon(struct policyd_run *run)
+{
+	const char *const args[] = { "--runtime-dir", RUNTIME_DIR, NULL };
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	char path[512], policy[65536];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/policies/20-sony-dualsense.json", src);
+	n = read_file(path, policy, sizeof(policy) - 1);
+	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EINVAL));
+	policy[n] = '\0';
+	CHECK_OK(policyd_prepare(run));
+	CHECK_OK(policyd_write_policy(run, "20-sony-dualsense.json", policy));
+	CHECK_OK(policyd_start(run, args));
+}
+
+/* One round: the uid-1000 racer watches, the DualSense appears, the racer
+ * does what it can, the DualSense goes. */
+static void race_round(struct hidraw_race_round *out)
+{
+	const struct hidraw_racer_config cfg = {
+		.drop_privileges = true,
+		.uid = USER_UID,
+		.gid = USER_UID,
+		.report = { FIRMWARE_UPDATE_REPORT, 0x00 },	/* 0x00: start */
+		.size = HIDRAW_RACER_REPORT_MAX,
+		/* longer than the rule's --timeout 5 */
+		.timeout_ms = 20000,
+	};
+	const struct uhid_dev_config dualsense = hidraw_race_dualsense();
+
+	CHECK_OK(hidraw_race_round(&cfg, &dualsense, out, NULL, NULL));
+	CHECK_OK(udevd_wait_idle(10000));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_unprivileged_racer_never_reaches_the_device_with_the_udev_rule(void)
+{
+	static int64_t delay_ns[ROUNDS];
+	unsigned long reached = 0, opened = 0, refused = 0;
+	const char *const filters[] = { "action=deny", "process.uid=1000",
+					"process.comm=hidraw-racer",
+					"rule.name=dualsense-deny-firmware-update", NULL };
+	struct policyd_run run;
+	struct udevd_run w;
+	size_t logged;
+
+	udev_start(&w, true);
+	start_daemon(&run);
+	for (int i = 0; i < ROUNDS; i++) {
+		struct hidraw_race_round r;
+
+		race_round(&r);
+		reached += r.reached;
+		delay_ns[opened] = r.racer.opened_ns - r.racer.created_ns;
+		opened += r.racer.opened;
+		refused += r.racer.opened && r.racer.request_errno == EPERM;
+		if (!r.racer.opened || r.racer.request_errno != EPERM || r.reached)
+			test_log("round %d: node %s %s, open attempts %u (last error %s), request errno %d, reached the device %lu",
+				 i, r.racer.node, r.racer.seen ? "seen" : "never seen",
+				 r.racer.open_attempts, strerror(r.racer.open_errno),
+				 r.racer.request_errno, r.reached);
+	}
+	logged = policyd_audit_count(&run, filters, ROUNDS, 10000);
+	if (opened) {
+		qsort(delay_ns, opened, sizeof(delay_ns[0]), cmp_i64);
+		test_log("%d rounds: %lu firmware updates reached the device, %lu refused with EPERM, %zu audit records; the racer got the node %.1f ms (median; max %.1f ms) after it appeared",
+			 ROUNDS, reached, refused, logged, delay_ns[opened / 2] / 1e6,
+			 delay_ns[opened - 1] / 1e6);
+	}
+
+	CHECK_EQ(reached, 0);
+	/* The racer really raced: udev opened the node to it every time. */
+	CHECK_EQ(opened, ROUNDS);
+	CHECK_EQ(refused, ROUNDS);
+	CHECK_EQ(logged, ROUNDS);
+
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
+/* The control experiment: the same racer, udev and device without the
+ * daemon. The rule must not hold the node (no decision will come) and the
+ * racer's request must reach the device, or the test above proves nothing. */
+static void test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it(void)
+{
+	struct udevd_run w;
+
+	udev_start(&w, true);
+	for (int i = 0; i < 3; i++) {
+		struct hidraw_race_round r;
+
+		race_round(&r);
+		CHECK(r.racer.opened, "round %d: the racer never opened %s (%s)", i,
+		      r.racer.node, strerror(r.racer.open_errno));
+		CHECK_EQ(r.racer.request_errno, 0);
+		CHECK_EQ(r.reached, 1);
+		/* No daemon: TEST=="/run/hid-policy/devices" fails, nothing
+		 * waits for the rule's 5 s timeout. */
+		CHECK(r.racer.opened_ns - r.racer.created_ns < 4000000000LL,
+		      "round %d: the node opened %.1f s after it appeared", i,
+		      (r.racer.opened_ns - r.racer.created_ns) / 1e9);
+	}
+	CHECK_OK(udevd_stop(&w));
+}
+
+static const struct test_case tests[] = {
+	{ "racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it",
+	  test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it, 120 },
+	{ "unprivileged_racer_never_reaches_the_device_with_the_udev_rule",
+	  test_unprivileged_racer_never_reaches_the_device_with_the_udev_rule, 900 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "udevd_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "uhid_dev.h"
+
+#define START_TIMEOUT_MS 10000
+
+static const char *find_udevd(void)
+{
+	static const char *const paths[] = { "/lib/systemd/systemd-udevd",
+					     "/usr/lib/systemd/systemd-udevd" };
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	return NULL;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* The shipped rule with @SBINDIR@ replaced by the build's policyd/. */
+static int install_policy_rule(void)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
+	static const char var[] = "@SBINDIR@";
+	char path[512], text[8192], out[8192 + 512], *at;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/policyd/data/60-hid-policy.rules", src);
+	n = read_file(path, text, sizeof(text) - 1);
+	if (n < 0) {
+		printf("    %s: %s\n", path, strerror((int)-n));
+		return (int)n;
+	}
+	text[n] = '\0';
+	at = strstr(text, var);
+	if (!at || strstr(at + 1, var)) {
+		printf("    %s: expected one %s\n", path, var);
+		return -EINVAL;
+	}
+	*at = '\0';
+	snprintf(out, sizeof(out), "%s%s/policyd%s", text, build, at + strlen(var));
+	return write_text("/run/udev/rules.d/60-hid-policy.rules", out);
+}
+
+static int private_mounts(void)
+{
+	static const char *const tmpfs_dirs[] = { "/run", "/usr/lib/udev/rules.d",
+						  "/etc/udev/rules.d" };
+
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(tmpfs_dirs) / sizeof(tmpfs_dirs[0]); i++) {
+		if (mount("tmpfs", tmpfs_dirs[i], "tmpfs", 0, "mode=0755") < 0) {
+			int r = -errno;
+
+			printf("    mount tmpfs on %s: %s\n", tmpfs_dirs[i], strerror(-r));
+			return r;
+		}
+	}
+	if (mkdir("/run/udev", 0755) < 0 || mkdir("/run/udev/rules.d", 0755) < 0)
+		return -errno;
+	return 0;
+}
+
+static void show_log(const struct udevd_run *u)
+{
+	char text[4096];
+	ssize_t n = read_file(u->log, text, sizeof(text) - 1);
+
+	if (n > 0) {
+		text[n] = '\0';
+		printf("    udevd: %s\n", text);
+	}
+}
+
+int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rule)
+{
+	const char *udevd = find_udevd();
+	int fd, r;
+
+	u->pid = -1;
+	if (!udevd)
+		return -ENOENT;
+	r = private_mounts();
+	if (r < 0)
+		return r;
+	if (with_policy_rule && (r = install_policy_rule()) < 0)
+		return r;
+	if (test_rule && (r = write_text(UDEVD_TEST_RULE_FILE, test_rule)) < 0)
+		return r;
+
+	snprintf(u->log, sizeof(u->log), "/tmp/udevd.%d.log", (int)getpid());
+	fd = open(u->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	fflush(stdout);
+	u->pid = fork();
+	if (u->pid < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (u->pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execl(udevd, udevd, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	for (int waited = 0; access("/run/udev/control", F_OK) < 0; waited += 10) {
+		int status;
+
+		if (waitpid(u->pid, &status, WNOHANG) == u->pid) {
+			u->pid = -1;
+			show_log(u);
+			return -ECHILD;
+		}
+		if (waited >= START_TIMEOUT_MS) {
+			show_log(u);
+			return -ETIMEDOUT;
+		}
+		usleep(10000);
+	}
+	return 0;
+}
+
+int udevd_stop(struct udevd_run *u)
+{
+	int status;
+
+	if (u->pid <= 0)
+		return -ECHILD;
+	kill(u->pid, SIGTERM);
+	while (waitpid(u->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	u->pid = -1;
+	unlink(u->log);
+	return 0;
+}
+
+int udevd_wait_idle(int timeout_ms)
+{
+	for (int waited = 0; access("/run/udev/queue", F_OK) == 0; waited += 10) {
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Run the real systemd-udevd from a test, with only the rules the test
+ * names: the repository's 60-hid-policy.rules (its @SBINDIR@ pointing at
+ * the build) and a rule text of the test's. The calling process moves to a
+ * private mount namespace with a fresh /run and empty system rule
+ * directories, so nothing of this outlives it and the host's installed
+ * rules play no part.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Where the test's rule goes: sorts after 60-hid-policy.rules, as Steam's
+ * 60-steam-input.rules does. */
+#define UDEVD_TEST_RULE_FILE "/run/udev/rules.d/60-steam-input.rules"
+
+struct udevd_run {
+	pid_t pid;
+	char log[64];		/* udevd's stderr */
+};
+
+/* Returns 0 once udevd listens, -ENOENT when systemd-udevd is not
+ * installed, or -errno (udevd's messages are then on stdout). */
+int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rule);
+/* SIGTERM and wait. */
+int udevd_stop(struct udevd_run *u);
+/* Wait until udevd has no event queued or running. */
+int udevd_wait_idle(int timeout_ms);

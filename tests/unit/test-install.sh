@@ -1,0 +1,90 @@
+#!/bin/bash
+# `meson install --destdir` of the build puts exactly the files listed below
+# in their places (nothing missing, nothing extra), and the installed unit
+# and udev rule call the installed hid-policyd.
+#
+# The list is written with the build's install directories, read from
+# `meson introspect`, so it holds for any --prefix. One path per line: add a
+# line when the build installs a new file.
+set -uo pipefail
+
+repo=${HID_POLICY_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+build=${HID_POLICY_BUILDDIR:-$repo/build}
+suite=install
+
+expected_files='
+${sbindir}/hid-policyd
+${prefix}/lib/systemd/system/hid-policyd.service
+${prefix}/lib/udev/rules.d/60-hid-policy.rules
+${sysconfdir}/logrotate.d/hid-policy
+${datadir}/hid-policy/policies.d/20-sony-dualsense.json
+${datadir}/hid-policy/schema.json
+${mandir}/man5/hid-policy.d.5
+${mandir}/man8/hid-policyd.8
+'
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+pass() { echo "PASS: $suite/$1"; }
+fail() { echo "FAIL: $suite/$1"; failed=$((failed + 1)); }
+
+# The build's directories as shell assignments: prefix=/usr/local,
+# sbindir=/usr/local/sbin, ... (relative ones made absolute under prefix).
+if ! meson introspect --buildoptions "$build" > "$tmp/options.json" 2> "$tmp/err"; then
+	sed 's/^/    /' "$tmp/err"
+	fail destdir_install_holds_exactly_the_expected_files
+	exit 1
+fi
+dirs=$(python3 - "$tmp/options.json" <<'EOF'
+import json, os, shlex, sys
+opts = {o["name"]: o["value"] for o in json.load(open(sys.argv[1]))
+        if o["section"] == "directory"}
+prefix = opts["prefix"]
+for name, value in sorted(opts.items()):
+    path = value if os.path.isabs(value) else os.path.join(prefix, value)
+    print(f"{name}={shlex.quote(path)}")
+EOF
+) || { fail destdir_install_holds_exactly_the_expected_files; exit 1; }
+eval "$dirs"
+
+# Each expected line with the directories filled in.
+while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	eval "printf '%s\n' \"$line\""
+done <<< "$expected_files" | sort > "$tmp/expected"
+
+root=$tmp/root
+if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet > "$tmp/log" 2>&1; then
+	sed 's/^/    /' "$tmp/log"
+	fail destdir_install_holds_exactly_the_expected_files
+	exit 1
+fi
+(cd "$root" && find . ! -type d | sed 's|^\.||' | sort) > "$tmp/installed"
+
+if diff -u "$tmp/expected" "$tmp/installed" > "$tmp/diff"; then
+	pass destdir_install_holds_exactly_the_expected_files
+else
+	echo "    expected (-) against installed (+):"
+	sed -n '3,$p' "$tmp/diff" | sed 's/^/    /'
+	fail destdir_install_holds_exactly_the_expected_files
+fi
+
+# The binary is executable; configured files name it at its installed path
+# and carry no unreplaced @VARIABLE@.
+why=()
+[ -x "$root$sbindir/hid-policyd" ] || why+=("$sbindir/hid-policyd is not executable")
+for f in "$prefix/lib/systemd/system/hid-policyd.service" \
+	 "$prefix/lib/udev/rules.d/60-hid-policy.rules"; do
+	[ -f "$root$f" ] || continue
+	grep -Eq "$sbindir/hid-policyd([[:space:]\"]|\$)" "$root$f" || why+=("$f does not run $sbindir/hid-policyd")
+	! grep -n '@[A-Z_]*@' "$root$f" > "$tmp/left" ||
+		why+=("$f keeps unreplaced variables: $(tr '\n' ' ' < "$tmp/left")")
+done
+if [ ${#why[@]} -eq 0 ]; then
+	pass installed_unit_and_udev_rule_run_the_installed_daemon
+else
+	printf '    %s\n' "${why[@]}"
+	fail installed_unit_and_udev_rule_run_the_installed_daemon
+fi
+[ $failed -eq 0 ]
