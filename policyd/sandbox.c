@@ -42,6 +42,9 @@ static const int allowed_syscalls[] = {
 	SCMP_SYS(setsockopt), SCMP_SYS(accept4), SCMP_SYS(shutdown),
 	/* BPF */
 	SCMP_SYS(bpf),
+	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
+	 * temporary allows, the audit log's mode after a rotation */
+	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
 	/* process */
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),
