@@ -13,6 +13,7 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include <cap-ng.h>
 
 #include "ctl_protocol.h"
 #include "daemon_internal.h"
@@ -298,16 +299,25 @@ static json_t *ruleset_ref_json(const struct policy *p, size_t s)
 			 "path", set->path);
 }
 
+/* fw_count_device_ops() walks every BPF map of the system, which needs
+ * CAP_SYS_ADMIN; without it the walk finds nothing, so do not ask. */
+static bool can_count_programs(void)
+{
+	return capng_get_caps_process() == 0 &&
+	       capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
+}
+
 static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *list = json_array();
+	bool count = can_count_programs();
 
 	for (size_t i = 0; i < d->n_devices; i++) {
 		const struct managed_device *m = &d->devices[i];
 		struct policy_device pdev;
 		json_t *o = daemon_device_json(&m->info), *sets = json_array();
 		size_t n_exc = 0;
-		int programs = fw_count_device_ops(m->info.hid_id);
+		int programs = count ? fw_count_device_ops(m->info.hid_id) : -EPERM;
 
 		daemon_policy_device(&m->info, &pdev);
 		for (size_t s = 0; s < d->policy->n_sets; s++)
@@ -323,13 +333,15 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 			json_object_set_new(o, "rules", json_integer(m->n_rules));
 		}
 		json_object_set_new(o, "exceptions", json_integer((json_int_t)n_exc));
-		/* Counting needs CAP_SYS_ADMIN, which the sandbox dropped:
-		 * null then, and the reason. */
+		/* null when the daemon cannot count (hid-policyctl run as
+		 * root counts itself then), with the reason. */
 		if (programs >= 0) {
 			json_object_set_new(o, "programs", json_integer(programs));
 		} else {
 			json_object_set_new(o, "programs", json_null());
-			json_object_set_new(o, "programs_error", json_string(strerror(-programs)));
+			json_object_set_new(o, "programs_error", json_string(programs == -EPERM ?
+					    "counting needs CAP_SYS_ADMIN, which the daemon does not keep" :
+					    strerror(-programs)));
 		}
 		json_array_append_new(list, o);
 	}

@@ -43,8 +43,10 @@ static const int allowed_syscalls[] = {
 	/* BPF */
 	SCMP_SYS(bpf),
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
-	 * temporary allows, the audit log's mode after a rotation */
+	 * temporary allows, the audit log's mode after a rotation, and
+	 * "devices" asking whether it may count programs (capget) */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
+	SCMP_SYS(capget),
 	/* process */
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),
