@@ -244,8 +244,10 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		a->request = argv[optind + 1];
 	if (!strcmp(a->command, "explain") && a->report_id < 0)
 		return bad("%s", "explain needs --id, the report ID of the request");
-	if (!strcmp(a->command, "revoke") && !a->device == (a->exception_id < 0))
-		return bad("%s", "revoke takes a DEVICE (all its temporary allows) or --exception N (one), not both");
+	if (!strcmp(a->command, "revoke") && !a->device && a->exception_id < 0)
+		return bad("%s", "revoke needs a DEVICE (all its temporary allows) or --exception N (one)");
+	if (!strcmp(a->command, "revoke") && a->device && a->exception_id >= 0)
+		return bad("%s", "revoke takes a DEVICE or --exception N, not both");
 	if (a->report && !a->request)
 		return bad("%s", "--report goes with a request kind (allow: --request)");
 	return 0;

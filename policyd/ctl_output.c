@@ -75,7 +75,7 @@ static void print_status(FILE *f, json_t *r)
 		num(c, "allowed"), num(c, "denied"), num(c, "logged"), num(c, "dropped"));
 	fprintf(f, "audit log:   %s (%lld record%s written, %lld failed)\n", str(audit, "path"),
 		num(audit, "written"), plural(num(audit, "written")), num(audit, "failed"));
-	fprintf(f, "temporary allows: %s\n", json_array_size(exc) ? "" : "none");
+	fprintf(f, "temporary allows:%s\n", json_array_size(exc) ? "" : " none");
 	json_array_foreach(exc, i, e)
 		print_exception(f, e);
 }

@@ -512,24 +512,6 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	}
 	req.data = buf;
 
-	/* A temporary allow that matches decides before any rule. */
-	for (size_t i = 0; i < d->exceptions.n; i++) {
-		const struct exception *e = &d->exceptions.items[i];
-		struct hid_rule hr = { .kinds = e->kinds };
-
-		memcpy(hr.report_ids, e->report_ids, sizeof(hr.report_ids));
-		if (e->hid_id != m->info.hid_id || !policy_rule_matches(&hr, &req))
-			continue;
-		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s}, s:o, s:s+}",
-				    "device", daemon_device_json(&m->info),
-				    "decision", "action", "allow", "enforced", 0, "logged", 1,
-				    "rule", "temporary-allow",
-				    "exception", daemon_exception_json(e),
-				    "text", "decision: allow by a temporary allow (hid-policyctl allow), before every rule; ",
-				    "it is logged and ends when it expires, is revoked or the device goes away\n");
-		return *result ? 0 : -ENOMEM;
-	}
-
 	daemon_policy_device(&m->info, &pdev);
 	f = open_memstream(&text, &text_len);
 	if (!f)
@@ -539,6 +521,25 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 		return failf(err, errsize, -ENOMEM, "out of memory");
 	if (r < 0)
 		return failf(err, errsize, r, "%s", text);
+
+	/* A temporary allow that matches decides before any rule. */
+	for (size_t i = 0; i < d->exceptions.n; i++) {
+		const struct exception *e = &d->exceptions.items[i];
+		struct hid_rule hr = { .kinds = e->kinds };
+
+		memcpy(hr.report_ids, e->report_ids, sizeof(hr.report_ids));
+		if (e->hid_id != m->info.hid_id || !policy_rule_matches(&hr, &req))
+			continue;
+		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s}, s:o, s:s++}",
+				    "device", daemon_device_json(&m->info),
+				    "decision", "action", "allow", "enforced", 0, "logged", 1,
+				    "rule", "temporary-allow",
+				    "exception", daemon_exception_json(e),
+				    "text", "decision: allow by a temporary allow (hid-policyctl allow), before every rule; it is logged and ends when it expires, is revoked or the device goes away\n",
+				    "without it, the policy decides:\n", text);
+		return *result ? 0 : -ENOMEM;
+	}
+
 	*result = json_pack("{s:o, s:{s:s, s:b, s:b}, s:s}", "device", daemon_device_json(&m->info),
 			    "decision", "action", v.action == HID_RULE_DENY ? "deny" : "allow",
 			    "enforced", v.enforced, "logged", v.logged, "text", text);
