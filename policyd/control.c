@@ -8,7 +8,8 @@
  *	             client takes them ("follow": until it closes)
  *	WRITING      the final reply drains, then the connection is closed
  *
- * Limits: CONTROL_MAX_CLIENTS at once (one more is told "busy"), a request
+ * Limits: CONTROL_MAX_CLIENTS at once, CONTROL_MAX_PER_UID of them for one
+ * user other than root (one more is told "busy"), a request
  * of at most CTL_REQUEST_MAX bytes within REQUEST_TIMEOUT_MS, output
  * buffered up to CTL_REPLY_LINE_MAX, and a client that takes none of its
  * output for STALL_TIMEOUT_MS is dropped.
@@ -34,6 +35,7 @@
 #include "util.h"
 
 #define CONTROL_MAX_CLIENTS	32
+#define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */
 #define REQUEST_TIMEOUT_MS	10000
 #define AUTHORIZE_TIMEOUT_MS	(5 * 60 * 1000)	/* someone may be typing a password */
 #define STALL_TIMEOUT_MS	30000
@@ -405,6 +407,15 @@ static void read_comm(pid_t pid, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+static unsigned int clients_of(const struct control *c, uid_t uid)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++)
+		n += c->clients[i] && c->clients[i]->peer.uid == uid;
+	return n;
+}
+
 static void accept_client(struct control *c)
 {
 	for (;;) {
@@ -420,6 +431,7 @@ static void accept_client(struct control *c)
 			;
 		if (slot == CONTROL_MAX_CLIENTS ||
 		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+		    (cred.uid != 0 && clients_of(c, cred.uid) >= CONTROL_MAX_PER_UID) ||
 		    !(cl = calloc(1, sizeof(*cl)))) {
 			static const char busy[] =
 				"{\"version\":1,\"ok\":false,\"error\":\"busy\",\"message\":\"too many clients of the control socket; try again\"}\n";

@@ -481,18 +481,25 @@ static void test_runtime_dir_socket_and_audit_log_have_the_documented_modes(void
 	stop_daemon(&run);
 }
 
-/* Send RAW on a fresh connection; the daemon's reply. */
-static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
+static int connect_control(struct policyd_run *run)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	char buf[4096];
-	size_t got = 0;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	json_t *reply;
 
 	CHECK_OK(fd);
 	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", run->runtime_dir);
 	CHECK_OK(connect(fd, (struct sockaddr *)&addr, sizeof(addr)));
+	return fd;
+}
+
+/* Send RAW on a fresh connection; the daemon's reply. */
+static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
+{
+	char buf[4096];
+	size_t got = 0;
+	int fd = connect_control(run);
+	json_t *reply;
+
 	/* An oversize request is refused before it is all sent: EPIPE
 	 * or ECONNRESET then are fine. */
 	(void)!send(fd, raw, len, MSG_NOSIGNAL);
@@ -534,11 +541,11 @@ static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_runnin
 	static const char wrong_version[] = "{\"version\":2,\"command\":\"status\"}\n";
 	static const char no_version[] = "{\"command\":\"status\"}\n";
 	static const char bad_args[] = "{\"version\":1,\"command\":\"log\",\"args\":{\"action\":\"erase\"}}\n";
+	static const char status[] = "{\"version\":1,\"command\":\"status\"}\n";
 	struct policyd_run run;
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	size_t big_len = 70 * 1024;
 	char *big = malloc(big_len);
-	int silent;
+	int silent[32];
 	json_t *j;
 
 	CHECK(big, "malloc");
@@ -553,14 +560,29 @@ static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_runnin
 	expect_error(&run, big, big_len, "too-large", "longer than");
 
 	/* A client that says nothing does not hold up the others. */
-	silent = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	CHECK_OK(silent);
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", run.runtime_dir);
-	CHECK_OK(connect(silent, (struct sockaddr *)&addr, sizeof(addr)));
+	silent[0] = connect_control(&run);
 	j = CTL_JSON(&run, "status");
 	CHECK(json_object_get(j, "daemon"), "status while a client stalls");
 	json_decref(j);
-	close(silent);
+
+	/* 32 clients at once: the 33rd is told so, and served once one left. */
+	for (size_t i = 1; i < ARRAY_SIZE(silent); i++)
+		silent[i] = connect_control(&run);
+	/* Connections are accepted in order: this one is the 33rd. */
+	expect_error(&run, status, strlen(status), "busy", "too many clients");
+	for (size_t i = 0; i < ARRAY_SIZE(silent); i++)
+		close(silent[i]);
+	/* The daemon notices the closes in its own time. */
+	for (int tries = 0;; tries++) {
+		j = raw_request(&run, status, strlen(status));
+		if (json_is_true(json_object_get(j, "ok")))
+			break;
+		CHECK(tries < 100 && !strcmp(jstr(j, "error"), "busy"), "status after the crowd left: %s",
+		      jstr(j, "message"));
+		json_decref(j);
+		usleep(50 * 1000);
+	}
+	json_decref(j);
 
 	CHECK(kill(run.pid, 0) == 0, "the daemon died");
 	free(big);
