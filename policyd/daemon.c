@@ -85,9 +85,6 @@ static bool device_present(const struct daemon *d, const struct hid_dev_info *in
 	return access(path, F_OK) == 0;
 }
 
-/* Compile POLICY for a device and make the kernel enforce it: set its rules
- * (one atomic map update), attach or adopt its instance, or detach when no
- * rule set matches any more. */
 void daemon_policy_device(const struct hid_dev_info *info, struct policy_device *pdev)
 {
 	*pdev = (struct policy_device){
@@ -117,6 +114,9 @@ static void end_device_exceptions(struct daemon *d, uint32_t hid_id, const char 
 	daemon_arm_expiry(d);
 }
 
+/* Compile POLICY for a device and make the kernel enforce it: set its rules
+ * (one atomic map update, temporary allows first), attach or adopt its
+ * instance, or detach when no rule set matches any more. */
 static int apply_policy(struct daemon *d, const struct policy *policy,
 			const struct hid_dev_info *info)
 {
@@ -620,6 +620,11 @@ int daemon_run(const struct daemon_config *cfg)
 		check_dropped(&d);
 		control_tick(d.control);
 	}
+	/* The firewalls stay; temporary allows must not outlive the daemon
+	 * that would end them. (After a crash, the next start recompiles
+	 * every device's rules without them.) */
+	while (d.exceptions.n > 0)
+		daemon_end_exception(&d, &d.exceptions.items[0], "daemon stopped", NULL);
 	ring_buffer__consume(d.events);
 	check_dropped(&d);
 	{

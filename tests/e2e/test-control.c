@@ -372,6 +372,33 @@ static void test_allow_ends_when_the_device_is_removed(void)
 	stop_daemon(&run);
 }
 
+static void test_stopping_the_daemon_ends_its_temporary_allows(void)
+{
+	const char *const stopped[] = { "event=exception_ended", "reason=daemon stopped", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1h");
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	CHECK_EQ(policyd_stop(&run, false), 0);
+	/* The firewall outlives the daemon, the temporary allow does not. */
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&run, stopped, 1, 0), 1);
+
+	close(fd);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
 static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(void)
 {
 	struct policyd_run run;
@@ -657,6 +684,8 @@ static const struct test_case tests[] = {
 	  test_allow_survives_a_reload_and_revoke_ends_it },
 	{ "allow_ends_when_the_device_is_removed",
 	  test_allow_ends_when_the_device_is_removed },
+	{ "stopping_the_daemon_ends_its_temporary_allows",
+	  test_stopping_the_daemon_ends_its_temporary_allows },
 	{ "unprivileged_user_is_refused_with_a_clear_message_and_no_data",
 	  test_unprivileged_user_is_refused_with_a_clear_message_and_no_data },
 	{ "runtime_dir_socket_and_audit_log_have_the_documented_modes",
