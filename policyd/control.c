@@ -141,8 +141,11 @@ static int check_runtime_dir(struct control *c, const char *dir)
 			     dir, (unsigned int)(st.st_mode & 07777), strerror(-r));
 			return r;
 		}
-		note(c, LOG_WARNING, "%s had mode %04o; changed to 0755", dir,
-		     (unsigned int)(st.st_mode & 07777));
+		/* Tighter (a umask at creation) is only corrected; looser
+		 * was a hole, and is told. */
+		if (st.st_mode & 07022)
+			note(c, LOG_WARNING, "%s had mode %04o; changed to 0755", dir,
+			     (unsigned int)(st.st_mode & 07777));
 	}
 	return 0;
 }
