@@ -616,11 +616,34 @@ static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_runnin
 	stop_daemon(&run);
 }
 
-static void test_log_follow_streams_records_as_they_happen(void)
+/* The next line the follower prints, as JSON (10 s at most). */
+static json_t *next_streamed(int fd, char *buf, size_t size, size_t *got)
+{
+	char *nl;
+	json_t *rec;
+
+	while (!(nl = memchr(buf, '\n', *got))) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		CHECK(poll(&p, 1, 10000) == 1, "no record streamed");
+		CHECK(*got < size - 1, "line too long");
+		n = read(fd, buf + *got, size - 1 - *got);
+		CHECK(n > 0, "the follower ended");
+		*got += (size_t)n;
+	}
+	*nl = '\0';
+	rec = parse_json(buf);
+	*got -= (size_t)(nl + 1 - buf);
+	memmove(buf, nl + 1, *got);
+	return rec;
+}
+
+static void test_log_follow_streams_records_as_they_happen_and_after_rotation(void)
 {
 	struct policyd_run run;
 	struct uhid_dev dev;
-	char socket_path[160], buf[8192];
+	char socket_path[160], rotated[160], buf[8192];
 	int pipefd[2], fd;
 	size_t got = 0;
 	pid_t pid;
@@ -648,21 +671,22 @@ static void test_log_follow_streams_records_as_they_happen(void)
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
 	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
-	while (!memchr(buf, '\n', got)) {
-		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
-		ssize_t n;
-
-		CHECK(poll(&p, 1, 10000) == 1, "no record streamed");
-		n = read(pipefd[0], buf + got, sizeof(buf) - 1 - got);
-		CHECK(n > 0, "the follower ended");
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*strchr(buf, '\n') = '\0';
-	rec = parse_json(buf);
+	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
 	CHECK(!strcmp(jstr(rec, "action"), "deny") && !strcmp(jstr(rec, "device.sysfs"), dev.sysname),
-	      "streamed: %s", buf);
+	      "streamed: %s", json_dumps(rec, 0));
 	json_decref(rec);
+
+	/* logrotate: move the file away, SIGHUP; the follower goes on with
+	 * the new file. */
+	snprintf(rotated, sizeof(rotated), "%s.1", run.audit_log);
+	CHECK_OK(rename(run.audit_log, rotated));
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
+	CHECK(!strcmp(jstr(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
+	json_decref(rec);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 0), 1);	/* it came from the new file */
+
 	CHECK(kill(pid, 0) == 0, "the follower should still run");
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
@@ -692,8 +716,8 @@ static const struct test_case tests[] = {
 	  test_runtime_dir_socket_and_audit_log_have_the_documented_modes },
 	{ "malformed_requests_get_clear_errors_and_the_daemon_keeps_running",
 	  test_malformed_requests_get_clear_errors_and_the_daemon_keeps_running },
-	{ "log_follow_streams_records_as_they_happen",
-	  test_log_follow_streams_records_as_they_happen },
+	{ "log_follow_streams_records_as_they_happen_and_after_rotation",
+	  test_log_follow_streams_records_as_they_happen_and_after_rotation },
 };
 
 int main(int argc, char **argv)
