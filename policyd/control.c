@@ -311,8 +311,13 @@ static int queue_json(struct client *cl, json_t *obj)
 	if (!text)
 		return -ENOMEM;
 	len = strlen(text);
-	if (cl->out_off == cl->out_len)
-		cl->out_off = cl->out_len = 0;
+	/* Move what waits to the front: a stream that never quite drains
+	 * must not creep towards the limit. */
+	if (cl->out_off > 0) {
+		memmove(cl->out, cl->out + cl->out_off, cl->out_len - cl->out_off);
+		cl->out_len -= cl->out_off;
+		cl->out_off = 0;
+	}
 	need = cl->out_len + len + 1;
 	if (need > CTL_REPLY_LINE_MAX)
 		return -E2BIG;
