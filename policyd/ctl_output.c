@@ -223,7 +223,5 @@ void ctl_print_result(FILE *f, const char *command, json_t *r)
 	} else if (!strcmp(command, "revoke")) {
 		json_array_foreach(json_object_get(r, "revoked"), i, v)
 			fprintf(f, "revoked temporary allow #%lld\n", (long long)json_integer_value(v));
-	} else if (!strcmp(command, "log")) {
-		fprintf(f, "%lld record%s\n", num(r, "records"), plural(num(r, "records")));
 	}
 }

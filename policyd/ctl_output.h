@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-/* The final result of COMMAND. */
+/* The final result of COMMAND (log prints its records as they come). */
 void ctl_print_result(FILE *f, const char *command, json_t *result);
 
 /* The header of the log table, and one audit record as a row. */
