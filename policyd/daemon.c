@@ -10,44 +10,22 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
-#include "audit.h"
+#include "daemon_internal.h"
 #include "decisions.h"
-#include "devices.h"
-#include "loader.h"
-#include "policy.h"
 #include "sandbox.h"
 #include "util.h"
 
 /* How often the ring-buffer loss counter is checked, in milliseconds. */
 #define DROP_CHECK_INTERVAL_MS 1000
 
-struct managed_device {
-	struct hid_dev_info info;
-	bool protected;		/* a firewall instance is attached */
-};
-
-struct daemon {
-	const struct daemon_config *cfg;
-	struct policy *policy;
-	struct fw_loader loader;
-	struct audit_log audit;
-	struct ring_buffer *events;
-	struct managed_device *devices;
-	size_t n_devices, cap_devices;
-	int epoll_fd, uevent_fd, signal_fd;
-	uint64_t dropped_reported;
-	bool quit;
-};
-
-static void say(const struct daemon *d, int priority, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(const struct daemon *d, int priority, const char *fmt, ...)
+void say(const struct daemon *d, int priority, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,23 +40,26 @@ static void say(const struct daemon *d, int priority, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int load_policy(struct daemon *d, struct policy **ret)
+static int load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {
 	_cleanup_(diag_done) struct diag diag = {};
 	int r;
 
 	r = policy_load_dirs(d->cfg->config_dirs, d->cfg->n_config_dirs,
 			     d->cfg->require_dirs, &diag, ret);
-	for (size_t i = 0; i < diag.n; i++)
+	for (size_t i = 0; i < diag.n; i++) {
 		say(d, diag.entries[i].severity == DIAG_ERROR ? LOG_ERR : LOG_WARNING,
 		    "%s", diag.entries[i].text);
+		if (messages)
+			json_array_append_new(messages, json_string(diag.entries[i].text));
+	}
 	if (r < 0)
 		say(d, LOG_ERR, "policy rejected: %zu error%s", diag.n_errors,
 		    diag.n_errors == 1 ? "" : "s");
 	return r;
 }
 
-static struct managed_device *find_device(struct daemon *d, uint32_t hid_id)
+struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id)
 {
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (d->devices[i].info.hid_id == hid_id)
@@ -104,13 +85,9 @@ static bool device_present(const struct daemon *d, const struct hid_dev_info *in
 	return access(path, F_OK) == 0;
 }
 
-/* Compile POLICY for a device and make the kernel enforce it: set its rules
- * (one atomic map update), attach or adopt its instance, or detach when no
- * rule set matches any more. */
-static int apply_policy(struct daemon *d, const struct policy *policy,
-			const struct hid_dev_info *info)
+void daemon_policy_device(const struct hid_dev_info *info, struct policy_device *pdev)
 {
-	struct policy_device pdev = {
+	*pdev = (struct policy_device){
 		.bus = info->bus,
 		.vendor = info->vendor,
 		.product = info->product,
@@ -118,12 +95,39 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		.uniq = info->uniq,
 		.phys = info->phys,
 	};
+}
+
+/* End HID_ID's exceptions without touching its rules (the caller is
+ * compiling them). */
+static void end_device_exceptions(struct daemon *d, uint32_t hid_id, const char *reason)
+{
+	for (size_t i = 0; i < d->exceptions.n;) {
+		struct exception *e = &d->exceptions.items[i];
+
+		if (e->hid_id != hid_id) {
+			i++;
+			continue;
+		}
+		daemon_record_exception_end(d, e, reason, NULL);
+		exception_remove(&d->exceptions, e);
+	}
+	daemon_arm_expiry(d);
+}
+
+/* Compile POLICY for a device and make the kernel enforce it: set its rules
+ * (one atomic map update, temporary allows first), attach or adopt its
+ * instance, or detach when no rule set matches any more. */
+static int apply_policy(struct daemon *d, const struct policy *policy,
+			const struct hid_dev_info *info)
+{
+	struct policy_device pdev;
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
-	struct managed_device *m = find_device(d, info->hid_id);
+	struct managed_device *m = daemon_find_device(d, info->hid_id);
 	bool adopted = false;
 	int r;
 
+	daemon_policy_device(info, &pdev);
 	if (!rules)
 		return -ENOMEM;
 	if (!m) {
@@ -146,6 +150,8 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		m->n_rules = 0;
+		end_device_exceptions(d, info->hid_id, "no rule set matches the device any more");
 		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
 		return 0;
 	}
@@ -156,6 +162,10 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    info->name, strerror(-r),
 		    m->protected ? "the rules in force stay" : "not protected");
 		return r;
+	}
+	if (exception_prepend(&d->exceptions, info->hid_id, rules) == -E2BIG) {
+		say(d, LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
+		end_device_exceptions(d, info->hid_id, "the device's rules leave no room for it");
 	}
 
 	r = fw_set_rules(&d->loader, info->hid_id, rules);
@@ -184,8 +194,17 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	m->protected = true;
+	m->mode = rules->mode;
+	m->n_rules = rules->n_rules;
 	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
 	return 0;
+}
+
+int daemon_apply(struct daemon *d, const struct hid_dev_info *info)
+{
+	struct hid_dev_info copy = *info;	/* INFO may live in d->devices */
+
+	return apply_policy(d, d->policy, &copy);
 }
 
 static int protect_present(const struct hid_dev_info *info, void *userdata)
@@ -201,7 +220,7 @@ static int drop_if_gone(uint32_t hid_id, void *userdata)
 {
 	struct daemon *d = userdata;
 
-	if (find_device(d, hid_id))
+	if (daemon_find_device(d, hid_id))
 		return 0;
 	fw_detach(&d->loader, hid_id);
 	return 0;
@@ -233,10 +252,11 @@ static void handle_uevent(struct daemon *d)
 		case UEVENT_REMOVE:
 			if (hid_sysname_parse(ev.sysname, &info) < 0)
 				break;
-			m = find_device(d, info.hid_id);
+			m = daemon_find_device(d, info.hid_id);
 			/* The kernel made the instance inert; free its pin and rules. */
 			fw_detach(&d->loader, info.hid_id);
 			decisions_withdraw(d->cfg->runtime_dir, ev.sysname);
+			end_device_exceptions(d, info.hid_id, "device removed");
 			if (m) {
 				if (m->protected)
 					say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -256,13 +276,19 @@ static int handle_record(void *ctx, void *data, size_t size)
 	const struct hid_fw_record *rec = data;
 	struct audit_context actx = {};
 	struct managed_device *m;
+	uint32_t exception_id;
+	char name[40];
 
 	if (size < sizeof(*rec))
 		return 0;
-	m = find_device(d, rec->hid_id);
+	m = daemon_find_device(d, rec->hid_id);
 	if (m)
 		actx.device = &m->info;
-	if (rec->rule_index < d->policy->n_rules) {
+	if (exception_index(rec->rule_index, &exception_id)) {
+		snprintf(name, sizeof(name), "temporary-allow-%u", exception_id);
+		actx.rule_name = name;
+		actx.ruleset_name = "hid-policyctl allow";
+	} else if (rec->rule_index < d->policy->n_rules) {
 		const struct policy_rule *rule = &d->policy->rules[rec->rule_index];
 
 		actx.rule_name = rule->name;
@@ -293,7 +319,34 @@ static void check_dropped(struct daemon *d)
 	d->dropped_reported = st.dropped;
 }
 
-static void reload(struct daemon *d)
+/* The audit log holds what users did and which programs they ran: root's
+ * alone (auditors read it through "hid-policyctl log"). */
+static int secure_audit_log(struct daemon *d)
+{
+	struct stat st;
+
+	if (fstat(d->audit.fd, &st) < 0)
+		return -errno;
+	if (st.st_uid != geteuid()) {
+		say(d, LOG_ERR, "the audit log %s belongs to uid %u, not to the daemon (uid %u): refusing to write it",
+		    d->audit.path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if ((st.st_mode & 07777) != 0600) {
+		if (fchmod(d->audit.fd, 0600) < 0) {
+			int r = -errno;
+
+			say(d, LOG_ERR, "the audit log %s has mode %04o and cannot be changed to 0600: %s",
+			    d->audit.path, (unsigned int)(st.st_mode & 07777), strerror(-r));
+			return r;
+		}
+		say(d, LOG_WARNING, "the audit log %s had mode %04o; changed to 0600", d->audit.path,
+		    (unsigned int)(st.st_mode & 07777));
+	}
+	return 0;
+}
+
+int daemon_reload(struct daemon *d, json_t *messages)
 {
 	struct policy *fresh = NULL, *old;
 	int r;
@@ -301,10 +354,13 @@ static void reload(struct daemon *d)
 	say(d, LOG_INFO, "reloading the policy");
 	if (audit_reopen(&d->audit) < 0)
 		say(d, LOG_ERR, "cannot reopen %s: %m; still writing the old file", d->audit.path);
-	r = load_policy(d, &fresh);
+	secure_audit_log(d);
+	if (d->control)
+		control_log_reopened(d->control);
+	r = load_policy(d, &fresh, messages);
 	if (r < 0) {
 		say(d, LOG_ERR, "reload failed: the rules in force stay in force");
-		return;
+		return r;
 	}
 	/* Records already in the ring buffer name rules of the old policy. */
 	ring_buffer__consume(d->events);
@@ -312,7 +368,8 @@ static void reload(struct daemon *d)
 	old = d->policy;
 	d->policy = fresh;
 	/* Each device switches with one map update: a request sees either
-	 * its old rules or its new ones, never none. */
+	 * its old rules or its new ones, never none. Temporary allows are
+	 * placed before the new rules as before the old. */
 	for (size_t i = 0; i < d->n_devices; i++) {
 		struct hid_dev_info info = d->devices[i].info;
 
@@ -322,6 +379,7 @@ static void reload(struct daemon *d)
 	policy_free(old);
 	say(d, LOG_INFO, "policy reloaded: %zu rule set%s, %zu rule%s", fresh->n_sets,
 	    fresh->n_sets == 1 ? "" : "s", fresh->n_rules, fresh->n_rules == 1 ? "" : "s");
+	return 0;
 }
 
 static void notify_ready(void)
@@ -354,12 +412,20 @@ static int watch(struct daemon *d, int fd)
 	return epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
+static void control_message(void *userdata, int priority, const char *message)
+{
+	say(userdata, priority, "%s", message);
+}
+
 static int start(struct daemon *d)
 {
+	const struct control_hooks control_hooks = {
+		.run = daemon_ctl_run, .log = control_message, .userdata = d,
+	};
 	sigset_t mask;
 	int r;
 
-	r = load_policy(d, &d->policy);
+	r = load_policy(d, &d->policy, NULL);
 	if (r < 0)
 		return r;
 
@@ -387,6 +453,9 @@ static int start(struct daemon *d)
 		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
 		return r;
 	}
+	r = secure_audit_log(d);
+	if (r < 0)
+		return r;
 	d->events = ring_buffer__new(d->loader.events_fd, handle_record, d, NULL);
 	if (!d->events) {
 		r = -errno;
@@ -412,6 +481,25 @@ static int start(struct daemon *d)
 	if ((r = watch(d, d->uevent_fd)) < 0 || (r = watch(d, d->signal_fd)) < 0 ||
 	    (r = watch(d, ring_buffer__epoll_fd(d->events))) < 0)
 		return r;
+	d->timer_fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->timer_fd < 0)
+		return -errno;
+	if ((r = watch(d, d->timer_fd)) < 0)
+		return r;
+
+	/* Before the sandbox: polkit's bus connection is made here. */
+	r = authorizer_new(&d->authz);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot set up authorization for the control socket: %s", strerror(-r));
+		return r;
+	}
+	r = control_open(&d->control, d->cfg->runtime_dir, d->epoll_fd, d->authz,
+			 d->cfg->audit_log, &control_hooks);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot open the control socket in %s: %s", d->cfg->runtime_dir,
+		    strerror(-r));
+		return r;
+	}
 
 	r = hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
 	if (r < 0)
@@ -426,14 +514,38 @@ static void handle_signals(struct daemon *d)
 
 	while (read(d->signal_fd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP)
-			reload(d);
+			daemon_reload(d, NULL);
 		else
 			d->quit = true;
 	}
 }
 
+static void handle_expiry(struct daemon *d)
+{
+	uint64_t ticks;
+	uint64_t now = daemon_boottime_ms();
+
+	while (read(d->timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
+		;
+	for (size_t i = 0; i < d->exceptions.n;) {
+		struct exception *e = &d->exceptions.items[i];
+
+		if (e->expires_ms <= now)
+			daemon_end_exception(d, e, "expired", NULL);	/* removes it */
+		else
+			i++;
+	}
+	daemon_arm_expiry(d);
+}
+
 static void stop(struct daemon *d)
 {
+	control_free(d->control);
+	d->control = NULL;
+	authorizer_free(d->authz);
+	exception_table_done(&d->exceptions);
+	if (d->timer_fd >= 0)
+		close(d->timer_fd);
 	if (d->events) {
 		ring_buffer__consume(d->events);
 		ring_buffer__free(d->events);
@@ -457,6 +569,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.epoll_fd = -1,
 		.uevent_fd = -1,
 		.signal_fd = -1,
+		.timer_fd = -1,
 		.audit = { .fd = -1 },
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
@@ -478,6 +591,7 @@ int daemon_run(const struct daemon_config *cfg)
 			return r;
 		}
 	}
+	d.sandboxed = cfg->sandbox;
 	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
 	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
 	notify_ready();
@@ -495,12 +609,22 @@ int daemon_run(const struct daemon_config *cfg)
 				handle_uevent(&d);
 			else if (evs[i].data.fd == d.signal_fd)
 				handle_signals(&d);
+			else if (evs[i].data.fd == d.timer_fd)
+				handle_expiry(&d);
+			else if (control_owns(d.control, evs[i].data.fd))
+				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
 			else
 				ring_buffer__consume(d.events);
 		}
 		audit_flush(&d.audit);
 		check_dropped(&d);
+		control_tick(d.control);
 	}
+	/* The firewalls stay; temporary allows must not outlive the daemon
+	 * that would end them. (After a crash, the next start recompiles
+	 * every device's rules without them.) */
+	while (d.exceptions.n > 0)
+		daemon_end_exception(&d, &d.exceptions.items[0], "daemon stopped", NULL);
 	ring_buffer__consume(d.events);
 	check_dropped(&d);
 	{

@@ -18,6 +18,7 @@ struct daemon_config {
 	const char *runtime_dir;	/* decisions for udev, RUNTIME_DIR_DEFAULT */
 	bool foreground;
 	bool sandbox;			/* drop privileges and filter syscalls */
+	const char *version;		/* told by "hid-policyctl status" */
 };
 
 /* Run until SIGTERM/SIGINT. Returns 0 or a negative errno (start-up failed;

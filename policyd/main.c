@@ -123,6 +123,7 @@ static int run_daemon(const struct options *opts)
 		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,
 		.foreground = opts->foreground,
 		.sandbox = !opts->no_sandbox,
+		.version = HID_POLICY_VERSION,
 	};
 
 	return daemon_run(&cfg);

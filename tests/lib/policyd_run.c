@@ -28,6 +28,15 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+static const char *build_path(const char *rel)
+{
+	static char path[512];
+	const char *build = getenv("HID_POLICY_BUILDDIR");
+
+	snprintf(path, sizeof(path), "%s/%s", build ? build : "build", rel);
+	return path;
+}
+
 static const char *daemon_path(void)
 {
 	static char path[512];
@@ -321,4 +330,88 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 int firewall_instance_count(int hid_id)
 {
 	return fw_count_device_ops((uint32_t)hid_id);
+}
+
+/* Everything FD gives until EOF, as a string. */
+static char *slurp(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		ssize_t n;
+
+		if (cap - len < 2048) {
+			char *p = realloc(buf, cap * 2);
+
+			if (!p)
+				break;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
+		  struct policyctl_output *out)
+{
+	char socket_path[160];
+	int out_pipe[2], err_pipe[2], status;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	snprintf(socket_path, sizeof(socket_path), "%s/control", run->runtime_dir);
+	if (pipe2(out_pipe, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
+		close(out_pipe[0]);
+		close(out_pipe[1]);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		const char *argv[40] = { build_path("policyd/hid-policyctl"), "--socket", socket_path };
+		size_t n = 3;
+
+		for (size_t i = 0; args[i] && n < 39; i++)
+			argv[n++] = args[i];
+		argv[n] = NULL;
+		dup2(out_pipe[1], STDOUT_FILENO);
+		dup2(err_pipe[1], STDERR_FILENO);
+		if (uid != (uid_t)-1 && (setgid(uid) < 0 || setuid(uid) < 0))
+			_exit(126);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	/* Replies are small: stdout first, then stderr, never deadlocks
+	 * below the pipe buffer size. */
+	out->out = slurp(out_pipe[0]);
+	out->err = slurp(err_pipe[0]);
+	close(out_pipe[0]);
+	close(err_pipe[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return out->out && out->err ? 0 : -ENOMEM;
+}
+
+void policyctl_output_done(struct policyctl_output *out)
+{
+	free(out->out);
+	free(out->err);
+	memset(out, 0, sizeof(*out));
 }

@@ -49,3 +49,19 @@ bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
 /* Registered hid_bpf_ops instances attached to hid_id (the device's
  * program count), counted over every BPF map. */
 int firewall_instance_count(int hid_id);
+
+/* What a hid-policyctl run printed, and how it ended. */
+struct policyctl_output {
+	int status;		/* exit status, or -1 when it did not exit */
+	char *out;		/* standard output (NUL-terminated) */
+	char *err;		/* standard error */
+};
+
+/*
+ * Run hid-policyctl --socket RUN's control socket ARGS... (NULL-terminated)
+ * as UID (a forked child calls setgid/setuid first; (uid_t)-1: as the
+ * test). Returns 0 with OUT filled, or -errno when it could not be run.
+ */
+int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
+		  struct policyctl_output *out);
+void policyctl_output_done(struct policyctl_output *out);

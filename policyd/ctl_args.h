@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hid-policyctl's command line, and the request it becomes. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <jansson.h>
+
+struct ctl_args {
+	bool help, version;
+	const char *command;		/* "status", ... */
+	const char *socket_path;	/* --socket; NULL: the default */
+	bool json;			/* --json */
+	bool ask_password;		/* not --no-ask-password */
+	const char *device;		/* DEVICE operand, or log's --device */
+	/* log */
+	char since[40];			/* --since as an audit-log time; "" none */
+	const char *action;		/* --action */
+	bool follow;			/* --follow */
+	/* explain, allow */
+	const char *request;		/* explain's REQUEST operand, allow's --request */
+	const char *report;		/* --report */
+	int report_id;			/* --id, -1 unset */
+	const char *payload;		/* --payload */
+	uint64_t duration_s;		/* allow --for; 0 unset */
+	/* revoke */
+	long exception_id;		/* --exception, -1 unset */
+};
+
+/*
+ * Parse ARGV (messages to stderr, naming the bad argument). NOW is the
+ * current time, for relative --since values. Returns 0 or -EINVAL.
+ */
+int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a);
+
+/* The request line for A (a new reference). */
+json_t *ctl_args_request(const struct ctl_args *a, bool interactive);
+
+void ctl_usage(FILE *f);

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ctl_output.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shorthands for reading replies: missing values print as "?" or 0. */
+static const char *str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "?";
+}
+
+static long long num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
+}
+
+static const char *yes(json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key)) ? "yes" : "no";
+}
+
+static const char *plural(long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "set_report feature, output_report" */
+static void print_list(FILE *f, json_t *a)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+		fprintf(f, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
+	if (json_array_size(a) == 0)
+		fputs("-", f);
+}
+
+static void print_exception(FILE *f, json_t *e)
+{
+	json_t *by = json_object_get(e, "granted_by");
+
+	fprintf(f, "  #%lld on %s: ", num(e, "id"), str(e, "sysfs"));
+	print_list(f, json_object_get(e, "requests"));
+	fprintf(f, ", report IDs %s; %lld s left (until %s); granted by uid %lld (%s, pid %lld)\n",
+		str(e, "report_ids"), num(e, "remaining_s"), str(e, "expires"), num(by, "uid"),
+		str(by, "comm"), num(by, "pid"));
+}
+
+static void print_status(FILE *f, json_t *r)
+{
+	json_t *daemon = json_object_get(r, "daemon"), *kernel = json_object_get(r, "kernel");
+	json_t *devices = json_object_get(r, "devices"), *c = json_object_get(r, "counters");
+	json_t *audit = json_object_get(r, "audit_log"), *policy = json_object_get(r, "policy");
+	json_t *exc = json_object_get(r, "exceptions"), *e;
+	size_t i;
+
+	fprintf(f, "daemon:      running, pid %lld, version %s, %s, authorization: %s\n",
+		num(daemon, "pid"), str(daemon, "version"),
+		json_is_true(json_object_get(daemon, "sandbox")) ? "sandboxed" : "not sandboxed",
+		str(daemon, "authorization"));
+	fprintf(f, "kernel:      HID-BPF %s; the firewall names callers by pid %s, uid %s, comm %s\n",
+		yes(kernel, "hid_bpf"), yes(kernel, "pid_tgid"), yes(kernel, "uid_gid"), yes(kernel, "comm"));
+	fprintf(f, "mode:        %s (%lld of %lld device%s protected)\n", str(r, "mode"),
+		num(devices, "protected"), num(devices, "present"), plural(num(devices, "present")));
+	fprintf(f, "policy:      %lld rule set%s, %lld rule%s\n", num(policy, "rule_sets"),
+		plural(num(policy, "rule_sets")), num(policy, "rules"), plural(num(policy, "rules")));
+	fprintf(f, "counters:    allowed %lld, denied %lld, logged %lld, dropped %lld\n",
+		num(c, "allowed"), num(c, "denied"), num(c, "logged"), num(c, "dropped"));
+	fprintf(f, "audit log:   %s (%lld record%s written, %lld failed)\n", str(audit, "path"),
+		num(audit, "written"), plural(num(audit, "written")), num(audit, "failed"));
+	fprintf(f, "temporary allows:%s\n", json_array_size(exc) ? "" : " none");
+	json_array_foreach(exc, i, e)
+		print_exception(f, e);
+}
+
+static void print_devices(FILE *f, json_t *r)
+{
+	json_t *list = json_object_get(r, "devices"), *d;
+	size_t i;
+
+	fprintf(f, "%-22s %-9s %-9s %-10s %-8s %-8s %s\n", "DEVICE", "BUS", "ID", "PROTECTED",
+		"ATTACHED", "PROGRAMS", "RULE SETS / NAME");
+	json_array_foreach(list, i, d) {
+		json_t *sets = json_object_get(d, "rule_sets"), *s, *programs = json_object_get(d, "programs");
+		char id[16], prog[16], prot[16];
+		size_t k;
+
+		snprintf(id, sizeof(id), "%s:%s", str(d, "vendor"), str(d, "product"));
+		if (json_is_integer(programs))
+			snprintf(prog, sizeof(prog), "%lld", (long long)json_integer_value(programs));
+		else
+			snprintf(prog, sizeof(prog), "?");
+		snprintf(prot, sizeof(prot), "%s", json_is_true(json_object_get(d, "protected")) ?
+			 str(d, "mode") : "no");
+		fprintf(f, "%-22s %-9s %-9s %-10s %-8s %-8s ", str(d, "sysfs"), str(d, "bus"), id, prot,
+			yes(d, "attached"), prog);
+		json_array_foreach(sets, k, s)
+			fprintf(f, "%s%s", k ? ", " : "", json_is_string(json_object_get(s, "name")) ?
+				str(s, "name") : str(s, "file"));
+		fprintf(f, "%s\"%s\"", json_array_size(sets) ? " / " : "- / ", str(d, "name"));
+		if (num(d, "exceptions"))
+			fprintf(f, " (%lld temporary allow%s)", num(d, "exceptions"), plural(num(d, "exceptions")));
+		fputc('\n', f);
+	}
+}
+
+static void print_rules(FILE *f, json_t *r)
+{
+	json_t *dev = json_object_get(r, "device"), *list = json_object_get(r, "rules"), *rule;
+	json_t *def = json_object_get(r, "default");
+	size_t i;
+
+	if (!json_is_true(json_object_get(r, "protected"))) {
+		fprintf(f, "%s: no rule set matches it; every request is allowed\n", str(dev, "sysfs"));
+		return;
+	}
+	fprintf(f, "%s (\"%s\"), %s mode, first match decides:\n", str(dev, "sysfs"), str(dev, "name"),
+		str(r, "mode"));
+	json_array_foreach(list, i, rule) {
+		json_t *payload = json_object_get(rule, "payload"), *c;
+		size_t k;
+
+		fprintf(f, "%3lld. %-5s ", num(rule, "position") + 1, str(rule, "action"));
+		print_list(f, json_object_get(rule, "requests"));
+		fprintf(f, "; report IDs %s", str(rule, "report_ids"));
+		json_array_foreach(payload, k, c)
+			fprintf(f, "; byte %lld & %s == %s", num(c, "offset"), str(c, "mask"), str(c, "value"));
+		if (json_is_string(json_object_get(rule, "errno")))
+			fprintf(f, "; %s", str(rule, "errno"));
+		if (json_object_get(rule, "exception"))
+			fprintf(f, "\n     %s (hid-policyctl allow, %lld s left)\n", str(rule, "name"),
+				num(json_object_get(rule, "exception"), "remaining_s"));
+		else
+			fprintf(f, "\n     %s (%s: %s)\n", str(rule, "name"), str(rule, "file"), str(rule, "path"));
+	}
+	fprintf(f, "  default: %s", str(def, "action"));
+	if (json_is_string(json_object_get(def, "errno")))
+		fprintf(f, " (%s)", str(def, "errno"));
+	fputc('\n', f);
+}
+
+void ctl_print_log_header(FILE *f)
+{
+	fprintf(f, "%-24s %-8s %-22s %-24s %s\n", "TIME", "ACTION", "DEVICE", "REQUEST", "BY / RULE");
+}
+
+void ctl_print_log_record(FILE *f, json_t *rec)
+{
+	const char *event = str(rec, "event");
+	json_t *dev = json_object_get(rec, "device"), *proc = json_object_get(rec, "process");
+	json_t *e = json_object_get(rec, "exception");
+	char what[64];
+
+	if (!strcmp(event, "decision")) {
+		const char *action = str(rec, "action");
+
+		snprintf(what, sizeof(what), "%s %s 0x%02llx", str(rec, "request"),
+			 str(rec, "report_type"), num(rec, "report_id"));
+		fprintf(f, "%-24s %-8s %-22s %-24s pid %lld (%s) uid %lld; rule %s\n", str(rec, "time"),
+			!strcmp(action, "deny") && !json_is_true(json_object_get(rec, "enforced")) ?
+			"deny*" : action,
+			json_is_string(json_object_get(dev, "sysfs")) ? str(dev, "sysfs") : "?",
+			what, num(proc, "pid"), str(proc, "comm"), num(proc, "uid"),
+			str(json_object_get(rec, "rule"), "name"));
+	} else if (!strcmp(event, "exception_granted") || !strcmp(event, "exception_ended")) {
+		json_t *by = json_object_get(rec, "granted_by");
+		bool granted = !strcmp(event, "exception_granted");
+
+		snprintf(what, sizeof(what), "temporary allow #%lld", num(e, "id"));
+		fprintf(f, "%-24s %-8s %-22s %-24s ", str(rec, "time"), granted ? "granted" : "ended",
+			str(dev, "sysfs"), what);
+		if (granted)
+			fprintf(f, "for %lld s by uid %lld (%s, pid %lld)\n", num(e, "duration_s"),
+				num(by, "uid"), str(by, "comm"), num(by, "pid"));
+		else
+			fprintf(f, "%s; granted by uid %lld (%s)\n", str(rec, "reason"), num(by, "uid"),
+				str(by, "comm"));
+	} else {
+		char *text = json_dumps(rec, JSON_COMPACT);
+
+		fprintf(f, "%-24s %-8s %s\n", str(rec, "time"), event, text ? text : "");
+		free(text);
+	}
+}
+
+static void print_result_text(FILE *f, json_t *r)
+{
+	fputs(str(r, "text"), f);
+}
+
+void ctl_print_result(FILE *f, const char *command, json_t *r)
+{
+	json_t *v;
+	size_t i;
+
+	if (!strcmp(command, "status")) {
+		print_status(f, r);
+	} else if (!strcmp(command, "devices")) {
+		print_devices(f, r);
+	} else if (!strcmp(command, "rules")) {
+		print_rules(f, r);
+	} else if (!strcmp(command, "explain")) {
+		print_result_text(f, r);
+	} else if (!strcmp(command, "reload")) {
+		fprintf(f, "policy reloaded: %lld rule set%s, %lld rule%s\n", num(r, "rule_sets"),
+			plural(num(r, "rule_sets")), num(r, "rules"), plural(num(r, "rules")));
+		json_array_foreach(json_object_get(r, "warnings"), i, v)
+			fprintf(f, "  %s\n", json_string_value(v));
+	} else if (!strcmp(command, "allow")) {
+		json_t *e = json_object_get(r, "exception");
+
+		fprintf(f, "temporary allow #%lld on %s for %lld s (until %s): ", num(e, "id"),
+			str(e, "sysfs"), num(e, "duration_s"), str(e, "expires"));
+		print_list(f, json_object_get(e, "requests"));
+		fprintf(f, ", report IDs %s\n", str(e, "report_ids"));
+	} else if (!strcmp(command, "revoke")) {
+		json_array_foreach(json_object_get(r, "revoked"), i, v)
+			fprintf(f, "revoked temporary allow #%lld\n", (long long)json_integer_value(v));
+	}
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The service's state, shared by its two files: daemon.c (start-up, the
+ * event loop, hotplug, reload, audit records) and daemon_ctl.c (what the
+ * control socket's commands do with it).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "audit.h"
+#include "authorize.h"
+#include "control.h"
+#include "daemon.h"
+#include "devices.h"
+#include "exceptions.h"
+#include "loader.h"
+#include "policy.h"
+
+struct managed_device {
+	struct hid_dev_info info;
+	bool protected;		/* a firewall instance is attached */
+	uint8_t mode;		/* HID_RULES_MODE_* of its rules in force */
+	uint32_t n_rules;	/* rules in force, exceptions included */
+};
+
+struct daemon {
+	const struct daemon_config *cfg;
+	struct policy *policy;
+	struct fw_loader loader;
+	struct audit_log audit;
+	struct ring_buffer *events;
+	struct managed_device *devices;
+	size_t n_devices, cap_devices;
+	struct authorizer *authz;
+	struct control *control;
+	struct exception_table exceptions;
+	int epoll_fd, uevent_fd, signal_fd, timer_fd;
+	uint64_t dropped_reported;
+	bool sandboxed;
+	bool quit;
+};
+
+void say(const struct daemon *d, int priority, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id);
+
+/* Compile and enforce the policy (and exceptions) for one device. */
+int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
+
+/* Read the policy again and apply it; problems are appended to MESSAGES
+ * (strings; may be NULL). Returns 0 or a negative errno (rules unchanged). */
+int daemon_reload(struct daemon *d, json_t *messages);
+
+/* The policy's and the exceptions' view of a device. */
+void daemon_policy_device(const struct hid_dev_info *info, struct policy_device *pdev);
+
+/* Exceptions: audit records, ends, the expiry timer. */
+json_t *daemon_device_json(const struct hid_dev_info *info);
+json_t *daemon_exception_json(const struct exception *e);
+/* The audit record of the end of exception E. */
+void daemon_record_exception_end(struct daemon *d, const struct exception *e, const char *reason,
+				 const struct exception_grantor *revoker);
+/* End exception E: write the audit record (REVOKER: who revoked it, or
+ * NULL), forget it and recompile its device's rules. */
+void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
+			  const struct exception_grantor *revoker);
+void daemon_arm_expiry(struct daemon *d);
+uint64_t daemon_boottime_ms(void);
+
+/* The control socket's commands (daemon_ctl.c). */
+int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
+		   char *err, size_t errsize);

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-to-end: hid-policyctl talking to a running hid-policyd through its
+ * control socket. The guest has no polkit, so the daemon runs on the
+ * root-only fallback: root may do everything, anyone else nothing. Every
+ * check looks at both ends: what hid-policyctl printed and exited with, and
+ * what the device, the audit log or the file system shows.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/hidraw.h>
+
+#include "harness.h"
+#include "policyd_run.h"
+#include "uhid_dev.h"
+
+#define TEST_VENDOR 0x1234
+#define TEST_PRODUCT 0x5678
+#define OTHER_PRODUCT 0x5679
+#define USER_UID 1000
+
+/* Feature 0xf0 is the "firmware update"; feature 3 reads are logged. */
+static const char test_policy[] =
+	"{\n"
+	"  \"version\": 1,\n"
+	"  \"devices\": [ {\n"
+	"    \"name\": \"test-device\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": [\"5678\", \"5679\"] },\n"
+	"    \"mode\": \"enforce\",\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" },\n"
+	"      { \"name\": \"log-feature-3\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\", \"log\": true }\n"
+	"    ]\n"
+	"  } ]\n"
+	"}\n";
+
+static void create_device(struct uhid_dev *dev, uint16_t product)
+{
+	const struct uhid_dev_config cfg = {
+		.name = "control test device",
+		.vendor = TEST_VENDOR,
+		.product = product,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+
+	CHECK_OK(uhid_dev_create(dev, &cfg));
+}
+
+/* The daemon, with its run directory open to other users (mkdtemp makes
+ * it 0700) so that uid 1000 reaches the socket as on a real system. */
+static void start_daemon(struct policyd_run *run)
+{
+	CHECK_OK(policyd_prepare(run));
+	CHECK_OK(chmod(run->dir, 0755));
+	CHECK_OK(policyd_write_policy(run, "50-test.json", test_policy));
+	CHECK_OK(policyd_start(run, NULL));
+}
+
+static void stop_daemon(struct policyd_run *run)
+{
+	policyd_stop(run, false);
+	CHECK_OK(policyd_cleanup(run));
+}
+
+static int set_feature(int fd, uint8_t id)
+{
+	uint8_t buf[64] = { id };
+
+	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+/* Run hid-policyctl ARGS... as UID; the output stays for checks. */
+#define CTL(run, uid, out, ...)                                                \
+	do {                                                                   \
+		const char *const __args[] = { __VA_ARGS__, NULL };            \
+		CHECK_OK(policyctl_run(run, uid, __args, out));                \
+	} while (0)
+
+static json_t *parse_json(const char *text)
+{
+	json_error_t err;
+	json_t *o = json_loads(text, 0, &err);
+
+	CHECK(o, "not JSON (line %d: %s): %s", err.line, err.text, text);
+	return o;
+}
+
+/* Run hid-policyctl --json ARGS as root; expect success and JSON. */
+#define CTL_JSON(run, ...)                                                     \
+	({                                                                     \
+		struct policyctl_output __o;                                   \
+		json_t *__j;                                                   \
+		CTL(run, (uid_t)-1, &__o, "--json", __VA_ARGS__);              \
+		CHECK(__o.status == 0, "exit %d: %s", __o.status, __o.err);    \
+		__j = parse_json(__o.out);                                     \
+		policyctl_output_done(&__o);                                   \
+		__j;                                                           \
+	})
+
+/* log --json ARGS: one JSON record per line; returns how many, all parsed. */
+static size_t log_records(struct policyd_run *run, const char *const *extra, json_t **last)
+{
+	const char *args[16] = { "--json", "log" };
+	struct policyctl_output o;
+	size_t n = 0, k = 2;
+	char *line, *save = NULL;
+
+	for (size_t i = 0; extra && extra[i] && k < 15; i++)
+		args[k++] = extra[i];
+	args[k] = NULL;
+	CHECK_OK(policyctl_run(run, (uid_t)-1, args, &o));
+	CHECK(o.status == 0, "log exit %d: %s", o.status, o.err);
+	for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *rec = parse_json(line);
+
+		n++;
+		if (last) {
+			json_decref(*last);
+			*last = rec;
+		} else {
+			json_decref(rec);
+		}
+	}
+	policyctl_output_done(&o);
+	return n;
+}
+
+static const char *jstr(json_t *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+	json_t *v = o;
+
+	while ((dot = strchr(path, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		v = json_object_get(v, key);
+		path = dot + 1;
+	}
+	v = json_object_get(v, path);
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static void test_every_command_works_as_root_and_its_json_parses(void)
+{
+	static const char *const tables[] = { "status", "devices", "rules", "generate", "log", "reload" };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	struct policyctl_output o;
+	json_t *j, *d, *list;
+	size_t i;
+	bool found = false;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+
+	j = CTL_JSON(&run, "status");
+	CHECK(!strcmp(jstr(j, "daemon.authorization"), "root-only"), "authorization %s",
+	      jstr(j, "daemon.authorization"));
+	CHECK(!strcmp(jstr(j, "mode"), "enforce"), "mode %s", jstr(j, "mode"));
+	CHECK(json_is_true(json_object_get(json_object_get(j, "kernel"), "hid_bpf")), "kernel support");
+	CHECK(json_is_integer(json_object_get(json_object_get(j, "counters"), "denied")), "counters");
+	json_decref(j);
+
+	j = CTL_JSON(&run, "devices");
+	list = json_object_get(j, "devices");
+	json_array_foreach(list, i, d) {
+		if (strcmp(jstr(d, "sysfs"), dev.sysname))
+			continue;
+		found = true;
+		CHECK(json_is_true(json_object_get(d, "protected")), "protected");
+		CHECK(json_is_true(json_object_get(d, "attached")), "attached");
+		CHECK_EQ(json_integer_value(json_object_get(d, "programs")), 1);
+		CHECK(!strcmp(jstr(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
+			      "test-device"), "rule set");
+	}
+	CHECK(found, "%s not in the device list", dev.sysname);
+	json_decref(j);
+
+	j = CTL_JSON(&run, "rules", dev.sysname);
+	list = json_object_get(j, "rules");
+	CHECK_EQ(json_array_size(list), 2);
+	CHECK(!strcmp(jstr(json_array_get(list, 0), "name"), "no-firmware-update"), "rule 0");
+	CHECK(!strcmp(jstr(json_array_get(list, 1), "name"), "log-feature-3"), "rule 1");
+	json_decref(j);
+
+	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	CHECK(!strcmp(jstr(j, "decision.action"), "deny"), "decision %s", jstr(j, "decision.action"));
+	CHECK(!strcmp(jstr(j, "decision.rule"), "no-firmware-update"), "rule %s", jstr(j, "decision.rule"));
+	CHECK(strstr(jstr(j, "text"), "no-firmware-update"), "text: %s", jstr(j, "text"));
+	json_decref(j);
+
+	j = CTL_JSON(&run, "generate");
+	CHECK(!strcmp(jstr(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
+			   "name"), "local-test-device"), "generated: %s", json_dumps(j, 0));
+	json_decref(j);
+
+	j = CTL_JSON(&run, "reload");
+	CHECK_EQ(json_integer_value(json_object_get(j, "rules")), 2);
+	json_decref(j);
+
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "60s");
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(j, "exception"), "duration_s")), 60);
+	json_decref(j);
+	j = CTL_JSON(&run, "revoke", dev.sysname);
+	CHECK_EQ(json_array_size(json_object_get(j, "revoked")), 1);
+	json_decref(j);
+	CHECK(log_records(&run, NULL, NULL) >= 2, "grant and end records");
+
+	/* The tables too: every command exits 0 and prints something. */
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
+		const char *args[3] = { tables[i], !strcmp(tables[i], "rules") ? dev.sysname : NULL };
+
+		CHECK_OK(policyctl_run(&run, (uid_t)-1, args, &o));
+		CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", tables[i],
+		      o.status, o.out, o.err);
+		policyctl_output_done(&o);
+	}
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_log_filters_return_exactly_the_matching_records(void)
+{
+	struct policyd_run run;
+	struct uhid_dev a, b;
+	char since[32], b_id[16];
+	const char *const by_a[] = { "--device", a.sysname, NULL };
+	const char *const by_b_id[] = { "--device", b_id, NULL };
+	const char *const denies[] = { "--action", "deny", NULL };
+	const char *const allows[] = { "--action", "allow", NULL };
+	const char *const recent[] = { "--since", since, NULL };
+	int fa, fb;
+	time_t t;
+
+	create_device(&a, TEST_PRODUCT);
+	create_device(&b, OTHER_PRODUCT);
+	start_daemon(&run);
+	fa = uhid_dev_open_hidraw(&a, 0);
+	fb = uhid_dev_open_hidraw(&b, 0);
+	CHECK_OK(fa);
+	CHECK_OK(fb);
+
+	/* Before: a denied twice, b once; an allow logged on a. */
+	CHECK_EQ(set_feature(fa, 0xf0), EPERM);
+	CHECK_EQ(set_feature(fa, 0xf0), EPERM);
+	CHECK_EQ(set_feature(fb, 0xf0), EPERM);
+	CHECK_EQ(set_feature(fa, 3), 0);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 4, 10000), 4);
+	usleep(1100 * 1000);
+	t = time(NULL);
+	/* After: one more denial on b. */
+	CHECK_EQ(set_feature(fb, 0xf0), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 5, 10000), 5);
+
+	CHECK_EQ(log_records(&run, NULL, NULL), 5);
+	CHECK_EQ(log_records(&run, by_a, NULL), 3);
+	snprintf(b_id, sizeof(b_id), "%d", b.hid_id);
+	CHECK_EQ(log_records(&run, by_b_id, NULL), 2);
+	CHECK_EQ(log_records(&run, denies, NULL), 4);
+	CHECK_EQ(log_records(&run, allows, NULL), 1);
+	snprintf(since, sizeof(since), "@%lld", (long long)t);
+	{
+		json_t *last = NULL;
+
+		CHECK_EQ(log_records(&run, recent, &last), 1);
+		CHECK(!strcmp(jstr(last, "device.sysfs"), b.sysname), "the recent record: %s",
+		      jstr(last, "device.sysfs"));
+		json_decref(last);
+	}
+
+	close(fa);
+	close(fb);
+	stop_daemon(&run);
+	uhid_dev_destroy(&a);
+	uhid_dev_destroy(&b);
+}
+
+static void test_allow_for_2s_lets_a_denied_request_through_until_it_expires(void)
+{
+	const char *const granted[] = { "event=exception_granted", "granted_by.uid=0", NULL };
+	const char *const expired[] = { "event=exception_ended", "reason=expired",
+					"granted_by.uid=0", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "2s", "--request", "set_report",
+		     "--report", "feature", "--id", "0xf0");
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
+
+	/* Expiry is the daemon's timer: nobody asks for it. */
+	CHECK_EQ(policyd_audit_count(&run, expired, 1, 10000), 1);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_allow_survives_a_reload_and_revoke_ends_it(void)
+{
+	const char *const revoked[] = { "event=exception_ended", "reason=revoked",
+					"revoked_by.uid=0", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "10m");
+	json_decref(j);
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	j = CTL_JSON(&run, "revoke", dev.sysname);
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&run, revoked, 1, 5000), 1);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static void test_allow_ends_when_the_device_is_removed(void)
+{
+	const char *const removed[] = { "event=exception_ended", "reason=device removed", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "10m");
+	json_decref(j);
+	uhid_dev_destroy(&dev);
+
+	CHECK_EQ(policyd_audit_count(&run, removed, 1, 10000), 1);
+	j = CTL_JSON(&run, "status");
+	CHECK_EQ(json_array_size(json_object_get(j, "exceptions")), 0);
+	json_decref(j);
+
+	stop_daemon(&run);
+}
+
+static void test_stopping_the_daemon_ends_its_temporary_allows(void)
+{
+	const char *const stopped[] = { "event=exception_ended", "reason=daemon stopped", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1h");
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	CHECK_EQ(policyd_stop(&run, false), 0);
+	/* The firewall outlives the daemon, the temporary allow does not. */
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&run, stopped, 1, 0), 1);
+
+	close(fd);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
+static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	struct policyctl_output o;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);	/* a record to keep from them */
+
+	CTL(&run, USER_UID, &o, "allow", dev.sysname, "--for", "1h");
+	CHECK_EQ(o.status, 3);
+	CHECK(strstr(o.err, "not authorized") && strstr(o.err, "org.hid-policy.allow"),
+	      "message: %s", o.err);
+	CHECK(!o.out[0], "stdout: %s", o.out);
+	policyctl_output_done(&o);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+
+	CTL(&run, USER_UID, &o, "reload");
+	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.reload"), "reload: %d %s", o.status, o.err);
+	policyctl_output_done(&o);
+
+	CTL(&run, USER_UID, &o, "log");
+	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.log"), "log: %d %s", o.status, o.err);
+	CHECK(!o.out[0], "log printed: %s", o.out);
+	policyctl_output_done(&o);
+
+	/* --json: the refusal, and nothing else. */
+	CTL(&run, USER_UID, &o, "--json", "status");
+	CHECK_EQ(o.status, 3);
+	{
+		json_t *j = parse_json(o.out);
+
+		CHECK(!strcmp(jstr(j, "error"), "denied"), "error %s", jstr(j, "error"));
+		CHECK(!strcmp(jstr(j, "action"), "org.hid-policy.status"), "action %s", jstr(j, "action"));
+		CHECK(!json_object_get(j, "result"), "a result came along");
+		json_decref(j);
+	}
+	policyctl_output_done(&o);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static mode_t mode_of(const char *path, uid_t *owner, bool *is_socket)
+{
+	struct stat st;
+
+	CHECK(lstat(path, &st) == 0, "%s: %s", path, strerror(errno));
+	if (owner)
+		*owner = st.st_uid;
+	if (is_socket)
+		*is_socket = S_ISSOCK(st.st_mode);
+	return st.st_mode & 07777;
+}
+
+static void test_runtime_dir_socket_and_audit_log_have_the_documented_modes(void)
+{
+	struct policyd_run run;
+	char path[160];
+	uid_t owner;
+	bool sock;
+	int fd;
+
+	/* Looser modes left behind are repaired, with a message. */
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(chmod(run.dir, 0755));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", test_policy));
+	CHECK_OK(mkdir(run.runtime_dir, 0755));
+	CHECK_OK(chmod(run.runtime_dir, 0777));
+	fd = open(run.audit_log, O_WRONLY | O_CREAT, 0644);
+	CHECK_OK(fd);
+	CHECK_OK(fchmod(fd, 0644));
+	close(fd);
+	CHECK_OK(policyd_start(&run, NULL));
+
+	CHECK_EQ(mode_of(run.runtime_dir, &owner, NULL), 0755);
+	CHECK_EQ(owner, 0);
+	snprintf(path, sizeof(path), "%s/control", run.runtime_dir);
+	CHECK_EQ(mode_of(path, &owner, &sock), 0666);
+	CHECK(sock, "%s is not a socket", path);
+	CHECK_EQ(owner, 0);
+	CHECK_EQ(mode_of(run.audit_log, &owner, NULL), 0600);
+	CHECK_EQ(owner, 0);
+	CHECK(policyd_said(&run, "had mode 0777; changed to 0755", 1000), "no word on the runtime dir");
+	CHECK(policyd_said(&run, "had mode 0644; changed to 0600", 1000), "no word on the audit log");
+
+	/* And uid 1000 cannot open the log. */
+	{
+		pid_t pid = fork();
+		int status;
+
+		CHECK_OK(pid);
+		if (pid == 0) {
+			if (setgid(USER_UID) < 0 || setuid(USER_UID) < 0)
+				_exit(2);
+			_exit(open(run.audit_log, O_RDONLY) < 0 && errno == EACCES ? 0 : 1);
+		}
+		CHECK_OK(waitpid(pid, &status, 0));
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "uid %d could open the audit log",
+		      USER_UID);
+	}
+	stop_daemon(&run);
+}
+
+static int connect_control(struct policyd_run *run)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	CHECK_OK(fd);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", run->runtime_dir);
+	CHECK_OK(connect(fd, (struct sockaddr *)&addr, sizeof(addr)));
+	return fd;
+}
+
+/* Send RAW on a fresh connection; the daemon's reply. */
+static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
+{
+	char buf[4096];
+	size_t got = 0;
+	int fd = connect_control(run);
+	json_t *reply;
+
+	/* An oversize request is refused before it is all sent: EPIPE
+	 * or ECONNRESET then are fine. */
+	(void)!send(fd, raw, len, MSG_NOSIGNAL);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		CHECK(poll(&p, 1, 10000) == 1, "no reply");
+		n = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (memchr(buf, '\n', got))
+			break;
+	}
+	close(fd);
+	buf[got] = '\0';
+	reply = parse_json(buf);
+	return reply;
+}
+
+static void expect_error(struct policyd_run *run, const char *raw, size_t len, const char *code,
+			 const char *words)
+{
+	json_t *r = raw_request(run, raw, len);
+
+	CHECK(json_is_false(json_object_get(r, "ok")), "not refused");
+	CHECK(!strcmp(jstr(r, "error"), code), "error %s, expected %s (%s)", jstr(r, "error"), code,
+	      jstr(r, "message"));
+	CHECK(strstr(jstr(r, "message"), words), "message \"%s\" lacks \"%s\"", jstr(r, "message"),
+	      words);
+	json_decref(r);
+}
+
+static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_running(void)
+{
+	static const char not_json[] = "this is not json\n";
+	static const char unknown[] = "{\"version\":1,\"command\":\"format-disk\"}\n";
+	static const char wrong_version[] = "{\"version\":2,\"command\":\"status\"}\n";
+	static const char no_version[] = "{\"command\":\"status\"}\n";
+	static const char bad_args[] = "{\"version\":1,\"command\":\"log\",\"args\":{\"action\":\"erase\"}}\n";
+	static const char status[] = "{\"version\":1,\"command\":\"status\"}\n";
+	struct policyd_run run;
+	size_t big_len = 70 * 1024;
+	char *big = malloc(big_len);
+	int silent[32];
+	json_t *j;
+
+	CHECK(big, "malloc");
+	memset(big, 'x', big_len);
+	start_daemon(&run);
+
+	expect_error(&run, not_json, strlen(not_json), "bad-request", "not JSON");
+	expect_error(&run, unknown, strlen(unknown), "unknown-command", "format-disk");
+	expect_error(&run, wrong_version, strlen(wrong_version), "unsupported-version", "version 2");
+	expect_error(&run, no_version, strlen(no_version), "bad-request", "version");
+	expect_error(&run, bad_args, strlen(bad_args), "bad-request", "erase");
+	expect_error(&run, big, big_len, "too-large", "longer than");
+
+	/* A client that says nothing does not hold up the others. */
+	silent[0] = connect_control(&run);
+	j = CTL_JSON(&run, "status");
+	CHECK(json_object_get(j, "daemon"), "status while a client stalls");
+	json_decref(j);
+
+	/* 32 clients at once: the 33rd is told so, and served once one left. */
+	for (size_t i = 1; i < ARRAY_SIZE(silent); i++)
+		silent[i] = connect_control(&run);
+	/* Connections are accepted in order: this one is the 33rd. */
+	expect_error(&run, status, strlen(status), "busy", "too many clients");
+	for (size_t i = 0; i < ARRAY_SIZE(silent); i++)
+		close(silent[i]);
+	/* The daemon notices the closes in its own time. */
+	for (int tries = 0;; tries++) {
+		j = raw_request(&run, status, strlen(status));
+		if (json_is_true(json_object_get(j, "ok")))
+			break;
+		CHECK(tries < 100 && !strcmp(jstr(j, "error"), "busy"), "status after the crowd left: %s",
+		      jstr(j, "message"));
+		json_decref(j);
+		usleep(50 * 1000);
+	}
+	json_decref(j);
+
+	CHECK(kill(run.pid, 0) == 0, "the daemon died");
+	free(big);
+	stop_daemon(&run);
+}
+
+/* The next line the follower prints, as JSON (10 s at most). */
+static json_t *next_streamed(int fd, char *buf, size_t size, size_t *got)
+{
+	char *nl;
+	json_t *rec;
+
+	while (!(nl = memchr(buf, '\n', *got))) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		CHECK(poll(&p, 1, 10000) == 1, "no record streamed");
+		CHECK(*got < size - 1, "line too long");
+		n = read(fd, buf + *got, size - 1 - *got);
+		CHECK(n > 0, "the follower ended");
+		*got += (size_t)n;
+	}
+	*nl = '\0';
+	rec = parse_json(buf);
+	*got -= (size_t)(nl + 1 - buf);
+	memmove(buf, nl + 1, *got);
+	return rec;
+}
+
+static void test_log_follow_streams_records_as_they_happen_and_after_rotation(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char socket_path[160], rotated[160], buf[8192];
+	int pipefd[2], fd;
+	size_t got = 0;
+	pid_t pid;
+	json_t *rec;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	snprintf(socket_path, sizeof(socket_path), "%s/control", run.runtime_dir);
+	CHECK_OK(pipe(pipefd));
+	pid = fork();
+	CHECK_OK(pid);
+	if (pid == 0) {
+		const char *build = getenv("HID_POLICY_BUILDDIR");
+		char exe[512];
+
+		snprintf(exe, sizeof(exe), "%s/policyd/hid-policyctl", build ? build : "build");
+		dup2(pipefd[1], STDOUT_FILENO);
+		execl(exe, exe, "--socket", socket_path, "--json", "log", "--follow", "--action", "deny",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* Let it reach the end of the (empty) log, then make a record. */
+	usleep(500 * 1000);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
+	CHECK(!strcmp(jstr(rec, "action"), "deny") && !strcmp(jstr(rec, "device.sysfs"), dev.sysname),
+	      "streamed: %s", json_dumps(rec, 0));
+	json_decref(rec);
+
+	/* logrotate: move the file away, SIGHUP; the follower goes on with
+	 * the new file. */
+	snprintf(rotated, sizeof(rotated), "%s.1", run.audit_log);
+	CHECK_OK(rename(run.audit_log, rotated));
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
+	CHECK(!strcmp(jstr(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
+	json_decref(rec);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 0), 1);	/* it came from the new file */
+
+	CHECK(kill(pid, 0) == 0, "the follower should still run");
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	close(pipefd[0]);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+static const struct test_case tests[] = {
+	{ "every_command_works_as_root_and_its_json_parses",
+	  test_every_command_works_as_root_and_its_json_parses, 120 },
+	{ "log_filters_return_exactly_the_matching_records",
+	  test_log_filters_return_exactly_the_matching_records },
+	{ "allow_for_2s_lets_a_denied_request_through_until_it_expires",
+	  test_allow_for_2s_lets_a_denied_request_through_until_it_expires },
+	{ "allow_survives_a_reload_and_revoke_ends_it",
+	  test_allow_survives_a_reload_and_revoke_ends_it },
+	{ "allow_ends_when_the_device_is_removed",
+	  test_allow_ends_when_the_device_is_removed },
+	{ "stopping_the_daemon_ends_its_temporary_allows",
+	  test_stopping_the_daemon_ends_its_temporary_allows },
+	{ "unprivileged_user_is_refused_with_a_clear_message_and_no_data",
+	  test_unprivileged_user_is_refused_with_a_clear_message_and_no_data },
+	{ "runtime_dir_socket_and_audit_log_have_the_documented_modes",
+	  test_runtime_dir_socket_and_audit_log_have_the_documented_modes },
+	{ "malformed_requests_get_clear_errors_and_the_daemon_keeps_running",
+	  test_malformed_requests_get_clear_errors_and_the_daemon_keeps_running },
+	{ "log_follow_streams_records_as_they_happen_and_after_rotation",
+	  test_log_follow_streams_records_as_they_happen_and_after_rotation },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "e2e-control", tests, ARRAY_SIZE(tests));
+}

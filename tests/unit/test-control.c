@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host tests of the control socket's pure parts: durations and --since
+ * times, hid-policyctl's command line and the request it sends, the log
+ * filter, and how temporary allows are placed before a device's rules.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_args.h"
+#include "ctl_protocol.h"
+#include "exceptions.h"
+#include "harness.h"
+#include "log_filter.h"
+
+static void test_durations_parse_with_units_and_stay_in_range(void)
+{
+	uint64_t s = 0;
+
+	CHECK_OK(ctl_parse_duration("90", &s));
+	CHECK_EQ(s, 90);
+	CHECK_OK(ctl_parse_duration("2s", &s));
+	CHECK_EQ(s, 2);
+	CHECK_OK(ctl_parse_duration("5m", &s));
+	CHECK_EQ(s, 300);
+	CHECK_OK(ctl_parse_duration("1h30m", &s));
+	CHECK_EQ(s, 5400);
+	CHECK_OK(ctl_parse_duration("24h", &s));
+	CHECK_EQ(s, CTL_ALLOW_MAX_S);
+
+	CHECK_EQ(ctl_parse_duration("24h1s", &s), -ERANGE);
+	CHECK_EQ(ctl_parse_duration("0", &s), -ERANGE);
+	CHECK_EQ(ctl_parse_duration("0s", &s), -ERANGE);
+	CHECK_EQ(ctl_parse_duration("99999999999999999999s", &s), -ERANGE);
+	CHECK_EQ(ctl_parse_duration("", &s), -EINVAL);
+	CHECK_EQ(ctl_parse_duration("m", &s), -EINVAL);
+	CHECK_EQ(ctl_parse_duration("-5s", &s), -EINVAL);
+	CHECK_EQ(ctl_parse_duration("5d", &s), -EINVAL);
+	CHECK_EQ(ctl_parse_duration("1m30", &s), -EINVAL);
+	CHECK_EQ(ctl_parse_duration("5 m", &s), -EINVAL);
+}
+
+static void test_since_values_become_utc_audit_log_times(void)
+{
+	/* 2026-12-03T10:00:00Z */
+	const time_t now = 1796292000;
+	char buf[40];
+
+	CHECK_OK(ctl_parse_since("-10m", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-03T09:50:00.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("-48h", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-01T10:00:00.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("@1796292001", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-03T10:00:01.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("2026-12-03T08:15:30Z", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-03T08:15:30.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("2026-12-03T08:15Z", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-03T08:15:00.000Z"), "%s", buf);
+	/* Local time: fixed to UTC for the test. */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	CHECK_OK(ctl_parse_since("2026-12-02", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-02T00:00:00.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("2026-12-02 07:00", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-02T07:00:00.000Z"), "%s", buf);
+
+	CHECK_EQ(ctl_parse_since("yesterday", now, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(ctl_parse_since("2026-12-03T08", now, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(ctl_parse_since("@", now, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(ctl_parse_since("@-5", now, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(ctl_parse_since("-", now, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(ctl_parse_since("2026-12-03T08:15:30 junk", now, buf, sizeof(buf)), -EINVAL);
+}
+
+/* Parse a command line given as a NULL-terminated list. */
+static int parse(struct ctl_args *a, const char *const *argv)
+{
+	char *copy[32];
+	int argc = 0;
+
+	copy[argc++] = (char *)"hid-policyctl";
+	while (argv[argc - 1] && argc < 31) {
+		copy[argc] = (char *)argv[argc - 1];
+		argc++;
+	}
+	copy[argc] = NULL;
+	return ctl_args_parse(argc, copy, 1796292000, a);
+}
+
+#define PARSE(a, ...) parse(a, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_command_lines_become_the_documented_requests(void)
+{
+	struct ctl_args a;
+	json_t *req, *args;
+
+	CHECK_OK(PARSE(&a, "--json", "allow", "0003:054C:0CE6.0001", "--for", "2s", "--request",
+		       "set_report", "--report", "feature", "--id", "0xf4"));
+	req = ctl_args_request(&a, true);
+	CHECK(req, "request");
+	CHECK_EQ(json_integer_value(json_object_get(req, "version")), CTL_PROTOCOL_VERSION);
+	CHECK(!strcmp(json_string_value(json_object_get(req, "command")), "allow"), "command");
+	CHECK(json_is_true(json_object_get(req, "interactive")), "interactive");
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "device")), "0003:054C:0CE6.0001"), "device");
+	CHECK_EQ(json_integer_value(json_object_get(args, "duration_s")), 2);
+	CHECK(!strcmp(json_string_value(json_object_get(args, "request")), "set_report"), "request");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "report")), "feature"), "report");
+	CHECK_EQ(json_integer_value(json_object_get(args, "id")), 0xf4);
+	CHECK(a.json, "--json");
+	json_decref(req);
+
+	/* Options may come before or after the command. */
+	CHECK_OK(PARSE(&a, "log", "--since", "-10m", "--action", "deny", "-f", "--device", "7"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "since")), "2026-12-03T09:50:00.000Z"),
+	      "since %s", json_string_value(json_object_get(args, "since")));
+	CHECK(!strcmp(json_string_value(json_object_get(args, "action")), "deny"), "action");
+	CHECK(json_is_true(json_object_get(args, "follow")), "follow");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "device")), "7"), "device");
+	json_decref(req);
+
+	CHECK_OK(PARSE(&a, "explain", "usb:054c:0ce6", "set_report", "--report", "feature", "--id", "244",
+		       "--payload", "f4 00"));
+	CHECK(!strcmp(a.request, "set_report") && a.report_id == 244 && !strcmp(a.payload, "f4 00"),
+	      "explain args");
+	CHECK_OK(PARSE(&a, "revoke", "--exception", "3"));
+	CHECK_EQ(a.exception_id, 3);
+	CHECK_OK(PARSE(&a, "--socket", "/tmp/s", "status"));
+	CHECK(!strcmp(a.socket_path, "/tmp/s"), "socket");
+	CHECK_OK(PARSE(&a, "--help"));
+	CHECK(a.help, "help");
+}
+
+static void test_bad_command_lines_are_usage_errors(void)
+{
+	struct ctl_args a;
+
+	CHECK_EQ(PARSE(&a, "frobnicate"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "--json"), -EINVAL);			/* no command */
+	CHECK_EQ(PARSE(&a, "rules"), -EINVAL);			/* DEVICE missing */
+	CHECK_EQ(PARSE(&a, "status", "extra"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "status", "--follow"), -EINVAL);	/* log's option */
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--for", "25h"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--for", "soon"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--id", "256"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--id", "-1"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--report", "feature"), -EINVAL); /* no --request */
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--for", "1m", "--for", "2m"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report"), -EINVAL);	/* no --id */
+	CHECK_EQ(PARSE(&a, "log", "--action", "erase"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "log", "--since", "whenever"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "revoke"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "revoke", "dev", "--exception", "2"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "revoke", "--exception", "0"), -EINVAL);
+}
+
+static void test_log_filter_passes_exactly_the_matching_records(void)
+{
+	json_t *deny = json_pack("{s:s, s:s, s:s, s:{s:i, s:s}}", "time", "2026-12-03T09:00:00.500Z",
+				 "event", "decision", "action", "deny", "device", "hid_id", 12,
+				 "sysfs", "0003:1234:5678.000C");
+	json_t *grant = json_pack("{s:s, s:s, s:{s:i, s:s}}", "time", "2026-12-03T09:00:01.000Z",
+				  "event", "exception_granted", "device", "hid_id", 12,
+				  "sysfs", "0003:1234:5678.000C");
+	json_t *args;
+	struct log_filter f;
+	char err[128];
+
+	args = json_pack("{}");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(log_filter_match(&f, deny) && log_filter_match(&f, grant), "no filter passes all");
+	json_decref(args);
+
+	args = json_pack("{s:s}", "device", "0003:1234:5678.000C");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(log_filter_match(&f, deny) && log_filter_match(&f, grant), "by sysfs name");
+	json_decref(args);
+	args = json_pack("{s:s}", "device", "12");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(log_filter_match(&f, deny), "by hid_id");
+	json_decref(args);
+	args = json_pack("{s:s}", "device", "1");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(!log_filter_match(&f, deny), "hid_id 1 is not 12");
+	json_decref(args);
+
+	args = json_pack("{s:s}", "since", "2026-12-03T09:00:01.000Z");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(!log_filter_match(&f, deny) && log_filter_match(&f, grant), "since is inclusive");
+	json_decref(args);
+
+	args = json_pack("{s:s}", "action", "deny");
+	CHECK_OK(log_filter_from_args(args, &f, err, sizeof(err)));
+	CHECK(log_filter_match(&f, deny) && !log_filter_match(&f, grant), "action: decisions only");
+	json_decref(args);
+
+	args = json_pack("{s:s}", "action", "erase");
+	CHECK_EQ(log_filter_from_args(args, &f, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "erase"), "message: %s", err);
+	json_decref(args);
+	args = json_pack("{s:i}", "device", 3);
+	CHECK_EQ(log_filter_from_args(args, &f, err, sizeof(err)), -EINVAL);
+	json_decref(args);
+
+	json_decref(deny);
+	json_decref(grant);
+}
+
+static void test_exceptions_come_before_the_rules_and_never_overflow(void)
+{
+	struct exception_table t = {};
+	struct hid_device_rules *rules = calloc(1, sizeof(*rules));
+	struct exception e = { .hid_id = 5, .kinds = HID_RULE_KIND_SET_FEATURE };
+	uint32_t id1, id2, got;
+
+	CHECK(rules, "calloc");
+	e.report_ids[0xf4 >> 5] = 1u << (0xf4 & 31);
+	rules->n_rules = 2;
+	rules->rules[0].index = 0;
+	rules->rules[0].action = HID_RULE_DENY;
+	rules->rules[1].index = 1;
+
+	CHECK_OK(exception_add(&t, &e, &id1));
+	e.hid_id = 6;
+	CHECK_OK(exception_add(&t, &e, &id2));
+	CHECK(id2 > id1, "ids grow");
+	CHECK_OK(exception_prepend(&t, 5, rules));
+	CHECK_EQ(rules->n_rules, 3);
+	CHECK(exception_index(rules->rules[0].index, &got) && got == id1, "exception first");
+	CHECK_EQ(rules->rules[0].action, HID_RULE_ALLOW);
+	CHECK(rules->rules[0].flags & HID_RULE_F_LOG, "uses are logged");
+	CHECK(hid_rule_has_report_id(&rules->rules[0], 0xf4) && !hid_rule_has_report_id(&rules->rules[0], 3),
+	      "report IDs narrowed");
+	CHECK_EQ(rules->rules[1].index, 0);
+	CHECK_EQ(rules->rules[1].action, HID_RULE_DENY);
+	CHECK_EQ(rules->rules[2].index, 1);
+	CHECK(!exception_index(HID_RULE_INDEX_DEFAULT, &got), "the default is no exception");
+	CHECK(!exception_index(7, &got), "rule 7 is no exception");
+
+	/* A full table takes no exception, and is left as it was. */
+	rules->n_rules = HID_RULES_MAX_RULES;
+	CHECK_EQ(exception_prepend(&t, 5, rules), -E2BIG);
+	CHECK_EQ(rules->n_rules, HID_RULES_MAX_RULES);
+
+	/* Per-device and total bounds. */
+	e.hid_id = 9;
+	for (int i = 0; i < EXCEPTIONS_PER_DEVICE_MAX; i++)
+		CHECK_OK(exception_add(&t, &e, &got));
+	CHECK_EQ(exception_add(&t, &e, &got), -ENOSPC);
+
+	exception_remove(&t, exception_find(&t, id1));
+	CHECK(!exception_find(&t, id1) && exception_find(&t, id2), "removed the right one");
+	exception_table_done(&t);
+	free(rules);
+}
+
+static void test_expiry_is_the_earliest_and_zero_when_empty(void)
+{
+	struct exception_table t = {};
+	struct exception e = { .hid_id = 1, .expires_ms = 5000 };
+	uint32_t id;
+
+	CHECK_EQ(exception_next_expiry(&t), 0);
+	CHECK_OK(exception_add(&t, &e, &id));
+	e.expires_ms = 2000;
+	CHECK_OK(exception_add(&t, &e, &id));
+	CHECK_EQ(exception_next_expiry(&t), 2000);
+	exception_remove(&t, exception_find(&t, id));
+	CHECK_EQ(exception_next_expiry(&t), 5000);
+	exception_table_done(&t);
+}
+
+static const struct test_case tests[] = {
+	{ "durations_parse_with_units_and_stay_in_range",
+	  test_durations_parse_with_units_and_stay_in_range },
+	{ "since_values_become_utc_audit_log_times", test_since_values_become_utc_audit_log_times },
+	{ "command_lines_become_the_documented_requests",
+	  test_command_lines_become_the_documented_requests },
+	{ "bad_command_lines_are_usage_errors", test_bad_command_lines_are_usage_errors },
+	{ "log_filter_passes_exactly_the_matching_records",
+	  test_log_filter_passes_exactly_the_matching_records },
+	{ "exceptions_come_before_the_rules_and_never_overflow",
+	  test_exceptions_come_before_the_rules_and_never_overflow },
+	{ "expiry_is_the_earliest_and_zero_when_empty", test_expiry_is_the_earliest_and_zero_when_empty },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "unit-control", tests, ARRAY_SIZE(tests));
+}
