@@ -14,11 +14,22 @@ suite=install
 
 expected_files='
 ${sbindir}/hid-policyd
+${bindir}/hid-policyctl
+${datadir}/bash-completion/completions/hid-policyctl
+${datadir}/polkit-1/actions/org.hid-policy.policy
+${datadir}/polkit-1/rules.d/50-hid-policy.rules
 ${prefix}/lib/systemd/system/hid-policyd.service
 ${prefix}/lib/udev/rules.d/60-hid-policy.rules
 ${sysconfdir}/logrotate.d/hid-policy
 ${datadir}/hid-policy/policies.d/20-sony-dualsense.json
+${datadir}/hid-policy/policies.d/21-sony-dualshock4.json
+${datadir}/hid-policy/policies.d/30-nintendo-switch.json
+${datadir}/hid-policy/policies.d/40-valve-steam.json
+${datadir}/hid-policy/policies.d/50-logitech-receivers.json
+${datadir}/hid-policy/policies.d/60-nordic-nrf-desktop.json
+${datadir}/hid-policy/policies.d/70-pixart-primax.json
 ${datadir}/hid-policy/schema.json
+${mandir}/man1/hid-policyctl.1
 ${mandir}/man5/hid-policy.d.5
 ${mandir}/man8/hid-policyd.8
 '
