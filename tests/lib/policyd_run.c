@@ -462,6 +462,7 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		execv(argv[0], (char **)argv);
 		_exit(127);
 	}
+	out->pid = pid;
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	/* Replies are small: stdout first, then stderr, never deadlocks
@@ -511,8 +512,44 @@ static int wait_echo_off(int master, long deadline)
 	return -ETIMEDOUT;
 }
 
+#define PKTTYAGENT "/usr/bin/pkttyagent"
+
+/* In the child on the terminal, before it becomes hid-policyctl: start
+ * pkttyagent as the agent of this process (its pid stays across exec) and
+ * wait until it registered or gave up. Only system calls: the child of a
+ * test with threads. */
+static void start_test_agent(void)
+{
+	char pid_text[16], *p = pid_text + sizeof(pid_text);
+	unsigned int pid = (unsigned int)getpid();
+	int notify[2];
+	char byte;
+	pid_t agent;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + pid % 10);
+	while ((pid /= 10) && p > pid_text);
+	if (pipe2(notify, O_CLOEXEC) < 0)
+		return;
+	agent = fork();
+	if (agent == 0) {
+		/* fd 3 without O_CLOEXEC: pkttyagent closes it once registered */
+		if (dup2(notify[1], 3) < 0)
+			_exit(127);
+		execl(PKTTYAGENT, PKTTYAGENT, "--notify-fd", "3", "--process", p, (char *)NULL);
+		_exit(127);
+	}
+	close(notify[1]);
+	if (agent > 0)
+		while (read(notify[0], &byte, 1) < 0 && errno == EINTR)
+			;
+	close(notify[0]);
+}
+
 int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *args,
-		      const char *const *answers, int timeout_ms, struct policyctl_output *out)
+		      const char *const *answers, bool test_agent, int timeout_ms,
+		      struct policyctl_output *out)
 {
 	static const char prompt[] = "Password: ";
 	char socket_path[160], exe[512], chunk[1024];
@@ -520,7 +557,8 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 	struct run_as ra;
 	size_t len = 0, cap = 0, scanned = 0, answered = 0;
 	long deadline = now_ms() + timeout_ms;
-	int master, status, r;
+	int master, status = 0, r;
+	bool exited = false;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
@@ -541,9 +579,12 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 	if (pid == 0) {
 		if (run_as_apply(&ra) < 0)
 			_exit(126);
+		if (test_agent)
+			start_test_agent();
 		execv(argv[0], (char **)argv);
 		_exit(127);
 	}
+	out->pid = pid;
 
 	r = 0;
 	for (;;) {
@@ -558,6 +599,12 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 		if (poll(&p, 1, 100) < 0 && errno != EINTR) {
 			r = -errno;
 			break;
+		}
+		/* hid-policyctl ended: agents left in its session go too, so
+		 * that the terminal closes once its output is read. */
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			kill(-pid, SIGKILL);
 		}
 		if (p.revents) {
 			n = read(master, chunk, sizeof(chunk));
@@ -590,9 +637,9 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 		answered++;
 	}
 	if (r < 0)
-		kill(-pid, SIGKILL);	/* its session, agent included */
+		kill(-pid, SIGKILL);	/* its session, agents included */
 	close(master);
-	if (waitpid(pid, &status, 0) < 0)
+	if (!exited && waitpid(pid, &status, 0) < 0)
 		return r < 0 ? r : -errno;
 	out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	return r;
