@@ -7,7 +7,6 @@
  * looks at what hid-policyctl printed and exited with, and at the other
  * end: the device, the audit log, the daemon's state.
  */
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
