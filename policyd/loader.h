@@ -73,8 +73,8 @@ int fw_for_each_attached(struct fw_loader *l,
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
 
 /* Registered hid_bpf_ops instances (ours or anyone's) attached to hid_id,
- * counted over every BPF map of the system (needs CAP_SYS_ADMIN).
- * Returns the count or -errno. */
+ * counted over every BPF map of the system. Returns the count, or -errno
+ * when a map could not be looked at: -EPERM without CAP_SYS_ADMIN. */
 int fw_count_device_ops(uint32_t hid_id);
 
 /* Remove every pin under pin_root, detaching every instance. */
