@@ -22,8 +22,10 @@
 #include "sandbox.h"
 #include "util.h"
 
-/* How often the ring-buffer loss counter is checked, in milliseconds. */
-#define DROP_CHECK_INTERVAL_MS 1000
+/* How often, in milliseconds, each protected device's firewall is checked
+ * to be still registered; also the longest the event loop sleeps, so the
+ * ring-buffer loss counter is read at least as often. */
+#define CHECK_INTERVAL_MS 1000
 
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 {
@@ -135,7 +137,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		if (r < 0)
 			return r;
 		m = &d->devices[d->n_devices++];
-		m->protected = false;
+		*m = (struct managed_device){};
 	}
 	m->info = *info;
 
@@ -150,6 +152,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		m->lost = false;
 		m->n_rules = 0;
 		end_device_exceptions(d, info->hid_id, "no rule set matches the device any more");
 		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
@@ -194,6 +197,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	m->protected = true;
+	m->lost = false;
 	m->mode = rules->mode;
 	m->n_rules = rules->n_rules;
 	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
@@ -317,6 +321,74 @@ static void check_dropped(struct daemon *d)
 		json_decref(o);
 	}
 	d->dropped_reported = st.dropped;
+}
+
+static void record_lost_firewall(struct daemon *d, const struct managed_device *m,
+				 bool reattached, int error)
+{
+	json_t *o = json_pack("{s:s, s:o, s:b}", "event", "firewall_detached",
+			      "device", daemon_device_json(&m->info), "reattached", reattached);
+
+	if (o && error)
+		json_object_set_new(o, "error", json_string(strerror(-error)));
+	if (!o || audit_write_json(&d->audit, o) < 0)
+		say(d, LOG_ERR, "cannot write the audit record of the detached firewall of %s",
+		    m->info.sysname);
+	json_decref(o);
+	audit_flush(&d->audit);
+}
+
+/* Whoever can open a device's pin can unregister its firewall without us
+ * (doc/security.md). Every CHECK_INTERVAL_MS, look whether each protected
+ * device's instance is still registered (one map lookup through the
+ * descriptor the loader keeps: CAP_BPF is enough); attach the firewall
+ * again where it is not, and say so in the log and the audit log. */
+static void check_firewalls(struct daemon *d)
+{
+	for (size_t i = 0; i < d->n_devices; i++) {
+		struct managed_device *m = &d->devices[i];
+		struct hid_dev_info info;
+		bool was_lost = m->lost;
+		int r;
+
+		if (!m->protected && !m->lost)
+			continue;
+		if (m->protected) {
+			r = fw_check_attached(&d->loader, m->info.hid_id);
+			if (r < 0 && !m->check_failed)
+				say(d, LOG_ERR, "cannot check that the firewall of %s (%s) is still attached: %s",
+				    m->info.sysname, m->info.name, strerror(-r));
+			m->check_failed = r < 0;
+			if (r != 0)
+				continue;
+		}
+		/* Gone: the kernel made its instance inert and the remove
+		 * event follows. */
+		if (!device_present(d, &m->info))
+			continue;
+		info = m->info;
+		r = apply_policy(d, d->policy, &info);
+		m = &d->devices[i];
+		if (!device_present(d, &m->info))
+			continue;
+		if (r == 0 && !m->protected && !m->lost)
+			continue;	/* no rule set matches it any more */
+		if (r == 0 && m->protected) {
+			say(d, LOG_WARNING, "firewall of %s (%s) was detached outside hid-policyd; %s",
+			    m->info.sysname, m->info.name,
+			    was_lost ? "attached again after failed attempts" : "re-attached");
+			record_lost_firewall(d, m, true, 0);
+		} else if (!was_lost) {
+			m->protected = false;
+			m->lost = true;
+			if (r == 0)
+				r = -ENOENT;
+			say(d, LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
+			    m->info.sysname, m->info.name, strerror(-r), CHECK_INTERVAL_MS);
+			record_lost_firewall(d, m, false, r);
+			decisions_publish(d->cfg->runtime_dir, m->info.sysname, false);
+		}
+	}
 }
 
 /* The audit log holds what users did and which programs they ran: root's
@@ -574,6 +646,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
 	size_t n_protected = 0;
+	uint64_t next_check;
 	int r;
 
 	r = start(&d);
@@ -596,9 +669,12 @@ int daemon_run(const struct daemon_config *cfg)
 	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
 	notify_ready();
 
+	next_check = daemon_boottime_ms() + CHECK_INTERVAL_MS;
 	while (!d.quit) {
 		struct epoll_event evs[8];
-		int n = epoll_wait(d.epoll_fd, evs, 8, DROP_CHECK_INTERVAL_MS);
+		uint64_t now = daemon_boottime_ms();
+		int n = epoll_wait(d.epoll_fd, evs, 8,
+				   now >= next_check ? 0 : (int)(next_check - now));
 
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
@@ -618,6 +694,11 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 		audit_flush(&d.audit);
 		check_dropped(&d);
+		now = daemon_boottime_ms();
+		if (now >= next_check) {
+			check_firewalls(&d);
+			next_check = now + CHECK_INTERVAL_MS;
+		}
 		control_tick(d.control);
 	}
 	/* The firewalls stay; temporary allows must not outlive the daemon

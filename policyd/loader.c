@@ -249,6 +249,11 @@ void fw_loader_close(struct fw_loader *l)
 	l->rules_fd = l->events_fd = l->stats_fd = -1;
 	hid_firewall_bpf__destroy(l->programs);
 	l->programs = NULL;
+	for (size_t i = 0; i < l->n_watches; i++)
+		close(l->watches[i].fd);
+	free(l->watches);
+	l->watches = NULL;
+	l->n_watches = l->cap_watches = 0;
 	free(l->layout);
 	l->layout = NULL;
 	free(l->pin_root);
@@ -303,6 +308,47 @@ static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid
 	return is_ops_map(lay, fd) == 1 && ops_registered(lay, fd, hid_id) == 1;
 }
 
+static struct fw_watch *watch_find(struct fw_loader *l, uint32_t hid_id)
+{
+	for (size_t i = 0; i < l->n_watches; i++)
+		if (l->watches[i].hid_id == hid_id)
+			return &l->watches[i];
+	return NULL;
+}
+
+static void watch_drop(struct fw_loader *l, uint32_t hid_id)
+{
+	struct fw_watch *w = watch_find(l, hid_id);
+
+	if (!w)
+		return;
+	close(w->fd);
+	*w = l->watches[--l->n_watches];
+}
+
+/* Keep FD (taken over: closed on failure) as hid_id's instance, unless one
+ * is kept already. Without memory the instance goes unwatched, and
+ * fw_check_attached() looks at its pin instead. */
+static void watch_add(struct fw_loader *l, uint32_t hid_id, int fd)
+{
+	if (watch_find(l, hid_id)) {
+		close(fd);
+		return;
+	}
+	if (l->n_watches == l->cap_watches) {
+		size_t cap = l->cap_watches ? l->cap_watches * 2 : 8;
+		struct fw_watch *w = reallocarray(l->watches, cap, sizeof(*w));
+
+		if (!w) {
+			close(fd);
+			return;
+		}
+		l->watches = w;
+		l->cap_watches = cap;
+	}
+	l->watches[l->n_watches++] = (struct fw_watch){ .hid_id = hid_id, .fd = fd };
+}
+
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 {
 	_cleanup_free_ char *p = device_pin_path(l, hid_id);
@@ -313,12 +359,33 @@ bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return false;
-	if (struct_ops_in_use(l->layout, fd, hid_id))
+	if (struct_ops_in_use(l->layout, fd, hid_id)) {
+		watch_add(l, hid_id, fd);
+		fd = -1;
 		return true;
+	}
 	/* A pin without a registration: left by a crash between pin and
-	 * attach. Forget it so the device gets attached again. */
+	 * attach, or unregistered by someone else. Forget it so the device
+	 * gets attached again. */
+	watch_drop(l, hid_id);
 	unlink(p);
 	return false;
+}
+
+int fw_check_attached(struct fw_loader *l, uint32_t hid_id)
+{
+	struct fw_watch *w = watch_find(l, hid_id);
+	int r;
+
+	if (!w)
+		return fw_is_attached(l, hid_id);
+	r = ops_registered(l->layout, w->fd, hid_id);
+	if (r != 0)
+		return r;
+	/* Unregistered behind our back. The map cannot register again:
+	 * drop it and its pin. */
+	watch_drop(l, hid_id);
+	return fw_is_attached(l, hid_id);
 }
 
 /* The map value registering the shared programs for hid_id. */
@@ -387,20 +454,31 @@ int fw_attach(struct fw_loader *l, uint32_t hid_id)
 		unlink(p);
 		return r;
 	}
+	watch_add(l, hid_id, fd);
+	fd = -1;
+	return 0;
+}
+
+/* Unregister a struct_ops map: delete its element. ENOENT: it was never
+ * registered; EINPROGRESS: it was unregistered already (by someone else,
+ * through its pin) and waits to be freed. Both leave nothing to do. */
+static int unregister_ops(int fd)
+{
+	uint32_t key = 0;
+
+	if (bpf_map_delete_elem(fd, &key) < 0 && errno != ENOENT && errno != EINPROGRESS)
+		return -errno;
 	return 0;
 }
 
 static int detach_pinned(const char *path)
 {
 	_cleanup_close_ int fd = bpf_obj_get(path);
-	uint32_t key = 0;
-	int r = 0;
+	int r;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	/* Deleting the element unregisters; ENOENT: it was not registered. */
-	if (bpf_map_delete_elem(fd, &key) < 0 && errno != ENOENT)
-		r = -errno;
+	r = unregister_ops(fd);
 	if (unlink(path) < 0 && errno != ENOENT && !r)
 		r = -errno;
 	return r;
@@ -409,10 +487,19 @@ static int detach_pinned(const char *path)
 int fw_detach(struct fw_loader *l, uint32_t hid_id)
 {
 	_cleanup_free_ char *p = device_pin_path(l, hid_id);
+	struct fw_watch *w = watch_find(l, hid_id);
 	int r;
 
 	if (!p)
 		return -ENOMEM;
+	/* The watched map first: it is ours even when its pin was removed
+	 * or replaced. */
+	if (w) {
+		r = unregister_ops(w->fd);
+		watch_drop(l, hid_id);
+		if (r < 0)
+			return r;
+	}
 	r = detach_pinned(p);
 	if (r < 0)
 		return r;
