@@ -333,7 +333,13 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 
 int firewall_instance_count(int hid_id)
 {
-	return fw_count_device_ops((uint32_t)hid_id);
+	int n = fw_count_device_ops((uint32_t)hid_id);
+
+	/* A count the kernel would not give must fail the check that
+	 * reads it, not pass for "none attached". */
+	if (n < 0)
+		printf("    cannot count the programs of hid_id %d: %s\n", hid_id, strerror(-n));
+	return n;
 }
 
 /* Everything FD gives until EOF, as a string. */

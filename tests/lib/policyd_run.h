@@ -47,7 +47,8 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters);
 bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
 
 /* Registered hid_bpf_ops instances attached to hid_id (the device's
- * program count), counted over every BPF map. */
+ * program count), counted over every BPF map; -errno (printed) when the
+ * kernel refuses the walk (EPERM without CAP_SYS_ADMIN). */
 int firewall_instance_count(int hid_id);
 
 /* What a hid-policyctl run printed, and how it ended. */
