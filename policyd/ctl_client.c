@@ -141,8 +141,12 @@ pid_t ctl_agent_start(void)
 			_exit(127);
 		snprintf(notify, sizeof(notify), "%d", fd);
 		snprintf(process, sizeof(process), "%d", (int)parent);
-		execl(PKTTYAGENT, PKTTYAGENT, "--notify-fd", notify, "--fallback",
-		      "--process", process, (char *)NULL);
+		/* Registered for this process alone, not as a session's
+		 * fallback: polkit passes fallback agents over for a subject
+		 * outside a login session (ssh without logind, containers),
+		 * and whoever typed the command is at this terminal. */
+		execl(PKTTYAGENT, PKTTYAGENT, "--notify-fd", notify, "--process", process,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);

@@ -670,14 +670,12 @@ static void mount_devpts(void)
 
 /* hid-policyctl ARGS as hp-user on a terminal, typing ANSWERS at prompts,
  * with the test's agent when TEST_AGENT (policyd_run.h says why). */
-static void run_on_tty(struct fixture *f, const char *const *answers, bool test_agent,
+static void run_on_tty(struct fixture *f, const char *const *answers,
 		       const char *const *args, struct policyctl_output *o)
 {
-	int r = policyctl_run_tty(&f->run, POLKIT_ENV_USER_UID, args, answers, test_agent,
-				  TTY_TIMEOUT_MS, o);
+	int r = policyctl_run_tty(&f->run, POLKIT_ENV_USER_UID, args, answers, TTY_TIMEOUT_MS, o);
 
-	test_log("%s on a terminal%s: exit %d:\n%s", args[0], test_agent ? " (test agent)" : "",
-		 o->status, o->out ?: "");
+	test_log("%s on a terminal: exit %d:\n%s", args[0], o->status, o->out ?: "");
 	CHECK(r == 0, "on the terminal: %s", strerror(-r));
 }
 
@@ -698,12 +696,10 @@ static bool agent_registered_for(struct fixture *f, pid_t pid, const char *flags
 }
 
 /*
- * hp-user asks for a temporary allow on a terminal. hid-policyctl starts
- * pkttyagent there, registered as a fallback agent, which polkit passes
- * over for a subject outside a login session (the VM has none): refused,
- * as without an agent. With an agent polkit does use (the test's, see
- * policyd_run.h), polkit asks for an administrator's password (auth_admin;
- * the test rules name hp-admin) and PAM checks what is typed against the
+ * hp-user asks for a temporary allow on a terminal, outside any login
+ * session (the VM has none). hid-policyctl starts pkttyagent there for
+ * itself; polkit asks it for an administrator's password (auth_admin; the
+ * test rules name hp-admin) and PAM checks what is typed against the
  * shadow copy: a wrong password leaves everything as it was, the right one
  * puts the allow in force, granted by hp-user.
  */
@@ -724,22 +720,17 @@ static void test_agent_on_a_terminal_takes_the_admin_password_and_refuses_a_wron
 						    "--for", "60s", NULL };
 
 	/* --no-ask-password: no agent, no question. */
-	run_on_tty(&f, NULL, false, allow_without_agent, &o);
+	run_on_tty(&f, NULL, allow_without_agent, &o);
 	CHECK_EQ(o.status, EXIT_DENIED);
 	CHECK(strstr(o.out, "no authentication agent could ask") && !strstr(o.out, "Password"),
 	      "without an agent: %s", o.out);
 	CHECK(!agent_registered_for(&f, o.pid, ""), "an agent was started for pid %d", (int)o.pid);
 	policyctl_output_done(&o);
 
-	/* hid-policyctl's own agent: started and registered for it. */
-	run_on_tty(&f, NULL, false, allow, &o);
-	CHECK(agent_registered_for(&f, o.pid, "--fallback "),
-	      "polkitd registered no pkttyagent --fallback for hid-policyctl (pid %d)", (int)o.pid);
-	CHECK_EQ(o.status, EXIT_DENIED);
-	policyctl_output_done(&o);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
-
-	run_on_tty(&f, wrong, true, allow, &o);
+	/* hid-policyctl's own agent asks, registered for it alone. */
+	run_on_tty(&f, wrong, allow, &o);
+	CHECK(agent_registered_for(&f, o.pid, ""),
+	      "polkitd registered no pkttyagent for hid-policyctl (pid %d)", (int)o.pid);
 	CHECK(strstr(o.out, "AUTHENTICATING FOR org.hid-policy.allow") &&
 	      strstr(o.out, "(" POLKIT_ENV_ADMIN ")"), "the agent did not ask for hp-admin: %s", o.out);
 	CHECK_EQ(o.status, EXIT_DENIED);
@@ -751,7 +742,7 @@ static void test_agent_on_a_terminal_takes_the_admin_password_and_refuses_a_wron
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 0);
 	CHECK_EQ(policyd_audit_count(&f.run, granted, 0, 0), 0);
 
-	run_on_tty(&f, right, true, allow, &o);
+	run_on_tty(&f, right, allow, &o);
 	CHECK(strstr(o.out, "AUTHENTICATION COMPLETE"), "with the right password: %s", o.out);
 	CHECK(!strstr(o.out, right[0]), "the password was echoed");
 	CHECK_EQ(o.status, 0);

@@ -518,43 +518,8 @@ static int wait_echo_off(int master, long deadline)
 	return -ETIMEDOUT;
 }
 
-#define PKTTYAGENT "/usr/bin/pkttyagent"
-
-/* In the child on the terminal, before it becomes hid-policyctl: start
- * pkttyagent as the agent of this process (its pid stays across exec) and
- * wait until it registered or gave up. Only system calls: the child of a
- * test with threads. */
-static void start_test_agent(void)
-{
-	char pid_text[16], *p = pid_text + sizeof(pid_text);
-	unsigned int pid = (unsigned int)getpid();
-	int notify[2];
-	char byte;
-	pid_t agent;
-
-	*--p = '\0';
-	do
-		*--p = (char)('0' + pid % 10);
-	while ((pid /= 10) && p > pid_text);
-	if (pipe2(notify, O_CLOEXEC) < 0)
-		return;
-	agent = fork();
-	if (agent == 0) {
-		/* fd 3 without O_CLOEXEC: pkttyagent closes it once registered */
-		if (dup2(notify[1], 3) < 0)
-			_exit(127);
-		execl(PKTTYAGENT, PKTTYAGENT, "--notify-fd", "3", "--process", p, (char *)NULL);
-		_exit(127);
-	}
-	close(notify[1]);
-	if (agent > 0)
-		while (read(notify[0], &byte, 1) < 0 && errno == EINTR)
-			;
-	close(notify[0]);
-}
-
 int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *args,
-		      const char *const *answers, bool test_agent, int timeout_ms,
+		      const char *const *answers, int timeout_ms,
 		      struct policyctl_output *out)
 {
 	static const char prompt[] = "Password: ";
@@ -585,8 +550,6 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 	if (pid == 0) {
 		if (run_as_apply(&ra) < 0)
 			_exit(126);
-		if (test_agent)
-			start_test_agent();
 		execv(argv[0], (char **)argv);
 		_exit(127);
 	}

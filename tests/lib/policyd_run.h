@@ -75,12 +75,6 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
  * there. Each time "Password: " appears and the terminal stops echoing, the
  * next of ANSWERS (NULL-terminated, may be NULL) is typed, with a newline.
  *
- * hid-policyctl registers its pkttyagent as a fallback agent, which polkit
- * uses only for a subject in a login session; the VM has no logind, so no
- * sessions. TEST_AGENT starts, just before hid-policyctl, a pkttyagent of
- * the test's on the same terminal as the agent of that very process (not a
- * fallback), as a session's agent would be.
- *
  * OUT->out gets all the terminal showed (OUT->err stays empty). Once
  * hid-policyctl exited, whatever is left of its session is killed. Returns
  * 0, or -errno: -ETIMEDOUT when it did not end within TIMEOUT_MS, -EPROTO
@@ -88,6 +82,6 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
  * and OUT holds what it showed until then). Needs devpts on /dev/pts.
  */
 int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *args,
-		      const char *const *answers, bool test_agent, int timeout_ms,
+		      const char *const *answers, int timeout_ms,
 		      struct policyctl_output *out);
 void policyctl_output_done(struct policyctl_output *out);
