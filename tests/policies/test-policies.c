@@ -423,7 +423,10 @@ static const struct family families[] = {
 		.name = "pixart-rf",
 		.product_name = "PixArt Wireless Mouse",
 		.bus = BUS_BLUETOOTH, .vendor = 0x093a, .product = 0x2800,
-		.reports = { { REPORT_INPUT, 0x01, 8 }, { REPORT_FEATURE, 0x07, 32 } },
+		.reports = {
+			{ REPORT_INPUT, 0x01, 8 }, { REPORT_OUTPUT, 0x06, 32 },
+			{ REPORT_FEATURE, 0x07, 32 },
+		},
 		.refused = {
 			{ REQ(SET_FEATURE, "set-feature-07-10-ota-init", 32, 0x07, 0x10),
 			  DENIED("pixart-deny-ota-init") },
@@ -437,8 +440,16 @@ static const struct family families[] = {
 			  DENIED("pixart-deny-object-create") },
 			{ REQ(SET_FEATURE, "set-feature-07-27-ota-init-new", 32, 0x07, 0x27),
 			  DENIED("pixart-deny-ota-init-new") },
+			/* the first protocol: commands in output report 0x06 (fwupd
+			 * fu-pxi-device.c fw_ota_init, fw_upgrade) */
+			{ REQ(WRITE_OUTPUT, "write-output-06-10-ota-init", 32, 0x06, 0x10),
+			  DENIED("pixart-deny-output-ota-init") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-06-18-fw-upgrade", 32, 0x06, 0x18),
+			  DENIED("pixart-deny-output-fw-upgrade") },
 		},
 		.allowed = {
+			/* fwupd fu-pxi-device.c fw_get_info (the first protocol) */
+			{ REQ(WRITE_OUTPUT, "write-output-06-23-fw-get-info", 32, 0x06, 0x23) },
 			/* fwupd fu-pxi-ble-device.c: the reply to every command */
 			{ REQ(GET_FEATURE, "get-feature-07-ota-status", 32, 0x07) },
 			/* fwupd fu-pxi-ble-device.c fw_get_info (FU_PXI_DEVICE_CMD_FW_GET_INFO) */
