@@ -19,7 +19,9 @@
  *   other-vendor/REQ    every refused or audited request passes on the other
  *                       vendor's device, which has no firewall and no record.
  *
- * A family is one entry of the table below.
+ * A family is one entry of the table below. Every allowed request is one a
+ * public source sends, named in the comment above it (doc/devices.md has
+ * the tables); refused ones follow the rule descriptions in policies/.
  */
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -112,16 +114,26 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-80-0302-nvs-unlock", 64,
 			      0x80, 0x03, 0x02, 0x65, 0x32, 0x40, 0x0c),
 			  DENIED("dualsense-deny-nvs-unlock") },
-			{ REQ(SET_FEATURE, "set-feature-82-calibration-write", 64, 0x82, 0x01),
+			/* dualshock-tools ds5-controller.js calibrateSticksEnd */
+			{ REQ(SET_FEATURE, "set-feature-82-0201-calibration-write", 64, 0x82, 0x02, 0x01, 0x01),
 			  DENIED("dualsense-deny-calibration-write") },
 		},
 		.allowed = {
+			/* hid-playstation dualsense_get_calibration_data, SDL_hidapi_ps5.c
+			 * HIDAPI_DriverPS5_LoadCalibrationData */
 			{ REQ(GET_FEATURE, "get-feature-05-calibration", 41, 0x05) },
+			/* hid-playstation dualsense_get_mac_address, SDL_hidapi_ps5.c InitDevice */
 			{ REQ(GET_FEATURE, "get-feature-09-pairing-info", 20, 0x09) },
+			/* hid-playstation dualsense_get_firmware_info, SDL_hidapi_ps5.c InitDevice */
 			{ REQ(GET_FEATURE, "get-feature-20-firmware-info", 64, 0x20) },
-			{ REQ(GET_FEATURE, "get-feature-03-capabilities", 48, 0x03) },
+			/* dualsense-updater-rs protocol.rs: the update status, read back */
 			{ REQ(GET_FEATURE, "get-feature-f5-update-status", 4, 0xf5) },
-			{ REQ(WRITE_OUTPUT, "write-output-02-rumble-and-leds", 48, 0x02, 0xff, 0xf7) },
+			/* SDL_hidapi_ps5.c InternalSendJoystickEffect: 48 bytes over USB */
+			{ REQ(WRITE_OUTPUT, "write-output-02-sdl-effects", 48, 0x02, 0xff, 0xf7) },
+			/* hid-playstation dualsense_send_output_report: 63 bytes over
+			 * USB, valid_flag1 0x04 = lightbar */
+			{ REQ(WRITE_OUTPUT, "write-output-02-hid-playstation-lightbar", 63, 0x02, 0x00, 0x04) },
+			/* dualshock-tools ds5-controller.js nvsLock */
 			{ REQ(SET_FEATURE, "set-feature-80-0301-nvs-lock", 64, 0x80, 0x03, 0x01) },
 		},
 	},
@@ -142,15 +154,24 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-a0-0a02-nvs-unlock-other-key", 64,
 			      0xa0, 0x0a, 0x02, 0x00, 0x00, 0x00, 0x00),
 			  DENIED("dualshock4-deny-nvs-unlock") },
-			{ REQ(SET_FEATURE, "set-feature-90-calibration", 64, 0x90, 0x01),
+			/* dualshock-tools ds4-controller.js calibrateSticksEnd */
+			{ REQ(SET_FEATURE, "set-feature-90-0201-calibration-write", 64, 0x90, 0x02, 0x01, 0x01),
 			  DENIED("dualshock4-deny-calibration-write") },
 		},
 		.allowed = {
+			/* hid-playstation dualshock4_get_calibration_data (USB),
+			 * SDL_hidapi_ps4.c LoadOfficialCalibrationData */
 			{ REQ(GET_FEATURE, "get-feature-02-calibration", 37, 0x02) },
+			/* hid-playstation dualshock4_get_mac_address (USB), SDL_hidapi_ps4.c InitDevice */
 			{ REQ(GET_FEATURE, "get-feature-12-pairing-info", 16, 0x12) },
+			/* hid-sony sony_check_add (kernels before hid-playstation took the
+			 * DualShock 4), dualshock-tools ds4-controller.js getInfo */
 			{ REQ(GET_FEATURE, "get-feature-81-mac-address", 7, 0x81) },
+			/* hid-playstation dualshock4_get_firmware_info */
 			{ REQ(GET_FEATURE, "get-feature-a3-firmware-info", 49, 0xa3) },
+			/* hid-playstation dualshock4_output_worker, SDL_hidapi_ps4.c effects */
 			{ REQ(WRITE_OUTPUT, "write-output-05-rumble-and-leds", 32, 0x05, 0xff) },
+			/* dualshock-tools ds4-controller.js nvsLock */
 			{ REQ(SET_FEATURE, "set-feature-a0-0a01-nvs-lock", 64, 0xa0, 0x0a, 0x01, 0x00) },
 		},
 	},
@@ -188,6 +209,11 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-75-launch", 64, 0x75),
 			  .rule = "switch-audit-launch" },
 		},
+		/* Subcommands hid-nintendo (joycon_request_spi_flash_read,
+		 * joycon_set_report_mode, joycon_set_player_leds,
+		 * joycon_enable_rumble) and SDL_hidapi_switch.c (ESwitchSubcommandIDs)
+		 * send; rumble-only 0x10 and USB command 0x80 02 (JC_USB_CMD_HANDSHAKE)
+		 * from both. */
 		.allowed = {
 			{ REQ(WRITE_OUTPUT, "write-output-01-subcommand-10-spi-flash-read", 49,
 			      SWITCH_SUBCMD(0x10), 0x3d, 0x60) },
@@ -219,12 +245,20 @@ static const struct family families[] = {
 			  DENIED("valve-deck-deny-update-reboot") },
 		},
 		.allowed = {
+			/* SDL_hidapi_steamdeck.c FeedDeckLizardWatchdog: one setting,
+			 * right trackpad mode (8) = none (7) */
 			{ REQ(SET_FEATURE, "set-feature-00-87-set-settings", 64, 0x00, 0x87, 0x03, 0x08, 0x07) },
+			/* hid-steam steam_set_lizard_mode, SDL_hidapi_steamdeck.c DisableDeckLizardMode */
 			{ REQ(SET_FEATURE, "set-feature-00-81-clear-mappings", 64, 0x00, 0x81) },
+			/* hid-steam steam_set_lizard_mode */
 			{ REQ(SET_FEATURE, "set-feature-00-8e-load-default-settings", 64, 0x00, 0x8e) },
-			{ REQ(SET_FEATURE, "set-feature-00-8f-haptic-pulse", 64, 0x00, 0x8f, 0x07) },
+			/* hid-steam steam_haptic_pulse: 0x8f, length 8 */
+			{ REQ(SET_FEATURE, "set-feature-00-8f-haptic-pulse", 64, 0x00, 0x8f, 0x08) },
+			/* hid-steam steam_get_serial */
 			{ REQ(SET_FEATURE, "set-feature-00-ae-get-string-attribute", 64, 0x00, 0xae, 0x15, 0x01) },
+			/* hid-steam steam_haptic_rumble: 0xeb, length 9 */
 			{ REQ(SET_FEATURE, "set-feature-00-eb-rumble", 64, 0x00, 0xeb, 0x09) },
+			/* hid-steam steam_recv_report */
 			{ REQ(GET_FEATURE, "get-feature-00-reply", 64, 0x00) },
 		},
 	},
@@ -250,11 +284,22 @@ static const struct family families[] = {
 			  DENIED("valve-sc-deny-audio-update-complete") },
 		},
 		.allowed = {
-			{ REQ(SET_FEATURE, "set-feature-00-87-set-settings", 64, 0x00, 0x87, 0x03, 0x08, 0x07) },
+			/* SDL_hidapi_steam.c ResetSteamController: 4 settings, wireless
+			 * packet version (49) = 2, trackpad modes (7, 8) = none (7),
+			 * smooth absolute mouse (24) = 0 */
+			{ REQ(SET_FEATURE, "set-feature-00-87-set-settings", 64, 0x00, 0x87, 0x0c,
+			      0x31, 0x02, 0x00, 0x07, 0x07, 0x00, 0x08, 0x07, 0x00, 0x18, 0x00, 0x00) },
+			/* SDL_hidapi_steam.c ResetSteamController */
+			{ REQ(SET_FEATURE, "set-feature-00-83-get-attributes", 64, 0x00, 0x83) },
+			/* hid-steam steam_set_lizard_mode, SDL_hidapi_steam.c ResetSteamController */
 			{ REQ(SET_FEATURE, "set-feature-00-81-clear-mappings", 64, 0x00, 0x81) },
+			/* SDL_hidapi_steam.c SetPairingState(false) */
 			{ REQ(SET_FEATURE, "set-feature-00-ad-enable-pairing", 64, 0x00, 0xad, 0x02) },
-			{ REQ(SET_FEATURE, "set-feature-00-b1-dongle-setting", 64, 0x00, 0xb1) },
+			/* hid-steam steam_request_conn_status (wireless dongle) */
+			{ REQ(SET_FEATURE, "set-feature-00-b4-get-wireless-state", 64, 0x00, 0xb4) },
+			/* SDL_hidapi_steam.c CommitPairing */
 			{ REQ(SET_FEATURE, "set-feature-00-b3-commit-device", 64, 0x00, 0xb3) },
+			/* hid-steam steam_get_serial */
 			{ REQ(SET_FEATURE, "set-feature-00-ae-get-string-attribute", 64, 0x00, 0xae, 0x15, 0x01) },
 			{ REQ(GET_FEATURE, "get-feature-00-reply", 64, 0x00) },
 		},
@@ -278,13 +323,21 @@ static const struct family families[] = {
 			  DENIED("logitech-unifying-deny-dfu-mode") },
 		},
 		.allowed = {
-			{ REQ(WRITE_OUTPUT, "write-output-10-ff8002-device-arrival", 7,
-			      0x10, 0xff, 0x80, 0x02, 0x02) },
-			{ REQ(IOCTL_OUTPUT, "ioctl-output-20-ff80-dj-mode", 15, 0x20, 0xff, 0x80, 0x3f, 0x08) },
+			/* hid-logitech-dj logi_dj_recv_switch_to_dj_mode: HID++
+			 * notifications, a write of register 0x00 */
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-10-ff8000-notifications", 7,
+			      0x10, 0xff, 0x80, 0x00, 0x00, 0x09, 0x00) },
+			/* hid-logitech-dj logi_dj_recv_switch_to_dj_mode (timeout 0 at probe) */
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-20-ff80-dj-mode", 15, 0x20, 0xff, 0x80, 0x3f, 0x00) },
+			/* hid-logitech-dj logi_dj_recv_query_paired_devices */
 			{ REQ(IOCTL_OUTPUT, "ioctl-output-20-ff81-paired-devices", 15, 0x20, 0xff, 0x81) },
+			/* fwupd fu-logitech-hidpp-runtime-unifying.c setup: register 0xF1 */
 			{ REQ(WRITE_OUTPUT, "write-output-10-ff81f1-read-firmware-version", 7,
 			      0x10, 0xff, 0x81, 0xf1, 0x01) },
-			{ REQ(WRITE_OUTPUT, "write-output-11-01-device-request", 20, 0x11, 0x01, 0x00, 0x1a) },
+			/* hid-logitech-hidpp hidpp_root_get_protocol_version to paired
+			 * device 1: root feature, function 1 | software ID 1, ping 0x5a */
+			{ REQ(WRITE_OUTPUT, "write-output-10-01-get-protocol-version", 7,
+			      0x10, 0x01, 0x00, 0x11, 0x00, 0x00, 0x5a) },
 		},
 	},
 	{
@@ -306,20 +359,34 @@ static const struct family families[] = {
 			  DENIED("logitech-bolt-deny-dfu-control") },
 		},
 		.allowed = {
-			{ REQ(WRITE_OUTPUT, "write-output-10-ff8002-device-arrival", 7,
+			/* hid-logitech-dj logi_dj_recv_query_hidpp_devices (the Bolt
+			 * receiver is not a DJ receiver) */
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-10-ff8002-device-arrival", 7,
 			      0x10, 0xff, 0x80, 0x02, 0x02) },
-			{ REQ(WRITE_OUTPUT, "write-output-11-ff83b5-read-pairing-info", 20,
-			      0x11, 0xff, 0x83, 0xb5, 0x50) },
-			{ REQ(WRITE_OUTPUT, "write-output-11-ff83f5-read-dfu-control", 20,
-			      0x11, 0xff, 0x83, 0xf5) },
-			{ REQ(WRITE_OUTPUT, "write-output-11-02-device-request", 20, 0x11, 0x02, 0x00, 0x1a) },
+			/* hid-logitech-dj logi_dj_recv_switch_to_dj_mode: HID++ notifications */
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-10-ff8000-notifications", 7,
+			      0x10, 0xff, 0x80, 0x00, 0x00, 0x09, 0x00) },
+			/* fwupd fu-logitech-hidpp-runtime-bolt.c poll_peripherals:
+			 * pairing information (0x50 | slot 1), a short request */
+			{ REQ(WRITE_OUTPUT, "write-output-10-ff83b5-read-pairing-info", 7,
+			      0x10, 0xff, 0x83, 0xb5, 0x51) },
+			/* fwupd fu-logitech-hidpp-runtime-bolt.c setup: receiver firmware
+			 * information (long register 0xF4), entity 0 */
+			{ REQ(WRITE_OUTPUT, "write-output-10-ff83f4-read-firmware-info", 7,
+			      0x10, 0xff, 0x83, 0xf4, 0x00) },
+			/* hid-logitech-hidpp hidpp_root_get_protocol_version to paired device 2 */
+			{ REQ(WRITE_OUTPUT, "write-output-10-02-get-protocol-version", 7,
+			      0x10, 0x02, 0x00, 0x11, 0x00, 0x00, 0x5a) },
 		},
 	},
 	{
 		.name = "nordic-nrf-desktop",
 		.product_name = "Nordic Semiconductor nRF52 Desktop Mouse",
 		.bus = BUS_USB, .vendor = 0x1915, .product = 0x52de,
-		.reports = { { REPORT_INPUT, 0x01, 9 }, { REPORT_FEATURE, 0x06, 30 } },
+		.reports = {
+			{ REPORT_INPUT, 0x01, 9 }, { REPORT_FEATURE, 0x06, 30 },
+			{ REPORT_OUTPUT, 0x07, 30 },
+		},
 		.refused = {
 			/* report ID, recipient, event (module and option), status SET */
 			{ REQ(SET_FEATURE, "set-feature-06-status-06-config-set", 30,
@@ -328,18 +395,38 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-06-status-06-config-set-other-module", 30,
 			      0x06, 0x01, 0x12, 0x06, 0x02, 0x20, 0x03),
 			  DENIED("nordic-deny-config-set") },
+			/* the same frame in output report 0x07 (sdk-nrf nrf_desktop
+			 * REPORT_ID_USER_CONFIG_OUT) */
+			{ REQ(WRITE_OUTPUT, "write-output-07-status-06-config-set", 30,
+			      0x07, 0x00, 0x41, 0x06, 0x04, 0x00, 0x10, 0x00, 0x00),
+			  DENIED("nordic-deny-config-set-output") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-07-status-06-config-set", 30,
+			      0x07, 0x00, 0x41, 0x06, 0x04, 0x00, 0x10, 0x00, 0x00),
+			  DENIED("nordic-deny-config-set-output") },
 		},
 		.allowed = {
+			/* fwupd fu-nordic-hid-cfg-channel.c: CONFIG_STATUS_FETCH of an option */
 			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
 			      0x06, 0x00, 0x41, 0x07) },
+			/* fwupd fu-nordic-hid-cfg-channel.c: CONFIG_STATUS_GET_BOARD_NAME */
+			{ REQ(SET_FEATURE, "set-feature-06-status-03-get-board-name", 30,
+			      0x06, 0x00, 0x00, 0x03) },
+			/* fwupd fu-nordic-hid-cfg-channel.c receive */
 			{ REQ(GET_FEATURE, "get-feature-06-config-reply", 30, 0x06) },
+			/* a fetch through the output report, as the nrf_desktop dongle
+			 * forwards it (sdk-nrf hid_forward.c) */
+			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-config-fetch", 30,
+			      0x07, 0x00, 0x41, 0x07) },
 		},
 	},
 	{
 		.name = "pixart-rf",
 		.product_name = "PixArt Wireless Mouse",
 		.bus = BUS_BLUETOOTH, .vendor = 0x093a, .product = 0x2800,
-		.reports = { { REPORT_INPUT, 0x01, 8 }, { REPORT_FEATURE, 0x07, 32 } },
+		.reports = {
+			{ REPORT_INPUT, 0x01, 8 }, { REPORT_OUTPUT, 0x06, 32 },
+			{ REPORT_FEATURE, 0x07, 32 },
+		},
 		.refused = {
 			{ REQ(SET_FEATURE, "set-feature-07-10-ota-init", 32, 0x07, 0x10),
 			  DENIED("pixart-deny-ota-init") },
@@ -353,24 +440,52 @@ static const struct family families[] = {
 			  DENIED("pixart-deny-object-create") },
 			{ REQ(SET_FEATURE, "set-feature-07-27-ota-init-new", 32, 0x07, 0x27),
 			  DENIED("pixart-deny-ota-init-new") },
+			/* the first protocol: commands in output report 0x06 (fwupd
+			 * fu-pxi-device.c fw_ota_init, fw_upgrade) */
+			{ REQ(WRITE_OUTPUT, "write-output-06-10-ota-init", 32, 0x06, 0x10),
+			  DENIED("pixart-deny-output-ota-init") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-06-18-fw-upgrade", 32, 0x06, 0x18),
+			  DENIED("pixart-deny-output-fw-upgrade") },
 		},
 		.allowed = {
+			/* fwupd fu-pxi-device.c fw_get_info (the first protocol) */
+			{ REQ(WRITE_OUTPUT, "write-output-06-23-fw-get-info", 32, 0x06, 0x23) },
+			/* fwupd fu-pxi-ble-device.c: the reply to every command */
 			{ REQ(GET_FEATURE, "get-feature-07-ota-status", 32, 0x07) },
-			{ REQ(SET_FEATURE, "set-feature-07-01-unlisted-command", 32, 0x07, 0x01) },
+			/* fwupd fu-pxi-ble-device.c fw_get_info (FU_PXI_DEVICE_CMD_FW_GET_INFO) */
+			{ REQ(SET_FEATURE, "set-feature-07-23-fw-get-info", 32, 0x07, 0x23) },
 		},
 	},
 	{
 		.name = "primax",
 		.product_name = "Primax Wireless Mouse",
 		.bus = BUS_USB, .vendor = 0x0461, .product = 0x4d81,
-		.reports = { { REPORT_INPUT, 0x01, 8 }, { REPORT_FEATURE, 0x07, 32 } },
+		.reports = {
+			{ REPORT_INPUT, 0x01, 8 }, { REPORT_FEATURE, 0x03, 32 },
+			{ REPORT_FEATURE, 0x07, 32 },
+		},
+		/* Receivers: feature 0x03 = ID, checksum, RF command 0x65, length,
+		 * serial number, target, OTA opcode (fwupd fu-pxi-common.c
+		 * fu_pxi_composite_receiver_cmd) */
 		.refused = {
 			{ REQ(SET_FEATURE, "set-feature-07-27-ota-init-new", 32, 0x07, 0x27),
 			  DENIED("pixart-deny-ota-init-new") },
 			{ REQ(SET_FEATURE, "set-feature-07-17-fw-write", 32, 0x07, 0x17),
 			  DENIED("pixart-deny-fw-write") },
+			{ REQ(SET_FEATURE, "set-feature-03-65-27-receiver-ota-init-new", 32,
+			      0x03, 0x9c, 0x65, 0x12, 0x01, 0x00, 0x27, 0x02, 0x06, 0x27),
+			  DENIED("pixart-deny-receiver-ota-init-new") },
+			{ REQ(SET_FEATURE, "set-feature-03-65-40-receiver-payload", 32,
+			      0x03, 0x00, 0x65, 0x06, 0x05, 0x00, 0x40, 0x06, 0x04),
+			  DENIED("pixart-deny-receiver-payload") },
+			{ REQ(SET_FEATURE, "set-feature-03-65-22-receiver-mcu-reset", 32,
+			      0x03, 0x00, 0x65, 0x03, 0x09, 0x00, 0x22, 0x0a, 0x01, 0x22),
+			  DENIED("pixart-deny-receiver-mcu-reset") },
 		},
 		.allowed = {
+			/* fwupd fu-pxi-receiver-device.c get_cmd_response */
+			{ REQ(GET_FEATURE, "get-feature-03-receiver-reply", 32, 0x03) },
+			/* fwupd fu-pxi-ble-device.c: the reply to every command */
 			{ REQ(GET_FEATURE, "get-feature-07-ota-status", 32, 0x07) },
 		},
 	},

@@ -99,8 +99,26 @@ explain_case unifying_dfu_refused_as_set_report_output "$refused" -- \
 explain_case bolt_dfu_refused_as_set_report_output "$refused" -- \
 	--device usb:046d:c548 --request set_report --report output --id 0x11 \
 	--payload "11 ff 82 f5 01 00 00 00 50 52 45"
+# hid-logitech-dj logi_dj_recv_switch_to_dj_mode: the DJ mode switch, then
+# a write of HID++ register 0x00 (notifications), both as SET_REPORT.
 explain_case unifying_dj_mode_switch_allowed_as_set_report_output "result: allowed" -- \
 	--device usb:046d:c52b --request set_report --report output --id 0x20 \
-	--payload "20 ff 80 3f 08"
+	--payload "20 ff 80 3f 00"
+explain_case unifying_notifications_register_allowed_as_set_report_output "result: allowed" -- \
+	--device usb:046d:c52b --request set_report --report output --id 0x10 \
+	--payload "10 ff 80 00 00 09 00"
+explain_case bolt_notifications_register_allowed_as_set_report_output "result: allowed" -- \
+	--device usb:046d:c548 --request set_report --report output --id 0x10 \
+	--payload "10 ff 80 00 00 09 00"
+# nRF Desktop's configuration channel through its output report 0x07.
+explain_case nordic_config_set_refused_as_set_report_output "$refused" -- \
+	--device bluetooth:1915:52de --request set_report --report output --id 0x07 \
+	--payload "07 00 41 06 04"
+explain_case nordic_config_fetch_allowed_as_set_report_output "result: allowed" -- \
+	--device bluetooth:1915:52de --request set_report --report output --id 0x07 \
+	--payload "07 00 41 07"
+# PixArt's first update protocol: commands in output report 0x06.
+explain_case pixart_output_ota_init_refused_as_set_report_output "$refused" -- \
+	--device bluetooth:093a:2800 --request set_report --report output --id 0x06 --payload "06 10"
 
 [ $failed -eq 0 ]
