@@ -718,6 +718,56 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	uhid_dev_destroy(&dev);
 }
 
+/* A reload whose rules cannot be compiled for a device (two rule sets
+ * that together hold more rules than a device takes) leaves the rules in
+ * force; a temporary allow placed before them still ends when it expires. */
+static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
+{
+	const char *const expired[] = { "event=exception_ended", "reason=expired", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char *many = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "4s", "--request", "set_report",
+		     "--report", "feature", "--id", "0xf0");
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	/* 64 more rules for the same device: 66 in all, two too many. */
+	f = open_memstream(&many, &len);
+	CHECK(f, "open_memstream");
+	fprintf(f, "{ \"version\": 1, \"devices\": [ { \"name\": \"many\",\n"
+		   "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+		   "  \"rules\": [\n");
+	for (int i = 0; i < 64; i++)
+		fprintf(f, "    %s{ \"name\": \"read-%d\", \"request\": \"get_report\", \"report_type\": \"feature\", \"report_id\": %d, \"action\": \"allow\" }\n",
+			i ? "," : "", i, i);
+	fprintf(f, "  ] } ] }\n");
+	CHECK_OK(fclose(f));
+	CHECK_OK(policyd_write_policy(&run, "60-many.json", many));
+	free(many);
+	CHECK_OK(policyd_reload(&run));
+	CHECK(policyd_said(&run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	CHECK_EQ(policyd_audit_count(&run, expired, 1, 10000), 1);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);		/* the allow is gone */
+	CHECK_EQ(set_feature(fd, 3), 0);		/* the old rules are still there */
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 /* A client names itself (prctl(PR_SET_NAME)): bytes that are not UTF-8,
  * an escape sequence and a newline reach the audit log and the daemon's
  * messages escaped, and its grant is still audited. */
@@ -951,6 +1001,8 @@ static const struct test_case tests[] = {
 	  test_malformed_requests_get_clear_errors_and_the_daemon_keeps_running },
 	{ "log_follow_streams_records_as_they_happen_and_after_rotation",
 	  test_log_follow_streams_records_as_they_happen_and_after_rotation },
+	{ "an_allow_expires_even_where_a_reload_left_the_old_rules",
+	  test_an_allow_expires_even_where_a_reload_left_the_old_rules },
 	{ "a_granting_client_s_command_name_is_escaped_and_its_grant_audited",
 	  test_a_granting_client_s_command_name_is_escaped_and_its_grant_audited },
 	{ "a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited",
