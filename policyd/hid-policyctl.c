@@ -38,9 +38,12 @@ static void fill_program_counts(json_t *result)
 	}
 }
 
+/* JSON output is ASCII: names that programs and devices chose may hold C1
+ * controls (U+0080..U+009F), which some terminals take for escape
+ * sequences; jansson escapes only those below U+0020 by itself. */
 static int print_json(json_t *o)
 {
-	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 
 	if (!text)
 		return -ENOMEM;
@@ -133,7 +136,7 @@ static int run(const struct ctl_args *a, const char *socket_path, bool interacti
 		if (!record)
 			break;
 		if (a->json) {
-			char *text = json_dumps(record, JSON_COMPACT);
+			char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
 
 			if (text)
 				puts(text);

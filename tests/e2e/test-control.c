@@ -842,6 +842,39 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 	uhid_dev_destroy(&dev);
 }
 
+/* A device named with a C1 control (U+009B, CSI on some terminals) shows
+ * up escaped in hid-policyctl's output, as text and as JSON. */
+static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	struct policyctl_output o;
+	json_t *j, *d;
+	size_t i;
+	bool found = false;
+
+	create_named_device(&dev, TEST_PRODUCT, "pad \xc2\x9b" "2J");
+	start_daemon(&run);
+
+	CTL(&run, (uid_t)-1, &o, "--json", "devices");
+	CHECK_EQ(o.status, 0);
+	CHECK(!strstr(o.out, "\xc2\x9b"), "--json printed the C1 control");
+	j = parse_json(o.out);
+	json_array_foreach(json_object_get(j, "devices"), i, d)
+		found |= !strcmp(jstr(d, "name"), "pad \xc2\x9b" "2J");
+	CHECK(found, "the name does not parse back: %s", o.out);
+	json_decref(j);
+	policyctl_output_done(&o);
+
+	CTL(&run, (uid_t)-1, &o, "devices");
+	CHECK_EQ(o.status, 0);
+	CHECK(!strstr(o.out, "\xc2\x9b") && strstr(o.out, "pad \\xc2\\x9b2J"), "devices: %s", o.out);
+	policyctl_output_done(&o);
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 /* polkit knows a client by pid and start time. One that exited before the
  * daemon accepted it may have left its pid to another process: it is
  * refused, not authorized as whoever holds the pid now. */
@@ -1007,6 +1040,8 @@ static const struct test_case tests[] = {
 	  test_a_granting_client_s_command_name_is_escaped_and_its_grant_audited },
 	{ "a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited",
 	  test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited },
+	{ "hid_policyctl_prints_no_c1_control_of_a_device_name",
+	  test_hid_policyctl_prints_no_c1_control_of_a_device_name },
 	{ "a_client_that_exited_before_it_was_accepted_is_refused",
 	  test_a_client_that_exited_before_it_was_accepted_is_refused },
 	{ "users_together_cannot_lock_root_out_of_the_control_socket",
