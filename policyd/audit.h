@@ -10,10 +10,13 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "audit_format.h"
 #include "devices.h"
 #include "hid_firewall.h"
 
 #define AUDIT_LOG_DEFAULT "/var/log/hid-policy/audit.jsonl"
+#define AUDIT_SUMMARY_BURST 20
+#define AUDIT_SUMMARY_INTERVAL_MS 10000
 
 struct audit_log {
 	char *path;
@@ -21,7 +24,18 @@ struct audit_log {
 	bool foreground;	/* summaries to stderr instead of syslog */
 	uint64_t written;	/* records written */
 	uint64_t failed;	/* records that could not be written */
+	struct audit_line line;	/* the record being formatted */
 	size_t buf_len;		/* lines waiting for audit_flush() */
+	/* Denial summaries (syslog/stderr) are rate-limited: a program that
+	 * hammers a refused request must not flood the system log. At most
+	 * summary_burst lines per summary_interval_ms; the rest are counted
+	 * and reported when the next interval starts. The audit log itself
+	 * keeps every record. A burst of 0 turns summaries off. */
+	unsigned int summary_burst;
+	unsigned int summary_interval_ms;
+	uint64_t summary_window_ms;	/* CLOCK_MONOTONIC start of the interval */
+	unsigned int summaries_in_window;
+	uint64_t summaries_suppressed;	/* in the current interval */
 	char buf[64 * 1024];
 };
 
@@ -48,5 +62,3 @@ int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 /* Append any JSON object (grants, expiries, daemon events); adds "time". */
 int audit_write_json(struct audit_log *a, json_t *obj);
 
-/* The record as a JSON object (exposed for tests and the control socket). */
-json_t *audit_record_json(const struct hid_fw_record *rec, const struct audit_context *ctx);

@@ -22,8 +22,10 @@
 #include "sandbox.h"
 #include "util.h"
 
-/* How often the ring-buffer loss counter is checked, in milliseconds. */
-#define DROP_CHECK_INTERVAL_MS 1000
+/* How often, in milliseconds, each protected device's firewall is checked
+ * to be still registered; also the longest the event loop sleeps, so the
+ * ring-buffer loss counter is read at least as often. */
+#define CHECK_INTERVAL_MS 1000
 
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 {
@@ -116,6 +118,45 @@ static void end_device_exceptions(struct daemon *d, uint32_t hid_id, const char 
 	daemon_arm_expiry(d);
 }
 
+static void record_lost_firewall(struct daemon *d, const struct managed_device *m,
+				 bool reattached, int error)
+{
+	json_t *o = json_pack("{s:s, s:o, s:b}", "event", "firewall_detached",
+			      "device", daemon_device_json(&m->info), "reattached", reattached);
+
+	if (o && error)
+		json_object_set_new(o, "error", json_string(strerror(-error)));
+	if (!o || audit_write_json(&d->audit, o) < 0)
+		say(d, LOG_ERR, "cannot write the audit record of the detached firewall of %s",
+		    m->info.sysname);
+	json_decref(o);
+	audit_flush(&d->audit);
+}
+
+/* M was protected, but its instance is no longer registered: someone
+ * unregistered it through its pin (doc/security.md, section 3), and
+ * attaching it again failed with R. Said once; retried by check_firewalls. */
+static void firewall_lost(struct daemon *d, struct managed_device *m, int r)
+{
+	if (!m->lost) {
+		say(d, LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
+		    m->info.sysname, m->info.name, strerror(-r), CHECK_INTERVAL_MS);
+		record_lost_firewall(d, m, false, r);
+		decisions_publish(d->cfg->runtime_dir, m->info.sysname, false);
+	}
+	m->protected = false;
+	m->lost = true;
+}
+
+/* The same, when the firewall could be attached again. */
+static void firewall_back(struct daemon *d, const struct managed_device *m)
+{
+	say(d, LOG_WARNING, "firewall of %s (%s) was detached outside hid-policyd; %s",
+	    m->info.sysname, m->info.name,
+	    m->lost ? "attached again after failed attempts" : "re-attached");
+	record_lost_firewall(d, m, true, 0);
+}
+
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update, temporary allows first), attach or adopt its
  * instance, or detach when no rule set matches any more. */
@@ -126,8 +167,8 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
 	struct managed_device *m = daemon_find_device(d, info->hid_id);
-	bool adopted = false;
-	int r;
+	bool adopted = false, lost = false;
+	int r, attached;
 
 	daemon_policy_device(info, &pdev);
 	if (!rules)
@@ -137,8 +178,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		if (r < 0)
 			return r;
 		m = &d->devices[d->n_devices++];
-		m->protected = false;
-		m->policy_rules = NULL;
+		*m = (struct managed_device){};
 	}
 	m->info = *info;
 
@@ -146,7 +186,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
-		if (fw_is_attached(&d->loader, info->hid_id)) {
+		if (fw_check_attached(&d->loader, info->hid_id) != 0) {
 			r = fw_detach(&d->loader, info->hid_id);
 			if (r < 0)
 				say(d, LOG_ERR, "%s: cannot detach: %s", info->sysname, strerror(-r));
@@ -155,6 +195,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		m->lost = false;
 		m->n_rules = 0;
 		end_device_exceptions(d, info->hid_id, "no rule set matches the device any more");
 		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
@@ -187,9 +228,18 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		say(d, LOG_ERR, "%s: cannot store its rules: %s", info->sysname, strerror(-r));
 		return r;
 	}
-	if (fw_is_attached(&d->loader, info->hid_id)) {
+	attached = fw_check_attached(&d->loader, info->hid_id);
+	if (attached < 0) {
+		say(d, LOG_ERR, "%s (%s): cannot tell whether its firewall is attached: %s",
+		    info->sysname, info->name, strerror(-attached));
+		return attached;
+	}
+	if (attached) {
 		adopted = !m->protected;
 	} else {
+		/* Protected, yet nothing registered: someone else
+		 * unregistered its instance. */
+		lost = m->protected || m->lost;
 		r = fw_attach(&d->loader, info->hid_id);
 		if (r < 0 && !device_present(d, info)) {
 			/* Gone before we could attach: its remove event follows. */
@@ -199,15 +249,20 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		if (r < 0) {
 			say(d, LOG_ERR, "%s (%s): cannot attach the firewall: %s",
 			    info->sysname, info->name, strerror(-r));
+			if (lost)
+				firewall_lost(d, m, r);
 			return r;
 		}
 	}
-	if (!m->protected)
+	if (lost)
+		firewall_back(d, m);
+	else if (!m->protected)
 		say(d, LOG_INFO, "%s (%s): protected, %u rule%s, %s mode%s", info->sysname,
 		    info->name, rules->n_rules, rules->n_rules == 1 ? "" : "s",
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	m->protected = true;
+	m->lost = false;
 	m->mode = rules->mode;
 	m->n_rules = rules->n_rules;
 	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
@@ -331,6 +386,39 @@ static void check_dropped(struct daemon *d)
 		json_decref(o);
 	}
 	d->dropped_reported = st.dropped;
+}
+
+/* Whoever can open a device's pin can unregister its firewall without us
+ * (doc/security.md, section 3). Every CHECK_INTERVAL_MS, look whether each
+ * protected device's instance is still registered (one map lookup through
+ * the descriptor the loader keeps: CAP_BPF is enough). Where it is not,
+ * apply_policy() attaches the firewall again and says so in the log and
+ * the audit log; where that failed before, it tries again. */
+static void check_firewalls(struct daemon *d)
+{
+	for (size_t i = 0; i < d->n_devices; i++) {
+		struct managed_device *m = &d->devices[i];
+		struct hid_dev_info info;
+		int r;
+
+		if (m->protected) {
+			r = fw_check_attached(&d->loader, m->info.hid_id);
+			if (r < 0 && !m->check_failed)
+				say(d, LOG_ERR, "cannot check that the firewall of %s (%s) is still attached: %s",
+				    m->info.sysname, m->info.name, strerror(-r));
+			m->check_failed = r < 0;
+			if (r != 0)
+				continue;
+		} else if (!m->lost) {
+			continue;
+		}
+		/* Gone: the kernel made its instance inert and the remove
+		 * event follows. */
+		if (!device_present(d, &m->info))
+			continue;
+		info = m->info;
+		apply_policy(d, d->policy, &info);
+	}
 }
 
 /* The audit log holds what users did and which programs they ran: root's
@@ -590,6 +678,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
 	size_t n_protected = 0;
+	uint64_t next_check;
 	int r;
 
 	r = start(&d);
@@ -612,9 +701,12 @@ int daemon_run(const struct daemon_config *cfg)
 	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
 	notify_ready();
 
+	next_check = daemon_boottime_ms() + CHECK_INTERVAL_MS;
 	while (!d.quit) {
 		struct epoll_event evs[8];
-		int n = epoll_wait(d.epoll_fd, evs, 8, DROP_CHECK_INTERVAL_MS);
+		uint64_t now = daemon_boottime_ms();
+		int n = epoll_wait(d.epoll_fd, evs, 8,
+				   now >= next_check ? 0 : (int)(next_check - now));
 
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
@@ -634,6 +726,11 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 		audit_flush(&d.audit);
 		check_dropped(&d);
+		now = daemon_boottime_ms();
+		if (now >= next_check) {
+			check_firewalls(&d);
+			next_check = now + CHECK_INTERVAL_MS;
+		}
 		control_tick(d.control);
 	}
 	/* The firewalls stay; temporary allows must not outlive the daemon

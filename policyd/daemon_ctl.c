@@ -13,7 +13,6 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
-#include <cap-ng.h>
 
 #include "ctl_protocol.h"
 #include "daemon_internal.h"
@@ -329,25 +328,18 @@ static json_t *ruleset_ref_json(const struct policy *p, size_t s)
 			 "path", set->path);
 }
 
-/* fw_count_device_ops() walks every BPF map of the system, which needs
- * CAP_SYS_ADMIN; without it the walk finds nothing, so do not ask. */
-static bool can_count_programs(void)
-{
-	return capng_get_caps_process() == 0 &&
-	       capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
-}
-
 static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *list = json_array();
-	bool count = can_count_programs();
 
 	for (size_t i = 0; i < d->n_devices; i++) {
 		const struct managed_device *m = &d->devices[i];
 		struct policy_device pdev;
 		json_t *o = daemon_device_json(&m->info), *sets = json_array();
 		size_t n_exc = 0;
-		int programs = count ? fw_count_device_ops(m->info.hid_id) : -EPERM;
+		/* Walks every BPF map of the system: EPERM without
+		 * CAP_SYS_ADMIN, which the sandbox dropped. */
+		int programs = fw_count_device_ops(m->info.hid_id);
 
 		daemon_policy_device(&m->info, &pdev);
 		for (size_t s = 0; s < d->policy->n_sets; s++)

@@ -24,6 +24,10 @@ struct managed_device {
 	bool protected;		/* a firewall instance is attached */
 	uint8_t mode;		/* HID_RULES_MODE_* of its rules in force */
 	uint32_t n_rules;	/* rules in force, exceptions included */
+	bool lost;		/* its firewall was unregistered by someone else
+				 * and could not be attached again: retried at
+				 * every check (daemon.c, check_firewalls) */
+	bool check_failed;	/* the last check could not tell (said once) */
 	/* The policy's rules in force, without exceptions (NULL: none yet):
 	 * when a new policy cannot be compiled for the device they stay, and
 	 * temporary allows are still placed before them, and ended. */

@@ -112,6 +112,10 @@ static int read_ops_layout(struct ops_layout *lay)
 	lay->flags = member_offset(btf, ops_id, "flags");
 	if (lay->state < 0 || lay->data < 0 || lay->hid_id < 0 || lay->flags < 0)
 		goto out;
+	/* The fields read from a map value must lie inside it. */
+	if ((size_t)lay->state + sizeof(__u32) > lay->value_size ||
+	    (size_t)lay->data + (size_t)lay->hid_id + sizeof(__s32) > lay->value_size)
+		goto out;
 	for (int i = 0; i < 3; i++) {
 		lay->hooks[i] = member_offset(btf, ops_id, hook_members[i]);
 		if (lay->hooks[i] < 0)
@@ -245,6 +249,11 @@ void fw_loader_close(struct fw_loader *l)
 	l->rules_fd = l->events_fd = l->stats_fd = -1;
 	hid_firewall_bpf__destroy(l->programs);
 	l->programs = NULL;
+	for (size_t i = 0; i < l->n_watches; i++)
+		close(l->watches[i].fd);
+	free(l->watches);
+	l->watches = NULL;
+	l->n_watches = l->cap_watches = 0;
 	free(l->layout);
 	l->layout = NULL;
 	free(l->pin_root);
@@ -263,26 +272,81 @@ int fw_delete_rules(struct fw_loader *l, uint32_t hid_id)
 	return 0;
 }
 
-/* Is the struct_ops map behind fd a registered hid_bpf_ops for hid_id? */
-static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id)
+/* Is the map behind FD a hid_bpf_ops struct_ops map (of this kernel's
+ * layout)? 1 yes, 0 no, or -errno. */
+static int is_ops_map(const struct ops_layout *lay, int fd)
 {
 	struct bpf_map_info info = {};
-	uint32_t len = sizeof(info), key = 0, state;
-	int32_t id;
-	_cleanup_free_ uint8_t *value = NULL;
+	uint32_t len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
-	    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
-	    info.btf_vmlinux_value_type_id != (uint32_t)lay->value_type_id ||
-	    info.value_size < (uint32_t)lay->state + sizeof(state) ||
-	    info.value_size < (uint32_t)(lay->data + lay->hid_id) + sizeof(id))
-		return false;
-	value = calloc(1, info.value_size);
-	if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
-		return false;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+		return -errno;
+	return info.type == BPF_MAP_TYPE_STRUCT_OPS &&
+	       info.btf_vmlinux_value_type_id == (uint32_t)lay->value_type_id &&
+	       info.value_size == lay->value_size;
+}
+
+/* Is the hid_bpf_ops map behind FD (is_ops_map) registered, naming
+ * hid_id? One lookup of its only element. 1 yes, 0 no, or -errno. */
+static int ops_registered(const struct ops_layout *lay, int fd, uint32_t hid_id)
+{
+	_cleanup_free_ uint8_t *value = calloc(1, lay->value_size);
+	uint32_t key = 0, state;
+	int32_t id;
+
+	if (!value)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &key, value) < 0)
+		return -errno;
 	memcpy(&state, value + lay->state, sizeof(state));
 	memcpy(&id, value + lay->data + lay->hid_id, sizeof(id));
 	return state == STRUCT_OPS_STATE_INUSE && (uint32_t)id == hid_id;
+}
+
+static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id)
+{
+	return is_ops_map(lay, fd) == 1 && ops_registered(lay, fd, hid_id) == 1;
+}
+
+static struct fw_watch *watch_find(struct fw_loader *l, uint32_t hid_id)
+{
+	for (size_t i = 0; i < l->n_watches; i++)
+		if (l->watches[i].hid_id == hid_id)
+			return &l->watches[i];
+	return NULL;
+}
+
+static void watch_drop(struct fw_loader *l, uint32_t hid_id)
+{
+	struct fw_watch *w = watch_find(l, hid_id);
+
+	if (!w)
+		return;
+	close(w->fd);
+	*w = l->watches[--l->n_watches];
+}
+
+/* Keep FD (taken over: closed on failure) as hid_id's instance, unless one
+ * is kept already. Without memory the instance goes unwatched, and
+ * fw_check_attached() looks at its pin instead. */
+static void watch_add(struct fw_loader *l, uint32_t hid_id, int fd)
+{
+	if (watch_find(l, hid_id)) {
+		close(fd);
+		return;
+	}
+	if (l->n_watches == l->cap_watches) {
+		size_t cap = l->cap_watches ? l->cap_watches * 2 : 8;
+		struct fw_watch *w = reallocarray(l->watches, cap, sizeof(*w));
+
+		if (!w) {
+			close(fd);
+			return;
+		}
+		l->watches = w;
+		l->cap_watches = cap;
+	}
+	l->watches[l->n_watches++] = (struct fw_watch){ .hid_id = hid_id, .fd = fd };
 }
 
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
@@ -295,12 +359,33 @@ bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return false;
-	if (struct_ops_in_use(l->layout, fd, hid_id))
+	if (struct_ops_in_use(l->layout, fd, hid_id)) {
+		watch_add(l, hid_id, fd);
+		fd = -1;
 		return true;
+	}
 	/* A pin without a registration: left by a crash between pin and
-	 * attach. Forget it so the device gets attached again. */
+	 * attach, or unregistered by someone else. Forget it so the device
+	 * gets attached again. */
+	watch_drop(l, hid_id);
 	unlink(p);
 	return false;
+}
+
+int fw_check_attached(struct fw_loader *l, uint32_t hid_id)
+{
+	struct fw_watch *w = watch_find(l, hid_id);
+	int r;
+
+	if (!w)
+		return fw_is_attached(l, hid_id);
+	r = ops_registered(l->layout, w->fd, hid_id);
+	if (r != 0)
+		return r;
+	/* Unregistered behind our back. The map cannot register again:
+	 * drop it and its pin. */
+	watch_drop(l, hid_id);
+	return fw_is_attached(l, hid_id);
 }
 
 /* The map value registering the shared programs for hid_id. */
@@ -369,20 +454,31 @@ int fw_attach(struct fw_loader *l, uint32_t hid_id)
 		unlink(p);
 		return r;
 	}
+	watch_add(l, hid_id, fd);
+	fd = -1;
+	return 0;
+}
+
+/* Unregister a struct_ops map: delete its element. ENOENT: it was never
+ * registered; EINPROGRESS: it was unregistered already (by someone else,
+ * through its pin) and waits to be freed. Both leave nothing to do. */
+static int unregister_ops(int fd)
+{
+	uint32_t key = 0;
+
+	if (bpf_map_delete_elem(fd, &key) < 0 && errno != ENOENT && errno != EINPROGRESS)
+		return -errno;
 	return 0;
 }
 
 static int detach_pinned(const char *path)
 {
 	_cleanup_close_ int fd = bpf_obj_get(path);
-	uint32_t key = 0;
-	int r = 0;
+	int r;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	/* Deleting the element unregisters; ENOENT: it was not registered. */
-	if (bpf_map_delete_elem(fd, &key) < 0 && errno != ENOENT)
-		r = -errno;
+	r = unregister_ops(fd);
 	if (unlink(path) < 0 && errno != ENOENT && !r)
 		r = -errno;
 	return r;
@@ -391,10 +487,19 @@ static int detach_pinned(const char *path)
 int fw_detach(struct fw_loader *l, uint32_t hid_id)
 {
 	_cleanup_free_ char *p = device_pin_path(l, hid_id);
+	struct fw_watch *w = watch_find(l, hid_id);
 	int r;
 
 	if (!p)
 		return -ENOMEM;
+	/* The watched map first: it is ours even when its pin was removed
+	 * or replaced. */
+	if (w) {
+		r = unregister_ops(w->fd);
+		watch_drop(l, hid_id);
+		if (r < 0)
+			return r;
+	}
 	r = detach_pinned(p);
 	if (r < 0)
 		return r;
@@ -521,31 +626,31 @@ int fw_cleanup(const char *pin_root)
 int fw_count_device_ops(uint32_t hid_id)
 {
 	struct ops_layout lay;
-	__u32 id = 0, key = 0;
+	__u32 id = 0;
 	int count = 0, r;
 
+	/* Listing map IDs needs CAP_SYS_ADMIN: ask before reading the
+	 * kernel's BTF, and tell the caller when the kernel refuses
+	 * rather than count nothing. */
+	if (bpf_map_get_next_id(0, &id) < 0)
+		return errno == ENOENT ? 0 : -errno;
 	r = read_ops_layout(&lay);
 	if (r < 0)
 		return r;
-	while (bpf_map_get_next_id(id, &id) == 0) {
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info), state;
+	do {
 		_cleanup_close_ int fd = bpf_map_get_fd_by_id(id);
-		_cleanup_free_ uint8_t *value = NULL;
-		int32_t ops_hid_id;
 
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) < 0 ||
-		    info.type != BPF_MAP_TYPE_STRUCT_OPS ||
-		    info.btf_vmlinux_value_type_id != (__u32)lay.value_type_id ||
-		    info.value_size < (__u32)(lay.data + lay.hid_id) + sizeof(ops_hid_id))
-			continue;
-		value = calloc(1, info.value_size);
-		if (!value || bpf_map_lookup_elem(fd, &key, value) < 0)
-			continue;
-		memcpy(&state, value + lay.state, sizeof(state));
-		memcpy(&ops_hid_id, value + lay.data + lay.hid_id, sizeof(ops_hid_id));
-		if (state == STRUCT_OPS_STATE_INUSE && (uint32_t)ops_hid_id == hid_id)
-			count++;
-	}
-	return count;
+		if (fd < 0) {
+			if (errno == ENOENT)	/* freed since it was listed */
+				continue;
+			return -errno;
+		}
+		r = is_ops_map(&lay, fd);
+		if (r == 1)
+			r = ops_registered(&lay, fd, hid_id);
+		if (r < 0)
+			return r;
+		count += r;
+	} while (bpf_map_get_next_id(id, &id) == 0);
+	return errno == ENOENT ? count : -errno;
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hid_firewall.h"
@@ -30,6 +31,14 @@ struct fw_features {
 struct hid_firewall_bpf;
 struct ops_layout;
 
+/* An instance this loader attached or adopted: a descriptor of its
+ * struct_ops map, kept so that fw_check_attached() costs one lookup and
+ * needs neither the pin nor more than CAP_BPF. */
+struct fw_watch {
+	uint32_t hid_id;
+	int fd;
+};
+
 struct fw_loader {
 	char *pin_root;
 	struct fw_features features;
@@ -38,6 +47,8 @@ struct fw_loader {
 	int rules_fd;		/* pinned maps, opened once */
 	int events_fd;
 	int stats_fd;
+	struct fw_watch *watches;
+	size_t n_watches, cap_watches;
 };
 
 /* Check kernel support, probe helpers, create (or reuse) the shared maps
@@ -59,10 +70,19 @@ int fw_delete_rules(struct fw_loader *l, uint32_t hid_id);
  * is loaded or verified here, so this is quick. -EEXIST if one is already
  * attached (see fw_is_attached). */
 int fw_attach(struct fw_loader *l, uint32_t hid_id);
-/* Is an instance of ours pinned for this device? */
+/* Is an instance of ours pinned for this device? A pin whose instance is
+ * not registered is removed. */
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id);
+/* Is the instance attached or adopted for this device still registered?
+ * Anyone who can open its pin can unregister it (delete the map's element)
+ * without us. Returns 1 when it is, 0 when it is not (its pin is removed,
+ * so fw_attach() attaches the device again: a struct_ops map registers
+ * only once), or -errno. Without a watched instance, the pin is looked at
+ * instead (fw_is_attached). */
+int fw_check_attached(struct fw_loader *l, uint32_t hid_id);
 /* Detach the device's instance and forget its pin (harmless when the
- * device is gone: the kernel made the instance inert). */
+ * device is gone: the kernel made the instance inert, and when someone else
+ * unregistered it already). */
 int fw_detach(struct fw_loader *l, uint32_t hid_id);
 
 /* Call fn for every hid_id with a pinned instance. */
@@ -73,9 +93,10 @@ int fw_for_each_attached(struct fw_loader *l,
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
 
 /* Registered hid_bpf_ops instances (ours or anyone's) attached to hid_id,
- * counted over every BPF map of the system (needs CAP_SYS_ADMIN).
- * Returns the count or -errno. */
+ * counted over every BPF map of the system. Returns the count, or -errno
+ * when a map could not be looked at: -EPERM without CAP_SYS_ADMIN. */
 int fw_count_device_ops(uint32_t hid_id);
 
-/* Remove every pin under pin_root, detaching every instance. */
+/* Remove every pin under pin_root, detaching every instance (an instance
+ * someone else unregistered already only loses its pin). */
 int fw_cleanup(const char *pin_root);

@@ -51,10 +51,8 @@ static const int allowed_syscalls[] = {
 	 * tests (tests/e2e/test-authorize.c) and the kernel's seccomp log. */
 	SCMP_SYS(eventfd2), SCMP_SYS(rseq), SCMP_SYS(set_robust_list),
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
-	 * temporary allows, the audit log's mode after a rotation, and
-	 * "devices" asking whether it may count programs (capget) */
+	 * temporary allows, the audit log's mode after a rotation */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
-	SCMP_SYS(capget),
 	/* process */
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),

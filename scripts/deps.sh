@@ -16,8 +16,9 @@ packages=(
 	qemu-system-x86 busybox-static
 	# systemd-udevd in the guest (tests/e2e/test-race.c, bench/race_bench.sh)
 	udev
-	# system integration (polkit tests: gdbus waits for polkitd; SELinux module and its test)
-	polkitd dbus libglib2.0-bin selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
+	# system integration (polkit tests: gdbus waits for polkitd, libcrypt hashes a test
+	# password; SELinux module and its test)
+	polkitd dbus libglib2.0-bin libcrypt-dev selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
 	# policy schema test (tests/unit/test-policy-schema.sh)
 	python3-jsonschema
 )

@@ -3,7 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pty.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -329,7 +333,13 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 
 int firewall_instance_count(int hid_id)
 {
-	return fw_count_device_ops((uint32_t)hid_id);
+	int n = fw_count_device_ops((uint32_t)hid_id);
+
+	/* A count the kernel would not give must fail the check that
+	 * reads it, not pass for "none attached". */
+	if (n < 0)
+		printf("    cannot count the programs of hid_id %d: %s\n", hid_id, strerror(-n));
+	return n;
 }
 
 /* Everything FD gives until EOF, as a string. */
@@ -361,16 +371,79 @@ static char *slurp(int fd)
 	return buf;
 }
 
+/* Who a hid-policyctl child becomes. Worked out before fork: getpwuid()
+ * is not for the child of a test with threads (uhid devices). */
+struct run_as {
+	bool change;		/* false: stay as the test */
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[64];
+	int n_groups;
+};
+
+static int run_as_prepare(uid_t uid, struct run_as *ra)
+{
+	struct passwd *pw;
+
+	*ra = (struct run_as){ .change = uid != (uid_t)-1, .uid = uid, .gid = (gid_t)uid };
+	if (!ra->change)
+		return 0;
+	pw = getpwuid(uid);
+	if (!pw) {
+		/* No account: its own group alone. */
+		ra->groups[0] = ra->gid;
+		ra->n_groups = 1;
+		return 0;
+	}
+	ra->gid = pw->pw_gid;
+	ra->n_groups = (int)(sizeof(ra->groups) / sizeof(ra->groups[0]));
+	if (getgrouplist(pw->pw_name, pw->pw_gid, ra->groups, &ra->n_groups) < 0)
+		return -E2BIG;
+	return 0;
+}
+
+/* In the child: as a login would, groups first. 0 or -1. */
+static int run_as_apply(const struct run_as *ra)
+{
+	if (!ra->change)
+		return 0;
+	if (setgroups((size_t)ra->n_groups, ra->groups) < 0 || setgid(ra->gid) < 0 ||
+	    setuid(ra->uid) < 0)
+		return -1;
+	return 0;
+}
+
+/* hid-policyctl --socket RUN's socket ARGS... into ARGV (40 entries). */
+static void policyctl_argv(struct policyd_run *run, const char *const *args, const char **argv,
+			   char *exe, size_t exe_size, char *socket_path, size_t socket_size)
+{
+	size_t n = 0;
+
+	snprintf(exe, exe_size, "%s", build_path("policyd/hid-policyctl"));
+	snprintf(socket_path, socket_size, "%s/control", run->runtime_dir);
+	argv[n++] = exe;
+	argv[n++] = "--socket";
+	argv[n++] = socket_path;
+	for (size_t i = 0; args[i] && n < 39; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+}
+
 int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		  struct policyctl_output *out)
 {
-	char socket_path[160];
-	int out_pipe[2], err_pipe[2], status;
+	char socket_path[160], exe[512];
+	const char *argv[40];
+	struct run_as ra;
+	int out_pipe[2], err_pipe[2], status, r;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
-	snprintf(socket_path, sizeof(socket_path), "%s/control", run->runtime_dir);
+	r = run_as_prepare(uid, &ra);
+	if (r < 0)
+		return r;
+	policyctl_argv(run, args, argv, exe, sizeof(exe), socket_path, sizeof(socket_path));
 	if (pipe2(out_pipe, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
@@ -379,22 +452,23 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		return -errno;
 	}
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		r = -errno;
+		close(out_pipe[0]);
+		close(out_pipe[1]);
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		return r;
+	}
 	if (pid == 0) {
-		const char *argv[40] = { build_path("policyd/hid-policyctl"), "--socket", socket_path };
-		size_t n = 3;
-
-		for (size_t i = 0; args[i] && n < 39; i++)
-			argv[n++] = args[i];
-		argv[n] = NULL;
 		dup2(out_pipe[1], STDOUT_FILENO);
 		dup2(err_pipe[1], STDERR_FILENO);
-		if (uid != (uid_t)-1 && (setgid(uid) < 0 || setuid(uid) < 0))
+		if (run_as_apply(&ra) < 0)
 			_exit(126);
 		execv(argv[0], (char **)argv);
 		_exit(127);
 	}
+	out->pid = pid;
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	/* Replies are small: stdout first, then stderr, never deadlocks
@@ -407,6 +481,174 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		return -errno;
 	out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	return out->out && out->err ? 0 : -ENOMEM;
+}
+
+/* Append N bytes to the NUL-terminated growing buffer *BUF. */
+static int append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t cap2 = *cap ? *cap : 4096;
+		char *p;
+
+		while (*len + n + 1 > cap2)
+			cap2 *= 2;
+		p = realloc(*buf, cap2);
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = cap2;
+	}
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+/* Wait until the terminal stops echoing (the agent reads a password, and
+ * has flushed its input first). Returns 0 or -ETIMEDOUT. */
+static int wait_echo_off(int master, long deadline)
+{
+	struct termios t;
+
+	while (now_ms() < deadline) {
+		if (tcgetattr(master, &t) == 0 && !(t.c_lflag & ECHO))
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+#define PKTTYAGENT "/usr/bin/pkttyagent"
+
+/* In the child on the terminal, before it becomes hid-policyctl: start
+ * pkttyagent as the agent of this process (its pid stays across exec) and
+ * wait until it registered or gave up. Only system calls: the child of a
+ * test with threads. */
+static void start_test_agent(void)
+{
+	char pid_text[16], *p = pid_text + sizeof(pid_text);
+	unsigned int pid = (unsigned int)getpid();
+	int notify[2];
+	char byte;
+	pid_t agent;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + pid % 10);
+	while ((pid /= 10) && p > pid_text);
+	if (pipe2(notify, O_CLOEXEC) < 0)
+		return;
+	agent = fork();
+	if (agent == 0) {
+		/* fd 3 without O_CLOEXEC: pkttyagent closes it once registered */
+		if (dup2(notify[1], 3) < 0)
+			_exit(127);
+		execl(PKTTYAGENT, PKTTYAGENT, "--notify-fd", "3", "--process", p, (char *)NULL);
+		_exit(127);
+	}
+	close(notify[1]);
+	if (agent > 0)
+		while (read(notify[0], &byte, 1) < 0 && errno == EINTR)
+			;
+	close(notify[0]);
+}
+
+int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *args,
+		      const char *const *answers, bool test_agent, int timeout_ms,
+		      struct policyctl_output *out)
+{
+	static const char prompt[] = "Password: ";
+	char socket_path[160], exe[512], chunk[1024];
+	const char *argv[40];
+	struct run_as ra;
+	size_t len = 0, cap = 0, scanned = 0, answered = 0;
+	long deadline = now_ms() + timeout_ms;
+	int master, status = 0, r;
+	bool exited = false;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	r = run_as_prepare(uid, &ra);
+	if (r < 0)
+		return r;
+	policyctl_argv(run, args, argv, exe, sizeof(exe), socket_path, sizeof(socket_path));
+	out->err = strdup("");
+	if (!out->err || append(&out->out, &len, &cap, "", 0) < 0)
+		return -ENOMEM;
+
+	/* The child leads a new session with the terminal as its
+	 * controlling one, and stdin, stdout and stderr on it. */
+	pid = forkpty(&master, NULL, NULL, NULL);
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (run_as_apply(&ra) < 0)
+			_exit(126);
+		if (test_agent)
+			start_test_agent();
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	out->pid = pid;
+
+	r = 0;
+	for (;;) {
+		struct pollfd p = { .fd = master, .events = POLLIN };
+		char *found;
+		ssize_t n;
+
+		if (now_ms() >= deadline) {
+			r = -ETIMEDOUT;
+			break;
+		}
+		if (poll(&p, 1, 100) < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		/* hid-policyctl ended: agents left in its session go too, so
+		 * that the terminal closes once its output is read. */
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			kill(-pid, SIGKILL);
+		}
+		if (p.revents) {
+			n = read(master, chunk, sizeof(chunk));
+			if (n < 0 && errno == EINTR)
+				continue;
+			/* EIO: every end of the terminal is closed. */
+			if (n <= 0)
+				break;
+			if (append(&out->out, &len, &cap, chunk, (size_t)n) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+		found = strstr(out->out + scanned, prompt);
+		if (!found)
+			continue;
+		scanned = (size_t)(found - out->out) + strlen(prompt);
+		if (!answers || !answers[answered]) {
+			r = -EPROTO;	/* asked once more than the test expected */
+			break;
+		}
+		r = wait_echo_off(master, deadline);
+		if (r < 0)
+			break;
+		if (write(master, answers[answered], strlen(answers[answered])) < 0 ||
+		    write(master, "\n", 1) != 1) {
+			r = -errno;
+			break;
+		}
+		answered++;
+	}
+	if (r < 0)
+		kill(-pid, SIGKILL);	/* its session, agents included */
+	close(master);
+	if (!exited && waitpid(pid, &status, 0) < 0)
+		return r < 0 ? r : -errno;
+	out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return r;
 }
 
 void policyctl_output_done(struct policyctl_output *out)

@@ -47,7 +47,8 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters);
 bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
 
 /* Registered hid_bpf_ops instances attached to hid_id (the device's
- * program count), counted over every BPF map. */
+ * program count), counted over every BPF map; -errno (printed) when the
+ * kernel refuses the walk (EPERM without CAP_SYS_ADMIN). */
 int firewall_instance_count(int hid_id);
 
 /* What a hid-policyctl run printed, and how it ended. */
@@ -55,13 +56,38 @@ struct policyctl_output {
 	int status;		/* exit status, or -1 when it did not exit */
 	char *out;		/* standard output (NUL-terminated) */
 	char *err;		/* standard error */
+	pid_t pid;		/* the process that ran it */
 };
 
 /*
  * Run hid-policyctl --socket RUN's control socket ARGS... (NULL-terminated)
- * as UID (a forked child calls setgid/setuid first; (uid_t)-1: as the
- * test). Returns 0 with OUT filled, or -errno when it could not be run.
+ * as UID: the forked child takes UID's groups from /etc/group (its own
+ * group alone when it has no account), then its gid and uid, as a login
+ * would; (uid_t)-1: as the test. Standard input is the test's. Returns 0
+ * with OUT filled, or -errno when it could not be run.
  */
 int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		  struct policyctl_output *out);
+
+/*
+ * The same on a new pseudo-terminal, its controlling terminal and standard
+ * input, output and error: hid-policyctl starts its authentication agent
+ * there. Each time "Password: " appears and the terminal stops echoing, the
+ * next of ANSWERS (NULL-terminated, may be NULL) is typed, with a newline.
+ *
+ * hid-policyctl registers its pkttyagent as a fallback agent, which polkit
+ * uses only for a subject in a login session; the VM has no logind, so no
+ * sessions. TEST_AGENT starts, just before hid-policyctl, a pkttyagent of
+ * the test's on the same terminal as the agent of that very process (not a
+ * fallback), as a session's agent would be.
+ *
+ * OUT->out gets all the terminal showed (OUT->err stays empty). Once
+ * hid-policyctl exited, whatever is left of its session is killed. Returns
+ * 0, or -errno: -ETIMEDOUT when it did not end within TIMEOUT_MS, -EPROTO
+ * when it asked once more than ANSWERS hold (its session is killed then,
+ * and OUT holds what it showed until then). Needs devpts on /dev/pts.
+ */
+int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *args,
+		      const char *const *answers, bool test_agent, int timeout_ms,
+		      struct policyctl_output *out);
 void policyctl_output_done(struct policyctl_output *out);

@@ -7,6 +7,7 @@
  */
 #include "polkit_env.h"
 
+#include <crypt.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -19,6 +20,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SYSTEM_BUS_DIR "/run/dbus"
@@ -202,9 +204,59 @@ out:
 	return r;
 }
 
+/* /etc/shadow as the host has it (when the guest may read it) plus the test
+ * users: POLKIT_ENV_ADMIN with POLKIT_ENV_ADMIN_PASSWORD, the others locked.
+ * Mode 0600: only root (pam_unix in polkit's setuid helper) reads it. */
+static int write_shadow(const struct polkit_env *env, char *shadow, size_t shadow_size)
+{
+	FILE *host = fopen("/etc/shadow", "re");
+	char *text = NULL, buf[4096];
+	size_t size = 0, n;
+	const char *salt, *hash;
+	FILE *out;
+	int r;
+
+	snprintf(shadow, shadow_size, "%s/shadow", env->dir);
+	out = open_memstream(&text, &size);
+	if (!out) {
+		if (host)
+			fclose(host);
+		return -ENOMEM;
+	}
+	while (host && (n = fread(buf, 1, sizeof(buf), host)) > 0)
+		fwrite(buf, 1, n, out);
+	if (host)
+		fclose(host);
+
+	salt = crypt_gensalt("$6$", 0, NULL, 0);
+	hash = salt ? crypt(POLKIT_ENV_ADMIN_PASSWORD, salt) : NULL;
+	if (!hash || hash[0] == '*') {
+		say("cannot hash the test password: %m");
+		fclose(out);
+		free(text);
+		return -EINVAL;
+	}
+	/* Changed today, no ageing: pam_unix's account check passes. */
+	long today = (long)(time(NULL) / 86400);
+
+	for (size_t i = 0; i < sizeof(test_users) / sizeof(test_users[0]); i++) {
+		bool admin = !strcmp(test_users[i].name, POLKIT_ENV_ADMIN);
+
+		fprintf(out, "%s:%s:%ld:0:99999:7:::\n", test_users[i].name, admin ? hash : "!",
+			today);
+	}
+	if (fclose(out) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	r = write_file(shadow, text, 0600);
+	free(text);
+	return r;
+}
+
 int polkit_env_isolate(struct polkit_env *env)
 {
-	char passwd[96], group[96];
+	char passwd[96], group[96], shadow[96];
 	int r;
 
 	memset(env, 0, sizeof(*env));
@@ -235,7 +287,13 @@ int polkit_env_isolate(struct polkit_env *env)
 	r = write_user_db(env, passwd, sizeof(passwd), group, sizeof(group));
 	if (r < 0)
 		return r;
+	r = write_shadow(env, shadow, sizeof(shadow));
+	if (r < 0)
+		return r;
 	r = bind_file(passwd, "/etc/passwd");
+	if (r < 0)
+		return r;
+	r = bind_file(shadow, "/etc/shadow");
 	if (r < 0)
 		return r;
 	return bind_file(group, "/etc/group");

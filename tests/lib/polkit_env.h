@@ -7,9 +7,9 @@
  * The guest's root file system is the host's, read-only. The calling
  * process first moves into a mount namespace of its own, in which fresh
  * tmpfs mounts cover /run/dbus, /usr/share/polkit-1/actions,
- * /usr/share/polkit-1/rules.d and /etc/polkit-1/rules.d, and a copy of
- * /etc/passwd and /etc/group with the test users below is bind-mounted over
- * the originals. Nothing outside that namespace changes; the daemons are
+ * /usr/share/polkit-1/rules.d and /etc/polkit-1/rules.d, and copies of
+ * /etc/passwd, /etc/group and /etc/shadow with the test users below are
+ * bind-mounted over the originals. Nothing outside that namespace changes; the daemons are
  * the caller's children, in its process group (the test harness kills that
  * group after each test).
  *
@@ -26,6 +26,9 @@
 #define POLKIT_ENV_USER_UID 61001
 #define POLKIT_ENV_ADMIN "hp-admin"		/* for the test's rules to grant */
 #define POLKIT_ENV_ADMIN_UID 61002
+/* hp-admin's password, for an authentication agent to type (pam_unix reads
+ * it from the shadow copy); the other test users have none. */
+#define POLKIT_ENV_ADMIN_PASSWORD "hp-admin's test password"
 #define POLKIT_ENV_AUDITOR "hp-auditor"		/* member of group adm */
 #define POLKIT_ENV_AUDITOR_UID 61003
 #define POLKIT_ENV_BANNED "hp-banned"		/* for the test's rules to refuse */

@@ -81,7 +81,8 @@ if [ ! -x "$pp2cil" ] || ! "$pp2cil" "$tmp/src/hid_policyd.pp" "$cil" 2>"$tmp/pp
 	for n in daemon_domain_entered_from_init bpf_permissions \
 		 capabilities_are_the_documented_ones uevent_netlink_socket \
 		 bpffs_state_directory_private_type runtime_log_and_config \
-		 proc_exe_without_ptrace udev_runs_wait_decided_in_its_own_domain; do
+		 polkit_over_the_system_bus proc_exe_without_ptrace \
+		 udev_runs_wait_decided_in_its_own_domain; do
 		skip "$n" "no $pp2cil to read the module back"
 	done
 else
@@ -117,10 +118,15 @@ else
 
 	has '(typetransition hid_policyd_t var_run_t dir "hid-policy" hid_policyd_runtime_t)'
 	need hid_policyd_t hid_policyd_runtime_t file create write rename unlink
-	need hid_policyd_t hid_policyd_runtime_t sock_file create unlink
-	need hid_policyd_t self unix_stream_socket create bind listen accept
+	# control.c: the runtime directory's mode (fchmod), the control
+	# socket replaced (lstat, unlink), bound and chmod'ed to 0666
+	need hid_policyd_t hid_policyd_runtime_t dir open read getattr setattr add_name remove_name
+	need hid_policyd_t hid_policyd_runtime_t sock_file create getattr setattr unlink
+	need hid_policyd_t self unix_stream_socket create bind listen accept getopt
 	has '(typetransition hid_policyd_t var_log_t dir "hid-policy" hid_policyd_log_t)'
 	need hid_policyd_t hid_policyd_log_t file create append open
+	# "hid-policyctl log" reads it; a looser mode is set back to 0600
+	need hid_policyd_t hid_policyd_log_t file read getattr setattr
 	got=$(perms hid_policyd_t hid_policyd_log_t file)
 	grep -qxE 'write|unlink' <<<"$got" && why+=("the audit log may be overwritten or removed, not only appended to")
 	need hid_policyd_t hid_policyd_conf_t file read open
@@ -128,6 +134,16 @@ else
 	grep -qxE 'write|append|create|unlink' <<<"$got" && why+=("rule sets are writable by the daemon")
 	need hid_policyd_t sysfs_t file read open
 	check runtime_log_and_config
+
+	# The control socket's polkit checks: the system bus's socket, and
+	# messages to and from the bus and polkitd.
+	need hid_policyd_t system_dbusd_runtime_t sock_file write
+	need hid_policyd_t system_dbusd_t unix_stream_socket connectto
+	need hid_policyd_t system_dbusd_t dbus send_msg
+	need system_dbusd_t hid_policyd_t dbus send_msg
+	need hid_policyd_t policykit_t dbus send_msg
+	need policykit_t hid_policyd_t dbus send_msg
+	check polkit_over_the_system_bus
 
 	need hid_policyd_t domain lnk_file read
 	need hid_policyd_t domain file read
@@ -258,6 +274,7 @@ if make -C "$tmp/src" -f "$devel_makefile" hid_policyd_iftest.pp >"$tmp/iftest.l
 		need sysadm_t hid_policyd_unit_t service start stop status reload
 		need hid_policyd_iftest_t hid_policyd_t unix_stream_socket connectto
 		need hid_policyd_iftest_t hid_policyd_runtime_t sock_file write
+		need sysadm_t hid_policyd_t unix_stream_socket connectto
 	fi
 else
 	why+=("build of a module calling the interfaces failed:")

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One firewall decision as one line of JSON, formatted directly (no
+ * intermediate JSON tree): under a flood of denials the daemon formats
+ * every record the ring buffer hands over, and a tree per record cost more
+ * than the rest of the path together.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hid_firewall.h"
+
+struct audit_context;
+
+/* A growable output buffer; kept between records so formatting allocates
+ * only while it grows. */
+struct audit_line {
+	char *buf;
+	size_t len, cap;
+	int error;		/* -ENOMEM once growing failed */
+	uint64_t time_secs;	/* the second time[] holds */
+	char time[32];		/* "\"2026-12-03T06:29:40" */
+	size_t time_len;	/* 0: none yet */
+};
+
+void audit_line_free(struct audit_line *l);
+
+/*
+ * Replace L's contents with the record as a JSON object, without a
+ * newline. REALTIME_NS is the record's wall-clock time. Strings from the
+ * outside (comm, device name, executable) are escaped; bytes that are not
+ * UTF-8 become U+FFFD, so the line always parses. Returns 0 or -ENOMEM.
+ */
+int audit_format_record(struct audit_line *l, const struct hid_fw_record *rec,
+			const struct audit_context *ctx, uint64_t realtime_ns);
+
+/* Names of a record's request and report type, as the log writes them. */
+const char *audit_request_name(const struct hid_fw_record *rec);
+const char *audit_report_type_name(uint8_t rtype);
+
+/* "2026-12-03T06:29:40.123Z" for a CLOCK_REALTIME time in nanoseconds. */
+void audit_format_time(char *buf, size_t size, uint64_t realtime_ns);
+
+/* STR with control characters replaced by '?', for a one-line summary. */
+void audit_plain_text(char *out, size_t size, const char *str, size_t len);

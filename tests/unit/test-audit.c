@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The audit log's record lines and denial summaries (host): every line
+ * parses as JSON and carries the record's fields, strings a program or a
+ * device chose are escaped (never breaking or forging a line), and the
+ * syslog/stderr summaries are rate-limited while the log keeps everything.
+ */
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "audit_format.h"
+#include "harness.h"
+#include "hid_rules.h"
+
+/* 2026-12-03T06:29:40.123Z */
+#define WHEN_NS 1796279380123000000ULL
+
+static struct hid_fw_record deny_record(void)
+{
+	struct hid_fw_record rec = {
+		.source = 0xffff888004a1b000ULL,
+		.pid_tgid = (uint64_t)4242 << 32 | 4243,
+		.uid_gid = (uint64_t)100 << 32 | 1000,
+		.hid_id = 7,
+		.rule_index = 3,
+		.len = 64,
+		.err = EPERM,
+		.hook = HID_FW_HOOK_HW_REQUEST,
+		.reqtype = HID_RULES_REQ_SET_REPORT,
+		.rtype = HID_RULES_RTYPE_FEATURE,
+		.report_id = 0xf4,
+		.action = HID_RULE_DENY,
+		.flags = HID_FW_REC_ENFORCED | HID_FW_REC_HAVE_PID | HID_FW_REC_HAVE_UID |
+			 HID_FW_REC_HAVE_COMM,
+		.payload_len = 3,
+		.payload = { 0xf4, 0x0a, 0xff },
+	};
+
+	memcpy(rec.comm, "fw-attacker", 11);
+	return rec;
+}
+
+static const struct hid_dev_info dualsense = {
+	.sysname = "0003:054C:0CE6.0007",
+	.hid_id = 7,
+	.bus = 3,
+	.vendor = 0x054c,
+	.product = 0x0ce6,
+	.name = "Sony Interactive Entertainment DualSense Wireless Controller",
+};
+
+static json_t *format(const struct hid_fw_record *rec, const struct audit_context *ctx)
+{
+	struct audit_line line = {};
+	json_error_t err;
+	json_t *o;
+
+	CHECK_OK(audit_format_record(&line, rec, ctx, WHEN_NS));
+	CHECK(!memchr(line.buf, '\n', line.len), "the line holds a newline");
+	o = json_loadb(line.buf, line.len, 0, &err);
+	CHECK(o, "line does not parse (%s): %.*s", err.text, (int)line.len, line.buf);
+	audit_line_free(&line);
+	return o;
+}
+
+static const char *str_at(json_t *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+	json_t *v = o;
+
+	while ((dot = strchr(path, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		v = json_object_get(v, key);
+		path = dot + 1;
+	}
+	v = json_object_get(v, path);
+	CHECK(json_is_string(v), "%s is not a string", path);
+	return json_string_value(v);
+}
+
+static json_int_t int_at(json_t *o, const char *obj, const char *key)
+{
+	json_t *v = obj ? json_object_get(json_object_get(o, obj), key) : json_object_get(o, key);
+
+	CHECK(json_is_integer(v), "%s.%s is not an integer", obj ? obj : "", key);
+	return json_integer_value(v);
+}
+
+static void test_decision_line_holds_every_field(void)
+{
+	const struct audit_context ctx = {
+		.device = &dualsense, .rule_name = "dualsense-deny-firmware-update",
+		.ruleset_name = "sony-dualsense",
+	};
+	struct hid_fw_record rec = deny_record();
+	json_t *o = format(&rec, &ctx);
+
+	CHECK(!strcmp(str_at(o, "time"), "2026-12-03T06:29:40.123Z"), "time %s", str_at(o, "time"));
+	CHECK(!strcmp(str_at(o, "event"), "decision"), "event");
+	CHECK(!strcmp(str_at(o, "action"), "deny"), "action");
+	CHECK(json_is_true(json_object_get(o, "enforced")), "enforced");
+	CHECK(!strcmp(str_at(o, "errno"), "EPERM"), "errno %s", str_at(o, "errno"));
+	CHECK(!strcmp(str_at(o, "hook"), "hid_hw_request"), "hook");
+	CHECK(!strcmp(str_at(o, "request"), "set_report"), "request");
+	CHECK(!strcmp(str_at(o, "report_type"), "feature"), "report_type");
+	CHECK_EQ(int_at(o, NULL, "report_id"), 0xf4);
+	CHECK_EQ(int_at(o, NULL, "length"), 64);
+	CHECK(!strcmp(str_at(o, "payload"), "f40aff"), "payload %s", str_at(o, "payload"));
+	CHECK_EQ(int_at(o, "device", "hid_id"), 7);
+	CHECK(!strcmp(str_at(o, "device.sysfs"), "0003:054C:0CE6.0007"), "sysfs");
+	CHECK(!strcmp(str_at(o, "device.bus"), "usb"), "bus %s", str_at(o, "device.bus"));
+	CHECK(!strcmp(str_at(o, "device.vendor"), "054c"), "vendor");
+	CHECK(!strcmp(str_at(o, "device.product"), "0ce6"), "product");
+	CHECK(!strcmp(str_at(o, "device.name"), dualsense.name), "name");
+	CHECK_EQ(int_at(o, "rule", "index"), 3);
+	CHECK(!strcmp(str_at(o, "rule.name"), "dualsense-deny-firmware-update"), "rule name");
+	CHECK(!strcmp(str_at(o, "rule.rule_set"), "sony-dualsense"), "rule set");
+	CHECK_EQ(int_at(o, "process", "pid"), 4242);
+	CHECK_EQ(int_at(o, "process", "tid"), 4243);
+	CHECK_EQ(int_at(o, "process", "uid"), 1000);
+	CHECK_EQ(int_at(o, "process", "gid"), 100);
+	CHECK(!strcmp(str_at(o, "process.comm"), "fw-attacker"), "comm");
+	CHECK(!strcmp(str_at(o, "process.source"), "0xffff888004a1b000"), "source %s",
+	      str_at(o, "process.source"));
+	json_decref(o);
+}
+
+static void test_default_decision_without_process_or_device(void)
+{
+	struct hid_fw_record rec = deny_record();
+	json_t *o;
+
+	rec.flags = HID_FW_REC_NO_RULES;	/* audit mode, nothing known */
+	rec.rule_index = HID_RULE_INDEX_DEFAULT;
+	rec.action = HID_RULE_ALLOW;
+	rec.payload_len = 0;
+	o = format(&rec, NULL);
+	CHECK(!strcmp(str_at(o, "action"), "allow"), "action");
+	CHECK(json_is_false(json_object_get(o, "enforced")), "enforced");
+	CHECK(!json_object_get(o, "errno"), "errno without enforcement");
+	CHECK(!strcmp(str_at(o, "payload"), ""), "payload");
+	CHECK(!strcmp(str_at(o, "rule.name"), "(no rules loaded)"), "rule name");
+	CHECK_EQ(json_object_size(json_object_get(o, "device")), 1);
+	CHECK_EQ(json_object_size(json_object_get(o, "process")), 1);	/* source */
+	json_decref(o);
+}
+
+static void test_hostile_strings_are_escaped_and_kept(void)
+{
+	/* A program names itself with quotes, a backslash, a newline, a
+	 * control character and bytes that are not UTF-8; a device does
+	 * the same with its name. Both stay in the record, escaped. */
+	static const char comm[HID_FW_COMM_LEN] = "a\"b\\c\n}\x01\xff\xc3\xa9";
+	struct hid_dev_info dev = dualsense;
+	const struct audit_context ctx = { .device = &dev };
+	struct hid_fw_record rec = deny_record();
+	json_t *o;
+
+	memcpy(rec.comm, comm, sizeof(comm));
+	snprintf(dev.name, sizeof(dev.name), "pad\r\n{\"forged\":1}\xed\xa0\x80\xe2\x82");
+	o = format(&rec, &ctx);
+	CHECK(!strcmp(str_at(o, "process.comm"), "a\"b\\c\n}\x01\xef\xbf\xbd\xc3\xa9"),
+	      "comm \"%s\"", str_at(o, "process.comm"));
+	/* a surrogate (ED A0 80) and a cut sequence (E2 82) are not UTF-8 */
+	CHECK(!strcmp(str_at(o, "device.name"),
+		      "pad\r\n{\"forged\":1}\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
+	      "name \"%s\"", str_at(o, "device.name"));
+	CHECK(!json_object_get(o, "forged"), "the name forged a key");
+	json_decref(o);
+}
+
+static void test_comm_of_full_length_is_not_read_past(void)
+{
+	struct hid_fw_record rec = deny_record();
+	json_t *o;
+
+	memset(rec.comm, 'x', sizeof(rec.comm));	/* no terminating NUL */
+	rec.payload[0] = 'y';
+	o = format(&rec, NULL);
+	CHECK_EQ(strlen(str_at(o, "process.comm")), HID_FW_COMM_LEN);
+	json_decref(o);
+}
+
+/* Count lines of PATH, and whether any contains TEXT. */
+static size_t count_lines(const char *path, const char *text, size_t *matching)
+{
+	char line[1024];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	CHECK(f, "%s: %m", path);
+	*matching = 0;
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (text && strstr(line, text))
+			(*matching)++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
+{
+	char dir[] = "/tmp/test-audit.XXXXXX", log[64], err[64];
+	const struct audit_context ctx = { .device = &dualsense, .rule_name = "r" };
+	struct hid_fw_record rec = deny_record();
+	struct audit_log a;
+	size_t lines, said;
+	int fd;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %m");
+	snprintf(log, sizeof(log), "%s/audit.jsonl", dir);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK_OK(fd);
+	CHECK_OK(dup2(fd, STDERR_FILENO));
+	CHECK_OK(audit_open(&a, log, true));
+	a.summary_burst = 5;
+	a.summary_interval_ms = 300;
+
+	for (int i = 0; i < 50; i++)
+		CHECK_OK(audit_write_record(&a, &rec, &ctx));
+	CHECK_OK(audit_flush(&a));
+	CHECK_EQ(count_lines(log, NULL, &said), 50);
+	lines = count_lines(err, "denied set_report feature report 0xf4", &said);
+	CHECK_EQ(lines, 5);
+	CHECK_EQ(said, 5);
+
+	/* The next interval starts by saying what the last one held back. */
+	usleep(400 * 1000);
+	CHECK_OK(audit_write_record(&a, &rec, &ctx));
+	CHECK_OK(audit_flush(&a));
+	CHECK_EQ(count_lines(log, NULL, &said), 51);
+	lines = count_lines(err, "45 more denials not summarized", &said);
+	CHECK_EQ(said, 1);
+	CHECK_EQ(lines, 7);
+	audit_close(&a);
+}
+
+static void test_summary_line_has_no_control_characters(void)
+{
+	char dir[] = "/tmp/test-audit.XXXXXX", log[64], err[64], text[512];
+	struct hid_fw_record rec = deny_record();
+	struct audit_log a;
+	ssize_t n;
+	int fd;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %m");
+	snprintf(log, sizeof(log), "%s/audit.jsonl", dir);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	fd = open(err, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK_OK(fd);
+	CHECK_OK(dup2(fd, STDERR_FILENO));
+	CHECK_OK(audit_open(&a, log, true));
+	memcpy(rec.comm, "x\nFORGED\x1b[2J", 13);
+	CHECK_OK(audit_write_record(&a, &rec, NULL));
+	audit_close(&a);
+
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	CHECK(n > 0, "nothing said");
+	text[n] = '\0';
+	CHECK(strchr(text, '\n') == text + n - 1, "summary is not one line: %s", text);
+	CHECK(!strchr(text, '\x1b'), "escape character reached the summary");
+	CHECK(strstr(text, "(x?FORGED?[2J)"), "comm not shown sanitized: %s", text);
+}
+
+static const struct test_case tests[] = {
+	{ "decision_line_holds_every_field", test_decision_line_holds_every_field },
+	{ "default_decision_without_process_or_device",
+	  test_default_decision_without_process_or_device },
+	{ "hostile_strings_are_escaped_and_kept", test_hostile_strings_are_escaped_and_kept },
+	{ "comm_of_full_length_is_not_read_past", test_comm_of_full_length_is_not_read_past },
+	{ "summaries_are_rate_limited_and_the_log_keeps_all",
+	  test_summaries_are_rate_limited_and_the_log_keeps_all },
+	{ "summary_line_has_no_control_characters", test_summary_line_has_no_control_characters },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "audit", tests, ARRAY_SIZE(tests));
+}
