@@ -9,7 +9,8 @@
  *	WRITING      the final reply drains, then the connection is closed
  *
  * Limits: CONTROL_MAX_CLIENTS at once, CONTROL_MAX_PER_UID of them for one
- * user other than root (one more is told "busy"), a request
+ * user other than root (one more is told "busy") and all but
+ * CONTROL_ROOT_RESERVED for users other than root together, a request
  * of at most CTL_REQUEST_MAX bytes within REQUEST_TIMEOUT_MS, output
  * buffered up to CTL_REPLY_LINE_MAX, and a client that takes none of its
  * output for STALL_TIMEOUT_MS is dropped.
@@ -36,6 +37,8 @@
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */
+#define CONTROL_ROOT_RESERVED	4	/* slots users other than root never take: a few users
+					 * together cannot lock root out */
 #define REQUEST_TIMEOUT_MS	10000
 #define AUTHORIZE_TIMEOUT_MS	(5 * 60 * 1000)	/* someone may be typing a password */
 #define STALL_TIMEOUT_MS	30000
@@ -66,7 +69,7 @@ struct client {
 	uint64_t cookie;
 	enum client_state state;
 	struct peer_cred peer;
-	char comm[17];
+	char comm[CONTROL_COMM_SIZE];
 	char *in;
 	size_t in_len;
 	char *out;
@@ -395,24 +398,37 @@ static void fail(struct control *c, struct client *cl, const char *code, const c
 	finish(c, cl, ctl_reply_error(code, msg, action));
 }
 
-static void read_comm(pid_t pid, char *buf, size_t size)
+/*
+ * The peer's command name, which it chose itself (prctl(PR_SET_NAME)): any
+ * bytes but NUL, newlines, escape sequences and invalid UTF-8 included. It
+ * goes into audit records (JSON, which must be UTF-8) and the daemon's log,
+ * so everything but printable ASCII is written as \xNN, and so is '\'.
+ */
+static void read_comm(pid_t pid, char buf[static CONTROL_COMM_SIZE])
 {
+	unsigned char raw[CONTROL_COMM_RAW + 1];	/* and the kernel's newline */
 	char path[64];
+	size_t len = 0;
 	ssize_t n;
 	_cleanup_close_ int fd = -1;
 
-	snprintf(buf, size, "?");
+	snprintf(buf, CONTROL_COMM_SIZE, "?");
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	n = read(fd, buf, size - 1);
-	if (n <= 0) {
-		snprintf(buf, size, "?");
+	n = read(fd, raw, sizeof(raw));
+	if (n <= 0)
 		return;
+	if (raw[n - 1] == '\n')
+		n--;
+	for (ssize_t i = 0; i < n && i < CONTROL_COMM_RAW; i++) {
+		if (raw[i] >= 0x20 && raw[i] < 0x7f && raw[i] != '\\')
+			buf[len++] = (char)raw[i];
+		else
+			len += (size_t)snprintf(buf + len, CONTROL_COMM_SIZE - len, "\\x%02x", raw[i]);
 	}
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	buf[len] = '\0';
 }
 
 static unsigned int clients_of(const struct control *c, uid_t uid)
@@ -424,13 +440,45 @@ static unsigned int clients_of(const struct control *c, uid_t uid)
 	return n;
 }
 
+/* May one more client of UID come in? Root may take every slot. */
+static bool room_for(const struct control *c, uid_t uid)
+{
+	unsigned int others = 0;
+
+	if (uid == 0)
+		return true;
+	for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++)
+		others += c->clients[i] && c->clients[i]->peer.uid != 0;
+	return others < CONTROL_MAX_CLIENTS - CONTROL_ROOT_RESERVED &&
+	       clients_of(c, uid) < CONTROL_MAX_PER_UID;
+}
+
+/* Answer a connection with one error and close it (best effort: a full
+ * socket buffer just loses the reply). */
+static void refuse(int fd, const char *code, const char *message)
+{
+	json_t *reply = ctl_reply_error(code, message, NULL);
+	_cleanup_free_ char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+
+	json_decref(reply);
+	if (text) {
+		size_t len = strlen(text);
+
+		text[len] = '\n';	/* replaces the terminator: sent by length */
+		send(fd, text, len + 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
+	close(fd);
+}
+
 static void accept_client(struct control *c)
 {
 	for (;;) {
 		struct ucred cred;
 		socklen_t len = sizeof(cred);
 		struct client *cl;
+		uint64_t start_time;
 		size_t slot;
+		char msg[160];
 		int fd = accept4(c->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0)
@@ -439,24 +487,32 @@ static void accept_client(struct control *c)
 			;
 		if (slot == CONTROL_MAX_CLIENTS ||
 		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
-		    (cred.uid != 0 && clients_of(c, cred.uid) >= CONTROL_MAX_PER_UID) ||
-		    !(cl = calloc(1, sizeof(*cl)))) {
-			static const char busy[] =
-				"{\"version\":1,\"ok\":false,\"error\":\"busy\",\"message\":\"too many clients of the control socket; try again\"}\n";
-
-			/* Best effort: a full socket buffer just loses it. */
-			send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
+		    !room_for(c, cred.uid)) {
+			refuse(fd, CTL_ERR_BUSY, "too many clients of the control socket; try again");
+			continue;
+		}
+		/* polkit knows the subject by pid and start time. A peer that
+		 * exited may have handed its pid on already, and a start time of
+		 * 0 would have polkit look up whoever holds the pid now. */
+		if (peer_cred_start_time(cred.pid, &start_time) < 0) {
+			snprintf(msg, sizeof(msg),
+				 "the connecting process (pid %d) exited before its request was read: it cannot be authorized",
+				 (int)cred.pid);
+			refuse(fd, CTL_ERR_FAILED, msg);
+			continue;
+		}
+		cl = calloc(1, sizeof(*cl));
+		if (!cl) {
+			refuse(fd, CTL_ERR_BUSY, "out of memory; try again");
 			continue;
 		}
 		cl->fd = fd;
 		cl->log.fd = -1;
 		cl->cookie = ++c->last_cookie;
-		cl->peer = (struct peer_cred){ .pid = cred.pid, .uid = cred.uid, .gid = cred.gid };
-		/* A peer that exited already is refused by the authorizer,
-		 * which sees start time 0. */
-		peer_cred_start_time(cred.pid, &cl->peer.start_time);
-		read_comm(cred.pid, cl->comm, sizeof(cl->comm));
+		cl->peer = (struct peer_cred){
+			.pid = cred.pid, .uid = cred.uid, .gid = cred.gid, .start_time = start_time,
+		};
+		read_comm(cred.pid, cl->comm);
 		cl->deadline_ms = now_ms() + REQUEST_TIMEOUT_MS;
 		cl->events = EPOLLIN;
 		if (watch_fd(c, fd, EPOLLIN, EPOLL_CTL_ADD) < 0) {

@@ -18,11 +18,17 @@
 
 struct control;
 
+/* The peer's command name as the kernel keeps it (TASK_COMM_LEN - 1 bytes
+ * at most), and as control.c hands it on: printable ASCII, every other
+ * byte written as \xNN (a NUL-terminated string of at most 4 * 15 bytes). */
+#define CONTROL_COMM_RAW	15
+#define CONTROL_COMM_SIZE	(4 * CONTROL_COMM_RAW + 1)
+
 struct control_request {
 	const char *command;
 	json_t *args;			/* an object, maybe empty */
 	const struct peer_cred *peer;
-	const char *comm;		/* the peer's command name */
+	const char *comm;		/* the peer's command name, escaped (CONTROL_COMM_SIZE) */
 };
 
 /*

@@ -5,12 +5,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How many bytes of S, at most 2, make one character to escape (0: none). */
+static size_t to_escape(const unsigned char *s, bool multiline)
+{
+	if ((s[0] < 0x20 && !(multiline && s[0] == '\n')) || s[0] == 0x7f)
+		return 1;
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)	/* U+0080..U+009F */
+		return 2;
+	return 0;
+}
+
+const char *ctl_output_text(json_t *v, bool multiline)
+{
+	const unsigned char *s;
+	char *out, *o;
+	size_t n = 0;
+
+	if (!json_is_string(v))
+		return "?";
+	s = (const unsigned char *)json_string_value(v);
+	for (size_t i = 0; s[i]; i++)
+		n += to_escape(s + i, multiline) != 0;
+	if (n == 0)
+		return json_string_value(v);
+	/* Each escaped byte grows from 1 to 4: at most 3 bytes more each. */
+	out = malloc(strlen((const char *)s) + 6 * n + 1);
+	if (!out)
+		return "?";
+	for (o = out; *s;) {
+		size_t k = to_escape(s, multiline);
+
+		if (k == 0)
+			*o++ = (char)*s++;
+		for (; k > 0; k--)
+			o += sprintf(o, "\\x%02x", *s++);
+	}
+	*o = '\0';
+	json_string_set(v, out);
+	free(out);
+	return json_string_value(v);
+}
+
 /* Shorthands for reading replies: missing values print as "?" or 0. */
 static const char *str(json_t *o, const char *key)
 {
-	json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : "?";
+	return ctl_output_text(json_object_get(o, key), false);
 }
 
 static long long num(json_t *o, const char *key)
@@ -37,7 +76,7 @@ static void print_list(FILE *f, json_t *a)
 	json_t *v;
 
 	json_array_foreach(a, i, v)
-		fprintf(f, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
+		fprintf(f, "%s%s", i ? ", " : "", ctl_output_text(v, false));
 	if (json_array_size(a) == 0)
 		fputs("-", f);
 }
@@ -183,7 +222,7 @@ void ctl_print_log_record(FILE *f, json_t *rec)
 			fprintf(f, "%s; granted by uid %lld (%s)\n", str(rec, "reason"), num(by, "uid"),
 				str(by, "comm"));
 	} else {
-		char *text = json_dumps(rec, JSON_COMPACT);
+		char *text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII);
 
 		fprintf(f, "%-24s %-8s %s\n", str(rec, "time"), event, text ? text : "");
 		free(text);
@@ -192,7 +231,7 @@ void ctl_print_log_record(FILE *f, json_t *rec)
 
 static void print_result_text(FILE *f, json_t *r)
 {
-	fputs(str(r, "text"), f);
+	fputs(ctl_output_text(json_object_get(r, "text"), true), f);
 }
 
 void ctl_print_result(FILE *f, const char *command, json_t *r)
@@ -212,7 +251,7 @@ void ctl_print_result(FILE *f, const char *command, json_t *r)
 		fprintf(f, "policy reloaded: %lld rule set%s, %lld rule%s\n", num(r, "rule_sets"),
 			plural(num(r, "rule_sets")), num(r, "rules"), plural(num(r, "rules")));
 		json_array_foreach(json_object_get(r, "warnings"), i, v)
-			fprintf(f, "  %s\n", json_string_value(v));
+			fprintf(f, "  %s\n", ctl_output_text(v, false));
 	} else if (!strcmp(command, "allow")) {
 		json_t *e = json_object_get(r, "exception");
 

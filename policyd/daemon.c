@@ -73,6 +73,8 @@ static void forget_device(struct daemon *d, struct managed_device *m)
 {
 	size_t i = m - d->devices;
 
+	free(m->policy_rules);
+
 	memmove(&d->devices[i], &d->devices[i + 1],
 		(d->n_devices - i - 1) * sizeof(*d->devices));
 	d->n_devices--;
@@ -182,6 +184,8 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 
 	r = policy_compile(policy, &pdev, rules, &diag);
 	if (r == -ENOENT) {
+		free(m->policy_rules);
+		m->policy_rules = NULL;
 		if (fw_check_attached(&d->loader, info->hid_id) != 0) {
 			r = fw_detach(&d->loader, info->hid_id);
 			if (r < 0)
@@ -203,7 +207,16 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; %s", info->sysname,
 		    info->name, strerror(-r),
 		    m->protected ? "the rules in force stay" : "not protected");
-		return r;
+		if (!m->protected || !m->policy_rules)
+			return r;
+		/* They stay, but a temporary allow that ended must not. */
+		*rules = *m->policy_rules;
+	} else {
+		if (!m->policy_rules)
+			m->policy_rules = malloc(sizeof(*rules));
+		if (!m->policy_rules)
+			return -ENOMEM;
+		*m->policy_rules = *rules;
 	}
 	if (exception_prepend(&d->exceptions, info->hid_id, rules) == -E2BIG) {
 		say(d, LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
@@ -648,6 +661,8 @@ static void stop(struct daemon *d)
 	audit_close(&d->audit);
 	fw_loader_close(&d->loader);
 	policy_free(d->policy);
+	for (size_t i = 0; i < d->n_devices; i++)
+		free(d->devices[i].policy_rules);
 	free(d->devices);
 }
 

@@ -102,15 +102,45 @@ static json_t *kinds_json(uint8_t kinds)
 	return a;
 }
 
+/*
+ * A device's name is the device's to choose (USB and Bluetooth descriptors,
+ * cut to the kernel's buffer), so it need not be UTF-8, which a JSON string
+ * must be: json_pack() fails on it, and the whole record (an audit record of
+ * a grant included) would be lost. Text that is not UTF-8 has every byte
+ * beyond ASCII replaced by '?', in place.
+ */
+static void utf8_or_ascii(char *text)
+{
+	json_t *s = json_string(text);
+
+	if (s) {
+		json_decref(s);
+		return;
+	}
+	for (char *p = text; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+}
+
+static json_t *device_name_json(const char *name)
+{
+	_cleanup_free_ char *copy = strdup(name);
+
+	if (!copy)
+		return NULL;
+	utf8_or_ascii(copy);
+	return json_string(copy);
+}
+
 json_t *daemon_device_json(const struct hid_dev_info *info)
 {
 	char vid[8], pid[8];
 
 	snprintf(vid, sizeof(vid), "%04x", info->vendor);
 	snprintf(pid, sizeof(pid), "%04x", info->product);
-	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:s}", "hid_id", (json_int_t)info->hid_id,
+	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:o}", "hid_id", (json_int_t)info->hid_id,
 			 "sysfs", info->sysname, "bus", policy_bus_name(info->bus),
-			 "vendor", vid, "product", pid, "name", info->name);
+			 "vendor", vid, "product", pid, "name", device_name_json(info->name));
 }
 
 static json_t *grantor_json(const struct exception_grantor *g)
@@ -511,6 +541,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	r = policy_explain(d->policy, &pdev, &req, f, &v);
 	if (fclose(f) != 0 || !text)
 		return failf(err, errsize, -ENOMEM, "out of memory");
+	utf8_or_ascii(text);	/* it names the device */
 	if (r < 0)
 		return failf(err, errsize, r, "%s", text);
 
@@ -558,6 +589,9 @@ static int cmd_reload(struct daemon *d, json_t *args, json_t **result, char *err
 			    "rules", (json_int_t)d->policy->n_rules, "warnings", messages);
 	return *result ? 0 : -ENOMEM;
 }
+
+_Static_assert(sizeof(((struct exception_grantor *)NULL)->comm) >= CONTROL_COMM_SIZE,
+	       "a grantor's comm holds the control socket's escaped comm");
 
 static void grantor_of(const struct control_request *req, struct exception_grantor *g)
 {

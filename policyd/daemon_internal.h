@@ -28,6 +28,10 @@ struct managed_device {
 				 * and could not be attached again: retried at
 				 * every check (daemon.c, check_firewalls) */
 	bool check_failed;	/* the last check could not tell (said once) */
+	/* The policy's rules in force, without exceptions (NULL: none yet):
+	 * when a new policy cannot be compiled for the device they stay, and
+	 * temporary allows are still placed before them, and ended. */
+	struct hid_device_rules *policy_rules;
 };
 
 struct daemon {
@@ -52,7 +56,10 @@ void say(const struct daemon *d, int priority, const char *fmt, ...)
 
 struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id);
 
-/* Compile and enforce the policy (and exceptions) for one device. */
+/* Compile and enforce the policy (and exceptions) for one device. Returns
+ * 0 when the kernel holds the device's rules with its temporary allows as
+ * they are now (when the policy cannot be compiled for it: the policy's
+ * rules that were in force before), or a negative errno. */
 int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
 
 /* Read the policy again and apply it; problems are appended to MESSAGES

@@ -28,7 +28,7 @@
 struct exception_grantor {
 	uid_t uid;
 	pid_t pid;
-	char comm[17];
+	char comm[4 * 15 + 1];	/* escaped, as control.h's CONTROL_COMM_SIZE */
 };
 
 struct exception {

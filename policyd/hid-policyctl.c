@@ -38,9 +38,12 @@ static void fill_program_counts(json_t *result)
 	}
 }
 
+/* JSON output is ASCII: names that programs and devices chose may hold C1
+ * controls (U+0080..U+009F), which some terminals take for escape
+ * sequences; jansson escapes only those below U+0020 by itself. */
 static int print_json(json_t *o)
 {
-	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 
 	if (!text)
 		return -ENOMEM;
@@ -54,17 +57,18 @@ static int finish(const struct ctl_args *a, json_t *reply)
 {
 	json_t *ok = json_object_get(reply, "ok"), *result = json_object_get(reply, "result");
 	const char *error = json_string_value(json_object_get(reply, "error"));
-	const char *message = json_string_value(json_object_get(reply, "message"));
+	json_t *message_json = json_object_get(reply, "message");
 
 	if (!json_is_boolean(ok) || (json_is_true(ok) && !json_is_object(result)) ||
-	    (!json_is_true(ok) && (!error || !message))) {
+	    (!json_is_true(ok) && (!error || !json_is_string(message_json)))) {
 		fprintf(stderr, "hid-policyctl: the daemon's reply makes no sense\n");
 		return CTL_EXIT_PROTOCOL;
 	}
 	if (!json_is_true(ok)) {
 		if (a->json)
 			print_json(reply);
-		fprintf(stderr, "hid-policyctl: %s\n", message);
+		/* Error messages quote what the client sent, and polkit. */
+		fprintf(stderr, "hid-policyctl: %s\n", ctl_output_text(message_json, true));
 		return !strcmp(error, CTL_ERR_DENIED) ? CTL_EXIT_DENIED : CTL_EXIT_FAILED;
 	}
 	if (!strcmp(a->command, "devices"))
@@ -79,7 +83,7 @@ static int finish(const struct ctl_args *a, json_t *reply)
 		print_json(json_object_get(result, "policy"));
 		json_array_foreach(json_object_get(result, "unknown_devices"), i, v)
 			fprintf(stderr, "hid-policyctl: %s: no rule set knows its endpoints; not in the policy\n",
-				json_string_value(v));
+				ctl_output_text(v, false));
 	} else if (strcmp(a->command, "log")) {
 		ctl_print_result(stdout, a->command, result);
 	}
@@ -132,7 +136,7 @@ static int run(const struct ctl_args *a, const char *socket_path, bool interacti
 		if (!record)
 			break;
 		if (a->json) {
-			char *text = json_dumps(record, JSON_COMPACT);
+			char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
 
 			if (text)
 				puts(text);

@@ -162,7 +162,8 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 		if (r == -ENOMEM)
 			return r;
 	}
-	qsort(s.v, s.n, sizeof(*s.v), cmp_sources);
+	if (s.n > 1)	/* s.v is NULL when no file was found */
+		qsort(s.v, s.n, sizeof(*s.v), cmp_sources);
 
 	for (size_t i = 0; i < s.n; i++) {
 		_cleanup_free_ char *buf = NULL;

@@ -57,6 +57,12 @@ static const int allowed_syscalls[] = {
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),
 	SCMP_SYS(exit), SCMP_SYS(exit_group),
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan builds only (-Db_sanitize=address): its runtime sets up and
+	 * takes down a thread's alternate signal stack, and reads a new
+	 * thread's attributes (pthread_getattr_np: sched_getaffinity). */
+	SCMP_SYS(sigaltstack), SCMP_SYS(sched_getaffinity),
+#endif
 };
 
 static void seccomp_releasep(scmp_filter_ctx *ctx)

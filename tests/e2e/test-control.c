@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -44,6 +45,19 @@ static const char test_policy[] =
 	"    ]\n"
 	"  } ]\n"
 	"}\n";
+
+static void create_named_device(struct uhid_dev *dev, uint16_t product, const char *name)
+{
+	const struct uhid_dev_config cfg = {
+		.name = name,
+		.vendor = TEST_VENDOR,
+		.product = product,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+
+	CHECK_OK(uhid_dev_create(dev, &cfg));
+}
 
 static void create_device(struct uhid_dev *dev, uint16_t product)
 {
@@ -519,17 +533,12 @@ static int connect_control(struct policyd_run *run)
 	return fd;
 }
 
-/* Send RAW on a fresh connection; the daemon's reply. */
-static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
+/* The daemon's first reply line on FD (10 s at most). */
+static json_t *read_reply(int fd)
 {
 	char buf[4096];
 	size_t got = 0;
-	int fd = connect_control(run);
-	json_t *reply;
 
-	/* An oversize request is refused before it is all sent: EPIPE
-	 * or ECONNRESET then are fine. */
-	(void)!send(fd, raw, len, MSG_NOSIGNAL);
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
@@ -542,9 +551,21 @@ static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
 		if (memchr(buf, '\n', got))
 			break;
 	}
-	close(fd);
 	buf[got] = '\0';
-	reply = parse_json(buf);
+	return parse_json(buf);
+}
+
+/* Send RAW on a fresh connection; the daemon's reply. */
+static json_t *raw_request(struct policyd_run *run, const void *raw, size_t len)
+{
+	int fd = connect_control(run);
+	json_t *reply;
+
+	/* An oversize request is refused before it is all sent: EPIPE
+	 * or ECONNRESET then are fine. */
+	(void)!send(fd, raw, len, MSG_NOSIGNAL);
+	reply = read_reply(fd);
+	close(fd);
 	return reply;
 }
 
@@ -697,6 +718,301 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	uhid_dev_destroy(&dev);
 }
 
+/* A reload whose rules cannot be compiled for a device (two rule sets
+ * that together hold more rules than a device takes) leaves the rules in
+ * force; a temporary allow placed before them still ends when it expires. */
+static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
+{
+	const char *const expired[] = { "event=exception_ended", "reason=expired", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char *many = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j;
+	int fd;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "4s", "--request", "set_report",
+		     "--report", "feature", "--id", "0xf0");
+	json_decref(j);
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	/* 64 more rules for the same device: 66 in all, two too many. */
+	f = open_memstream(&many, &len);
+	CHECK(f, "open_memstream");
+	fprintf(f, "{ \"version\": 1, \"devices\": [ { \"name\": \"many\",\n"
+		   "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+		   "  \"rules\": [\n");
+	for (int i = 0; i < 64; i++)
+		fprintf(f, "    %s{ \"name\": \"read-%d\", \"request\": \"get_report\", \"report_type\": \"feature\", \"report_id\": %d, \"action\": \"allow\" }\n",
+			i ? "," : "", i, i);
+	fprintf(f, "  ] } ] }\n");
+	CHECK_OK(fclose(f));
+	CHECK_OK(policyd_write_policy(&run, "60-many.json", many));
+	free(many);
+	CHECK_OK(policyd_reload(&run));
+	CHECK(policyd_said(&run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
+	CHECK_EQ(set_feature(fd, 0xf0), 0);
+
+	CHECK_EQ(policyd_audit_count(&run, expired, 1, 10000), 1);
+	CHECK_EQ(set_feature(fd, 0xf0), EPERM);		/* the allow is gone */
+	CHECK_EQ(set_feature(fd, 3), 0);		/* the old rules are still there */
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+/* A client names itself (prctl(PR_SET_NAME)): bytes that are not UTF-8,
+ * an escape sequence and a newline reach the audit log and the daemon's
+ * messages escaped, and its grant is still audited. */
+static void test_a_granting_client_s_command_name_is_escaped_and_its_grant_audited(void)
+{
+	static const char comm[] = "\xff\x1b[31mx\ny";
+	static const char escaped[] = "\\xff\\x1b[31mx\\x0ay";
+	char by_comm[64], request[512];
+	const char *granted[] = { "event=exception_granted", by_comm, NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run);
+	snprintf(by_comm, sizeof(by_comm), "granted_by.comm=%s", escaped);
+	snprintf(request, sizeof(request),
+		 "{\"version\":1,\"command\":\"allow\",\"args\":{\"device\":\"%s\",\"duration_s\":60}}\n",
+		 dev.sysname);
+
+	CHECK_OK(prctl(PR_SET_NAME, comm, 0, 0, 0));
+	j = raw_request(&run, request, strlen(request));
+	CHECK(json_is_true(json_object_get(j, "ok")), "allow: %s", jstr(j, "message"));
+	CHECK(!strcmp(jstr(j, "result.exception.granted_by.comm"), escaped), "reply names %s",
+	      jstr(j, "result.exception.granted_by.comm"));
+	json_decref(j);
+
+	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
+	CHECK(policyd_said(&run, escaped, 5000), "the daemon's message lacks the escaped name");
+	CHECK(!policyd_said(&run, "\x1b[31m", 0), "the daemon wrote the escape sequence as it came");
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+/* A device names itself too: a name that is not UTF-8 is listed (its
+ * foreign bytes as '?') and a grant for the device is audited. */
+static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(void)
+{
+	char by_device[300];
+	const char *granted[] = { "event=exception_granted", by_device, NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j, *d;
+	size_t i;
+	bool found = false;
+
+	create_named_device(&dev, TEST_PRODUCT, "bad \xff\xfe name");
+	start_daemon(&run);
+	snprintf(by_device, sizeof(by_device), "device.sysfs=%s", dev.sysname);
+
+	j = CTL_JSON(&run, "devices");
+	json_array_foreach(json_object_get(j, "devices"), i, d) {
+		if (strcmp(jstr(d, "sysfs"), dev.sysname))
+			continue;
+		found = true;
+		CHECK(!strcmp(jstr(d, "name"), "bad ?? name"), "name \"%s\"", jstr(d, "name"));
+		CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
+	}
+	CHECK(found, "%s is not in the device list", dev.sysname);
+	json_decref(j);
+
+	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	CHECK(!strcmp(jstr(j, "decision.action"), "deny"), "explain: %s", jstr(j, "decision.action"));
+	json_decref(j);
+
+	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1m");
+	json_decref(j);
+	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+/* A device named with a C1 control (U+009B, CSI on some terminals) shows
+ * up escaped in hid-policyctl's output, as text and as JSON. */
+static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
+{
+	struct policyd_run run;
+	struct uhid_dev dev;
+	struct policyctl_output o;
+	json_t *j, *d;
+	size_t i;
+	bool found = false;
+
+	create_named_device(&dev, TEST_PRODUCT, "pad \xc2\x9b" "2J");
+	start_daemon(&run);
+
+	CTL(&run, (uid_t)-1, &o, "--json", "devices");
+	CHECK_EQ(o.status, 0);
+	CHECK(!strstr(o.out, "\xc2\x9b"), "--json printed the C1 control");
+	j = parse_json(o.out);
+	json_array_foreach(json_object_get(j, "devices"), i, d)
+		found |= !strcmp(jstr(d, "name"), "pad \xc2\x9b" "2J");
+	CHECK(found, "the name does not parse back: %s", o.out);
+	json_decref(j);
+	policyctl_output_done(&o);
+
+	CTL(&run, (uid_t)-1, &o, "devices");
+	CHECK_EQ(o.status, 0);
+	CHECK(!strstr(o.out, "\xc2\x9b") && strstr(o.out, "pad \\xc2\\x9b2J"), "devices: %s", o.out);
+	policyctl_output_done(&o);
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
+/* polkit knows a client by pid and start time. One that exited before the
+ * daemon accepted it may have left its pid to another process: it is
+ * refused, not authorized as whoever holds the pid now. */
+static void test_a_client_that_exited_before_it_was_accepted_is_refused(void)
+{
+	static const char status[] = "{\"version\":1,\"command\":\"status\"}\n";
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct policyd_run run;
+	int fd, wstatus;
+	pid_t child;
+	json_t *j;
+
+	start_daemon(&run);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", run.runtime_dir);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK_OK(fd);
+
+	/* The daemon cannot accept while stopped; the connecting child is
+	 * gone, and reaped, before it can. */
+	CHECK_OK(kill(run.pid, SIGSTOP));
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0)
+		_exit(connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0);
+	CHECK_OK(waitpid(child, &wstatus, 0));
+	CHECK(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0, "the child could not connect");
+	CHECK_EQ(send(fd, status, strlen(status), MSG_NOSIGNAL), (long)strlen(status));
+	CHECK_OK(kill(run.pid, SIGCONT));
+
+	j = read_reply(fd);
+	CHECK(json_is_false(json_object_get(j, "ok")), "a vanished client was served");
+	CHECK(!json_object_get(j, "result"), "a result came along");
+	CHECK(!strcmp(jstr(j, "error"), "failed") && strstr(jstr(j, "message"), "exited"),
+	      "error %s: %s", jstr(j, "error"), jstr(j, "message"));
+	json_decref(j);
+	close(fd);
+
+	/* A live client is served as ever. */
+	j = CTL_JSON(&run, "status");
+	CHECK(json_object_get(j, "daemon"), "status");
+	json_decref(j);
+	stop_daemon(&run);
+}
+
+/* Clients the daemon holds besides the one asking (a root client: root
+ * is never told busy while there is a free slot). */
+static long long other_clients(struct policyd_run *run)
+{
+	static const char status[] = "{\"version\":1,\"command\":\"status\"}\n";
+	json_t *j = raw_request(run, status, strlen(status));
+	long long n;
+
+	CHECK(json_is_true(json_object_get(j, "ok")), "status: %s", jstr(j, "message"));
+	n = json_integer_value(json_object_get(json_object_get(json_object_get(j, "result"), "daemon"),
+						"clients"));
+	json_decref(j);
+	return n - 1;
+}
+
+/* Four users with eight clients each would fill the daemon's 32 slots:
+ * users other than root together get 28, and root still gets in. */
+static void test_users_together_cannot_lock_root_out_of_the_control_socket(void)
+{
+	enum { USERS = 4, PER_USER = 8, N = USERS * PER_USER };
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct policyd_run run;
+	int fds[N], hold[2], ready[2], accepted = 0, refused = 0;
+	pid_t children[N];
+	json_t *j;
+
+	start_daemon(&run);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", run.runtime_dir);
+	CHECK_OK(pipe2(hold, O_CLOEXEC));
+	CHECK_OK(pipe2(ready, O_CLOEXEC));
+	for (int i = 0; i < N; i++) {
+		uid_t uid = USER_UID + (uid_t)(i / PER_USER);
+		bool done = false;
+
+		fds[i] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		CHECK_OK(fds[i]);
+		children[i] = fork();
+		CHECK_OK(children[i]);
+		if (children[i] == 0) {
+			char c = 'c';
+
+			/* Connected as UID, and alive until the test ends. */
+			close(hold[1]);
+			if (setgid(uid) < 0 || setuid(uid) < 0 ||
+			    connect(fds[i], (struct sockaddr *)&addr, sizeof(addr)) < 0)
+				c = 'x';
+			(void)!write(ready[1], &c, 1);
+			(void)!read(hold[0], &c, 1);
+			_exit(0);
+		}
+		{
+			char c = 0;
+
+			CHECK(read(ready[0], &c, 1) == 1 && c == 'c', "client %d (uid %u) could not connect",
+			      i, (unsigned int)uid);
+		}
+		/* Told busy, or accepted (the daemon holds one client more). */
+		for (int tries = 0; !done && tries < 200; tries++) {
+			struct pollfd p = { .fd = fds[i], .events = POLLIN };
+
+			if (poll(&p, 1, 10) == 1) {
+				json_t *r = read_reply(fds[i]);
+
+				CHECK(!strcmp(jstr(r, "error"), "busy"), "client %d: %s", i,
+				      jstr(r, "message"));
+				json_decref(r);
+				refused++;
+				done = true;
+			} else if (other_clients(&run) == accepted + 1) {
+				accepted++;
+				done = true;
+			}
+		}
+		CHECK(done, "client %d was neither accepted nor refused", i);
+	}
+	CHECK_EQ(accepted, 28);
+	CHECK_EQ(refused, N - 28);
+
+	/* hid-policyctl as root, with the users' 28 clients still there. */
+	j = CTL_JSON(&run, "status");
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(j, "daemon"), "clients")), 29);
+	json_decref(j);
+
+	close(hold[1]);
+	for (int i = 0; i < N; i++) {
+		waitpid(children[i], NULL, 0);
+		close(fds[i]);
+	}
+	close(hold[0]);
+	close(ready[0]);
+	close(ready[1]);
+	stop_daemon(&run);
+}
+
 static const struct test_case tests[] = {
 	{ "every_command_works_as_root_and_its_json_parses",
 	  test_every_command_works_as_root_and_its_json_parses, 120 },
@@ -718,6 +1034,18 @@ static const struct test_case tests[] = {
 	  test_malformed_requests_get_clear_errors_and_the_daemon_keeps_running },
 	{ "log_follow_streams_records_as_they_happen_and_after_rotation",
 	  test_log_follow_streams_records_as_they_happen_and_after_rotation },
+	{ "an_allow_expires_even_where_a_reload_left_the_old_rules",
+	  test_an_allow_expires_even_where_a_reload_left_the_old_rules },
+	{ "a_granting_client_s_command_name_is_escaped_and_its_grant_audited",
+	  test_a_granting_client_s_command_name_is_escaped_and_its_grant_audited },
+	{ "a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited",
+	  test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited },
+	{ "hid_policyctl_prints_no_c1_control_of_a_device_name",
+	  test_hid_policyctl_prints_no_c1_control_of_a_device_name },
+	{ "a_client_that_exited_before_it_was_accepted_is_refused",
+	  test_a_client_that_exited_before_it_was_accepted_is_refused },
+	{ "users_together_cannot_lock_root_out_of_the_control_socket",
+	  test_users_together_cannot_lock_root_out_of_the_control_socket },
 };
 
 int main(int argc, char **argv)

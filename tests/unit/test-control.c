@@ -2,13 +2,15 @@
 /*
  * Host tests of the control socket's pure parts: durations and --since
  * times, hid-policyctl's command line and the request it sends, the log
- * filter, and how temporary allows are placed before a device's rules.
+ * filter, how temporary allows are placed before a device's rules, and what
+ * hid-policyctl's text output lets through to a terminal.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctl_args.h"
+#include "ctl_output.h"
 #include "ctl_protocol.h"
 #include "exceptions.h"
 #include "harness.h"
@@ -273,6 +275,105 @@ static void test_expiry_is_the_earliest_and_zero_when_empty(void)
 	exception_table_done(&t);
 }
 
+/* Is every byte of TEXT printable, newlines only where NEWLINES allows
+ * (anywhere, or only at the end)? No C0, DEL or C1 control gets through. */
+static void check_terminal_safe(const char *text, bool newlines)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	for (size_t i = 0; s[i]; i++) {
+		bool last = s[i + 1] == '\0';
+
+		CHECK(s[i] >= 0x20 || (s[i] == '\n' && (newlines || last)),
+		      "byte %zu is %#x in: %s", i, s[i], text);
+		CHECK(s[i] != 0x7f, "DEL at byte %zu", i);
+		CHECK(!(s[i] == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f), "C1 control at byte %zu", i);
+	}
+}
+
+static char *print_record(json_t *rec)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK(f, "open_memstream");
+	ctl_print_log_record(f, rec);
+	CHECK_OK(fclose(f));
+	return text;
+}
+
+static void test_log_rows_show_chosen_names_without_terminal_controls(void)
+{
+	/* A program names itself: a title-setting escape, a newline that
+	 * would forge a second row, a C1 CSI. */
+	static const char comm[] = "\x1b]0;owned\x07\nFAKE\xc2\x9b" "2J\x7f";
+	static const char shown[] = "\\x1b]0;owned\\x07\\x0aFAKE\\xc2\\x9b2J\\x7f";
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:b, s:{s:s}, s:{s:i, s:s, s:i}, s:{s:s}}",
+				"time", "2026-12-03T10:00:00.000Z", "event", "decision",
+				"action", "deny", "request", "set_report", "report_type", "feature",
+				"report_id", 0xf0, "enforced", 1, "device", "sysfs", "0003:1234:5678.0001",
+				"process", "pid", 42, "comm", comm, "uid", 1000, "rule", "name", "r\x1b[2J");
+	json_t *grant = json_pack("{s:s, s:s, s:{s:s}, s:{s:i, s:i}, s:{s:i, s:s, s:i}}",
+				  "time", "2026-12-03T10:00:00.000Z", "event", "exception_granted",
+				  "device", "sysfs", "0003:1234:5678.0001\n", "exception", "id", 1,
+				  "duration_s", 60, "granted_by", "uid", 0, "comm", comm, "pid", 7);
+	json_t *other = json_pack("{s:s, s:s, s:s}", "time", "2026-12-03T10:00:00.000Z",
+				  "event", "something_new", "note", "\xc2\x9b" "2J");
+	char *text;
+
+	CHECK(rec && grant && other, "json_pack");
+	text = print_record(rec);
+	check_terminal_safe(text, false);
+	CHECK(strstr(text, shown), "the name is not shown escaped: %s", text);
+	CHECK(strstr(text, "rule r\\x1b[2J"), "the rule name: %s", text);
+	free(text);
+
+	text = print_record(grant);
+	check_terminal_safe(text, false);
+	CHECK(strstr(text, shown) && strstr(text, "0003:1234:5678.0001\\x0a"), "%s", text);
+	free(text);
+
+	text = print_record(other);
+	check_terminal_safe(text, false);
+	free(text);
+	json_decref(rec);
+	json_decref(grant);
+	json_decref(other);
+}
+
+static void test_results_keep_their_lines_and_lose_terminal_controls(void)
+{
+	json_t *explain = json_pack("{s:s}", "text", "device \"pad\x1b[8m\"\ndecision: deny\n");
+	json_t *devices = json_pack("{s:[{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:b, s:[]}]}", "devices",
+				    "sysfs", "0003:1234:5678.0001", "bus", "usb", "vendor", "1234",
+				    "product", "5678", "name", "pad\x1b]52;c;ZWNobyBoaQ==\x07",
+				    "protected", 1, "mode", "enforce", "attached", 1, "rule_sets");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(explain && devices, "json_pack");
+	f = open_memstream(&text, &len);
+	CHECK(f, "open_memstream");
+	ctl_print_result(f, "explain", explain);
+	CHECK_OK(fclose(f));
+	check_terminal_safe(text, true);
+	CHECK(!strcmp(text, "device \"pad\\x1b[8m\"\ndecision: deny\n"), "explain: %s", text);
+	free(text);
+
+	f = open_memstream(&text, &len);
+	CHECK(f, "open_memstream");
+	ctl_print_result(f, "devices", devices);
+	CHECK_OK(fclose(f));
+	check_terminal_safe(text, true);
+	CHECK(strstr(text, "\"pad\\x1b]52;c;ZWNobyBoaQ==\\x07\""), "devices: %s", text);
+	CHECK_EQ(strchr(strchr(text, '\n') + 1, '\n') - text + 1, (long)strlen(text));	/* two rows */
+	free(text);
+	json_decref(explain);
+	json_decref(devices);
+}
+
 static const struct test_case tests[] = {
 	{ "durations_parse_with_units_and_stay_in_range",
 	  test_durations_parse_with_units_and_stay_in_range },
@@ -285,6 +386,10 @@ static const struct test_case tests[] = {
 	{ "exceptions_come_before_the_rules_and_never_overflow",
 	  test_exceptions_come_before_the_rules_and_never_overflow },
 	{ "expiry_is_the_earliest_and_zero_when_empty", test_expiry_is_the_earliest_and_zero_when_empty },
+	{ "log_rows_show_chosen_names_without_terminal_controls",
+	  test_log_rows_show_chosen_names_without_terminal_controls },
+	{ "results_keep_their_lines_and_lose_terminal_controls",
+	  test_results_keep_their_lines_and_lose_terminal_controls },
 };
 
 int main(int argc, char **argv)
