@@ -29,17 +29,20 @@
 
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 {
+	char line[1024], plain[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (d->cfg->foreground) {
-		fputs("hid-policyd: ", stderr);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	} else {
-		vsyslog(priority, fmt, ap);
-	}
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* Device names come from the device and program names from the
+	 * program: neither may put a control character (a newline, a
+	 * terminal escape) into a log line. */
+	audit_plain_text(plain, sizeof(plain), line, sizeof(line));
+	if (d->cfg->foreground)
+		fprintf(stderr, "hid-policyd: %s\n", plain);
+	else
+		syslog(priority, "%s", plain);
 }
 
 static int load_policy(struct daemon *d, struct policy **ret, json_t *messages)

@@ -383,6 +383,22 @@ static void test_running_daemon_is_sandboxed_with_documented_capabilities(void)
 	policyd_case_end(&c);
 }
 
+/* A device chooses its own name: the daemon's messages show it without
+ * its control characters (a terminal escape here), which could otherwise
+ * repaint an admin's terminal or forge what a log line says. */
+static void test_device_name_reaches_the_daemon_log_without_control_characters(void)
+{
+	struct uhid_dev_config cfg = *test_device();
+	struct policyd_case c;
+
+	cfg.name = "pad\x1b[2J\x1b[31mFORGED";
+	policyd_case_start(&c, &cfg, test_policy);
+	CHECK(policyd_said(&c.run, "pad?[2J?[31mFORGED", 10000),
+	      "the device's name is not in the daemon's messages, sanitized");
+	CHECK(!policyd_said(&c.run, "\x1b", 0), "an escape character reached the daemon's messages");
+	policyd_case_end(&c);
+}
+
 static const struct test_case tests[] = {
 	{ "running_daemon_is_sandboxed_with_documented_capabilities",
 	  test_running_daemon_is_sandboxed_with_documented_capabilities },
@@ -404,6 +420,8 @@ static const struct test_case tests[] = {
 	  test_killed_daemon_leaves_protection_and_restart_adopts_it },
 	{ "reload_keeps_old_rules_on_error_and_applies_valid_changes",
 	  test_reload_keeps_old_rules_on_error_and_applies_valid_changes },
+	{ "device_name_reaches_the_daemon_log_without_control_characters",
+	  test_device_name_reaches_the_daemon_log_without_control_characters },
 	{ "flood_of_denials_is_logged_or_counted_exactly",
 	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
 };
