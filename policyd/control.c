@@ -62,6 +62,7 @@ struct log_stream {
 	char *line;		/* a partial line */
 	size_t line_len;
 	uint64_t sent;
+	int read_error;		/* errno of a failed read: the stream ends with it */
 };
 
 struct client {
@@ -696,8 +697,10 @@ static bool log_pump(struct control *c, struct client *cl)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0) {
+			ls->read_error = errno;
 			return true;
+		}
 		if (n == 0) {
 			if (ls->generation != c->log_generation) {
 				/* Rotated: the old file is read; go on with the new one. */
@@ -726,6 +729,11 @@ static void stream_turn(struct control *c, struct client *cl)
 		if (cl->log.fd >= 0) {
 			close(cl->log.fd);
 			cl->log.fd = -1;
+		}
+		if (cl->log.read_error) {
+			fail(c, cl, CTL_ERR_FAILED, NULL, "reading the audit log failed after %llu records: %s",
+			     (unsigned long long)cl->log.sent, strerror(cl->log.read_error));
+			return;
 		}
 		finish(c, cl, ctl_reply_ok(json_pack("{s:I}", "records", (json_int_t)cl->log.sent)));
 		return;

@@ -1013,7 +1013,30 @@ static void test_users_together_cannot_lock_root_out_of_the_control_socket(void)
 	stop_daemon(&run);
 }
 
+/* A log that cannot be read (here a directory where the file was) ends
+ * the stream with an error, not with "0 records". */
+static void test_log_that_cannot_be_read_is_an_error_not_an_empty_log(void)
+{
+	struct policyctl_output o;
+	struct policyd_run run;
+	char moved[160];
+
+	start_daemon(&run);
+	snprintf(moved, sizeof(moved), "%s.moved", run.audit_log);
+	CHECK_OK(rename(run.audit_log, moved));
+	CHECK_OK(mkdir(run.audit_log, 0700));
+	CTL(&run, (uid_t)-1, &o, "log");
+	CHECK(o.status != 0, "log of an unreadable file exited 0: %s", o.out);
+	CHECK(strstr(o.err, "reading the audit log failed"), "message: %s", o.err);
+	policyctl_output_done(&o);
+	CHECK_OK(rmdir(run.audit_log));
+	CHECK_OK(rename(moved, run.audit_log));
+	stop_daemon(&run);
+}
+
 static const struct test_case tests[] = {
+	{ "log_that_cannot_be_read_is_an_error_not_an_empty_log",
+	  test_log_that_cannot_be_read_is_an_error_not_an_empty_log },
 	{ "every_command_works_as_root_and_its_json_parses",
 	  test_every_command_works_as_root_and_its_json_parses, 120 },
 	{ "log_filters_return_exactly_the_matching_records",
