@@ -20,6 +20,7 @@
 #include <linux/hidraw.h>
 
 #include "harness.h"
+#include "json_path.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -102,15 +103,6 @@ static int set_feature(int fd, uint8_t id)
 		CHECK_OK(policyctl_run(run, uid, __args, out));                \
 	} while (0)
 
-static json_t *parse_json(const char *text)
-{
-	json_error_t err;
-	json_t *o = json_loads(text, 0, &err);
-
-	CHECK(o, "not JSON (line %d: %s): %s", err.line, err.text, text);
-	return o;
-}
-
 /* Run hid-policyctl --json ARGS as root; expect success and JSON. */
 #define CTL_JSON(run, ...)                                                     \
 	({                                                                     \
@@ -118,7 +110,7 @@ static json_t *parse_json(const char *text)
 		json_t *__j;                                                   \
 		CTL(run, (uid_t)-1, &__o, "--json", __VA_ARGS__);              \
 		CHECK(__o.status == 0, "exit %d: %s", __o.status, __o.err);    \
-		__j = parse_json(__o.out);                                     \
+		__j = json_parse_check(__o.out);                               \
 		policyctl_output_done(&__o);                                   \
 		__j;                                                           \
 	})
@@ -137,7 +129,7 @@ static size_t log_records(struct policyd_run *run, const char *const *extra, jso
 	CHECK_OK(policyctl_run(run, (uid_t)-1, args, &o));
 	CHECK(o.status == 0, "log exit %d: %s", o.status, o.err);
 	for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_t *rec = parse_json(line);
+		json_t *rec = json_parse_check(line);
 
 		n++;
 		if (last) {
@@ -149,21 +141,6 @@ static size_t log_records(struct policyd_run *run, const char *const *extra, jso
 	}
 	policyctl_output_done(&o);
 	return n;
-}
-
-static const char *jstr(json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-	json_t *v = o;
-
-	while ((dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		v = json_object_get(v, key);
-		path = dot + 1;
-	}
-	v = json_object_get(v, path);
-	return json_is_string(v) ? json_string_value(v) : "";
 }
 
 static void test_every_command_works_as_root_and_its_json_parses(void)
@@ -180,9 +157,9 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	start_daemon(&run);
 
 	j = CTL_JSON(&run, "status");
-	CHECK(!strcmp(jstr(j, "daemon.authorization"), "root-only"), "authorization %s",
-	      jstr(j, "daemon.authorization"));
-	CHECK(!strcmp(jstr(j, "mode"), "enforce"), "mode %s", jstr(j, "mode"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "root-only"), "authorization %s",
+	      json_path_str_or_empty(j, "daemon.authorization"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "mode"), "enforce"), "mode %s", json_path_str_or_empty(j, "mode"));
 	CHECK(json_is_true(json_object_get(json_object_get(j, "kernel"), "hid_bpf")), "kernel support");
 	CHECK(json_is_integer(json_object_get(json_object_get(j, "counters"), "denied")), "counters");
 	json_decref(j);
@@ -190,13 +167,13 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	j = CTL_JSON(&run, "devices");
 	list = json_object_get(j, "devices");
 	json_array_foreach(list, i, d) {
-		if (strcmp(jstr(d, "sysfs"), dev.sysname))
+		if (strcmp(json_path_str_or_empty(d, "sysfs"), dev.sysname))
 			continue;
 		found = true;
 		CHECK(json_is_true(json_object_get(d, "protected")), "protected");
 		CHECK(json_is_true(json_object_get(d, "attached")), "attached");
 		CHECK_EQ(json_integer_value(json_object_get(d, "programs")), 1);
-		CHECK(!strcmp(jstr(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
+		CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
 			      "test-device"), "rule set");
 	}
 	CHECK(found, "%s not in the device list", dev.sysname);
@@ -205,18 +182,18 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	j = CTL_JSON(&run, "rules", dev.sysname);
 	list = json_object_get(j, "rules");
 	CHECK_EQ(json_array_size(list), 2);
-	CHECK(!strcmp(jstr(json_array_get(list, 0), "name"), "no-firmware-update"), "rule 0");
-	CHECK(!strcmp(jstr(json_array_get(list, 1), "name"), "log-feature-3"), "rule 1");
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 0), "name"), "no-firmware-update"), "rule 0");
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 1), "name"), "log-feature-3"), "rule 1");
 	json_decref(j);
 
 	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
-	CHECK(!strcmp(jstr(j, "decision.action"), "deny"), "decision %s", jstr(j, "decision.action"));
-	CHECK(!strcmp(jstr(j, "decision.rule"), "no-firmware-update"), "rule %s", jstr(j, "decision.rule"));
-	CHECK(strstr(jstr(j, "text"), "no-firmware-update"), "text: %s", jstr(j, "text"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "decision %s", json_path_str_or_empty(j, "decision.action"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), "no-firmware-update"), "rule %s", json_path_str_or_empty(j, "decision.rule"));
+	CHECK(strstr(json_path_str_or_empty(j, "text"), "no-firmware-update"), "text: %s", json_path_str_or_empty(j, "text"));
 	json_decref(j);
 
 	j = CTL_JSON(&run, "generate");
-	CHECK(!strcmp(jstr(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
 			   "name"), "local-test-device"), "generated: %s", json_dumps(j, 0));
 	json_decref(j);
 
@@ -290,8 +267,8 @@ static void test_log_filters_return_exactly_the_matching_records(void)
 		json_t *last = NULL;
 
 		CHECK_EQ(log_records(&run, recent, &last), 1);
-		CHECK(!strcmp(jstr(last, "device.sysfs"), b.sysname), "the recent record: %s",
-		      jstr(last, "device.sysfs"));
+		CHECK(!strcmp(json_path_str_or_empty(last, "device.sysfs"), b.sysname), "the recent record: %s",
+		      json_path_str_or_empty(last, "device.sysfs"));
 		json_decref(last);
 	}
 
@@ -447,10 +424,10 @@ static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(v
 	CTL(&run, USER_UID, &o, "--json", "status");
 	CHECK_EQ(o.status, 3);
 	{
-		json_t *j = parse_json(o.out);
+		json_t *j = json_parse_check(o.out);
 
-		CHECK(!strcmp(jstr(j, "error"), "denied"), "error %s", jstr(j, "error"));
-		CHECK(!strcmp(jstr(j, "action"), "org.hid-policy.status"), "action %s", jstr(j, "action"));
+		CHECK(!strcmp(json_path_str_or_empty(j, "error"), "denied"), "error %s", json_path_str_or_empty(j, "error"));
+		CHECK(!strcmp(json_path_str_or_empty(j, "action"), "org.hid-policy.status"), "action %s", json_path_str_or_empty(j, "action"));
 		CHECK(!json_object_get(j, "result"), "a result came along");
 		json_decref(j);
 	}
@@ -552,7 +529,7 @@ static json_t *read_reply(int fd)
 			break;
 	}
 	buf[got] = '\0';
-	return parse_json(buf);
+	return json_parse_check(buf);
 }
 
 /* Send RAW on a fresh connection; the daemon's reply. */
@@ -575,9 +552,9 @@ static void expect_error(struct policyd_run *run, const char *raw, size_t len, c
 	json_t *r = raw_request(run, raw, len);
 
 	CHECK(json_is_false(json_object_get(r, "ok")), "not refused");
-	CHECK(!strcmp(jstr(r, "error"), code), "error %s, expected %s (%s)", jstr(r, "error"), code,
-	      jstr(r, "message"));
-	CHECK(strstr(jstr(r, "message"), words), "message \"%s\" lacks \"%s\"", jstr(r, "message"),
+	CHECK(!strcmp(json_path_str_or_empty(r, "error"), code), "error %s, expected %s (%s)", json_path_str_or_empty(r, "error"), code,
+	      json_path_str_or_empty(r, "message"));
+	CHECK(strstr(json_path_str_or_empty(r, "message"), words), "message \"%s\" lacks \"%s\"", json_path_str_or_empty(r, "message"),
 	      words);
 	json_decref(r);
 }
@@ -625,8 +602,8 @@ static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_runnin
 		j = raw_request(&run, status, strlen(status));
 		if (json_is_true(json_object_get(j, "ok")))
 			break;
-		CHECK(tries < 100 && !strcmp(jstr(j, "error"), "busy"), "status after the crowd left: %s",
-		      jstr(j, "message"));
+		CHECK(tries < 100 && !strcmp(json_path_str_or_empty(j, "error"), "busy"), "status after the crowd left: %s",
+		      json_path_str_or_empty(j, "message"));
 		json_decref(j);
 		usleep(50 * 1000);
 	}
@@ -654,7 +631,7 @@ static json_t *next_streamed(int fd, char *buf, size_t size, size_t *got)
 		*got += (size_t)n;
 	}
 	*nl = '\0';
-	rec = parse_json(buf);
+	rec = json_parse_check(buf);
 	*got -= (size_t)(nl + 1 - buf);
 	memmove(buf, nl + 1, *got);
 	return rec;
@@ -693,7 +670,7 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	CHECK_OK(fd);
 	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
-	CHECK(!strcmp(jstr(rec, "action"), "deny") && !strcmp(jstr(rec, "device.sysfs"), dev.sysname),
+	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny") && !strcmp(json_path_str_or_empty(rec, "device.sysfs"), dev.sysname),
 	      "streamed: %s", json_dumps(rec, 0));
 	json_decref(rec);
 
@@ -704,7 +681,7 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	CHECK_OK(policyd_reload(&run));
 	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
-	CHECK(!strcmp(jstr(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
+	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
 	json_decref(rec);
 	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 0), 1);	/* it came from the new file */
 
@@ -790,9 +767,9 @@ static void test_a_granting_client_s_command_name_is_escaped_and_its_grant_audit
 
 	CHECK_OK(prctl(PR_SET_NAME, comm, 0, 0, 0));
 	j = raw_request(&run, request, strlen(request));
-	CHECK(json_is_true(json_object_get(j, "ok")), "allow: %s", jstr(j, "message"));
-	CHECK(!strcmp(jstr(j, "result.exception.granted_by.comm"), escaped), "reply names %s",
-	      jstr(j, "result.exception.granted_by.comm"));
+	CHECK(json_is_true(json_object_get(j, "ok")), "allow: %s", json_path_str_or_empty(j, "message"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "result.exception.granted_by.comm"), escaped), "reply names %s",
+	      json_path_str_or_empty(j, "result.exception.granted_by.comm"));
 	json_decref(j);
 
 	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
@@ -821,17 +798,17 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 
 	j = CTL_JSON(&run, "devices");
 	json_array_foreach(json_object_get(j, "devices"), i, d) {
-		if (strcmp(jstr(d, "sysfs"), dev.sysname))
+		if (strcmp(json_path_str_or_empty(d, "sysfs"), dev.sysname))
 			continue;
 		found = true;
-		CHECK(!strcmp(jstr(d, "name"), "bad ?? name"), "name \"%s\"", jstr(d, "name"));
+		CHECK(!strcmp(json_path_str_or_empty(d, "name"), "bad ?? name"), "name \"%s\"", json_path_str_or_empty(d, "name"));
 		CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
 	}
 	CHECK(found, "%s is not in the device list", dev.sysname);
 	json_decref(j);
 
 	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
-	CHECK(!strcmp(jstr(j, "decision.action"), "deny"), "explain: %s", jstr(j, "decision.action"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "explain: %s", json_path_str_or_empty(j, "decision.action"));
 	json_decref(j);
 
 	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1m");
@@ -859,9 +836,9 @@ static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
 	CTL(&run, (uid_t)-1, &o, "--json", "devices");
 	CHECK_EQ(o.status, 0);
 	CHECK(!strstr(o.out, "\xc2\x9b"), "--json printed the C1 control");
-	j = parse_json(o.out);
+	j = json_parse_check(o.out);
 	json_array_foreach(json_object_get(j, "devices"), i, d)
-		found |= !strcmp(jstr(d, "name"), "pad \xc2\x9b" "2J");
+		found |= !strcmp(json_path_str_or_empty(d, "name"), "pad \xc2\x9b" "2J");
 	CHECK(found, "the name does not parse back: %s", o.out);
 	json_decref(j);
 	policyctl_output_done(&o);
@@ -907,8 +884,8 @@ static void test_a_client_that_exited_before_it_was_accepted_is_refused(void)
 	j = read_reply(fd);
 	CHECK(json_is_false(json_object_get(j, "ok")), "a vanished client was served");
 	CHECK(!json_object_get(j, "result"), "a result came along");
-	CHECK(!strcmp(jstr(j, "error"), "failed") && strstr(jstr(j, "message"), "exited"),
-	      "error %s: %s", jstr(j, "error"), jstr(j, "message"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "error"), "failed") && strstr(json_path_str_or_empty(j, "message"), "exited"),
+	      "error %s: %s", json_path_str_or_empty(j, "error"), json_path_str_or_empty(j, "message"));
 	json_decref(j);
 	close(fd);
 
@@ -927,7 +904,7 @@ static long long other_clients(struct policyd_run *run)
 	json_t *j = raw_request(run, status, strlen(status));
 	long long n;
 
-	CHECK(json_is_true(json_object_get(j, "ok")), "status: %s", jstr(j, "message"));
+	CHECK(json_is_true(json_object_get(j, "ok")), "status: %s", json_path_str_or_empty(j, "message"));
 	n = json_integer_value(json_object_get(json_object_get(json_object_get(j, "result"), "daemon"),
 						"clients"));
 	json_decref(j);
@@ -982,8 +959,8 @@ static void test_users_together_cannot_lock_root_out_of_the_control_socket(void)
 			if (poll(&p, 1, 10) == 1) {
 				json_t *r = read_reply(fds[i]);
 
-				CHECK(!strcmp(jstr(r, "error"), "busy"), "client %d: %s", i,
-				      jstr(r, "message"));
+				CHECK(!strcmp(json_path_str_or_empty(r, "error"), "busy"), "client %d: %s", i,
+				      json_path_str_or_empty(r, "message"));
 				json_decref(r);
 				refused++;
 				done = true;

@@ -15,6 +15,7 @@
 #include <linux/hidraw.h>
 
 #include "harness.h"
+#include "json_path.h"
 #include "policyd_run.h"
 #include "polkit_env.h"
 #include "uhid_dev.h"
@@ -148,15 +149,6 @@ static int set_feature(int fd, uint8_t id)
 		CHECK_OK(policyctl_run(&(f)->run, uid, __args, out));          \
 	} while (0)
 
-static json_t *parse_json(const char *text)
-{
-	json_error_t err;
-	json_t *o = json_loads(text, 0, &err);
-
-	CHECK(o, "not JSON (line %d: %s): %s", err.line, err.text, text);
-	return o;
-}
-
 /* hid-policyctl --json ARGS as UID: exit 0 and a JSON object, returned. */
 #define CTL_JSON(f, uid, ...)                                                  \
 	({                                                                     \
@@ -165,42 +157,11 @@ static json_t *parse_json(const char *text)
 		CTL(f, uid, &__o, "--json", __VA_ARGS__);                      \
 		CHECK(__o.status == 0, "uid %d: exit %d: %s", (int)(uid),      \
 		      __o.status, __o.err);                                    \
-		__j = parse_json(__o.out);                                     \
+		__j = json_parse_check(__o.out);                               \
 		CHECK(json_is_object(__j), "not an object: %s", __o.out);      \
 		policyctl_output_done(&__o);                                   \
 		__j;                                                           \
 	})
-
-static const char *jstr(json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-	json_t *v = o;
-
-	while ((dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		v = json_object_get(v, key);
-		path = dot + 1;
-	}
-	v = json_object_get(v, path);
-	return json_is_string(v) ? json_string_value(v) : "";
-}
-
-static long long jint(json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-	json_t *v = o;
-
-	while ((dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		v = json_object_get(v, key);
-		path = dot + 1;
-	}
-	v = json_object_get(v, path);
-	CHECK(json_is_integer(v), "%s is not an integer", path);
-	return (long long)json_integer_value(v);
-}
 
 /*
  * hid-policyctl ARGS as UID is refused: exit 3, on stderr a message that
@@ -230,10 +191,10 @@ static void expect_refused(struct fixture *f, uid_t uid, const char *action, con
 	argv[n] = NULL;
 	CHECK_OK(policyctl_run(&f->run, uid, argv, &o));
 	CHECK_EQ(o.status, EXIT_DENIED);
-	j = parse_json(o.out);
+	j = json_parse_check(o.out);
 	CHECK(json_is_false(json_object_get(j, "ok")), "--json %s: %s", args[0], o.out);
-	CHECK(!strcmp(jstr(j, "error"), "denied"), "error %s", jstr(j, "error"));
-	CHECK(!strcmp(jstr(j, "action"), action), "action %s", jstr(j, "action"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "error"), "denied"), "error %s", json_path_str_or_empty(j, "error"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "action"), action), "action %s", json_path_str_or_empty(j, "action"));
 	CHECK(!json_object_get(j, "result") && !json_object_get(j, "record"),
 	      "data came along: %s", o.out);
 	json_decref(j);
@@ -266,22 +227,22 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 1, 10000), 1);
 
 	j = CTL_JSON(&f, ROOT_UID, "status");
-	CHECK(!strcmp(jstr(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
-	      jstr(j, "daemon.authorization"));
-	CHECK(!strcmp(jstr(j, "mode"), "enforce"), "mode %s", jstr(j, "mode"));
-	CHECK(jint(j, "counters.denied") >= 1, "denied counter %lld", jint(j, "counters.denied"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
+	      json_path_str_or_empty(j, "daemon.authorization"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "mode"), "enforce"), "mode %s", json_path_str_or_empty(j, "mode"));
+	CHECK(json_path_int(j, "counters.denied") >= 1, "denied counter %lld", json_path_int(j, "counters.denied"));
 	json_decref(j);
 
 	j = CTL_JSON(&f, ROOT_UID, "devices");
 	list = json_object_get(j, "devices");
 	json_array_foreach(list, i, d) {
-		if (strcmp(jstr(d, "sysfs"), f.dev[0].sysname))
+		if (strcmp(json_path_str_or_empty(d, "sysfs"), f.dev[0].sysname))
 			continue;
 		found = true;
 		CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
 		CHECK(json_is_true(json_object_get(d, "attached")), "not attached");
 		/* root's hid-policyctl counts programs itself */
-		CHECK_EQ(jint(d, "programs"), 1);
+		CHECK_EQ(json_path_int(d, "programs"), 1);
 	}
 	CHECK(found, "%s is not among the devices", f.dev[0].sysname);
 	json_decref(j);
@@ -292,21 +253,21 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 
 	j = CTL_JSON(&f, ROOT_UID, "explain", f.dev[0].sysname, "set_report", "--report", "feature",
 		     "--id", "0xf0");
-	CHECK(!strcmp(jstr(j, "decision.rule"), "no-firmware-update"), "rule \"%s\"",
-	      jstr(j, "decision.rule"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), "no-firmware-update"), "rule \"%s\"",
+	      json_path_str_or_empty(j, "decision.rule"));
 	json_decref(j);
 
 	j = CTL_JSON(&f, ROOT_UID, "generate");
-	CHECK(!strcmp(jstr(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
 			   "name"), "local-polkit-test-pad"), "generated policy");
 	json_decref(j);
 
 	j = CTL_JSON(&f, ROOT_UID, "reload");
-	CHECK_EQ(jint(j, "rules"), 2);
+	CHECK_EQ(json_path_int(j, "rules"), 2);
 	json_decref(j);
 
 	j = CTL_JSON(&f, ROOT_UID, "allow", f.dev[0].sysname, "--for", "10m");
-	CHECK_EQ(jint(j, "exception.granted_by.uid"), 0);
+	CHECK_EQ(json_path_int(j, "exception.granted_by.uid"), 0);
 	json_decref(j);
 	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), 0);
 	j = CTL_JSON(&f, ROOT_UID, "revoke", f.dev[0].sysname);
@@ -325,7 +286,7 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 		CTL(&f, ROOT_UID, &o, "--json", "log");
 		CHECK(o.status == 0, "log: exit %d: %s", o.status, o.err);
 		for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			json_t *rec = parse_json(line);
+			json_t *rec = json_parse_check(line);
 
 			CHECK(json_object_get(rec, "event"), "a record without an event: %s", line);
 			json_decref(rec);
@@ -369,26 +330,26 @@ static void test_users_see_the_firewall_unless_a_rule_refuses_them(void)
 	setup(&f, 1);
 
 	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "status");
-	CHECK(!strcmp(jstr(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
-	      jstr(j, "daemon.authorization"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
+	      json_path_str_or_empty(j, "daemon.authorization"));
 	json_decref(j);
 
 	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "devices");
 	json_array_foreach(json_object_get(j, "devices"), i, d)
-		found |= !strcmp(jstr(d, "sysfs"), f.dev[0].sysname) &&
+		found |= !strcmp(json_path_str_or_empty(d, "sysfs"), f.dev[0].sysname) &&
 			 json_is_true(json_object_get(d, "protected"));
 	CHECK(found, "%s is not shown as protected", f.dev[0].sysname);
 	json_decref(j);
 
 	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "rules", f.dev[0].sysname);
-	CHECK(!strcmp(jstr(json_array_get(json_object_get(j, "rules"), 0), "name"),
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(j, "rules"), 0), "name"),
 		      "no-firmware-update"), "first rule");
 	json_decref(j);
 
 	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "explain", f.dev[0].sysname, "set_report", "--report",
 		     "feature", "--id", "0xf0");
-	CHECK(!strcmp(jstr(j, "decision.action"), "deny"), "decision \"%s\"",
-	      jstr(j, "decision.action"));
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "decision \"%s\"",
+	      json_path_str_or_empty(j, "decision.action"));
 	json_decref(j);
 
 	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "generate");
@@ -480,8 +441,8 @@ static void test_user_granted_by_a_rule_allows_for_2s_until_it_expires(void)
 
 	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "2s",
 		     "--request", "set_report", "--report", "feature", "--id", "0xf0");
-	CHECK_EQ(jint(j, "exception.duration_s"), 2);
-	CHECK_EQ(jint(j, "exception.granted_by.uid"), POLKIT_ENV_ADMIN_UID);
+	CHECK_EQ(json_path_int(j, "exception.duration_s"), 2);
+	CHECK_EQ(json_path_int(j, "exception.granted_by.uid"), POLKIT_ENV_ADMIN_UID);
 	json_decref(j);
 	/* In the window the request reaches the device. */
 	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), 0);
@@ -496,7 +457,7 @@ static void test_user_granted_by_a_rule_allows_for_2s_until_it_expires(void)
 
 	/* The rule gives reload and revoke too, */
 	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "reload");
-	CHECK_EQ(jint(j, "rules"), 2);
+	CHECK_EQ(json_path_int(j, "rules"), 2);
 	json_decref(j);
 	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "1h");
 	json_decref(j);
@@ -526,18 +487,18 @@ static bool record_wanted(json_t *rec, const struct log_query *q)
 		char id[24];
 
 		snprintf(id, sizeof(id), "%lld", (long long)json_integer_value(json_object_get(dev, "hid_id")));
-		if (strcmp(jstr(dev, "sysfs"), q->device) && strcmp(id, q->device))
+		if (strcmp(json_path_str_or_empty(dev, "sysfs"), q->device) && strcmp(id, q->device))
 			return false;
 	}
 	if (q->since) {
 		struct tm tm = {};
-		const char *end = strptime(jstr(rec, "time"), "%Y-%m-%dT%H:%M:%S", &tm);
+		const char *end = strptime(json_path_str_or_empty(rec, "time"), "%Y-%m-%dT%H:%M:%S", &tm);
 
-		CHECK(end, "record time \"%s\"", jstr(rec, "time"));
+		CHECK(end, "record time \"%s\"", json_path_str_or_empty(rec, "time"));
 		if (timegm(&tm) < q->since)
 			return false;
 	}
-	if (q->action && (strcmp(jstr(rec, "event"), "decision") || strcmp(jstr(rec, "action"), q->action)))
+	if (q->action && (strcmp(json_path_str_or_empty(rec, "event"), "decision") || strcmp(json_path_str_or_empty(rec, "action"), q->action)))
 		return false;
 	return true;
 }
@@ -571,7 +532,7 @@ static size_t check_log_query(struct fixture *f, uid_t uid, const struct log_que
 	log = fopen(f->run.audit_log, "re");
 	CHECK(log, "%s: %m", f->run.audit_log);
 	while (getline(&line, &cap, log) > 0) {
-		json_t *rec = parse_json(line);
+		json_t *rec = json_parse_check(line);
 
 		if (record_wanted(rec, q))
 			json_array_append(want, rec);
@@ -583,7 +544,7 @@ static size_t check_log_query(struct fixture *f, uid_t uid, const struct log_que
 	CHECK_OK(policyctl_run(&f->run, uid, args, &o));
 	CHECK(o.status == 0, "log: exit %d: %s", o.status, o.err);
 	for (text = strtok_r(o.out, "\n", &save); text; text = strtok_r(NULL, "\n", &save)) {
-		json_t *rec = parse_json(text);
+		json_t *rec = json_parse_check(text);
 
 		CHECK(got < json_array_size(want), "log %s%s%s%s%s%s: more records than the %zu wanted: %s",
 		      q->device ? " --device " : "", q->device ?: "", q->since ? " --since " : "",

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "json_path.h"
 #include "loader.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -243,26 +244,18 @@ bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms)
 	return false;
 }
 
-/* Value at a dotted path as text, for comparison with a filter. */
+/* Does the value at FILTER's dotted path, as text, equal what follows '='? */
 static bool field_equals(json_t *obj, const char *filter)
 {
-	char key[128], *dot, *cur;
+	char key[128], text[256];
 	const char *eq = strchr(filter, '=');
-	char text[256];
-	json_t *v = obj;
+	json_t *v;
 
 	if (!eq || (size_t)(eq - filter) >= sizeof(key))
 		return false;
 	memcpy(key, filter, eq - filter);
 	key[eq - filter] = '\0';
-	for (cur = key; cur; cur = dot ? dot + 1 : NULL) {
-		dot = strchr(cur, '.');
-		if (dot)
-			*dot = '\0';
-		v = json_object_get(v, cur);
-		if (!v)
-			return false;
-	}
+	v = json_path(obj, key);
 	if (json_is_string(v))
 		snprintf(text, sizeof(text), "%s", json_string_value(v));
 	else if (json_is_integer(v))

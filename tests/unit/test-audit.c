@@ -6,7 +6,6 @@
  * syslog/stderr summaries are rate-limited while the log keeps everything.
  */
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include "audit_format.h"
 #include "harness.h"
 #include "hid_rules.h"
+#include "json_path.h"
 
 /* 2026-12-03T06:29:40.123Z */
 #define WHEN_NS 1796279380123000000ULL
@@ -67,30 +67,6 @@ static json_t *format(const struct hid_fw_record *rec, const struct audit_contex
 	return o;
 }
 
-static const char *str_at(json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-	json_t *v = o;
-
-	while ((dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		v = json_object_get(v, key);
-		path = dot + 1;
-	}
-	v = json_object_get(v, path);
-	CHECK(json_is_string(v), "%s is not a string", path);
-	return json_string_value(v);
-}
-
-static json_int_t int_at(json_t *o, const char *obj, const char *key)
-{
-	json_t *v = obj ? json_object_get(json_object_get(o, obj), key) : json_object_get(o, key);
-
-	CHECK(json_is_integer(v), "%s.%s is not an integer", obj ? obj : "", key);
-	return json_integer_value(v);
-}
-
 static void test_decision_line_holds_every_field(void)
 {
 	const struct audit_context ctx = {
@@ -100,33 +76,33 @@ static void test_decision_line_holds_every_field(void)
 	struct hid_fw_record rec = deny_record();
 	json_t *o = format(&rec, &ctx);
 
-	CHECK(!strcmp(str_at(o, "time"), "2026-12-03T06:29:40.123Z"), "time %s", str_at(o, "time"));
-	CHECK(!strcmp(str_at(o, "event"), "decision"), "event");
-	CHECK(!strcmp(str_at(o, "action"), "deny"), "action");
+	CHECK(!strcmp(json_path_str(o, "time"), "2026-12-03T06:29:40.123Z"), "time %s", json_path_str(o, "time"));
+	CHECK(!strcmp(json_path_str(o, "event"), "decision"), "event");
+	CHECK(!strcmp(json_path_str(o, "action"), "deny"), "action");
 	CHECK(json_is_true(json_object_get(o, "enforced")), "enforced");
-	CHECK(!strcmp(str_at(o, "errno"), "EPERM"), "errno %s", str_at(o, "errno"));
-	CHECK(!strcmp(str_at(o, "hook"), "hid_hw_request"), "hook");
-	CHECK(!strcmp(str_at(o, "request"), "set_report"), "request");
-	CHECK(!strcmp(str_at(o, "report_type"), "feature"), "report_type");
-	CHECK_EQ(int_at(o, NULL, "report_id"), 0xf4);
-	CHECK_EQ(int_at(o, NULL, "length"), 64);
-	CHECK(!strcmp(str_at(o, "payload"), "f40aff"), "payload %s", str_at(o, "payload"));
-	CHECK_EQ(int_at(o, "device", "hid_id"), 7);
-	CHECK(!strcmp(str_at(o, "device.sysfs"), "0003:054C:0CE6.0007"), "sysfs");
-	CHECK(!strcmp(str_at(o, "device.bus"), "usb"), "bus %s", str_at(o, "device.bus"));
-	CHECK(!strcmp(str_at(o, "device.vendor"), "054c"), "vendor");
-	CHECK(!strcmp(str_at(o, "device.product"), "0ce6"), "product");
-	CHECK(!strcmp(str_at(o, "device.name"), dualsense.name), "name");
-	CHECK_EQ(int_at(o, "rule", "index"), 3);
-	CHECK(!strcmp(str_at(o, "rule.name"), "dualsense-deny-firmware-update"), "rule name");
-	CHECK(!strcmp(str_at(o, "rule.rule_set"), "sony-dualsense"), "rule set");
-	CHECK_EQ(int_at(o, "process", "pid"), 4242);
-	CHECK_EQ(int_at(o, "process", "tid"), 4243);
-	CHECK_EQ(int_at(o, "process", "uid"), 1000);
-	CHECK_EQ(int_at(o, "process", "gid"), 100);
-	CHECK(!strcmp(str_at(o, "process.comm"), "fw-attacker"), "comm");
-	CHECK(!strcmp(str_at(o, "process.source"), "0xffff888004a1b000"), "source %s",
-	      str_at(o, "process.source"));
+	CHECK(!strcmp(json_path_str(o, "errno"), "EPERM"), "errno %s", json_path_str(o, "errno"));
+	CHECK(!strcmp(json_path_str(o, "hook"), "hid_hw_request"), "hook");
+	CHECK(!strcmp(json_path_str(o, "request"), "set_report"), "request");
+	CHECK(!strcmp(json_path_str(o, "report_type"), "feature"), "report_type");
+	CHECK_EQ(json_path_int(o, "report_id"), 0xf4);
+	CHECK_EQ(json_path_int(o, "length"), 64);
+	CHECK(!strcmp(json_path_str(o, "payload"), "f40aff"), "payload %s", json_path_str(o, "payload"));
+	CHECK_EQ(json_path_int(o, "device.hid_id"), 7);
+	CHECK(!strcmp(json_path_str(o, "device.sysfs"), "0003:054C:0CE6.0007"), "sysfs");
+	CHECK(!strcmp(json_path_str(o, "device.bus"), "usb"), "bus %s", json_path_str(o, "device.bus"));
+	CHECK(!strcmp(json_path_str(o, "device.vendor"), "054c"), "vendor");
+	CHECK(!strcmp(json_path_str(o, "device.product"), "0ce6"), "product");
+	CHECK(!strcmp(json_path_str(o, "device.name"), dualsense.name), "name");
+	CHECK_EQ(json_path_int(o, "rule.index"), 3);
+	CHECK(!strcmp(json_path_str(o, "rule.name"), "dualsense-deny-firmware-update"), "rule name");
+	CHECK(!strcmp(json_path_str(o, "rule.rule_set"), "sony-dualsense"), "rule set");
+	CHECK_EQ(json_path_int(o, "process.pid"), 4242);
+	CHECK_EQ(json_path_int(o, "process.tid"), 4243);
+	CHECK_EQ(json_path_int(o, "process.uid"), 1000);
+	CHECK_EQ(json_path_int(o, "process.gid"), 100);
+	CHECK(!strcmp(json_path_str(o, "process.comm"), "fw-attacker"), "comm");
+	CHECK(!strcmp(json_path_str(o, "process.source"), "0xffff888004a1b000"), "source %s",
+	      json_path_str(o, "process.source"));
 	json_decref(o);
 }
 
@@ -140,11 +116,11 @@ static void test_default_decision_without_process_or_device(void)
 	rec.action = HID_RULE_ALLOW;
 	rec.payload_len = 0;
 	o = format(&rec, NULL);
-	CHECK(!strcmp(str_at(o, "action"), "allow"), "action");
+	CHECK(!strcmp(json_path_str(o, "action"), "allow"), "action");
 	CHECK(json_is_false(json_object_get(o, "enforced")), "enforced");
 	CHECK(!json_object_get(o, "errno"), "errno without enforcement");
-	CHECK(!strcmp(str_at(o, "payload"), ""), "payload");
-	CHECK(!strcmp(str_at(o, "rule.name"), "(no rules loaded)"), "rule name");
+	CHECK(!strcmp(json_path_str(o, "payload"), ""), "payload");
+	CHECK(!strcmp(json_path_str(o, "rule.name"), "(no rules loaded)"), "rule name");
 	CHECK_EQ(json_object_size(json_object_get(o, "device")), 1);
 	CHECK_EQ(json_object_size(json_object_get(o, "process")), 1);	/* source */
 	json_decref(o);
@@ -164,12 +140,12 @@ static void test_hostile_strings_are_escaped_and_kept(void)
 	memcpy(rec.comm, comm, sizeof(comm));
 	snprintf(dev.name, sizeof(dev.name), "pad\r\n{\"forged\":1}\xed\xa0\x80\xe2\x82");
 	o = format(&rec, &ctx);
-	CHECK(!strcmp(str_at(o, "process.comm"), "a\"b\\c\n}\x01\xef\xbf\xbd\xc3\xa9"),
-	      "comm \"%s\"", str_at(o, "process.comm"));
+	CHECK(!strcmp(json_path_str(o, "process.comm"), "a\"b\\c\n}\x01\xef\xbf\xbd\xc3\xa9"),
+	      "comm \"%s\"", json_path_str(o, "process.comm"));
 	/* a surrogate (ED A0 80) and a cut sequence (E2 82) are not UTF-8 */
-	CHECK(!strcmp(str_at(o, "device.name"),
+	CHECK(!strcmp(json_path_str(o, "device.name"),
 		      "pad\r\n{\"forged\":1}\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
-	      "name \"%s\"", str_at(o, "device.name"));
+	      "name \"%s\"", json_path_str(o, "device.name"));
 	CHECK(!json_object_get(o, "forged"), "the name forged a key");
 	json_decref(o);
 }
@@ -182,7 +158,7 @@ static void test_comm_of_full_length_is_not_read_past(void)
 	memset(rec.comm, 'x', sizeof(rec.comm));	/* no terminating NUL */
 	rec.payload[0] = 'y';
 	o = format(&rec, NULL);
-	CHECK_EQ(strlen(str_at(o, "process.comm")), HID_FW_COMM_LEN);
+	CHECK_EQ(strlen(json_path_str(o, "process.comm")), HID_FW_COMM_LEN);
 	json_decref(o);
 }
 
