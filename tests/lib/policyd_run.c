@@ -406,37 +406,57 @@ static int run_as_apply(const struct run_as *ra)
 	return 0;
 }
 
-/* hid-policyctl --socket RUN's socket ARGS... into ARGV (40 entries). */
-static void policyctl_argv(struct policyd_run *run, const char *const *args, const char **argv,
-			   char *exe, size_t exe_size, char *socket_path, size_t socket_size)
+/* One hid-policyctl run: who it runs as and its command line. */
+struct policyctl_cmd {
+	struct run_as ra;
+	char exe[512];
+	char socket_path[160];
+	const char *argv[40];
+};
+
+/* Fill CMD for hid-policyctl --socket RUN's socket ARGS... as UID, and
+ * reset OUT to "did not exit". 0 or -errno. */
+static int policyctl_cmd_prepare(struct policyctl_cmd *cmd, struct policyd_run *run, uid_t uid,
+				 const char *const *args, struct policyctl_output *out)
 {
 	size_t n = 0;
+	int r;
 
-	snprintf(exe, exe_size, "%s", build_path("policyd/hid-policyctl"));
-	snprintf(socket_path, socket_size, "%s/control", run->runtime_dir);
-	argv[n++] = exe;
-	argv[n++] = "--socket";
-	argv[n++] = socket_path;
-	for (size_t i = 0; args[i] && n < 39; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	r = run_as_prepare(uid, &cmd->ra);
+	if (r < 0)
+		return r;
+	snprintf(cmd->exe, sizeof(cmd->exe), "%s", build_path("policyd/hid-policyctl"));
+	snprintf(cmd->socket_path, sizeof(cmd->socket_path), "%s/control", run->runtime_dir);
+	cmd->argv[n++] = cmd->exe;
+	cmd->argv[n++] = "--socket";
+	cmd->argv[n++] = cmd->socket_path;
+	for (size_t i = 0; args[i] && n < sizeof(cmd->argv) / sizeof(cmd->argv[0]) - 1; i++)
+		cmd->argv[n++] = args[i];
+	cmd->argv[n] = NULL;
+	return 0;
+}
+
+/* In the child: become the user and run it; never returns. */
+static __attribute__((noreturn)) void policyctl_cmd_exec(const struct policyctl_cmd *cmd)
+{
+	if (run_as_apply(&cmd->ra) < 0)
+		_exit(126);
+	execv(cmd->argv[0], (char **)cmd->argv);
+	_exit(127);
 }
 
 int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 		  struct policyctl_output *out)
 {
-	char socket_path[160], exe[512];
-	const char *argv[40];
-	struct run_as ra;
+	struct policyctl_cmd cmd;
 	int out_pipe[2], err_pipe[2], status, r;
 	pid_t pid;
 
-	memset(out, 0, sizeof(*out));
-	out->status = -1;
-	r = run_as_prepare(uid, &ra);
+	r = policyctl_cmd_prepare(&cmd, run, uid, args, out);
 	if (r < 0)
 		return r;
-	policyctl_argv(run, args, argv, exe, sizeof(exe), socket_path, sizeof(socket_path));
 	if (pipe2(out_pipe, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
@@ -456,10 +476,7 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 	if (pid == 0) {
 		dup2(out_pipe[1], STDOUT_FILENO);
 		dup2(err_pipe[1], STDERR_FILENO);
-		if (run_as_apply(&ra) < 0)
-			_exit(126);
-		execv(argv[0], (char **)argv);
-		_exit(127);
+		policyctl_cmd_exec(&cmd);
 	}
 	out->pid = pid;
 	close(out_pipe[1]);
@@ -516,21 +533,17 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 		      struct policyctl_output *out)
 {
 	static const char prompt[] = "Password: ";
-	char socket_path[160], exe[512], chunk[1024];
-	const char *argv[40];
-	struct run_as ra;
+	char chunk[1024];
+	struct policyctl_cmd cmd;
 	size_t len = 0, cap = 0, scanned = 0, answered = 0;
 	long deadline = now_ms() + timeout_ms;
 	int master, status = 0, r;
 	bool exited = false;
 	pid_t pid;
 
-	memset(out, 0, sizeof(*out));
-	out->status = -1;
-	r = run_as_prepare(uid, &ra);
+	r = policyctl_cmd_prepare(&cmd, run, uid, args, out);
 	if (r < 0)
 		return r;
-	policyctl_argv(run, args, argv, exe, sizeof(exe), socket_path, sizeof(socket_path));
 	out->err = strdup("");
 	if (!out->err || append(&out->out, &len, &cap, "", 0) < 0)
 		return -ENOMEM;
@@ -540,12 +553,8 @@ int policyctl_run_tty(struct policyd_run *run, uid_t uid, const char *const *arg
 	pid = forkpty(&master, NULL, NULL, NULL);
 	if (pid < 0)
 		return -errno;
-	if (pid == 0) {
-		if (run_as_apply(&ra) < 0)
-			_exit(126);
-		execv(argv[0], (char **)argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		policyctl_cmd_exec(&cmd);
 	out->pid = pid;
 
 	r = 0;
