@@ -17,19 +17,6 @@
 #include "authorize.h"
 #include "sandbox.h"
 
-/* hp-admin may reload and allow; hp-banned may do nothing at all. */
-static const char test_rules[] =
-	"polkit.addRule(function(action, subject) {\n"
-	"    if (action.id.indexOf(\"org.hid-policy.\") != 0)\n"
-	"        return polkit.Result.NOT_HANDLED;\n"
-	"    if (subject.user == \"" POLKIT_ENV_BANNED "\")\n"
-	"        return polkit.Result.NO;\n"
-	"    if (subject.user == \"" POLKIT_ENV_ADMIN "\" &&\n"
-	"        (action.id == \"org.hid-policy.reload\" || action.id == \"org.hid-policy.allow\"))\n"
-	"        return polkit.Result.YES;\n"
-	"    return polkit.Result.NOT_HANDLED;\n"
-	"});\n";
-
 #define VERDICT_TIMEOUT_MS 20000
 
 static const char *const all_actions[] = {
@@ -50,7 +37,7 @@ static const char *verdict_name(enum authz_verdict v)
 
 static void start_env(struct polkit_env *env)
 {
-	CHECK_OK(polkit_env_start(env, test_rules));
+	CHECK_OK(polkit_env_start(env, POLKIT_ENV_TEST_RULES));
 }
 
 static void submit(struct authorizer *a, uint64_t cookie, const struct polkit_env_subject *s,
@@ -108,6 +95,49 @@ static struct authorizer *new_authorizer(void)
 	return a;
 }
 
+/* What most checks start from: polkit with the test rules, one live
+ * process as the subject, and an authorizer. */
+struct subject_case {
+	struct polkit_env env;
+	struct polkit_env_subject subject;
+	struct authorizer *a;
+};
+
+static void subject_case_start(struct subject_case *c, uid_t uid)
+{
+	start_env(&c->env);
+	CHECK_OK(polkit_env_subject_start(&c->subject, uid));
+	c->a = new_authorizer();
+}
+
+static void subject_case_end(struct subject_case *c)
+{
+	authorizer_free(c->a);
+	polkit_env_subject_end(&c->subject);
+	polkit_env_stop(&c->env);
+}
+
+/* One check for expect(): ACTION, asked INTERACTIVE or not, gets WANT
+ * with a message holding every one of NEEDLES (NULL-terminated, may be
+ * NULL). */
+struct expectation {
+	const char *action;
+	bool interactive;
+	enum authz_verdict want;
+	const char *const *needles;
+};
+
+/* UID's checks E[0..N), in order, as one subject with one authorizer. */
+static void expect_each(uid_t uid, const struct expectation *e, size_t n)
+{
+	struct subject_case c;
+
+	subject_case_start(&c, uid);
+	for (size_t i = 0; i < n; i++)
+		expect(c.a, &c.subject, e[i].action, e[i].interactive, e[i].want, e[i].needles);
+	subject_case_end(&c);
+}
+
 /* pkaction --verbose's value for FIELD ("implicit any") in OUT. */
 static bool pkaction_field_is(const char *out, const char *field, const char *want)
 {
@@ -158,131 +188,95 @@ static void test_pkaction_lists_the_actions_with_their_defaults(void)
 
 static void test_root_is_allowed_every_action(void)
 {
-	struct polkit_env_subject root;
-	struct polkit_env env;
-	struct authorizer *a;
+	struct subject_case c;
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&root, 0));
-	a = new_authorizer();
-	CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");
+	subject_case_start(&c, 0);
+	CHECK(authorizer_uses_polkit(c.a), "polkit answers, yet the fallback is in use");
 	for (size_t i = 0; i < ARRAY_SIZE(all_actions); i++)
-		expect(a, &root, all_actions[i], false, AUTHZ_ALLOWED, NULL);
-	authorizer_free(a);
-	polkit_env_subject_end(&root);
-	polkit_env_stop(&env);
+		expect(c.a, &c.subject, all_actions[i], false, AUTHZ_ALLOWED, NULL);
+	subject_case_end(&c);
 }
 
 static void test_user_sees_status_and_must_authenticate_for_the_rest(void)
 {
-	struct polkit_env_subject user;
-	struct polkit_env env;
-	struct authorizer *a;
+	const struct expectation checks[] = {
+		{ HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL },
+		{ HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE,
+		  (const char *const[]){ "read the audit log", HID_POLICY_ACTION_LOG, NULL } },
+		{ HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE,
+		  (const char *const[]){ "authentication is required to reload the rule sets",
+					 HID_POLICY_ACTION_RELOAD, "run as root", NULL } },
+		/* Interactive, but nobody runs an authentication agent here. */
+		{ HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE,
+		  (const char *const[]){ "grant or revoke temporary exceptions",
+					 HID_POLICY_ACTION_ALLOW, "no authentication agent",
+					 "run as root", NULL } },
+	};
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
-	a = new_authorizer();
-	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
-	expect(a, &user, HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE,
-	       (const char *const[]){ "read the audit log", HID_POLICY_ACTION_LOG, NULL });
-	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE,
-	       (const char *const[]){ "authentication is required to reload the rule sets",
-				      HID_POLICY_ACTION_RELOAD, "run as root", NULL });
-	/* Interactive, but nobody runs an authentication agent here. */
-	expect(a, &user, HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE,
-	       (const char *const[]){ "grant or revoke temporary exceptions",
-				      HID_POLICY_ACTION_ALLOW, "no authentication agent",
-				      "run as root", NULL });
-	authorizer_free(a);
-	polkit_env_subject_end(&user);
-	polkit_env_stop(&env);
+	expect_each(POLKIT_ENV_USER_UID, checks, ARRAY_SIZE(checks));
 }
 
 static void test_user_refused_by_a_rule_is_denied_naming_the_action(void)
 {
-	struct polkit_env_subject banned;
-	struct polkit_env env;
-	struct authorizer *a;
+	const struct expectation checks[] = {
+		{ HID_POLICY_ACTION_STATUS, false, AUTHZ_DENIED,
+		  (const char *const[]){ "uid 61004 is not authorized", "see the firewall's status",
+					 HID_POLICY_ACTION_STATUS, NULL } },
+		{ HID_POLICY_ACTION_RELOAD, true, AUTHZ_DENIED,
+		  (const char *const[]){ "reload the rule sets", HID_POLICY_ACTION_RELOAD, NULL } },
+	};
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&banned, POLKIT_ENV_BANNED_UID));
-	a = new_authorizer();
-	expect(a, &banned, HID_POLICY_ACTION_STATUS, false, AUTHZ_DENIED,
-	       (const char *const[]){ "uid 61004 is not authorized",
-				      "see the firewall's status", HID_POLICY_ACTION_STATUS, NULL });
-	expect(a, &banned, HID_POLICY_ACTION_RELOAD, true, AUTHZ_DENIED,
-	       (const char *const[]){ "reload the rule sets", HID_POLICY_ACTION_RELOAD, NULL });
-	authorizer_free(a);
-	polkit_env_subject_end(&banned);
-	polkit_env_stop(&env);
+	expect_each(POLKIT_ENV_BANNED_UID, checks, ARRAY_SIZE(checks));
 }
 
 static void test_user_granted_by_a_rule_may_reload_and_allow(void)
 {
-	struct polkit_env_subject admin;
-	struct polkit_env env;
-	struct authorizer *a;
+	const struct expectation checks[] = {
+		{ HID_POLICY_ACTION_RELOAD, false, AUTHZ_ALLOWED, NULL },
+		{ HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL },
+		/* The rule grants those two, not the log. */
+		{ HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE, NULL },
+	};
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&admin, POLKIT_ENV_ADMIN_UID));
-	a = new_authorizer();
-	expect(a, &admin, HID_POLICY_ACTION_RELOAD, false, AUTHZ_ALLOWED, NULL);
-	expect(a, &admin, HID_POLICY_ACTION_ALLOW, false, AUTHZ_ALLOWED, NULL);
-	/* The rule grants those two, not the log. */
-	expect(a, &admin, HID_POLICY_ACTION_LOG, false, AUTHZ_CHALLENGE, NULL);
-	authorizer_free(a);
-	polkit_env_subject_end(&admin);
-	polkit_env_stop(&env);
+	expect_each(POLKIT_ENV_ADMIN_UID, checks, ARRAY_SIZE(checks));
 }
 
 static void test_adm_member_reads_the_log_without_authenticating(void)
 {
-	struct polkit_env_subject auditor;
-	struct polkit_env env;
-	struct authorizer *a;
+	const struct expectation checks[] = {
+		{ HID_POLICY_ACTION_LOG, false, AUTHZ_ALLOWED, NULL },
+		/* Reading is all group adm gives. */
+		{ HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL },
+		{ HID_POLICY_ACTION_ALLOW, false, AUTHZ_CHALLENGE, NULL },
+	};
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&auditor, POLKIT_ENV_AUDITOR_UID));
-	a = new_authorizer();
-	expect(a, &auditor, HID_POLICY_ACTION_LOG, false, AUTHZ_ALLOWED, NULL);
-	/* Reading is all group adm gives. */
-	expect(a, &auditor, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
-	expect(a, &auditor, HID_POLICY_ACTION_ALLOW, false, AUTHZ_CHALLENGE, NULL);
-	authorizer_free(a);
-	polkit_env_subject_end(&auditor);
-	polkit_env_stop(&env);
+	expect_each(POLKIT_ENV_AUDITOR_UID, checks, ARRAY_SIZE(checks));
 }
 
 static void test_cancel_drops_a_pending_check(void)
 {
-	struct polkit_env_subject user;
-	struct polkit_env env;
-	struct authorizer *a;
+	struct subject_case c;
 	struct authz_result res;
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
-	a = new_authorizer();
+	subject_case_start(&c, POLKIT_ENV_USER_UID);
 	/* A frozen polkitd keeps the first check waiting for its answer. */
-	CHECK_OK(kill(env.polkitd_pid, SIGSTOP));
-	submit(a, 1, &user, HID_POLICY_ACTION_STATUS, false);
+	CHECK_OK(kill(c.env.polkitd_pid, SIGSTOP));
+	submit(c.a, 1, &c.subject, HID_POLICY_ACTION_STATUS, false);
 	/* Let the worker send it; the claim holds whether or not it did. */
 	usleep(300 * 1000);
-	CHECK_EQ(authorizer_take(a, &res), -EAGAIN);
-	authorizer_cancel(a, 1);
-	CHECK_OK(kill(env.polkitd_pid, SIGCONT));
+	CHECK_EQ(authorizer_take(c.a, &res), -EAGAIN);
+	authorizer_cancel(c.a, 1);
+	CHECK_OK(kill(c.env.polkitd_pid, SIGCONT));
 
 	/* polkitd answers in order: had the first verdict survived the
 	 * cancel, it would be queued before the second one's. */
-	submit(a, 2, &user, HID_POLICY_ACTION_STATUS, false);
-	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	submit(c.a, 2, &c.subject, HID_POLICY_ACTION_STATUS, false);
+	res = next_verdict(c.a, VERDICT_TIMEOUT_MS);
 	CHECK_EQ(res.cookie, 2);
 	CHECK_EQ(res.verdict, AUTHZ_ALLOWED);
-	CHECK_EQ(authorizer_take(a, &res), -EAGAIN);
+	CHECK_EQ(authorizer_take(c.a, &res), -EAGAIN);
 
-	authorizer_free(a);
-	polkit_env_subject_end(&user);
-	polkit_env_stop(&env);
+	subject_case_end(&c);
 }
 
 /* What the seccomp filter and the capability sets say of every thread of
@@ -321,6 +315,15 @@ static void check_threads_confined(void)
 	CHECK(threads >= 3, "%d threads", threads);
 }
 
+/* The sandboxed checker's wait status: exit 0, and nothing killed it. */
+static void check_sandboxed_checker_ended_well(int status)
+{
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the sandboxed checker ended with status %#x%s", status,
+	      WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS
+	      ? " (SIGSYS: a syscall off the seccomp list; see the kernel log)" : "");
+}
+
 /* The checking process enters hid-policyd's sandbox after creating the
  * authorizer, as the daemon does; its seccomp filter kills it on any
  * syscall off the list, from any of its threads. */
@@ -352,10 +355,7 @@ static void test_checks_work_inside_the_daemon_sandbox(void)
 		_exit(0);
 	}
 	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "the sandboxed checker ended with status %#x%s", status,
-	      WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS
-	      ? " (SIGSYS: a syscall off the seccomp list; see the kernel log)" : "");
+	check_sandboxed_checker_ended_well(status);
 
 	polkit_env_subject_end(&root);
 	polkit_env_subject_end(&user);
@@ -393,13 +393,10 @@ static void test_polkit_appearing_after_the_sandbox_is_used(void)
 		_exit(0);
 	}
 	close(go[0]);
-	CHECK_OK(polkit_env_start_services(&env, test_rules));
+	CHECK_OK(polkit_env_start_services(&env, POLKIT_ENV_TEST_RULES));
 	CHECK_EQ(write(go[1], "g", 1), 1);
 	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "the sandboxed checker ended with status %#x%s", status,
-	      WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS
-	      ? " (SIGSYS: a syscall off the seccomp list; see the kernel log)" : "");
+	check_sandboxed_checker_ended_well(status);
 	polkit_env_subject_end(&user);
 	polkit_env_stop(&env);
 }
@@ -524,25 +521,19 @@ static void test_check_of_a_vanished_client_is_an_error_with_polkits_reason(void
 
 static void test_daemon_survives_a_bus_restart_and_reconnects(void)
 {
-	struct polkit_env_subject user;
-	struct polkit_env env;
-	struct authorizer *a;
+	struct subject_case c;
 
-	start_env(&env);
-	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
-	a = new_authorizer();
-	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+	subject_case_start(&c, POLKIT_ENV_USER_UID);
+	expect(c.a, &c.subject, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
 
 	/* GLib's default would raise SIGTERM when the bus goes away; the
 	 * test process would die here. */
-	CHECK_OK(polkit_env_restart(&env));
-	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
-	expect(a, &user, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
-	CHECK(authorizer_uses_polkit(a), "polkit is back, yet the fallback is in use");
+	CHECK_OK(polkit_env_restart(&c.env));
+	expect(c.a, &c.subject, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+	expect(c.a, &c.subject, HID_POLICY_ACTION_RELOAD, false, AUTHZ_CHALLENGE, NULL);
+	CHECK(authorizer_uses_polkit(c.a), "polkit is back, yet the fallback is in use");
 
-	authorizer_free(a);
-	polkit_env_subject_end(&user);
-	polkit_env_stop(&env);
+	subject_case_end(&c);
 }
 
 static const struct test_case tests[] = {
