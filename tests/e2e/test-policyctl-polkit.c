@@ -72,16 +72,7 @@ static const char test_rules[] =
 	"polkit.addAdminRule(function(action, subject) {\n"
 	"    return [\"unix-user:" POLKIT_ENV_ADMIN "\"];\n"
 	"});\n"
-	"polkit.addRule(function(action, subject) {\n"
-	"    if (action.id.indexOf(\"org.hid-policy.\") != 0)\n"
-	"        return polkit.Result.NOT_HANDLED;\n"
-	"    if (subject.user == \"" POLKIT_ENV_BANNED "\")\n"
-	"        return polkit.Result.NO;\n"
-	"    if (subject.user == \"" POLKIT_ENV_ADMIN "\" &&\n"
-	"        (action.id == \"org.hid-policy.reload\" || action.id == \"org.hid-policy.allow\"))\n"
-	"        return polkit.Result.YES;\n"
-	"    return polkit.Result.NOT_HANDLED;\n"
-	"});\n";
+	POLKIT_ENV_TEST_RULES;
 
 struct fixture {
 	struct polkit_env polkit;

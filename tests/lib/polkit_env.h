@@ -34,6 +34,24 @@
 #define POLKIT_ENV_BANNED "hp-banned"		/* for the test's rules to refuse */
 #define POLKIT_ENV_BANNED_UID 61004
 
+/*
+ * Rules for hid-policy's actions that the polkit tests share (JavaScript,
+ * for polkit_env_start()'s TEST_RULES): hp-banned may do nothing, hp-admin
+ * may reload and allow; the rest is left to the shipped defaults and rules.
+ */
+#define POLKIT_ENV_TEST_RULES                                                  \
+	"polkit.addRule(function(action, subject) {\n"                        \
+	"    if (action.id.indexOf(\"org.hid-policy.\") != 0)\n"              \
+	"        return polkit.Result.NOT_HANDLED;\n"                          \
+	"    if (subject.user == \"" POLKIT_ENV_BANNED "\")\n"                \
+	"        return polkit.Result.NO;\n"                                   \
+	"    if (subject.user == \"" POLKIT_ENV_ADMIN "\" &&\n"               \
+	"        (action.id == \"org.hid-policy.reload\" ||"                  \
+	" action.id == \"org.hid-policy.allow\"))\n"                          \
+	"        return polkit.Result.YES;\n"                                  \
+	"    return polkit.Result.NOT_HANDLED;\n"                              \
+	"});\n"
+
 struct polkit_env {
 	char dir[64];		/* temporary directory: configuration, logs */
 	char polkitd_log[96];	/* DIR/polkitd.log: polkitd's own messages */
