@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "json_path.h"
+#include "policyd_case.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -47,19 +48,6 @@ static const char test_policy[] =
 	"  } ]\n"
 	"}\n";
 
-static void create_named_device(struct uhid_dev *dev, uint16_t product, const char *name)
-{
-	const struct uhid_dev_config cfg = {
-		.name = name,
-		.vendor = TEST_VENDOR,
-		.product = product,
-		.rdesc = uhid_test_rdesc,
-		.rdesc_size = uhid_test_rdesc_size,
-	};
-
-	CHECK_OK(uhid_dev_create(dev, &cfg));
-}
-
 static void create_device(struct uhid_dev *dev, uint16_t product)
 {
 	const struct uhid_dev_config cfg = {
@@ -71,6 +59,27 @@ static void create_device(struct uhid_dev *dev, uint16_t product)
 	};
 
 	CHECK_OK(uhid_dev_create(dev, &cfg));
+}
+
+/* The frame of most cases: a device of product TEST_PRODUCT named NAME,
+ * the daemon with its run directory open to other users, the device's
+ * hidraw node. */
+static void start_named_case(struct policyd_case *c, const char *name)
+{
+	const struct uhid_dev_config cfg = {
+		.name = name,
+		.vendor = TEST_VENDOR,
+		.product = TEST_PRODUCT,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+
+	policyd_case_start_shared(c, &cfg, test_policy);
+}
+
+static void start_case(struct policyd_case *c)
+{
+	start_named_case(c, "control test device");
 }
 
 /* The daemon, with its run directory open to other users (mkdtemp makes
@@ -146,17 +155,15 @@ static size_t log_records(struct policyd_run *run, const char *const *extra, jso
 static void test_every_command_works_as_root_and_its_json_parses(void)
 {
 	static const char *const tables[] = { "status", "devices", "rules", "generate", "log", "reload" };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	struct policyctl_output o;
 	json_t *j, *d, *list;
 	size_t i;
 	bool found = false;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
+	start_case(&c);
 
-	j = CTL_JSON(&run, "status");
+	j = CTL_JSON(&c.run, "status");
 	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "root-only"), "authorization %s",
 	      json_path_str_or_empty(j, "daemon.authorization"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "mode"), "enforce"), "mode %s", json_path_str_or_empty(j, "mode"));
@@ -164,10 +171,10 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	CHECK(json_is_integer(json_object_get(json_object_get(j, "counters"), "denied")), "counters");
 	json_decref(j);
 
-	j = CTL_JSON(&run, "devices");
+	j = CTL_JSON(&c.run, "devices");
 	list = json_object_get(j, "devices");
 	json_array_foreach(list, i, d) {
-		if (strcmp(json_path_str_or_empty(d, "sysfs"), dev.sysname))
+		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
 			continue;
 		found = true;
 		CHECK(json_is_true(json_object_get(d, "protected")), "protected");
@@ -176,51 +183,50 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 		CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
 			      "test-device"), "rule set");
 	}
-	CHECK(found, "%s not in the device list", dev.sysname);
+	CHECK(found, "%s not in the device list", c.dev.sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&run, "rules", dev.sysname);
+	j = CTL_JSON(&c.run, "rules", c.dev.sysname);
 	list = json_object_get(j, "rules");
 	CHECK_EQ(json_array_size(list), 2);
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 0), "name"), "no-firmware-update"), "rule 0");
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 1), "name"), "log-feature-3"), "rule 1");
 	json_decref(j);
 
-	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	j = CTL_JSON(&c.run, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "decision %s", json_path_str_or_empty(j, "decision.action"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), "no-firmware-update"), "rule %s", json_path_str_or_empty(j, "decision.rule"));
 	CHECK(strstr(json_path_str_or_empty(j, "text"), "no-firmware-update"), "text: %s", json_path_str_or_empty(j, "text"));
 	json_decref(j);
 
-	j = CTL_JSON(&run, "generate");
+	j = CTL_JSON(&c.run, "generate");
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
 			   "name"), "local-test-device"), "generated: %s", json_dumps(j, 0));
 	json_decref(j);
 
-	j = CTL_JSON(&run, "reload");
+	j = CTL_JSON(&c.run, "reload");
 	CHECK_EQ(json_integer_value(json_object_get(j, "rules")), 2);
 	json_decref(j);
 
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "60s");
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "60s");
 	CHECK_EQ(json_integer_value(json_object_get(json_object_get(j, "exception"), "duration_s")), 60);
 	json_decref(j);
-	j = CTL_JSON(&run, "revoke", dev.sysname);
+	j = CTL_JSON(&c.run, "revoke", c.dev.sysname);
 	CHECK_EQ(json_array_size(json_object_get(j, "revoked")), 1);
 	json_decref(j);
-	CHECK(log_records(&run, NULL, NULL) >= 2, "grant and end records");
+	CHECK(log_records(&c.run, NULL, NULL) >= 2, "grant and end records");
 
 	/* The tables too: every command exits 0 and prints something. */
 	for (i = 0; i < ARRAY_SIZE(tables); i++) {
-		const char *args[3] = { tables[i], !strcmp(tables[i], "rules") ? dev.sysname : NULL };
+		const char *args[3] = { tables[i], !strcmp(tables[i], "rules") ? c.dev.sysname : NULL };
 
-		CHECK_OK(policyctl_run(&run, (uid_t)-1, args, &o));
+		CHECK_OK(policyctl_run(&c.run, (uid_t)-1, args, &o));
 		CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", tables[i],
 		      o.status, o.out, o.err);
 		policyctl_output_done(&o);
 	}
 
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_log_filters_return_exactly_the_matching_records(void)
@@ -284,62 +290,48 @@ static void test_allow_for_2s_lets_a_denied_request_through_until_it_expires(voi
 	const char *const granted[] = { "event=exception_granted", "granted_by.uid=0", NULL };
 	const char *const expired[] = { "event=exception_ended", "reason=expired",
 					"granted_by.uid=0", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	json_t *j;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	start_case(&c);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
 
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "2s", "--request", "set_report",
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "2s", "--request", "set_report",
 		     "--report", "feature", "--id", "0xf0");
 	json_decref(j);
-	CHECK_EQ(set_feature(fd, 0xf0), 0);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
-	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, granted, 1, 5000), 1);
 
 	/* Expiry is the daemon's timer: nobody asks for it. */
-	CHECK_EQ(policyd_audit_count(&run, expired, 1, 10000), 1);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, expired, 1, 10000), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_allow_survives_a_reload_and_revoke_ends_it(void)
 {
 	const char *const revoked[] = { "event=exception_ended", "reason=revoked",
 					"revoked_by.uid=0", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	json_t *j;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
+	start_case(&c);
 
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "10m");
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "10m");
 	json_decref(j);
-	CHECK_OK(policyd_reload(&run));
-	CHECK_EQ(set_feature(fd, 0xf0), 0);
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
 
-	j = CTL_JSON(&run, "revoke", dev.sysname);
+	j = CTL_JSON(&c.run, "revoke", c.dev.sysname);
 	json_decref(j);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
-	CHECK_EQ(policyd_audit_count(&run, revoked, 1, 5000), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, revoked, 1, 5000), 1);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_allow_ends_when_the_device_is_removed(void)
@@ -366,62 +358,50 @@ static void test_allow_ends_when_the_device_is_removed(void)
 static void test_stopping_the_daemon_ends_its_temporary_allows(void)
 {
 	const char *const stopped[] = { "event=exception_ended", "reason=daemon stopped", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	json_t *j;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1h");
+	start_case(&c);
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "1h");
 	json_decref(j);
-	CHECK_EQ(set_feature(fd, 0xf0), 0);
+	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
 
-	CHECK_EQ(policyd_stop(&run, false), 0);
+	CHECK_EQ(policyd_stop(&c.run, false), 0);
 	/* The firewall outlives the daemon, the temporary allow does not. */
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 1);
-	CHECK_EQ(policyd_audit_count(&run, stopped, 1, 0), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, stopped, 1, 0), 1);
 
-	close(fd);
-	CHECK_OK(policyd_cleanup(&run));
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	struct policyctl_output o;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);	/* a record to keep from them */
+	start_case(&c);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);	/* a record to keep from them */
 
-	CTL(&run, USER_UID, &o, "allow", dev.sysname, "--for", "1h");
+	CTL(&c.run, USER_UID, &o, "allow", c.dev.sysname, "--for", "1h");
 	CHECK_EQ(o.status, 3);
 	CHECK(strstr(o.err, "not authorized") && strstr(o.err, "org.hid-policy.allow"),
 	      "message: %s", o.err);
 	CHECK(!o.out[0], "stdout: %s", o.out);
 	policyctl_output_done(&o);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
 
-	CTL(&run, USER_UID, &o, "reload");
+	CTL(&c.run, USER_UID, &o, "reload");
 	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.reload"), "reload: %d %s", o.status, o.err);
 	policyctl_output_done(&o);
 
-	CTL(&run, USER_UID, &o, "log");
+	CTL(&c.run, USER_UID, &o, "log");
 	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.log"), "log: %d %s", o.status, o.err);
 	CHECK(!o.out[0], "log printed: %s", o.out);
 	policyctl_output_done(&o);
 
 	/* --json: the refusal, and nothing else. */
-	CTL(&run, USER_UID, &o, "--json", "status");
+	CTL(&c.run, USER_UID, &o, "--json", "status");
 	CHECK_EQ(o.status, 3);
 	{
 		json_t *j = json_parse_check(o.out);
@@ -433,9 +413,7 @@ static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(v
 	}
 	policyctl_output_done(&o);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 static mode_t mode_of(const char *path, uid_t *owner, bool *is_socket)
@@ -639,17 +617,15 @@ static json_t *next_streamed(int fd, char *buf, size_t size, size_t *got)
 
 static void test_log_follow_streams_records_as_they_happen_and_after_rotation(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	char socket_path[160], rotated[160], buf[8192];
-	int pipefd[2], fd;
+	int pipefd[2];
 	size_t got = 0;
 	pid_t pid;
 	json_t *rec;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	snprintf(socket_path, sizeof(socket_path), "%s/control", run.runtime_dir);
+	start_case(&c);
+	snprintf(socket_path, sizeof(socket_path), "%s/control", c.run.runtime_dir);
 	CHECK_OK(pipe(pipefd));
 	pid = fork();
 	CHECK_OK(pid);
@@ -666,33 +642,29 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	close(pipefd[1]);
 	/* Let it reach the end of the (empty) log, then make a record. */
 	usleep(500 * 1000);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
-	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny") && !strcmp(json_path_str_or_empty(rec, "device.sysfs"), dev.sysname),
+	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny") && !strcmp(json_path_str_or_empty(rec, "device.sysfs"), c.dev.sysname),
 	      "streamed: %s", json_dumps(rec, 0));
 	json_decref(rec);
 
 	/* logrotate: move the file away, SIGHUP; the follower goes on with
 	 * the new file. */
-	snprintf(rotated, sizeof(rotated), "%s.1", run.audit_log);
-	CHECK_OK(rename(run.audit_log, rotated));
-	CHECK_OK(policyd_reload(&run));
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);
+	snprintf(rotated, sizeof(rotated), "%s.1", c.run.audit_log);
+	CHECK_OK(rename(c.run.audit_log, rotated));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
 	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
 	json_decref(rec);
-	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 0), 1);	/* it came from the new file */
+	CHECK_EQ(policyd_audit_count(&c.run, NULL, 1, 0), 1);	/* it came from the new file */
 
 	CHECK(kill(pid, 0) == 0, "the follower should still run");
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
 	close(pipefd[0]);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 /* A reload whose rules cannot be compiled for a device (two rule sets
@@ -701,22 +673,17 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 {
 	const char *const expired[] = { "event=exception_ended", "reason=expired", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
+	json_t *j;
 	char *many = NULL;
 	size_t len = 0;
 	FILE *f;
-	json_t *j;
-	int fd;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	CHECK_OK(fd);
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "4s", "--request", "set_report",
+	start_case(&c);
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "4s", "--request", "set_report",
 		     "--report", "feature", "--id", "0xf0");
 	json_decref(j);
-	CHECK_EQ(set_feature(fd, 0xf0), 0);
+	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
 
 	/* 64 more rules for the same device: 66 in all, two too many. */
 	f = open_memstream(&many, &len);
@@ -729,20 +696,18 @@ static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 			i ? "," : "", i, i);
 	fprintf(f, "  ] } ] }\n");
 	CHECK_OK(fclose(f));
-	CHECK_OK(policyd_write_policy(&run, "60-many.json", many));
+	CHECK_OK(policyd_write_policy(&c.run, "60-many.json", many));
 	free(many);
-	CHECK_OK(policyd_reload(&run));
-	CHECK(policyd_said(&run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
-	CHECK_EQ(set_feature(fd, 0xf0), 0);
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
+	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
 
-	CHECK_EQ(policyd_audit_count(&run, expired, 1, 10000), 1);
-	CHECK_EQ(set_feature(fd, 0xf0), EPERM);		/* the allow is gone */
-	CHECK_EQ(set_feature(fd, 3), 0);		/* the old rules are still there */
-	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+	CHECK_EQ(policyd_audit_count(&c.run, expired, 1, 10000), 1);
+	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);		/* the allow is gone */
+	CHECK_EQ(set_feature(c.fd, 3), 0);		/* the old rules are still there */
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
 
-	close(fd);
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 /* A client names itself (prctl(PR_SET_NAME)): bytes that are not UTF-8,
@@ -754,30 +719,27 @@ static void test_a_granting_client_s_command_name_is_escaped_and_its_grant_audit
 	static const char escaped[] = "\\xff\\x1b[31mx\\x0ay";
 	char by_comm[64], request[512];
 	const char *granted[] = { "event=exception_granted", by_comm, NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	json_t *j;
 
-	create_device(&dev, TEST_PRODUCT);
-	start_daemon(&run);
+	start_case(&c);
 	snprintf(by_comm, sizeof(by_comm), "granted_by.comm=%s", escaped);
 	snprintf(request, sizeof(request),
 		 "{\"version\":1,\"command\":\"allow\",\"args\":{\"device\":\"%s\",\"duration_s\":60}}\n",
-		 dev.sysname);
+		 c.dev.sysname);
 
 	CHECK_OK(prctl(PR_SET_NAME, comm, 0, 0, 0));
-	j = raw_request(&run, request, strlen(request));
+	j = raw_request(&c.run, request, strlen(request));
 	CHECK(json_is_true(json_object_get(j, "ok")), "allow: %s", json_path_str_or_empty(j, "message"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "result.exception.granted_by.comm"), escaped), "reply names %s",
 	      json_path_str_or_empty(j, "result.exception.granted_by.comm"));
 	json_decref(j);
 
-	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
-	CHECK(policyd_said(&run, escaped, 5000), "the daemon's message lacks the escaped name");
-	CHECK(!policyd_said(&run, "\x1b[31m", 0), "the daemon wrote the escape sequence as it came");
+	CHECK_EQ(policyd_audit_count(&c.run, granted, 1, 5000), 1);
+	CHECK(policyd_said(&c.run, escaped, 5000), "the daemon's message lacks the escaped name");
+	CHECK(!policyd_said(&c.run, "\x1b[31m", 0), "the daemon wrote the escape sequence as it came");
 
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 /* A device names itself too: a name that is not UTF-8 is listed (its
@@ -786,54 +748,49 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 {
 	char by_device[300];
 	const char *granted[] = { "event=exception_granted", by_device, NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	json_t *j, *d;
 	size_t i;
 	bool found = false;
 
-	create_named_device(&dev, TEST_PRODUCT, "bad \xff\xfe name");
-	start_daemon(&run);
-	snprintf(by_device, sizeof(by_device), "device.sysfs=%s", dev.sysname);
+	start_named_case(&c, "bad \xff\xfe name");
+	snprintf(by_device, sizeof(by_device), "device.sysfs=%s", c.dev.sysname);
 
-	j = CTL_JSON(&run, "devices");
+	j = CTL_JSON(&c.run, "devices");
 	json_array_foreach(json_object_get(j, "devices"), i, d) {
-		if (strcmp(json_path_str_or_empty(d, "sysfs"), dev.sysname))
+		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
 			continue;
 		found = true;
 		CHECK(!strcmp(json_path_str_or_empty(d, "name"), "bad ?? name"), "name \"%s\"", json_path_str_or_empty(d, "name"));
 		CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
 	}
-	CHECK(found, "%s is not in the device list", dev.sysname);
+	CHECK(found, "%s is not in the device list", c.dev.sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&run, "explain", dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	j = CTL_JSON(&c.run, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "explain: %s", json_path_str_or_empty(j, "decision.action"));
 	json_decref(j);
 
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "1m");
+	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "1m");
 	json_decref(j);
-	CHECK_EQ(policyd_audit_count(&run, granted, 1, 5000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, granted, 1, 5000), 1);
 
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 /* A device named with a C1 control (U+009B, CSI on some terminals) shows
  * up escaped in hid-policyctl's output, as text and as JSON. */
 static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
 {
-	struct policyd_run run;
-	struct uhid_dev dev;
+	struct policyd_case c;
 	struct policyctl_output o;
 	json_t *j, *d;
 	size_t i;
 	bool found = false;
 
-	create_named_device(&dev, TEST_PRODUCT, "pad \xc2\x9b" "2J");
-	start_daemon(&run);
+	start_named_case(&c, "pad \xc2\x9b" "2J");
 
-	CTL(&run, (uid_t)-1, &o, "--json", "devices");
+	CTL(&c.run, (uid_t)-1, &o, "--json", "devices");
 	CHECK_EQ(o.status, 0);
 	CHECK(!strstr(o.out, "\xc2\x9b"), "--json printed the C1 control");
 	j = json_parse_check(o.out);
@@ -843,13 +800,12 @@ static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
 	json_decref(j);
 	policyctl_output_done(&o);
 
-	CTL(&run, (uid_t)-1, &o, "devices");
+	CTL(&c.run, (uid_t)-1, &o, "devices");
 	CHECK_EQ(o.status, 0);
 	CHECK(!strstr(o.out, "\xc2\x9b") && strstr(o.out, "pad \\xc2\\x9b2J"), "devices: %s", o.out);
 	policyctl_output_done(&o);
 
-	stop_daemon(&run);
-	uhid_dev_destroy(&dev);
+	policyd_case_end(&c);
 }
 
 /* polkit knows a client by pid and start time. One that exited before the

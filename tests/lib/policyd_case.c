@@ -1,19 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* An end-to-end case's frame; see policyd_case.h. */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "policyd_case.h"
 
-void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
-			const char *policy)
+static void start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+		  const char *policy, bool shared)
 {
 	CHECK_OK(uhid_dev_create(&c->dev, dev_cfg));
 	CHECK_OK(policyd_prepare(&c->run));
+	if (shared)
+		CHECK_OK(chmod(c->run.dir, 0755));
 	CHECK_OK(policyd_write_policy(&c->run, "50-test.json", policy));
 	CHECK_OK(policyd_start(&c->run, NULL));
 	c->fd = uhid_dev_open_hidraw(&c->dev, 0);
 	CHECK_OK(c->fd);
+}
+
+void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			const char *policy)
+{
+	start(c, dev_cfg, policy, false);
+}
+
+void policyd_case_start_shared(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			       const char *policy)
+{
+	start(c, dev_cfg, policy, true);
 }
 
 void policyd_case_end(struct policyd_case *c)

@@ -20,5 +20,9 @@ struct policyd_case {
  * 50-test.json, open the hidraw node. */
 void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 			const char *policy);
+/* The same with the run directory open to other users (mkdtemp makes it
+ * 0700), so that they reach the control socket as on a real system. */
+void policyd_case_start_shared(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			       const char *policy);
 /* Close the node, stop the daemon and remove its pins, destroy the device. */
 void policyd_case_end(struct policyd_case *c);
