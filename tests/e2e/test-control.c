@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -17,7 +16,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/hidraw.h>
 
 #include "harness.h"
 #include "json_path.h"
@@ -98,32 +96,6 @@ static void stop_daemon(struct policyd_run *run)
 	CHECK_OK(policyd_cleanup(run));
 }
 
-static int set_feature(int fd, uint8_t id)
-{
-	uint8_t buf[64] = { id };
-
-	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
-}
-
-/* Run hid-policyctl ARGS... as UID; the output stays for checks. */
-#define CTL(run, uid, out, ...)                                                \
-	do {                                                                   \
-		const char *const __args[] = { __VA_ARGS__, NULL };            \
-		CHECK_OK(policyctl_run(run, uid, __args, out));                \
-	} while (0)
-
-/* Run hid-policyctl --json ARGS as root; expect success and JSON. */
-#define CTL_JSON(run, ...)                                                     \
-	({                                                                     \
-		struct policyctl_output __o;                                   \
-		json_t *__j;                                                   \
-		CTL(run, (uid_t)-1, &__o, "--json", __VA_ARGS__);              \
-		CHECK(__o.status == 0, "exit %d: %s", __o.status, __o.err);    \
-		__j = json_parse_check(__o.out);                               \
-		policyctl_output_done(&__o);                                   \
-		__j;                                                           \
-	})
-
 /* log --json ARGS: one JSON record per line; returns how many, all parsed. */
 static size_t log_records(struct policyd_run *run, const char *const *extra, json_t **last)
 {
@@ -156,14 +128,13 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 {
 	static const char *const tables[] = { "status", "devices", "rules", "generate", "log", "reload" };
 	struct policyd_case c;
-	struct policyctl_output o;
 	json_t *j, *d, *list;
 	size_t i;
 	bool found = false;
 
 	start_case(&c);
 
-	j = CTL_JSON(&c.run, "status");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "status");
 	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "root-only"), "authorization %s",
 	      json_path_str_or_empty(j, "daemon.authorization"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "mode"), "enforce"), "mode %s", json_path_str_or_empty(j, "mode"));
@@ -171,7 +142,7 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	CHECK(json_is_integer(json_object_get(json_object_get(j, "counters"), "denied")), "counters");
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "devices");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
 	list = json_object_get(j, "devices");
 	json_array_foreach(list, i, d) {
 		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
@@ -186,32 +157,32 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	CHECK(found, "%s not in the device list", c.dev.sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "rules", c.dev.sysname);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "rules", c.dev.sysname);
 	list = json_object_get(j, "rules");
 	CHECK_EQ(json_array_size(list), 2);
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 0), "name"), "no-firmware-update"), "rule 0");
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(list, 1), "name"), "log-feature-3"), "rule 1");
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "decision %s", json_path_str_or_empty(j, "decision.action"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), "no-firmware-update"), "rule %s", json_path_str_or_empty(j, "decision.rule"));
 	CHECK(strstr(json_path_str_or_empty(j, "text"), "no-firmware-update"), "text: %s", json_path_str_or_empty(j, "text"));
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "generate");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "generate");
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
 			   "name"), "local-test-device"), "generated: %s", json_dumps(j, 0));
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "reload");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "reload");
 	CHECK_EQ(json_integer_value(json_object_get(j, "rules")), 2);
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "60s");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "60s");
 	CHECK_EQ(json_integer_value(json_object_get(json_object_get(j, "exception"), "duration_s")), 60);
 	json_decref(j);
-	j = CTL_JSON(&c.run, "revoke", c.dev.sysname);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "revoke", c.dev.sysname);
 	CHECK_EQ(json_array_size(json_object_get(j, "revoked")), 1);
 	json_decref(j);
 	CHECK(log_records(&c.run, NULL, NULL) >= 2, "grant and end records");
@@ -220,10 +191,7 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	for (i = 0; i < ARRAY_SIZE(tables); i++) {
 		const char *args[3] = { tables[i], !strcmp(tables[i], "rules") ? c.dev.sysname : NULL };
 
-		CHECK_OK(policyctl_run(&c.run, (uid_t)-1, args, &o));
-		CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", tables[i],
-		      o.status, o.out, o.err);
-		policyctl_output_done(&o);
+		policyd_case_ctl_shows(&c.run, (uid_t)-1, args);
 	}
 
 	policyd_case_end(&c);
@@ -251,15 +219,15 @@ static void test_log_filters_return_exactly_the_matching_records(void)
 	CHECK_OK(fb);
 
 	/* Before: a denied twice, b once; an allow logged on a. */
-	CHECK_EQ(set_feature(fa, 0xf0), EPERM);
-	CHECK_EQ(set_feature(fa, 0xf0), EPERM);
-	CHECK_EQ(set_feature(fb, 0xf0), EPERM);
-	CHECK_EQ(set_feature(fa, 3), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(fa, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fa, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fa, 3), 0);
 	CHECK_EQ(policyd_audit_count(&run, NULL, 4, 10000), 4);
 	usleep(1100 * 1000);
 	t = time(NULL);
 	/* After: one more denial on b. */
-	CHECK_EQ(set_feature(fb, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf0), EPERM);
 	CHECK_EQ(policyd_audit_count(&run, NULL, 5, 10000), 5);
 
 	CHECK_EQ(log_records(&run, NULL, NULL), 5);
@@ -294,18 +262,18 @@ static void test_allow_for_2s_lets_a_denied_request_through_until_it_expires(voi
 	json_t *j;
 
 	start_case(&c);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "2s", "--request", "set_report",
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "2s", "--request", "set_report",
 		     "--report", "feature", "--id", "0xf0");
 	json_decref(j);
-	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(policyd_audit_count(&c.run, granted, 1, 5000), 1);
 
 	/* Expiry is the daemon's timer: nobody asks for it. */
 	CHECK_EQ(policyd_audit_count(&c.run, expired, 1, 10000), 1);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 
 	policyd_case_end(&c);
@@ -320,14 +288,14 @@ static void test_allow_survives_a_reload_and_revoke_ends_it(void)
 
 	start_case(&c);
 
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "10m");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "10m");
 	json_decref(j);
 	CHECK_OK(policyd_reload(&c.run));
-	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 
-	j = CTL_JSON(&c.run, "revoke", c.dev.sysname);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "revoke", c.dev.sysname);
 	json_decref(j);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(policyd_audit_count(&c.run, revoked, 1, 5000), 1);
 
@@ -343,12 +311,12 @@ static void test_allow_ends_when_the_device_is_removed(void)
 
 	create_device(&dev, TEST_PRODUCT);
 	start_daemon(&run);
-	j = CTL_JSON(&run, "allow", dev.sysname, "--for", "10m");
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "allow", dev.sysname, "--for", "10m");
 	json_decref(j);
 	uhid_dev_destroy(&dev);
 
 	CHECK_EQ(policyd_audit_count(&run, removed, 1, 10000), 1);
-	j = CTL_JSON(&run, "status");
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "status");
 	CHECK_EQ(json_array_size(json_object_get(j, "exceptions")), 0);
 	json_decref(j);
 
@@ -362,13 +330,13 @@ static void test_stopping_the_daemon_ends_its_temporary_allows(void)
 	json_t *j;
 
 	start_case(&c);
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "1h");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "1h");
 	json_decref(j);
-	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 
 	CHECK_EQ(policyd_stop(&c.run, false), 0);
 	/* The firewall outlives the daemon, the temporary allow does not. */
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(policyd_audit_count(&c.run, stopped, 1, 0), 1);
 
@@ -381,27 +349,27 @@ static void test_unprivileged_user_is_refused_with_a_clear_message_and_no_data(v
 	struct policyctl_output o;
 
 	start_case(&c);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);	/* a record to keep from them */
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);	/* a record to keep from them */
 
-	CTL(&c.run, USER_UID, &o, "allow", c.dev.sysname, "--for", "1h");
+	POLICYCTL(&c.run, USER_UID, &o, "allow", c.dev.sysname, "--for", "1h");
 	CHECK_EQ(o.status, 3);
 	CHECK(strstr(o.err, "not authorized") && strstr(o.err, "org.hid-policy.allow"),
 	      "message: %s", o.err);
 	CHECK(!o.out[0], "stdout: %s", o.out);
 	policyctl_output_done(&o);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 
-	CTL(&c.run, USER_UID, &o, "reload");
+	POLICYCTL(&c.run, USER_UID, &o, "reload");
 	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.reload"), "reload: %d %s", o.status, o.err);
 	policyctl_output_done(&o);
 
-	CTL(&c.run, USER_UID, &o, "log");
+	POLICYCTL(&c.run, USER_UID, &o, "log");
 	CHECK(o.status == 3 && strstr(o.err, "org.hid-policy.log"), "log: %d %s", o.status, o.err);
 	CHECK(!o.out[0], "log printed: %s", o.out);
 	policyctl_output_done(&o);
 
 	/* --json: the refusal, and nothing else. */
-	CTL(&c.run, USER_UID, &o, "--json", "status");
+	POLICYCTL(&c.run, USER_UID, &o, "--json", "status");
 	CHECK_EQ(o.status, 3);
 	{
 		json_t *j = json_parse_check(o.out);
@@ -564,7 +532,7 @@ static void test_malformed_requests_get_clear_errors_and_the_daemon_keeps_runnin
 
 	/* A client that says nothing does not hold up the others. */
 	silent[0] = connect_control(&run);
-	j = CTL_JSON(&run, "status");
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "status");
 	CHECK(json_object_get(j, "daemon"), "status while a client stalls");
 	json_decref(j);
 
@@ -642,7 +610,7 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	close(pipefd[1]);
 	/* Let it reach the end of the (empty) log, then make a record. */
 	usleep(500 * 1000);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
 	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny") && !strcmp(json_path_str_or_empty(rec, "device.sysfs"), c.dev.sysname),
 	      "streamed: %s", json_dumps(rec, 0));
@@ -653,7 +621,7 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	snprintf(rotated, sizeof(rotated), "%s.1", c.run.audit_log);
 	CHECK_OK(rename(c.run.audit_log, rotated));
 	CHECK_OK(policyd_reload(&c.run));
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	rec = next_streamed(pipefd[0], buf, sizeof(buf), &got);
 	CHECK(!strcmp(json_path_str_or_empty(rec, "action"), "deny"), "streamed after rotation: %s", json_dumps(rec, 0));
 	json_decref(rec);
@@ -680,10 +648,10 @@ static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 	FILE *f;
 
 	start_case(&c);
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "4s", "--request", "set_report",
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "4s", "--request", "set_report",
 		     "--report", "feature", "--id", "0xf0");
 	json_decref(j);
-	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 
 	/* 64 more rules for the same device: 66 in all, two too many. */
 	f = open_memstream(&many, &len);
@@ -700,11 +668,11 @@ static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 	free(many);
 	CHECK_OK(policyd_reload(&c.run));
 	CHECK(policyd_said(&c.run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
-	CHECK_EQ(set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 
 	CHECK_EQ(policyd_audit_count(&c.run, expired, 1, 10000), 1);
-	CHECK_EQ(set_feature(c.fd, 0xf0), EPERM);		/* the allow is gone */
-	CHECK_EQ(set_feature(c.fd, 3), 0);		/* the old rules are still there */
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);		/* the allow is gone */
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 3), 0);		/* the old rules are still there */
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
 
 	policyd_case_end(&c);
@@ -756,7 +724,7 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 	start_named_case(&c, "bad \xff\xfe name");
 	snprintf(by_device, sizeof(by_device), "device.sysfs=%s", c.dev.sysname);
 
-	j = CTL_JSON(&c.run, "devices");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
 	json_array_foreach(json_object_get(j, "devices"), i, d) {
 		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
 			continue;
@@ -767,11 +735,11 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 	CHECK(found, "%s is not in the device list", c.dev.sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "explain: %s", json_path_str_or_empty(j, "decision.action"));
 	json_decref(j);
 
-	j = CTL_JSON(&c.run, "allow", c.dev.sysname, "--for", "1m");
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "1m");
 	json_decref(j);
 	CHECK_EQ(policyd_audit_count(&c.run, granted, 1, 5000), 1);
 
@@ -790,7 +758,7 @@ static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
 
 	start_named_case(&c, "pad \xc2\x9b" "2J");
 
-	CTL(&c.run, (uid_t)-1, &o, "--json", "devices");
+	POLICYCTL(&c.run, (uid_t)-1, &o, "--json", "devices");
 	CHECK_EQ(o.status, 0);
 	CHECK(!strstr(o.out, "\xc2\x9b"), "--json printed the C1 control");
 	j = json_parse_check(o.out);
@@ -800,7 +768,7 @@ static void test_hid_policyctl_prints_no_c1_control_of_a_device_name(void)
 	json_decref(j);
 	policyctl_output_done(&o);
 
-	CTL(&c.run, (uid_t)-1, &o, "devices");
+	POLICYCTL(&c.run, (uid_t)-1, &o, "devices");
 	CHECK_EQ(o.status, 0);
 	CHECK(!strstr(o.out, "\xc2\x9b") && strstr(o.out, "pad \\xc2\\x9b2J"), "devices: %s", o.out);
 	policyctl_output_done(&o);
@@ -846,7 +814,7 @@ static void test_a_client_that_exited_before_it_was_accepted_is_refused(void)
 	close(fd);
 
 	/* A live client is served as ever. */
-	j = CTL_JSON(&run, "status");
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "status");
 	CHECK(json_object_get(j, "daemon"), "status");
 	json_decref(j);
 	stop_daemon(&run);
@@ -931,7 +899,7 @@ static void test_users_together_cannot_lock_root_out_of_the_control_socket(void)
 	CHECK_EQ(refused, N - 28);
 
 	/* hid-policyctl as root, with the users' 28 clients still there. */
-	j = CTL_JSON(&run, "status");
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "status");
 	CHECK_EQ(json_integer_value(json_object_get(json_object_get(j, "daemon"), "clients")), 29);
 	json_decref(j);
 
@@ -958,7 +926,7 @@ static void test_log_that_cannot_be_read_is_an_error_not_an_empty_log(void)
 	snprintf(moved, sizeof(moved), "%s.moved", run.audit_log);
 	CHECK_OK(rename(run.audit_log, moved));
 	CHECK_OK(mkdir(run.audit_log, 0700));
-	CTL(&run, (uid_t)-1, &o, "log");
+	POLICYCTL(&run, (uid_t)-1, &o, "log");
 	CHECK(o.status != 0, "log of an unreadable file exited 0: %s", o.out);
 	CHECK(strstr(o.err, "reading the audit log failed"), "message: %s", o.err);
 	policyctl_output_done(&o);

@@ -7,15 +7,14 @@
  * looks at what hid-policyctl printed and exited with, and at the other
  * end: the device, the audit log, the daemon's state.
  */
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/hidraw.h>
 
 #include "harness.h"
 #include "json_path.h"
+#include "policyd_case.h"
 #include "policyd_run.h"
 #include "polkit_env.h"
 #include "uhid_dev.h"
@@ -125,35 +124,6 @@ static void teardown(struct fixture *f)
 	polkit_env_stop(&f->polkit);
 }
 
-/* SET_FEATURE report ID on FD: 0 or the errno the caller saw. */
-static int set_feature(int fd, uint8_t id)
-{
-	uint8_t buf[64] = { id };
-
-	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
-}
-
-/* Run hid-policyctl ARGS... as UID; the output stays for checks. */
-#define CTL(f, uid, out, ...)                                                  \
-	do {                                                                   \
-		const char *const __args[] = { __VA_ARGS__, NULL };            \
-		CHECK_OK(policyctl_run(&(f)->run, uid, __args, out));          \
-	} while (0)
-
-/* hid-policyctl --json ARGS as UID: exit 0 and a JSON object, returned. */
-#define CTL_JSON(f, uid, ...)                                                  \
-	({                                                                     \
-		struct policyctl_output __o;                                   \
-		json_t *__j;                                                   \
-		CTL(f, uid, &__o, "--json", __VA_ARGS__);                      \
-		CHECK(__o.status == 0, "uid %d: exit %d: %s", (int)(uid),      \
-		      __o.status, __o.err);                                    \
-		__j = json_parse_check(__o.out);                               \
-		CHECK(json_is_object(__j), "not an object: %s", __o.out);      \
-		policyctl_output_done(&__o);                                   \
-		__j;                                                           \
-	})
-
 /*
  * hid-policyctl ARGS as UID is refused: exit 3, on stderr a message that
  * names ACTION and HOW (what to do about it), nothing on stdout; and with
@@ -214,17 +184,17 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 	bool found = false;
 
 	setup(&f, 1);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 1, 10000), 1);
 
-	j = CTL_JSON(&f, ROOT_UID, "status");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "status");
 	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
 	      json_path_str_or_empty(j, "daemon.authorization"));
 	CHECK(!strcmp(json_path_str_or_empty(j, "mode"), "enforce"), "mode %s", json_path_str_or_empty(j, "mode"));
 	CHECK(json_path_int(j, "counters.denied") >= 1, "denied counter %lld", json_path_int(j, "counters.denied"));
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "devices");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "devices");
 	list = json_object_get(j, "devices");
 	json_array_foreach(list, i, d) {
 		if (strcmp(json_path_str_or_empty(d, "sysfs"), f.dev[0].sysname))
@@ -238,33 +208,33 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 	CHECK(found, "%s is not among the devices", f.dev[0].sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "rules", f.dev[0].sysname);
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "rules", f.dev[0].sysname);
 	CHECK_EQ(json_array_size(json_object_get(j, "rules")), 2);
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "explain", f.dev[0].sysname, "set_report", "--report", "feature",
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "explain", f.dev[0].sysname, "set_report", "--report", "feature",
 		     "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), "no-firmware-update"), "rule \"%s\"",
 	      json_path_str_or_empty(j, "decision.rule"));
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "generate");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "generate");
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(json_object_get(j, "policy"), "devices"), 0),
 			   "name"), "local-polkit-test-pad"), "generated policy");
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "reload");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "reload");
 	CHECK_EQ(json_path_int(j, "rules"), 2);
 	json_decref(j);
 
-	j = CTL_JSON(&f, ROOT_UID, "allow", f.dev[0].sysname, "--for", "10m");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "allow", f.dev[0].sysname, "--for", "10m");
 	CHECK_EQ(json_path_int(j, "exception.granted_by.uid"), 0);
 	json_decref(j);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), 0);
-	j = CTL_JSON(&f, ROOT_UID, "revoke", f.dev[0].sysname);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), 0);
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "revoke", f.dev[0].sysname);
 	CHECK_EQ(json_array_size(json_object_get(j, "revoked")), 1);
 	json_decref(j);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 1);
 	CHECK_EQ(policyd_audit_count(&f.run, granted, 1, 5000), 1);
 	CHECK_EQ(policyd_audit_count(&f.run, revoked, 1, 5000), 1);
@@ -274,7 +244,7 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 		struct policyctl_output o;
 		char *line, *save = NULL;
 
-		CTL(&f, ROOT_UID, &o, "--json", "log");
+		POLICYCTL(&f.run, ROOT_UID, &o, "--json", "log");
 		CHECK(o.status == 0, "log: exit %d: %s", o.status, o.err);
 		for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			json_t *rec = json_parse_check(line);
@@ -291,7 +261,6 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 	/* And the tables: each exits 0 and shows something. */
 	for (i = 0; i < ARRAY_SIZE(tables); i++) {
 		const char *args[9] = { tables[i] };
-		struct policyctl_output o;
 
 		if (!strcmp(tables[i], "rules")) {
 			args[1] = f.dev[0].sysname;
@@ -302,10 +271,7 @@ static void test_root_runs_every_command_and_polkit_authorizes(void)
 			for (size_t k = 0; k < ARRAY_SIZE(rest); k++)
 				args[1 + k] = rest[k];
 		}
-		CHECK_OK(policyctl_run(&f.run, ROOT_UID, args, &o));
-		CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", tables[i],
-		      o.status, o.out, o.err);
-		policyctl_output_done(&o);
+		policyd_case_ctl_shows(&f.run, ROOT_UID, args);
 	}
 
 	teardown(&f);
@@ -320,30 +286,30 @@ static void test_users_see_the_firewall_unless_a_rule_refuses_them(void)
 
 	setup(&f, 1);
 
-	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "status");
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_USER_UID, "status");
 	CHECK(!strcmp(json_path_str_or_empty(j, "daemon.authorization"), "polkit"), "authorization \"%s\"",
 	      json_path_str_or_empty(j, "daemon.authorization"));
 	json_decref(j);
 
-	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "devices");
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_USER_UID, "devices");
 	json_array_foreach(json_object_get(j, "devices"), i, d)
 		found |= !strcmp(json_path_str_or_empty(d, "sysfs"), f.dev[0].sysname) &&
 			 json_is_true(json_object_get(d, "protected"));
 	CHECK(found, "%s is not shown as protected", f.dev[0].sysname);
 	json_decref(j);
 
-	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "rules", f.dev[0].sysname);
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_USER_UID, "rules", f.dev[0].sysname);
 	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(j, "rules"), 0), "name"),
 		      "no-firmware-update"), "first rule");
 	json_decref(j);
 
-	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "explain", f.dev[0].sysname, "set_report", "--report",
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_USER_UID, "explain", f.dev[0].sysname, "set_report", "--report",
 		     "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "decision \"%s\"",
 	      json_path_str_or_empty(j, "decision.action"));
 	json_decref(j);
 
-	j = CTL_JSON(&f, POLKIT_ENV_USER_UID, "generate");
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_USER_UID, "generate");
 	CHECK(json_array_size(json_object_get(json_object_get(j, "policy"), "devices")) == 1,
 	      "generated policy");
 	json_decref(j);
@@ -368,14 +334,14 @@ static void test_user_is_refused_log_reload_allow_revoke_and_nothing_changes(voi
 
 	setup(&f, 1);
 	/* A record the user must not see. */
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 1, 10000), 1);
 
 	REFUSED(&f, POLKIT_ENV_USER_UID, "org.hid-policy.log", HOW_AUTHENTICATE, "log");
 	REFUSED(&f, POLKIT_ENV_USER_UID, "org.hid-policy.log", HOW_AUTHENTICATE, "log", "--device",
 		f.dev[0].sysname, "--action", "deny");
 	/* The table form too: no header, no record, not the rule's name. */
-	CTL(&f, POLKIT_ENV_USER_UID, &o, "log");
+	POLICYCTL(&f.run, POLKIT_ENV_USER_UID, &o, "log");
 	CHECK(!strstr(o.out, "no-firmware-update") && !strstr(o.err, "no-firmware-update"),
 	      "a record leaked: %s%s", o.out, o.err);
 	policyctl_output_done(&o);
@@ -383,7 +349,7 @@ static void test_user_is_refused_log_reload_allow_revoke_and_nothing_changes(voi
 	/* allow: refused, and the firmware request is still refused. */
 	REFUSED(&f, POLKIT_ENV_USER_UID, "org.hid-policy.allow", HOW_AUTHENTICATE, "allow",
 		f.dev[0].sysname, "--for", "1h");
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 0);
 	CHECK_EQ(policyd_audit_count(&f.run, granted_to_user, 0, 0), 0);
 
@@ -391,22 +357,22 @@ static void test_user_is_refused_log_reload_allow_revoke_and_nothing_changes(voi
 	 * request through stays out of force. */
 	CHECK_OK(policyd_write_policy(&f.run, "50-test.json", open_policy));
 	REFUSED(&f, POLKIT_ENV_USER_UID, "org.hid-policy.reload", HOW_AUTHENTICATE, "reload");
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 0);
 	CHECK_OK(policyd_write_policy(&f.run, "50-test.json", test_policy));
 
 	/* revoke: root's temporary allow (reads only, so the firmware rule
 	 * still holds) outlives the user's attempt. */
-	j = CTL_JSON(&f, ROOT_UID, "allow", f.dev[0].sysname, "--for", "1h", "--request",
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "allow", f.dev[0].sysname, "--for", "1h", "--request",
 		     "get_report");
 	json_decref(j);
 	REFUSED(&f, POLKIT_ENV_USER_UID, "org.hid-policy.allow", HOW_AUTHENTICATE, "revoke",
 		f.dev[0].sysname);
-	j = CTL_JSON(&f, ROOT_UID, "status");
+	j = POLICYCTL_JSON(&f.run, ROOT_UID, "status");
 	CHECK_EQ(json_array_size(json_object_get(j, "exceptions")), 1);
 	json_decref(j);
 	CHECK_EQ(policyd_audit_count(&f.run, ended, 0, 0), 0);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 
 	/* The shipped adm rule gives group adm the log, not the rest. */
 	REFUSED(&f, POLKIT_ENV_AUDITOR_UID, "org.hid-policy.allow", HOW_AUTHENTICATE, "allow",
@@ -428,35 +394,35 @@ static void test_user_granted_by_a_rule_allows_for_2s_until_it_expires(void)
 	json_t *j;
 
 	setup(&f, 1);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "2s",
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "2s",
 		     "--request", "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK_EQ(json_path_int(j, "exception.duration_s"), 2);
 	CHECK_EQ(json_path_int(j, "exception.granted_by.uid"), POLKIT_ENV_ADMIN_UID);
 	json_decref(j);
 	/* In the window the request reaches the device. */
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), 0);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 1);
 	CHECK_EQ(policyd_audit_count(&f.run, granted, 1, 5000), 1);
 
 	/* Nobody asks for the end: the daemon's timer ends it, and the
 	 * record names who granted it. */
 	CHECK_EQ(policyd_audit_count(&f.run, expired, 1, 10000), 1);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 1);
 
 	/* The rule gives reload and revoke too, */
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "reload");
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "reload");
 	CHECK_EQ(json_path_int(j, "rules"), 2);
 	json_decref(j);
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "1h");
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "allow", f.dev[0].sysname, "--for", "1h");
 	json_decref(j);
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "revoke", f.dev[0].sysname);
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "revoke", f.dev[0].sysname);
 	CHECK_EQ(json_array_size(json_object_get(j, "revoked")), 1);
 	json_decref(j);
 	CHECK_EQ(policyd_audit_count(&f.run, revoked, 1, 5000), 1);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	/* but not the log. */
 	REFUSED(&f, POLKIT_ENV_ADMIN_UID, "org.hid-policy.log", HOW_AUTHENTICATE, "log");
 
@@ -565,26 +531,26 @@ static void test_adm_member_reads_the_log_and_filters_return_exactly_the_matchin
 
 	/* Before T: a refused twice and a logged allow on a; b refused once,
 	 * then a temporary allow on b granted and revoked by hp-admin. */
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
-	CHECK_EQ(set_feature(f.fd[0], LOGGED_ID), 0);
-	CHECK_EQ(set_feature(f.fd[1], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], LOGGED_ID), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[1], FIRMWARE_ID), EPERM);
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 4, 10000), 4);
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "allow", f.dev[1].sysname, "--for", "1h",
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "allow", f.dev[1].sysname, "--for", "1h",
 		     "--request", "get_report");
 	json_decref(j);
-	j = CTL_JSON(&f, POLKIT_ENV_ADMIN_UID, "revoke", f.dev[1].sysname);
+	j = POLICYCTL_JSON(&f.run, POLKIT_ENV_ADMIN_UID, "revoke", f.dev[1].sysname);
 	json_decref(j);
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 6, 10000), 6);
 	usleep(1100 * 1000);
 	t = time(NULL);
 	/* From T: b refused, a logged allow. */
-	CHECK_EQ(set_feature(f.fd[1], FIRMWARE_ID), EPERM);
-	CHECK_EQ(set_feature(f.fd[0], LOGGED_ID), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[1], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], LOGGED_ID), 0);
 	CHECK_EQ(policyd_audit_count(&f.run, NULL, 8, 10000), 8);
 
 	/* No password: the shipped rule gives group adm the log. */
-	CTL(&f, POLKIT_ENV_AUDITOR_UID, &o, "log");
+	POLICYCTL(&f.run, POLKIT_ENV_AUDITOR_UID, &o, "log");
 	CHECK(o.status == 0, "log: exit %d: %s", o.status, o.err);
 	CHECK(strstr(o.out, f.dev[0].sysname) && strstr(o.out, f.dev[1].sysname) &&
 	      strstr(o.out, "no-firmware-update"), "the table: %s", o.out);
@@ -690,7 +656,7 @@ static void test_agent_on_a_terminal_takes_the_admin_password_and_refuses_a_wron
 	      "after a wrong password: %s", o.out);
 	CHECK(!strstr(o.out, wrong[0]), "the password was echoed");
 	policyctl_output_done(&o);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), EPERM);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 0);
 	CHECK_EQ(policyd_audit_count(&f.run, granted, 0, 0), 0);
 
@@ -699,7 +665,7 @@ static void test_agent_on_a_terminal_takes_the_admin_password_and_refuses_a_wron
 	CHECK(!strstr(o.out, right[0]), "the password was echoed");
 	CHECK_EQ(o.status, 0);
 	policyctl_output_done(&o);
-	CHECK_EQ(set_feature(f.fd[0], FIRMWARE_ID), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(f.fd[0], FIRMWARE_ID), 0);
 	CHECK_EQ(uhid_dev_count(&f.dev[0], UHID_DEV_SET_REPORT, FIRMWARE_ID), 1);
 	CHECK_EQ(policyd_audit_count(&f.run, granted, 1, 5000), 1);
 

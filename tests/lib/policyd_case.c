@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "json_path.h"
 #include "policyd_case.h"
 
 static void start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
@@ -37,4 +38,27 @@ void policyd_case_end(struct policyd_case *c)
 	policyd_stop(&c->run, false);
 	CHECK_OK(policyd_cleanup(&c->run));
 	uhid_dev_destroy(&c->dev);
+}
+
+json_t *policyd_case_ctl_json(struct policyd_run *run, uid_t uid, const char *const *args)
+{
+	struct policyctl_output o;
+	json_t *j;
+
+	CHECK_OK(policyctl_run(run, uid, args, &o));
+	CHECK(o.status == 0, "uid %d: exit %d: %s", (int)uid, o.status, o.err);
+	j = json_parse_check(o.out);
+	CHECK(json_is_object(j), "not an object: %s", o.out);
+	policyctl_output_done(&o);
+	return j;
+}
+
+void policyd_case_ctl_shows(struct policyd_run *run, uid_t uid, const char *const *args)
+{
+	struct policyctl_output o;
+
+	CHECK_OK(policyctl_run(run, uid, args, &o));
+	CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", args[0], o.status,
+	      o.out, o.err);
+	policyctl_output_done(&o);
 }

@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include "harness.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -26,3 +27,18 @@ void policyd_case_start_shared(struct policyd_case *c, const struct uhid_dev_con
 			       const char *policy);
 /* Close the node, stop the daemon and remove its pins, destroy the device. */
 void policyd_case_end(struct policyd_case *c);
+
+/* hid-policyctl ARGS... on RUN's control socket as UID ((uid_t)-1: as the
+ * test); fails the test when it cannot be run. OUT keeps what it printed,
+ * for checks (policyctl_output_done() after). */
+#define POLICYCTL(run, uid, out, ...)                                          \
+	CHECK_OK(policyctl_run(run, uid, (const char *const[]){ __VA_ARGS__, NULL }, out))
+
+/* hid-policyctl --json ARGS... as UID: fails the test unless it exits 0
+ * and prints a JSON object; returns that object (new reference). */
+#define POLICYCTL_JSON(run, uid, ...)                                          \
+	policyd_case_ctl_json(run, uid, (const char *const[]){ "--json", __VA_ARGS__, NULL })
+json_t *policyd_case_ctl_json(struct policyd_run *run, uid_t uid, const char *const *args);
+/* hid-policyctl ARGS (its table output) as UID: fails the test unless it
+ * exits 0 and prints something. */
+void policyd_case_ctl_shows(struct policyd_run *run, uid_t uid, const char *const *args);

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/hidraw.h>
 #include <linux/input.h>
 #include <sys/eventfd.h>
 
@@ -475,6 +477,13 @@ int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags)
 	int fd = open(dev->hidraw, O_RDWR | O_CLOEXEC | flags);
 
 	return fd < 0 ? -errno : fd;
+}
+
+int uhid_hidraw_set_feature(int fd, uint8_t id)
+{
+	uint8_t buf[64] = { id };
+
+	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
 }
 
 int uhid_wait_gone(const char *syspath, int timeout_ms)

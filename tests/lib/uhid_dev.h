@@ -101,6 +101,9 @@ void uhid_dev_clear(struct uhid_dev *dev);
 
 /* Open the device's hidraw node (O_RDWR | flags). Returns fd or -errno. */
 int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags);
+/* SET_FEATURE of 64-byte feature report ID (the other bytes 0) on the
+ * hidraw node FD: 0, or the errno the caller saw. */
+int uhid_hidraw_set_feature(int fd, uint8_t id);
 
 /* Wait until the device's sysfs directory is gone (after destroy). */
 int uhid_wait_gone(const char *syspath, int timeout_ms);
