@@ -180,22 +180,36 @@ static size_t count_lines(const char *path, const char *text, size_t *matching)
 	return n;
 }
 
+#define PATH_LEN 64
+
+/* Open A on a log in a new directory under /tmp, with this process's
+ * stderr (where summaries go) moved to a file beside it. LOG and ERR
+ * (PATH_LEN bytes each) get the two paths; returns the stderr file's fd
+ * (read and write). */
+static int open_audit_with_stderr(struct audit_log *a, char *log, char *err)
+{
+	char dir[] = "/tmp/test-audit.XXXXXX";
+	int fd;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %m");
+	snprintf(log, PATH_LEN, "%s/audit.jsonl", dir);
+	snprintf(err, PATH_LEN, "%s/stderr", dir);
+	fd = open(err, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK_OK(fd);
+	CHECK_OK(dup2(fd, STDERR_FILENO));
+	CHECK_OK(audit_open(a, log, true));
+	return fd;
+}
+
 static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
 {
-	char dir[] = "/tmp/test-audit.XXXXXX", log[64], err[64];
+	char log[PATH_LEN], err[PATH_LEN];
 	const struct audit_context ctx = { .device = &dualsense, .rule_name = "r" };
 	struct hid_fw_record rec = deny_record();
 	struct audit_log a;
 	size_t lines, said;
-	int fd;
 
-	CHECK(mkdtemp(dir), "mkdtemp: %m");
-	snprintf(log, sizeof(log), "%s/audit.jsonl", dir);
-	snprintf(err, sizeof(err), "%s/stderr", dir);
-	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	CHECK_OK(fd);
-	CHECK_OK(dup2(fd, STDERR_FILENO));
-	CHECK_OK(audit_open(&a, log, true));
+	open_audit_with_stderr(&a, log, err);
 	a.summary_burst = 5;
 	a.summary_interval_ms = 300;
 
@@ -220,19 +234,13 @@ static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
 
 static void test_summary_line_has_no_control_characters(void)
 {
-	char dir[] = "/tmp/test-audit.XXXXXX", log[64], err[64], text[512];
+	char log[PATH_LEN], err[PATH_LEN], text[512];
 	struct hid_fw_record rec = deny_record();
 	struct audit_log a;
 	ssize_t n;
 	int fd;
 
-	CHECK(mkdtemp(dir), "mkdtemp: %m");
-	snprintf(log, sizeof(log), "%s/audit.jsonl", dir);
-	snprintf(err, sizeof(err), "%s/stderr", dir);
-	fd = open(err, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CHECK_OK(fd);
-	CHECK_OK(dup2(fd, STDERR_FILENO));
-	CHECK_OK(audit_open(&a, log, true));
+	fd = open_audit_with_stderr(&a, log, err);
 	memcpy(rec.comm, "x\nFORGED\x1b[2J", 13);
 	CHECK_OK(audit_write_record(&a, &rec, NULL));
 	audit_close(&a);
