@@ -21,9 +21,7 @@ if [ "${1:-}" = --rounds ]; then
 fi
 [ $# -gt 0 ] || set -- root root-hold-probe user-no-rule user-rule
 
-scripts/deps.sh
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" >/dev/null
+scripts/prepare.sh "$build"
 img=$(kernel/build | sed -n 's/^KERNEL_IMAGE=//p')
 
 # Without KVM the guest may fall back to a jiffies clock (4 ms steps): give

@@ -9,9 +9,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 
-scripts/deps.sh
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" >/dev/null
+scripts/prepare.sh "$build"
 
 name=${1:-all}
 [ $# -gt 0 ] && shift

@@ -6,7 +6,5 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 
-scripts/deps.sh
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" >/dev/null
+scripts/prepare.sh "$build"
 exec scripts/vm.sh -- scripts/demo-guest.sh "$build"
