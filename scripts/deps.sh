@@ -10,8 +10,8 @@ packages=(
 	clang llvm libclang-rt-14-dev
 	libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjansson-dev libseccomp-dev libcap-ng-dev libpolkit-gobject-1-dev
-	# test kernel build
-	linux-source-6.1 xz-utils bc bison flex libssl-dev dwarves python3
+	# test kernels: the port (6.1 + kernel/) and upstream 6.12 (backports, below)
+	linux-source-6.1 xz-utils bc bison flex libssl-dev dwarves python3 libelf-dev
 	# VM and guest tools
 	qemu-system-x86 busybox-static
 	# systemd-udevd in the guest (tests/e2e/test-race.c, bench/race_bench.sh)
@@ -23,15 +23,22 @@ packages=(
 	python3-jsonschema
 )
 
+# From bookworm-backports: the upstream kernel the tests also run on.
+backports_packages=(linux-source-6.12)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
 missing=()
 for p in "${packages[@]}"; do
 	case "$p" in \#*) continue ;; esac
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-		missing+=("$p")
-	fi
+	installed "$p" || missing+=("$p")
+done
+missing_bpo=()
+for p in "${backports_packages[@]}"; do
+	installed "$p" || missing_bpo+=("$p")
 done
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps.sh: missing packages: ${missing[*]}" >&2
@@ -39,7 +46,36 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "deps.sh: installing ${missing[*]}" >&2
+# Enable bookworm-backports the Debian way: a deb822 source that uses the
+# same mirror as the machine's own bookworm entry, so no host is named here.
+enable_backports() {
+	local list=/etc/apt/sources.list.d/hid-policy-backports.sources uris
+	if grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	uris=$(awk '
+		/^[[:space:]]*$/ { if (suite && uri) { print uri; exit } suite = 0; uri = ""; next }
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
+		END { if (suite && uri) print uri }
+	' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
+	if [ -z "$uris" ] && [ -f /etc/apt/sources.list ]; then
+		uris=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
+	fi
+	[ -n "$uris" ] || { echo "deps.sh: no Debian bookworm apt source to derive bookworm-backports from" >&2; return 1; }
+	echo "deps.sh: enabling bookworm-backports ($list)" >&2
+	cat > "$list" <<-EOT
+	Types: deb
+	URIs: $uris
+	Suites: bookworm-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOT
+}
+
 export DEBIAN_FRONTEND=noninteractive
+[ ${#missing_bpo[@]} -eq 0 ] || enable_backports
+echo "deps.sh: installing ${missing[*]} ${missing_bpo[*]}" >&2
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ ${#missing_bpo[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_bpo[@]}" >/dev/null
