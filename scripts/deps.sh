@@ -78,4 +78,5 @@ export DEBIAN_FRONTEND=noninteractive
 echo "deps.sh: installing ${missing[*]} ${missing_bpo[*]}" >&2
 apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-[ ${#missing_bpo[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_bpo[@]}" >/dev/null
+# pkg/bookworm-backports: only the named packages come from backports.
+[ ${#missing_bpo[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing_bpo[@]/%//bookworm-backports}" >/dev/null

@@ -3,12 +3,17 @@
 # builds (or reuses) the test kernel, runs the host suites and the VM suites,
 # and ends with one line "N passed, N failed, N skipped".
 #
-# Usage: scripts/test.sh [SUITE...]
+# Usage: scripts/test.sh [--kernel port|upstream]... [SUITE...]
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
-#   vm        every VM suite below, in one boot
+#   vm        every VM suite below
 #   smoke kernel e2e policies ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness and vm.
+#
+# VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
+# with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
+# --kernel picks one (repeat it for both). Their result lines name the
+# kernel: "PASS: upstream/e2e/...".
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,8 +26,22 @@ done
 
 host_suites=()
 vm_suites=()
-[ $# -gt 0 ] || set -- unit harness vm
-for s in "$@"; do
+kernels=()
+args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel)
+		case "${2:-}" in
+		port|upstream) kernels+=("$2") ;;
+		*) echo "test.sh: --kernel takes port or upstream" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+[ ${#kernels[@]} -gt 0 ] || kernels=(port upstream)
+[ ${#args[@]} -gt 0 ] || args=(unit harness vm)
+for s in "${args[@]}"; do
 	case "$s" in
 	unit|harness) host_suites+=("$s") ;;
 	vm) vm_suites+=("${vm_suites_all[@]}") ;;
@@ -78,40 +97,52 @@ for s in "${host_suites[@]+"${host_suites[@]}"}"; do
 	esac
 done
 
-if [ ${#vm_suites[@]} -gt 0 ]; then
-	step "test kernel"
-	kernel_out=$(kernel/build) || { fail_line "setup/kernel-build"; kernel_out=; }
-	if [ -n "$kernel_out" ]; then
-		echo "$kernel_out" >&2
-		image=$(sed -n 's/^KERNEL_IMAGE=//p' <<< "$kernel_out")
-		suites_ok=()
-		for s in "${vm_suites[@]}"; do
-			if [ -x "tests/$s/build.sh" ]; then
-				step "host build for suite $s"
-				if ! run "tests/$s/build.sh" "$build" "$(dirname "$image")"; then
-					fail_line "$s/build"
-					continue
-				fi
-			fi
-			suites_ok+=("$s")
-		done
-		if [ ${#suites_ok[@]} -gt 0 ]; then
-			step "VM suites: ${suites_ok[*]}"
-			failed_before=$(grep -c '^FAIL: ' "$log")
-			run scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" \
-				-- tests/run-in-vm.sh "$build" "${suites_ok[@]}"
-			st=$?
-			# 124..126: the VM itself failed (timeout, crash, kernel warning).
-			if [ $st -ge 124 ] && [ $st -le 126 ]; then
-				fail_line "vm/guest_finished_with_a_clean_kernel_log (vm.sh exit $st)"
-			else
-				echo "PASS: vm/guest_finished_with_a_clean_kernel_log" | tee -a "$log"
-				if [ $st -ne 0 ] && [ "$(grep -c '^FAIL: ' "$log")" -eq "$failed_before" ]; then
-					fail_line "vm/suites_exited_with_status_${st}_without_naming_a_failure"
-				fi
+# One kernel: build it, the suites' host parts against it, and run the
+# suites in one boot. Results are prefixed with the kernel's name.
+run_vm_suites() {
+	local k=$1 kernel_out image kbuild st failed_before s
+	local suites_ok=()
+
+	step "test kernel $k"
+	kernel_out=$(kernel/build --kernel "$k") || { fail_line "$k/setup/kernel-build"; return; }
+	echo "$kernel_out" >&2
+	image=$(sed -n 's/^KERNEL_IMAGE=//p' <<< "$kernel_out")
+	# What a suite builds against a kernel (vmlinux.h, BPF objects) lives
+	# in a build directory of that kernel's own.
+	kbuild=$build/kernel-$k
+	for s in "${vm_suites[@]}"; do
+		if [ -x "tests/$s/build.sh" ]; then
+			step "host build for suite $s ($k)"
+			if ! run "tests/$s/build.sh" "$build" "$(dirname "$image")" "$kbuild"; then
+				fail_line "$k/$s/build"
+				continue
 			fi
 		fi
+		suites_ok+=("$s")
+	done
+	[ ${#suites_ok[@]} -gt 0 ] || return
+	step "VM suites on $k: ${suites_ok[*]}"
+	failed_before=$(grep -c '^FAIL: ' "$log")
+	scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" \
+		-- env HID_POLICY_KERNEL_NAME="$k" HID_POLICY_KERNEL_BUILDDIR="$kbuild" \
+		tests/run-in-vm.sh "$build" "${suites_ok[@]}" 2>&1 |
+		sed -u -E "s#^(PASS|FAIL|SKIP): #\1: $k/#" | tee -a "$log"
+	st=${PIPESTATUS[0]}
+	# 124..126: the VM itself failed (timeout, crash, kernel warning).
+	if [ $st -ge 124 ] && [ $st -le 126 ]; then
+		fail_line "$k/vm/guest_finished_with_a_clean_kernel_log (vm.sh exit $st)"
+	else
+		echo "PASS: $k/vm/guest_finished_with_a_clean_kernel_log" | tee -a "$log"
+		if [ $st -ne 0 ] && [ "$(grep -c '^FAIL: ' "$log")" -eq "$failed_before" ]; then
+			fail_line "$k/vm/suites_exited_with_status_${st}_without_naming_a_failure"
+		fi
 	fi
+}
+
+if [ ${#vm_suites[@]} -gt 0 ]; then
+	for k in "${kernels[@]}"; do
+		run_vm_suites "$k"
+	done
 fi
 
 passed=$(grep -c '^PASS: ' "$log")

@@ -3,10 +3,11 @@
 # the VM): vmlinux.h from the test kernel's BTF, the BPF test programs and
 # the test program.
 #
-# Usage: tests/kernel/build.sh BUILD_DIR KERNEL_IMAGE_DIR
+# Usage: tests/kernel/build.sh BUILD_DIR KERNEL_IMAGE_DIR [KERNEL_BUILD_DIR]
 #        tests/kernel/build.sh KERNEL_IMAGE_DIR      (BUILD_DIR: build/)
 # KERNEL_IMAGE_DIR is the directory of kernel/build's bzImage (it holds
-# vmlinux). Output goes to BUILD_DIR/tests/kernel/.
+# vmlinux). Output goes to KERNEL_BUILD_DIR/tests/kernel/ (default
+# BUILD_DIR), so that each test kernel has its own.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -14,16 +15,16 @@ repo=$(cd "$src/../.." && pwd)
 if [ $# -eq 1 ]; then
 	build=$repo/build
 	kdir=$1
-elif [ $# -eq 2 ]; then
+elif [ $# -eq 2 ] || [ $# -eq 3 ]; then
 	build=$1
 	kdir=$2
 else
-	echo "usage: $0 [BUILD_DIR] KERNEL_IMAGE_DIR" >&2
+	echo "usage: $0 [BUILD_DIR] KERNEL_IMAGE_DIR [KERNEL_BUILD_DIR]" >&2
 	exit 2
 fi
 [ -f "$kdir/vmlinux" ] || { echo "build.sh: no vmlinux in $kdir" >&2; exit 1; }
 
-out=$build/tests/kernel
+out=${3:-$build}/tests/kernel
 mkdir -p "$out/bpf"
 
 bpftool btf dump file "$kdir/vmlinux" format c > "$out/vmlinux.h.tmp"

@@ -6,7 +6,8 @@ set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$repo/build}
 [ $# -gt 0 ] && shift
-out=$build/tests/kernel
+# scripts/test.sh builds the suite per test kernel.
+out=${HID_POLICY_KERNEL_BUILDDIR:-$build}/tests/kernel
 export HID_BPF_TEST_OBJDIR=$out/bpf
 status=0
 for t in test-hid-bpf test-hid-bpf-requests; do

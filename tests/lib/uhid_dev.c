@@ -251,6 +251,30 @@ static bool find_hidraw(struct uhid_dev *dev)
 	return dev->hidraw[0] && access(dev->hidraw, F_OK) == 0;
 }
 
+/* Send the stream report until told to stop; a report the kernel refuses
+ * (no driver bound yet, device going away) is simply the next one's turn. */
+static void *stream_thread(void *arg)
+{
+	struct uhid_dev *dev = arg;
+	const struct timespec pause = { .tv_nsec = 200 * 1000 };
+
+	while (!__atomic_load_n(&dev->stream_stop, __ATOMIC_ACQUIRE)) {
+		if (uhid_write(dev->fd, &dev->stream_event) == 0)
+			__atomic_fetch_add(&dev->n_streamed, 1, __ATOMIC_RELAXED);
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+static void stream_end(struct uhid_dev *dev)
+{
+	if (!dev->stream_running)
+		return;
+	__atomic_store_n(&dev->stream_stop, true, __ATOMIC_RELEASE);
+	pthread_join(dev->stream_thread, NULL);
+	dev->stream_running = false;
+}
+
 int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	static unsigned int counter;
@@ -264,6 +288,8 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	dev->fd = -1;
 	dev->stop_fd = -1;
 	if (!cfg->rdesc || !cfg->rdesc_size || cfg->rdesc_size > HID_MAX_DESCRIPTOR_SIZE)
+		return -EINVAL;
+	if (cfg->stream_size > sizeof(dev->stream_event.u.input2.data))
 		return -EINVAL;
 	if (!defaults.bus)
 		defaults.bus = BUS_USB;
@@ -305,6 +331,16 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	if (r < 0)
 		goto fail;
 
+	if (cfg->stream_report && cfg->stream_size) {
+		dev->stream_event.type = UHID_INPUT2;
+		dev->stream_event.u.input2.size = cfg->stream_size;
+		memcpy(dev->stream_event.u.input2.data, cfg->stream_report, cfg->stream_size);
+		r = -pthread_create(&dev->stream_thread, NULL, stream_thread, dev);
+		if (r < 0)
+			goto fail;
+		dev->stream_running = true;
+	}
+
 	r = -pthread_create(&dev->thread, NULL, device_thread, dev);
 	if (r < 0)
 		goto fail;
@@ -328,6 +364,7 @@ void uhid_dev_destroy(struct uhid_dev *dev)
 {
 	struct uhid_event ev = { .type = UHID_DESTROY };
 
+	stream_end(dev);
 	if (dev->fd >= 0)
 		uhid_write(dev->fd, &ev);
 	if (dev->thread_running) {

@@ -38,6 +38,11 @@ struct uhid_dev_config {
 	const char *phys;	/* default: a token unique to this device */
 	const uint8_t *rdesc;	/* report descriptor (required) */
 	size_t rdesc_size;
+	/* When set, the device sends this input report over and over from
+	 * the moment it is created (before hid-core has bound it) until it
+	 * is destroyed, as a controller that streams its state does. */
+	const uint8_t *stream_report;
+	size_t stream_size;
 };
 
 struct uhid_get_reply {
@@ -58,6 +63,11 @@ struct uhid_dev {
 
 	pthread_t thread;
 	bool thread_running;
+	pthread_t stream_thread;	/* see uhid_dev_config.stream_report */
+	bool stream_running;
+	bool stream_stop;		/* atomic: ends the stream thread */
+	unsigned long n_streamed;	/* atomic: input reports the kernel took */
+	struct uhid_event stream_event;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	/* Everything below is protected by lock. */
