@@ -170,7 +170,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
 	struct managed_device *m = daemon_find_device(d, info->hid_id);
-	bool adopted = false, lost = false;
+	bool adopted = false, lost = false, input;
 	int r, attached;
 
 	daemon_policy_device(info, &pdev);
@@ -237,13 +237,26 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    info->sysname, info->name, strerror(-attached));
 		return attached;
 	}
+	/* The input path gets a program only where a rule needs one, and only
+	 * once a driver is bound: upstream HID-BPF (6.11, 6.12) sizes the event
+	 * buffer from the parsed reports when the first hid_device_event program
+	 * attaches, and one attached before the reports are parsed crashes the
+	 * kernel at the device's first report (doc/security.md). Until the bind
+	 * event, requests alone are filtered. */
+	input = fw_rules_need_input(rules) && info->bound;
 	if (attached) {
 		adopted = !m->protected;
+		if (fw_attached_input(&d->loader, info->hid_id) != input) {
+			r = fw_attach(&d->loader, info->hid_id, input);
+			if (r < 0)
+				say(d, LOG_ERR, "%s (%s): cannot %s the firewall's input filter: %s",
+				    info->sysname, info->name, input ? "add" : "remove", strerror(-r));
+		}
 	} else {
 		/* Protected, yet nothing registered: someone else
 		 * unregistered its instance. */
 		lost = m->protected || m->lost;
-		r = fw_attach(&d->loader, info->hid_id);
+		r = fw_attach(&d->loader, info->hid_id, input);
 		if (r < 0 && !device_present(d, info)) {
 			/* Gone before we could attach: its remove event follows. */
 			fw_delete_rules(&d->loader, info->hid_id);

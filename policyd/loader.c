@@ -287,11 +287,14 @@ static int is_ops_map(const struct ops_layout *lay, int fd)
 }
 
 /* Is the hid_bpf_ops map behind FD (is_ops_map) registered, naming
- * hid_id? One lookup of its only element. 1 yes, 0 no, or -errno. */
-static int ops_registered(const struct ops_layout *lay, int fd, uint32_t hid_id)
+ * hid_id? One lookup of its only element. 1 yes, 0 no, or -errno. When
+ * INPUT is given, it tells whether the hid_device_event member names a
+ * program. */
+static int ops_registered(const struct ops_layout *lay, int fd, uint32_t hid_id, bool *input)
 {
 	_cleanup_free_ uint8_t *value = calloc(1, lay->value_size);
 	uint32_t key = 0, state;
+	uint64_t event_prog;
 	int32_t id;
 
 	if (!value)
@@ -300,12 +303,16 @@ static int ops_registered(const struct ops_layout *lay, int fd, uint32_t hid_id)
 		return -errno;
 	memcpy(&state, value + lay->state, sizeof(state));
 	memcpy(&id, value + lay->data + lay->hid_id, sizeof(id));
+	memcpy(&event_prog, value + lay->data + lay->hooks[0], sizeof(event_prog));
+	if (input)
+		*input = event_prog != 0;
 	return state == STRUCT_OPS_STATE_INUSE && (uint32_t)id == hid_id;
 }
 
-static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id)
+static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id,
+			      bool *input)
 {
-	return is_ops_map(lay, fd) == 1 && ops_registered(lay, fd, hid_id) == 1;
+	return is_ops_map(lay, fd) == 1 && ops_registered(lay, fd, hid_id, input) == 1;
 }
 
 static struct fw_watch *watch_find(struct fw_loader *l, uint32_t hid_id)
@@ -329,7 +336,7 @@ static void watch_drop(struct fw_loader *l, uint32_t hid_id)
 /* Keep FD (taken over: closed on failure) as hid_id's instance, unless one
  * is kept already. Without memory the instance goes unwatched, and
  * fw_check_attached() looks at its pin instead. */
-static void watch_add(struct fw_loader *l, uint32_t hid_id, int fd)
+static void watch_add(struct fw_loader *l, uint32_t hid_id, int fd, bool input)
 {
 	if (watch_find(l, hid_id)) {
 		close(fd);
@@ -346,21 +353,22 @@ static void watch_add(struct fw_loader *l, uint32_t hid_id, int fd)
 		l->watches = w;
 		l->cap_watches = cap;
 	}
-	l->watches[l->n_watches++] = (struct fw_watch){ .hid_id = hid_id, .fd = fd };
+	l->watches[l->n_watches++] = (struct fw_watch){ .hid_id = hid_id, .fd = fd, .input = input };
 }
 
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id)
 {
 	_cleanup_free_ char *p = device_pin_path(l, hid_id);
 	_cleanup_close_ int fd = -1;
+	bool input;
 
 	if (!p)
 		return false;
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return false;
-	if (struct_ops_in_use(l->layout, fd, hid_id)) {
-		watch_add(l, hid_id, fd);
+	if (struct_ops_in_use(l->layout, fd, hid_id, &input)) {
+		watch_add(l, hid_id, fd, input);
 		fd = -1;
 		return true;
 	}
@@ -379,7 +387,7 @@ int fw_check_attached(struct fw_loader *l, uint32_t hid_id)
 
 	if (!w)
 		return fw_is_attached(l, hid_id);
-	r = ops_registered(l->layout, w->fd, hid_id);
+	r = ops_registered(l->layout, w->fd, hid_id, NULL);
 	if (r != 0)
 		return r;
 	/* Unregistered behind our back. The map cannot register again:
@@ -388,8 +396,24 @@ int fw_check_attached(struct fw_loader *l, uint32_t hid_id)
 	return fw_is_attached(l, hid_id);
 }
 
-/* The map value registering the shared programs for hid_id. */
-static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id)
+bool fw_rules_need_input(const struct hid_device_rules *rules)
+{
+	uint32_t n = rules->n_rules < HID_RULES_MAX_RULES ? rules->n_rules : HID_RULES_MAX_RULES;
+
+	/* The default decides every report no rule matches: a deny drops
+	 * input, a logged allow logs it. */
+	if (rules->default_action == HID_RULE_DENY || (rules->default_flags & HID_RULE_F_LOG))
+		return true;
+	for (uint32_t i = 0; i < n; i++)
+		if (rules->rules[i].kinds & HID_RULE_KIND_INPUT_EVENT)
+			return true;
+	return false;
+}
+
+/* The map value registering the shared programs for hid_id; the
+ * hid_device_event member stays empty without INPUT, so that the device's
+ * reports run no program at all. */
+static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id, bool input)
 {
 	const struct ops_layout *lay = l->layout;
 	const struct bpf_program *progs[3] = {
@@ -409,7 +433,7 @@ static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id)
 	 * other HID-BPF program of the device. */
 	memcpy(ops + lay->flags, &flags, sizeof(flags));
 	/* Function pointer members take program file descriptors. */
-	for (int i = 0; i < 3; i++) {
+	for (int i = input ? 0 : 1; i < 3; i++) {
 		uint64_t fd = (uint64_t)bpf_program__fd(progs[i]);
 
 		memcpy(ops + lay->hooks[i], &fd, sizeof(fd));
@@ -417,22 +441,19 @@ static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id)
 	return value;
 }
 
-int fw_attach(struct fw_loader *l, uint32_t hid_id)
+/* Create and register a new instance for hid_id, pinned at PATH (a pin
+ * that must not exist yet). Returns its map descriptor or -errno. */
+static int register_instance(struct fw_loader *l, uint32_t hid_id, bool input, const char *path)
 {
 	/* 6.1 wants a BTF object with any vmlinux value type: the programs'. */
 	LIBBPF_OPTS(bpf_map_create_opts, opts,
 		    .btf_fd = bpf_object__btf_fd(l->programs->obj),
 		    .btf_vmlinux_value_type_id = l->layout->value_type_id);
-	_cleanup_free_ char *p = device_pin_path(l, hid_id);
-	_cleanup_free_ uint8_t *value = NULL;
+	_cleanup_free_ uint8_t *value = device_ops_value(l, hid_id, input);
 	_cleanup_close_ int fd = -1;
 	uint32_t key = 0;
+	int r;
 
-	if (!p)
-		return -ENOMEM;
-	if (fw_is_attached(l, hid_id))
-		return -EEXIST;
-	value = device_ops_value(l, hid_id);
 	if (!value)
 		return -ENOMEM;
 	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "hid_firewall", sizeof(key),
@@ -444,19 +465,79 @@ int fw_attach(struct fw_loader *l, uint32_t hid_id)
 	 * recognizes as stale, a crash after the update leaves a pinned,
 	 * attached instance a restarted daemon adopts. Never an unpinned
 	 * attachment. */
-	if (bpf_obj_pin(fd, p) < 0)
+	if (bpf_obj_pin(fd, path) < 0)
 		return -errno;
 	/* Updating the element registers the ops: the kernel attaches it to
 	 * the device, until the element is deleted (fw_detach). */
 	if (bpf_map_update_elem(fd, &key, value, 0) < 0) {
-		int r = -errno;
-
-		unlink(p);
+		r = -errno;
+		unlink(path);
 		return r;
 	}
-	watch_add(l, hid_id, fd);
+	r = fd;
 	fd = -1;
+	return r;
+}
+
+static int unregister_ops(int fd);
+
+/* Replace the watched instance W by one with the other INPUT: the new one
+ * is registered (at the head of the device's list) before the old one
+ * leaves, and its pin takes the old pin's name in one rename. */
+static int swap_instance(struct fw_loader *l, struct fw_watch *w, bool input, const char *path)
+{
+	_cleanup_free_ char *next = NULL;
+	int fd, r;
+
+	if (asprintf(&next, "%s.next", path) < 0)
+		return -ENOMEM;
+	unlink(next);	/* left by a crash in the middle of a swap */
+	fd = register_instance(l, w->hid_id, input, next);
+	if (fd < 0)
+		return fd;
+	if (rename(next, path) < 0) {
+		r = -errno;
+		unregister_ops(fd);
+		unlink(next);
+		close(fd);
+		return r;
+	}
+	r = unregister_ops(w->fd);
+	close(w->fd);
+	w->fd = fd;
+	w->input = input;
+	return r;
+}
+
+int fw_attach(struct fw_loader *l, uint32_t hid_id, bool input)
+{
+	_cleanup_free_ char *p = device_pin_path(l, hid_id);
+	struct fw_watch *w;
+	int fd;
+
+	if (!p)
+		return -ENOMEM;
+	if (fw_is_attached(l, hid_id)) {
+		w = watch_find(l, hid_id);
+		if (!w || w->input == input)
+			return -EEXIST;
+		return swap_instance(l, w, input, p);
+	}
+	fd = register_instance(l, hid_id, input, p);
+	if (fd < 0)
+		return fd;
+	watch_add(l, hid_id, fd, input);
 	return 0;
+}
+
+int fw_attached_input(struct fw_loader *l, uint32_t hid_id)
+{
+	struct fw_watch *w;
+
+	if (!fw_is_attached(l, hid_id))
+		return -ENOENT;
+	w = watch_find(l, hid_id);
+	return w ? w->input : -ENOMEM;
 }
 
 /* Unregister a struct_ops map: delete its element. ENOENT: it was never
@@ -647,7 +728,7 @@ int fw_count_device_ops(uint32_t hid_id)
 		}
 		r = is_ops_map(&lay, fd);
 		if (r == 1)
-			r = ops_registered(&lay, fd, hid_id);
+			r = ops_registered(&lay, fd, hid_id, NULL);
 		if (r < 0)
 			return r;
 		count += r;

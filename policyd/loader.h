@@ -37,6 +37,7 @@ struct ops_layout;
 struct fw_watch {
 	uint32_t hid_id;
 	int fd;
+	bool input;		/* its hid_device_event member names a program */
 };
 
 struct fw_loader {
@@ -65,11 +66,23 @@ int fw_set_rules(struct fw_loader *l, uint32_t hid_id,
 		 const struct hid_device_rules *rules);
 int fw_delete_rules(struct fw_loader *l, uint32_t hid_id);
 
+/* Does a device with these rules need the firewall on its input path
+ * (hid_device_event)? Only when a rule names input events or the default
+ * can deny or log them: every other device's reports pass no program. */
+bool fw_rules_need_input(const struct hid_device_rules *rules);
+
 /* Attach the firewall to a device whose rules are set: a struct_ops map of
- * its own naming the shared programs, pinned, then registered. No program
- * is loaded or verified here, so this is quick. -EEXIST if one is already
- * attached (see fw_is_attached). */
-int fw_attach(struct fw_loader *l, uint32_t hid_id);
+ * its own naming the shared request programs and, when INPUT, the
+ * hid_device_event program, pinned, then registered. No program is loaded
+ * or verified here, so this is quick. When an instance is attached already
+ * with the other INPUT, the new one is registered first and the old one
+ * unregistered after, so no request or event passes unfiltered in
+ * between. -EEXIST if one with the same INPUT is attached (see
+ * fw_is_attached). */
+int fw_attach(struct fw_loader *l, uint32_t hid_id, bool input);
+/* Does the device's attached instance have the hid_device_event program?
+ * 1 yes, 0 no, -ENOENT when none is attached, or -errno. */
+int fw_attached_input(struct fw_loader *l, uint32_t hid_id);
 /* Is an instance of ours pinned for this device? A pin whose instance is
  * not registered is removed. */
 bool fw_is_attached(struct fw_loader *l, uint32_t hid_id);
