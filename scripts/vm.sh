@@ -11,6 +11,10 @@
 #                    a new temporary directory, removed unless --keep)
 #   --keep           keep the results directory and print its path
 #   --append ARGS    extra kernel command line arguments
+#   --vendor-drivers let the vendor HID drivers (hid-playstation, ...) bind
+#                    the devices they know; by default the guest sets
+#                    hid.ignore_special_drivers=1, since test devices are
+#                    replicas meant for the generic driver
 #
 # The guest sees the host's root file system read-only (virtio-9p), has
 # writable tmpfs /tmp, /run and /var, proc, sysfs, devtmpfs, bpffs at
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--results) results=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--append) append=$2; shift 2 ;;
+	--vendor-drivers) append+=" HID_POLICY_VM_IGNORE_SPECIAL_DRIVERS=0"; shift ;;
 	--) shift; break ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//;/^set -e/d'; exit 0 ;;
 	*) die "unknown option '$1' (CMD goes after --; see --help)" ;;
