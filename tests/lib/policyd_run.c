@@ -441,9 +441,13 @@ static int policyctl_cmd_prepare(struct policyctl_cmd *cmd, struct policyd_run *
 /* In the child: become the user and run it; never returns. */
 static __attribute__((noreturn)) void policyctl_cmd_exec(const struct policyctl_cmd *cmd)
 {
-	if (run_as_apply(&cmd->ra) < 0)
+	/* Opened before the user is taken on: the checkout may lie where the
+	 * user cannot go (a clone under /root, mode 0700). */
+	int exe = open(cmd->exe, O_RDONLY | O_CLOEXEC);
+
+	if (exe < 0 || run_as_apply(&cmd->ra) < 0)
 		_exit(126);
-	execv(cmd->argv[0], (char **)cmd->argv);
+	fexecve(exe, (char **)cmd->argv, environ);
 	_exit(127);
 }
 
