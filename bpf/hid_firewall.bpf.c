@@ -20,15 +20,22 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* errno of a refusal that no rule chose (no libc headers here) */
+#define FW_EPERM 1
+
 /* Helpers the running kernel offers to hid_bpf_ops programs (probed by
  * the loader, set before load). */
 const volatile bool have_pid_tgid;
 const volatile bool have_uid_gid;
 const volatile bool have_comm;
 
+/* Not preallocated: an update links a new element and frees the old one
+ * only after an RCU grace period, so a program walking a device's rules
+ * never sees them change under it, nor another device's. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct hid_device_rules);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
@@ -58,6 +65,7 @@ struct request {
 	__u8 reqtype;
 	__u8 rtype;
 	__u8 report_id;
+	bool undeclared;	/* HID_RULE_INDEX_UNDECLARED */
 };
 
 struct decision {
@@ -67,6 +75,13 @@ struct decision {
 	__u8 flags;
 	bool audit;
 	bool no_rules;
+};
+
+/* The first matching rule of an audit-mode rule set: logged, never
+ * deciding (hid_rules.h). */
+struct audit_match {
+	bool found;
+	struct decision d;
 };
 
 static __always_inline bool read_byte(struct hid_bpf_ctx *ctx, __u32 offset, __u8 *out)
@@ -79,15 +94,17 @@ static __always_inline bool read_byte(struct hid_bpf_ctx *ctx, __u32 offset, __u
 	return true;
 }
 
-static __always_inline bool cond_holds(struct hid_bpf_ctx *ctx,
+static __always_inline bool cond_holds(const struct request *req,
 				       const struct hid_rule_cond *c)
 {
 	for (__u32 i = 0; i < HID_RULES_COND_BYTES; i++) {
+		__u32 offset = (__u32)c->offset + i;
 		__u8 b;
 
 		if (i >= c->len)
 			break;
-		if (!read_byte(ctx, (__u32)c->offset + i, &b))
+		/* Past the report's end lies the buffer's zero padding. */
+		if (offset >= req->len || !read_byte(req->ctx, offset, &b))
 			return false;
 		if ((b & c->mask[i]) != c->value[i])
 			return false;
@@ -96,25 +113,41 @@ static __always_inline bool cond_holds(struct hid_bpf_ctx *ctx,
 }
 
 static __always_inline bool rule_matches(const struct hid_rule *rule,
-					 const struct request *req)
+					 const struct request *req, __u64 now)
 {
 	if (!(rule->kinds & req->kind))
 		return false;
 	if (!hid_rule_has_report_id(rule, req->report_id))
 		return false;
+	if (rule->expires_ns && now >= rule->expires_ns)
+		return false;
+	/* A GET_REPORT buffer holds what the device is to answer (and
+	 * upstream does not even zero it): no condition can hold on it. */
+	if (rule->n_conds && req->reqtype == HID_RULES_REQ_GET_REPORT)
+		return false;
 	for (__u32 i = 0; i < HID_RULES_MAX_CONDS; i++) {
 		if (i >= rule->n_conds)
 			break;
-		if (!cond_holds(req->ctx, &rule->conds[i]))
+		if (!cond_holds(req, &rule->conds[i]))
 			return false;
 	}
 	return true;
 }
 
-static __always_inline void evaluate(const struct request *req, struct decision *d)
+static __always_inline void take_rule(struct decision *d, const struct hid_rule *rule)
+{
+	d->rule_index = rule->index;
+	d->action = rule->action;
+	d->err = rule->err;
+	d->flags = rule->flags;
+}
+
+static __always_inline void evaluate(const struct request *req, struct decision *d,
+				     struct audit_match *am)
 {
 	__u32 hid_id = req->hid_id;
 	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
+	__u64 now = bpf_ktime_get_boot_ns();
 
 	if (!dev) {
 		/* Attached but no rules: the daemon is between a device's
@@ -123,7 +156,7 @@ static __always_inline void evaluate(const struct request *req, struct decision 
 		d->no_rules = true;
 		d->rule_index = HID_RULE_INDEX_DEFAULT;
 		d->action = req->hook == HID_FW_HOOK_DEVICE_EVENT ? HID_RULE_ALLOW : HID_RULE_DENY;
-		d->err = 1; /* EPERM */
+		d->err = FW_EPERM;
 		return;
 	}
 	d->rule_index = HID_RULE_INDEX_DEFAULT;
@@ -135,12 +168,19 @@ static __always_inline void evaluate(const struct request *req, struct decision 
 
 		if (i >= dev->n_rules)
 			break;
-		if (!rule_matches(rule, req))
+		if (!rule_matches(rule, req, now))
 			continue;
-		d->rule_index = rule->index;
-		d->action = rule->action;
-		d->err = rule->err;
-		d->flags = rule->flags;
+		/* On a device where some rule set enforces; where all are in
+		 * audit mode, the first match says what would happen. */
+		if ((rule->flags & HID_RULE_F_AUDIT) && dev->mode != HID_RULES_MODE_AUDIT) {
+			if (!am->found) {
+				am->found = true;
+				take_rule(&am->d, rule);
+				am->d.audit = true;
+			}
+			continue;
+		}
+		take_rule(d, rule);
 		break;
 	}
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
@@ -200,21 +240,36 @@ static __always_inline void emit_record(const struct request *req,
 	count(__builtin_offsetof(struct hid_fw_stats, logged));
 }
 
+static __always_inline bool logged(const struct decision *d)
+{
+	return d->action == HID_RULE_DENY || (d->flags & HID_RULE_F_LOG);
+}
+
 /* Decide on one request or event; returns 0 to let it through or -errno. */
 static __always_inline int decide(const struct request *req)
 {
+	struct audit_match am = {};
 	struct decision d = {};
 	int err = 0;
 
-	evaluate(req, &d);
+	if (req->undeclared) {
+		d.rule_index = HID_RULE_INDEX_UNDECLARED;
+		d.action = HID_RULE_DENY;
+		count(__builtin_offsetof(struct hid_fw_stats, denied));
+		emit_record(req, &d, FW_EPERM);
+		return -FW_EPERM;
+	}
+	evaluate(req, &d, &am);
+	if (am.found && logged(&am.d))
+		emit_record(req, &am.d, 0);
 	if (d.action == HID_RULE_DENY) {
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
 		if (!d.audit)
-			err = d.err ? d.err : 1; /* never deny with 0: that allows */
+			err = d.err ? d.err : FW_EPERM; /* never deny with 0: that allows */
 	} else {
 		count(__builtin_offsetof(struct hid_fw_stats, allowed));
 	}
-	if (d.action == HID_RULE_DENY || (d.flags & HID_RULE_F_LOG))
+	if (logged(&d))
 		emit_record(req, &d, err);
 	return -err;
 }
@@ -247,6 +302,24 @@ static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx,
 	return id;
 }
 
+/* Does a request from user space name a report number the descriptor does
+ * not declare for its type (hid_rules.h, HID_RULE_INDEX_UNDECLARED)? The
+ * kernel's own drivers know their devices. */
+static __always_inline bool undeclared_report(struct hid_bpf_ctx *ctx, __u64 source,
+					      enum hid_report_type rtype, __u8 report_id)
+{
+	return source && numbered_reports(ctx, rtype) != (report_id != 0);
+}
+
+/* Byte 0 of the buffer, which hidraw gives as the report number. */
+static __always_inline __u8 first_byte(struct hid_bpf_ctx *ctx)
+{
+	__u8 b = 0;
+
+	read_byte(ctx, 0, &b);
+	return b;
+}
+
 SEC("struct_ops/hid_hw_request")
 int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
@@ -261,6 +334,7 @@ int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 		.reqtype = reqtype,
 		.rtype = rtype,
 		.report_id = reportnum,
+		.undeclared = undeclared_report(hctx, source, rtype, reportnum),
 	};
 
 	return decide(&req);
@@ -278,6 +352,8 @@ int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
 		.hook = HID_FW_HOOK_OUTPUT_REPORT,
 		.rtype = HID_OUTPUT_REPORT,
 		.report_id = leading_report_id(hctx, HID_OUTPUT_REPORT),
+		.undeclared = undeclared_report(hctx, source, HID_OUTPUT_REPORT,
+						first_byte(hctx)),
 	};
 
 	return decide(&req);

@@ -18,9 +18,19 @@
  * A rule matches when all of these hold:
  *   - (rule->kinds & kind) != 0;
  *   - hid_rule_has_report_id(rule, report_id);
+ *   - it has not expired: expires_ns is 0 or later than CLOCK_BOOTTIME now
+ *     (temporary allows end in the kernel even when the daemon is gone);
  *   - every condition c < n_conds holds: for i < c->len,
  *     offset + i < len and (buf[c->offset + i] & c->mask[i]) == c->value[i].
- *     A request shorter than a condition's bytes does not match it.
+ *     A request or report shorter than a condition's bytes does not match
+ *     it (len is the report's own length, not its buffer's). Conditions
+ *     never apply to GET_REPORT: its buffer holds what the device will
+ *     answer, not what the caller sent.
+ *
+ * On a device in HID_RULES_MODE_ENFORCE, a matching rule with
+ * HID_RULE_F_AUDIT (from an audit-mode rule set) does not decide: its
+ * decision is logged, and evaluation goes on to the rules after it, so an
+ * audit rule set never shadows an enforcing one.
  *
  * The report ID is the one the hook is called for: "reportnum" in
  * hid_hw_request, byte 0 of the buffer in hid_hw_output_report and
@@ -87,6 +97,13 @@
 
 /* Rule index reported when no rule matched and the default decided. */
 #define HID_RULE_INDEX_DEFAULT		0xffffffffu
+/* Rule index reported for a request from user space whose report number
+ * the device's descriptor does not declare for that report type: 0 where
+ * the type's reports are numbered, non-zero where they are not. usbhid
+ * would send such a request with its bytes shifted (the report ID the
+ * device receives is not the one judged), so the firewall refuses it
+ * before any rule, in every mode. */
+#define HID_RULE_INDEX_UNDECLARED	0xfffffffeu
 
 struct hid_rule_cond {
 	__u16 offset;	/* first byte compared, from byte 0 of the buffer */
@@ -105,7 +122,8 @@ struct hid_rule {
 	__u8 action;	/* HID_RULE_ALLOW or HID_RULE_DENY */
 	__u8 flags;	/* HID_RULE_F_* */
 	__u8 n_conds;	/* 0..HID_RULES_MAX_CONDS, all ANDed */
-	__u8 reserved[2];
+	__u8 reserved[6];
+	__u64 expires_ns; /* CLOCK_BOOTTIME after which it no longer matches; 0: never */
 };
 
 struct hid_device_rules {
@@ -119,8 +137,8 @@ struct hid_device_rules {
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
-_Static_assert(sizeof(struct hid_rule) == 140, "hid_rule layout");
-_Static_assert(sizeof(struct hid_device_rules) == 16 + 140 * HID_RULES_MAX_RULES,
+_Static_assert(sizeof(struct hid_rule) == 152, "hid_rule layout");
+_Static_assert(sizeof(struct hid_device_rules) == 16 + 152 * HID_RULES_MAX_RULES,
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */

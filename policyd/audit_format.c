@@ -310,6 +310,9 @@ static void format_rule(struct audit_line *l, const struct hid_fw_record *rec,
 			PUT_LITERAL(l, "\"(no rules loaded)\"");
 		else
 			PUT_LITERAL(l, "\"(default)\"");
+	} else if (rec->rule_index == HID_RULE_INDEX_UNDECLARED) {
+		put_key(l, "name", true);
+		PUT_LITERAL(l, "\"" AUDIT_RULE_UNDECLARED "\"");
 	} else {
 		put_key(l, "index", true);
 		put_uint(l, rec->rule_index);

@@ -14,6 +14,10 @@
 
 struct audit_context;
 
+/* The rule name of a refusal of a report number the device does not
+ * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
+#define AUDIT_RULE_UNDECLARED "(report ID the device does not declare)"
+
 /* A growable output buffer; kept between records so formatting allocates
  * only while it grows. */
 struct audit_line {

@@ -369,7 +369,9 @@ static int handle_record(void *ctx, void *data, size_t size)
 	m = daemon_find_device(d, rec->hid_id);
 	if (m)
 		actx.device = &m->info;
-	if (exception_index(rec->rule_index, &exception_id)) {
+	if (rec->rule_index == HID_RULE_INDEX_UNDECLARED) {
+		actx.rule_name = AUDIT_RULE_UNDECLARED;
+	} else if (exception_index(rec->rule_index, &exception_id)) {
 		snprintf(name, sizeof(name), "temporary-allow-%u", exception_id);
 		actx.rule_name = name;
 		actx.ruleset_name = "hid-policyctl allow";

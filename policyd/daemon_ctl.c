@@ -461,7 +461,10 @@ static int request_kinds(json_t *args, bool required, uint8_t *kinds, char *err,
 	if (!req) {
 		if (required || report)
 			return failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
-		*kinds = HID_RULE_KIND_ALL;
+		/* Every request; input events only when asked for: an
+		 * allow logs what it lets through, and a device's input
+		 * would flood the audit trail. */
+		*kinds = HID_RULE_KIND_ALL & ~HID_RULE_KIND_INPUT_EVENT;
 		return 0;
 	}
 	if (policy_kind_from_names(json_string_value(req), report, kinds) == 0)

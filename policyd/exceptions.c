@@ -62,7 +62,7 @@ void exception_remove(struct exception_table *t, struct exception *e)
 
 bool exception_index(uint32_t rule_index, uint32_t *ret_id)
 {
-	if (rule_index < EXCEPTION_INDEX_BASE || rule_index == HID_RULE_INDEX_DEFAULT)
+	if (rule_index < EXCEPTION_INDEX_BASE || rule_index >= HID_RULE_INDEX_UNDECLARED)
 		return false;
 	*ret_id = rule_index - EXCEPTION_INDEX_BASE;
 	return true;
@@ -88,6 +88,8 @@ int exception_prepend(const struct exception_table *t, uint32_t hid_id,
 			.kinds = e->kinds,
 			.action = HID_RULE_ALLOW,
 			.flags = HID_RULE_F_LOG,
+			/* The kernel ends it too, should the daemon not. */
+			.expires_ns = e->expires_ms * 1000000ULL,
 		};
 		memcpy(rules->rules[k - 1].report_ids, e->report_ids, sizeof(e->report_ids));
 	}
