@@ -231,7 +231,11 @@ static __always_inline void emit_record(const struct request *req,
 	}
 	if (have_comm && !bpf_get_current_comm(rec->comm, sizeof(rec->comm)))
 		rec->flags |= HID_FW_REC_HAVE_COMM;
+	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
+	 * zero it, and what it holds is kernel memory, not a request. */
 	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {
+		if (req->reqtype == HID_RULES_REQ_GET_REPORT)
+			break;
 		if (i >= req->len || !read_byte(req->ctx, i, &rec->payload[i]))
 			break;
 		rec->payload_len = i + 1;

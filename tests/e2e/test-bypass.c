@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-to-end: the ways past the firewall and the places it failed open,
+ * as an attacker with an open hidraw node tries them. Each case failed
+ * before its fix; each checks the caller's errno and what the device
+ * received.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/hidraw.h>
+
+#include "harness.h"
+#include "json_path.h"
+#include "policyd_case.h"
+#include "uhid_dev.h"
+
+#define UNDECLARED_RULE "(report ID the device does not declare)"
+
+/* uhid_test_rdesc numbers every report: input 1, output 2, feature 3, 4
+ * and 0xf0 (the firmware update). */
+static const char numbered_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"numbered\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" },\n"
+	"      { \"name\": \"no-output-2\", \"request\": [\"output_report\", \"set_report\"],\n"
+	"        \"report_type\": \"output\", \"report_id\": 2, \"action\": \"deny\" }\n"
+	"    ] } ] }\n";
+
+static struct uhid_dev_config numbered_device(void)
+{
+	return (struct uhid_dev_config){
+		.name = "numbered reports",
+		.vendor = 0x1234,
+		.product = 0x5701,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+}
+
+/* One unnumbered feature report of 8 bytes and one unnumbered input
+ * report of 8 bytes. */
+static const uint8_t unnumbered_rdesc[] = {
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor Defined 0xFF00) */
+	0x09, 0x01,		/* Usage (0x01) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x15, 0x00,		/*   Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
+	0x75, 0x08,		/*   Report Size (8) */
+	0x95, 0x08,		/*   Report Count (8) */
+	0x09, 0x02,		/*   Usage (0x02) */
+	0x81, 0x02,		/*   Input (Data,Var,Abs) */
+	0x09, 0x03,		/*   Usage (0x03) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0xc0,			/* End Collection */
+};
+
+/* The command 0x90 in the feature report's first data byte (byte 1 of
+ * hidraw's buffer, after the report number 0) is refused. */
+static const char unnumbered_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"unnumbered\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5702\" },\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"no-command-0x90\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": 0,\n"
+	"        \"payload\": [ { \"offset\": 1, \"value\": \"0x90\" } ], \"action\": \"deny\" }\n"
+	"    ] } ] }\n";
+
+static struct uhid_dev_config unnumbered_device(void)
+{
+	return (struct uhid_dev_config){
+		.name = "unnumbered reports",
+		.vendor = 0x1234,
+		.product = 0x5702,
+		.rdesc = unnumbered_rdesc,
+		.rdesc_size = sizeof(unnumbered_rdesc),
+	};
+}
+
+static int ioctl_errno(int fd, unsigned long request, void *buf)
+{
+	return ioctl(fd, request, buf) < 0 ? errno : 0;
+}
+
+static int write_errno(int fd, const void *buf, size_t size)
+{
+	return write(fd, buf, size) < 0 ? errno : 0;
+}
+
+static size_t undeclared_records(struct policyd_case *c, size_t want)
+{
+	char hid_id[32];
+	const char *filters[] = { hid_id, "rule.name=" UNDECLARED_RULE, "enforced=true", NULL };
+
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c->dev.hid_id);
+	return policyd_audit_count(&c->run, filters, want, 3000);
+}
+
+/* usbhid sends a buffer that starts with report number 0 from byte 1 on,
+ * so [00 f0 ...] would reach the device as feature report 0xf0. On a
+ * device that numbers every report type, number 0 is refused on every
+ * hidraw path, and the device receives nothing. */
+static void test_report_number_0_on_a_numbered_device_is_refused_on_every_path(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyd_case c;
+	uint8_t buf[64] = { 0x00, 0xf0 };
+
+	policyd_case_start(&c, &cfg, numbered_policy);
+
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x00, 0x02 }, 64), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(sizeof(buf)), buf), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(buf)), buf), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSINPUT(sizeof(buf)), buf), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGFEATURE(sizeof(buf)), buf), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGINPUT(sizeof(buf)), buf), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGOUTPUT(sizeof(buf)), buf), EPERM);
+	usleep(200 * 1000);	/* output reports reach uhid asynchronously */
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK_EQ(undeclared_records(&c, 7), 7);
+
+	/* A declared number still goes to the rules. */
+	buf[0] = 3;
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(buf)), buf), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
+
+	policyd_case_end(&c);
+}
+
+/* On a device whose feature report has no number, usbhid sends a buffer
+ * with a non-zero first byte whole: [90 04 ...] delivers the same bytes as
+ * the refused command [00 90 04 ...]. Both are refused. */
+static void test_nonzero_report_number_on_an_unnumbered_device_is_refused(void)
+{
+	struct uhid_dev_config cfg = unnumbered_device();
+	struct policyd_case c;
+	uint8_t shifted[9] = { 0x90, 0x04 }, command[9] = { 0x00, 0x90, 0x04 };
+	uint8_t harmless[9] = { 0x00, 0x11 };
+
+	policyd_case_start(&c, &cfg, unnumbered_policy);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(shifted)), shifted), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(command)), command), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(undeclared_records(&c, 1), 1);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(harmless)), harmless), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0), 1);
+
+	policyd_case_end(&c);
+}
+
+/* A new vendor's rules rolled out in audit mode come first and match the
+ * firmware update too: they log it, and the enforcing rule after them
+ * still refuses it. */
+static const char audit_first_policy[] =
+	"{ \"version\": 1, \"devices\": [\n"
+	"  { \"name\": \"rollout\", \"mode\": \"audit\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"rules\": [ { \"name\": \"watch-features\", \"request\": \"set_report\",\n"
+	"      \"report_type\": \"feature\", \"report_id\": \"any\", \"action\": \"deny\" } ] },\n"
+	"  { \"name\": \"enforced\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [ { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"      \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" } ] }\n"
+	"] }\n";
+
+static void test_an_audit_rule_set_does_not_shadow_an_enforcing_one(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyd_case c;
+	const char *audited[] = { "rule.name=watch-features", "enforced=false", NULL };
+	const char *refused[] = { "rule.name=no-firmware-update", "enforced=true", NULL };
+
+	policyd_case_start(&c, &cfg, audit_first_policy);
+
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(policyd_audit_count(&c.run, audited, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+
+	/* Another feature report: logged by the audit rule set, let through. */
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 3), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, audited, 2, 3000), 2);
+
+	policyd_case_end(&c);
+}
+
+/* A temporary allow granted for 2 s ends in the kernel even when the
+ * daemon was killed before it expired. */
+static void test_a_temporary_allow_ends_when_the_daemon_is_dead(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyctl_output out;
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, numbered_policy);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "2s");
+	CHECK(out.status == 0, "allow: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+
+	policyd_stop(&c.run, true);	/* SIGKILL: nothing ends the allow */
+	sleep(3);
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+
+	close(c.fd);
+	CHECK_OK(policyd_cleanup(&c.run));
+	uhid_dev_destroy(&c.dev);
+}
+
+/* An allow without --request lets every request through and logs each,
+ * but leaves input reports alone: 50 of them make no record. */
+static void test_an_allow_without_request_logs_no_input(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyctl_output out;
+	struct policyd_case c;
+	const uint8_t report[64] = { 0x01 };
+	char hid_id[32];
+	const char *input_records[] = { hid_id, "hook=hid_device_event", NULL };
+	const char *grant_records[] = { hid_id, "rule.name=temporary-allow-1", NULL };
+
+	policyd_case_start(&c, &cfg, numbered_policy);
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s");
+	CHECK(out.status == 0, "allow: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+
+	for (int i = 0; i < 50; i++)
+		CHECK_OK(uhid_dev_send_input(&c.dev, report, sizeof(report)));
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
+	CHECK_EQ(policyd_audit_count(&c.run, grant_records, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, input_records, 1, 500), 0);
+
+	policyd_case_end(&c);
+}
+
+/* An input rule whose condition lies past the end of a short report: the
+ * buffer's zero padding there is not the report's. (hid-core itself drops
+ * a report shorter than its declared size after the firewall, so the
+ * firewall's decision shows in the audit trail, not at the reader.) */
+static const char short_input_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"short-input\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [ { \"name\": \"drop-zero-byte-10\", \"request\": \"input_event\",\n"
+	"      \"report_id\": 1, \"payload\": [ { \"offset\": 10, \"value\": \"00\" } ],\n"
+	"      \"action\": \"deny\" } ] } ] }\n";
+
+static void test_a_condition_past_the_end_of_a_short_report_does_not_match(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyd_case c;
+	const uint8_t short_report[4] = { 0x01, 0x5a };
+	const uint8_t full_report[64] = { 0x01, 0x5a };
+	const char *short_denied[] = { "rule.name=drop-zero-byte-10", "length=4", NULL };
+	const char *full_denied[] = { "rule.name=drop-zero-byte-10", "length=64", NULL };
+
+	policyd_case_start(&c, &cfg, short_input_policy);
+
+	CHECK_OK(uhid_dev_send_input(&c.dev, short_report, sizeof(short_report)));
+	/* The rule itself works: byte 10 of a full report is 0. */
+	CHECK_OK(uhid_dev_send_input(&c.dev, full_report, sizeof(full_report)));
+	CHECK_EQ(policyd_audit_count(&c.run, full_denied, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, short_denied, 1, 0), 0);
+
+	policyd_case_end(&c);
+}
+
+/* A logged GET_REPORT: the record says which report was asked for, and
+ * carries no payload (upstream hidraw hands the firewall an uninitialised
+ * kernel buffer). */
+static const char logged_get_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"logged-get\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [ { \"name\": \"log-reads\", \"request\": \"get_report\",\n"
+	"      \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\", \"log\": true } ]\n"
+	"  } ] }\n";
+
+static void test_get_report_records_carry_no_payload(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyd_case c;
+	const uint8_t reply[64] = { 0x03, 0xaa };
+	uint8_t buf[64] = { 0x03, 0x55, 0x55, 0x55 };
+	const char *filters[] = { "rule.name=log-reads", NULL };
+	json_t *rec;
+
+	policyd_case_start(&c, &cfg, logged_get_policy);
+	uhid_dev_set_get_reply(&c.dev, 3, reply, sizeof(reply), 0);
+
+	CHECK_EQ(ioctl(c.fd, HIDIOCGFEATURE(sizeof(buf)), buf), (int)sizeof(buf));
+	CHECK_EQ(policyd_audit_count(&c.run, filters, 1, 3000), 1);
+	rec = policyd_audit_last(&c.run, filters);
+	CHECK(rec, "no record");
+	CHECK(!strcmp(json_path_str(rec, "payload"), ""),
+	      "the record carries a payload: %s", json_path_str(rec, "payload"));
+	json_decref(rec);
+
+	policyd_case_end(&c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct test_case tests[] = {
+		{ "report_number_0_on_a_numbered_device_is_refused_on_every_path",
+		  test_report_number_0_on_a_numbered_device_is_refused_on_every_path },
+		{ "nonzero_report_number_on_an_unnumbered_device_is_refused",
+		  test_nonzero_report_number_on_an_unnumbered_device_is_refused },
+		{ "an_audit_rule_set_does_not_shadow_an_enforcing_one",
+		  test_an_audit_rule_set_does_not_shadow_an_enforcing_one },
+		{ "a_temporary_allow_ends_when_the_daemon_is_dead",
+		  test_a_temporary_allow_ends_when_the_daemon_is_dead },
+		{ "an_allow_without_request_logs_no_input",
+		  test_an_allow_without_request_logs_no_input },
+		{ "a_condition_past_the_end_of_a_short_report_does_not_match",
+		  test_a_condition_past_the_end_of_a_short_report_does_not_match },
+		{ "get_report_records_carry_no_payload",
+		  test_get_report_records_carry_no_payload },
+	};
+
+	return test_main(argc, argv, "e2e-bypass", tests, ARRAY_SIZE(tests));
+}
