@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Who may do what on the control socket. Every request names a polkit
- * action (HID_POLICY_ACTION_*, shipped in org.hid-policy.policy); the
- * subject is the peer process as SO_PEERCRED saw it.
+ * action (HID_POLICY_ACTION_*: the control protocol's, shipped in
+ * org.hid-policy.policy); the subject is the peer process as SO_PEERCRED
+ * saw it.
  *
  * Checks are asynchronous: an interactive check may wait for a password
  * typed into an authentication agent, and the daemon must go on protecting
@@ -17,10 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define HID_POLICY_ACTION_STATUS "org.hid-policy.status"	/* status, devices, rules, explain, generate */
-#define HID_POLICY_ACTION_LOG "org.hid-policy.log"		/* log */
-#define HID_POLICY_ACTION_RELOAD "org.hid-policy.reload"	/* reload */
-#define HID_POLICY_ACTION_ALLOW "org.hid-policy.allow"		/* allow, revoke */
+#include "ctl_protocol.h"	/* HID_POLICY_ACTION_* */
 
 struct peer_cred {
 	pid_t pid;

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "authorize.h"
 #include "util.h"
 
 static const struct ctl_command commands[] = {

@@ -55,9 +55,16 @@ enum ctl_exit {
 	CTL_EXIT_PROTOCOL = 5,		/* the daemon's reply made no sense */
 };
 
+/* The polkit actions a command needs (shipped in org.hid-policy.policy);
+ * the daemon authorizes each request with one (authorize.h). */
+#define HID_POLICY_ACTION_STATUS "org.hid-policy.status"	/* status, devices, rules, explain, generate */
+#define HID_POLICY_ACTION_LOG "org.hid-policy.log"		/* log */
+#define HID_POLICY_ACTION_RELOAD "org.hid-policy.reload"	/* reload */
+#define HID_POLICY_ACTION_ALLOW "org.hid-policy.allow"		/* allow, revoke */
+
 struct ctl_command {
 	const char *name;
-	const char *action;	/* the polkit action it needs (authorize.h) */
+	const char *action;	/* the polkit action it needs (HID_POLICY_ACTION_*) */
 	bool streams;		/* answers with records before the final reply */
 };
 
