@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_protocol.h"
-#include "util.h"
+#include "common/ctl_protocol.h"
+#include "common/util.h"
 
 enum {
 	OPT_JSON = 0x100,

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctl_protocol.h"
-#include "util.h"
+#include "common/ctl_protocol.h"
+#include "common/util.h"
 
 #define PKTTYAGENT "/usr/bin/pkttyagent"
 #define AGENT_READY_TIMEOUT_MS 5000

@@ -7,13 +7,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/ctl_protocol.h"
+#include "common/util.h"
 #include "ctl_args.h"
 #include "ctl_client.h"
 #include "ctl_output.h"
-#include "ctl_protocol.h"
-#include "decisions.h"
-#include "loader.h"
-#include "util.h"
+#include "daemon/decisions.h"
+#include "daemon/loader.h"
 
 /* The daemon counts a device's programs only with CAP_SYS_ADMIN, which its
  * sandbox dropped; root's hid-policyctl can count them itself. */

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "audit_format.h"
+#include "common/util.h"
 #include "hid_rules.h"
-#include "policy.h"
-#include "util.h"
+#include "policy/policy.h"
 
 static int open_log(const char *path)
 {

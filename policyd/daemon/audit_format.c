@@ -13,7 +13,7 @@
 
 #include "audit.h"
 #include "hid_rules.h"
-#include "policy.h"
+#include "policy/policy.h"
 
 void audit_line_free(struct audit_line *l)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "authorize_internal.h"
-#include "util.h"
+#include "common/util.h"
 
 struct authorizer {
 	int event_fd;

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "ctl_protocol.h"	/* HID_POLICY_ACTION_* */
+#include "common/ctl_protocol.h"	/* HID_POLICY_ACTION_* */
 
 struct peer_cred {
 	pid_t pid;

@@ -16,7 +16,7 @@
 #include <polkit/polkit.h>
 
 #include "authorize_internal.h"
-#include "util.h"
+#include "common/util.h"
 
 #define POLKIT_BUS_NAME "org.freedesktop.PolicyKit1"
 #define POLKIT_OBJECT_PATH "/org/freedesktop/PolicyKit1/Authority"

@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl_protocol.h"
-#include "log_filter.h"
-#include "util.h"
+#include "common/ctl_protocol.h"
+#include "common/log_filter.h"
+#include "common/util.h"
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */

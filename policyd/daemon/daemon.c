@@ -17,10 +17,10 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "common/util.h"
 #include "daemon_internal.h"
 #include "decisions.h"
 #include "sandbox.h"
-#include "util.h"
 
 /* How often, in milliseconds, each protected device's firewall is checked
  * to be still registered; also the longest the event loop sleeps, so the

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl_protocol.h"
+#include "common/ctl_protocol.h"
+#include "common/util.h"
 #include "daemon_internal.h"
-#include "util.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
 

@@ -17,7 +17,7 @@
 #include "devices.h"
 #include "exceptions.h"
 #include "loader.h"
-#include "policy.h"
+#include "policy/policy.h"
 
 struct managed_device {
 	struct hid_dev_info info;

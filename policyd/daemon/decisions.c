@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "devices.h"
-#include "util.h"
 
 int decisions_init(const char *runtime_dir)
 {

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <linux/netlink.h>
 
-#include "util.h"
+#include "common/util.h"
 
 #define UEVENT_BUFFER_SIZE 8192
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common/util.h"
 
 void exception_table_done(struct exception_table *t)
 {

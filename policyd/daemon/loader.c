@@ -13,9 +13,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "common/util.h"
 #include "hid_firewall.skel.h"
 #include "hid_probe.skel.h"
-#include "util.h"
 
 /* bpf_struct_ops_state: the value of a registered struct_ops map. */
 #define STRUCT_OPS_STATE_INUSE 1

@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "audit.h"
+#include "common/util.h"
 #include "daemon.h"
 #include "decisions.h"
 #include "devices.h"
 #include "loader.h"
 #include "options.h"
-#include "policy.h"
-#include "util.h"
+#include "policy/policy.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 
 #include "audit.h"
+#include "common/util.h"
 #include "decisions.h"
 #include "hid_firewall.h"
 #include "options.h"
-#include "policy.h"
-#include "util.h"
+#include "policy/policy.h"
 
 enum {
 	OPT_CHECK = 0x100,

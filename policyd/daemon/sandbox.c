@@ -8,7 +8,7 @@
 #include <cap-ng.h>
 #include <seccomp.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /*
  * Everything the service does after start-up: the event loop (epoll,

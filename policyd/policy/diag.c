@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common/util.h"
 
 void diag_done(struct diag *d)
 {

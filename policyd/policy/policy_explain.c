@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "policy.h"
-#include "util.h"
 
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage)
 {

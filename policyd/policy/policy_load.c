@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/util.h"
 #include "policy_internal.h"
-#include "util.h"
 
 #define POLICY_FILE_MAX (4u << 20)
 

@@ -7,8 +7,8 @@
 #include <linux/input.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "policy_internal.h"
-#include "util.h"
 
 static const char *const bus_names[] = {
 	"usb", "bluetooth", "i2c", "spi", "virtual", "host", "any", NULL,

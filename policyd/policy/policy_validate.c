@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "policy_internal.h"
-#include "util.h"
 
 /* Payload constraints of a rule, merged per byte and sorted by offset. */
 struct byte_test {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "policy_internal.h"
-#include "util.h"
 
 const char *path_key(char *buf, size_t size, const char *parent, const char *key)
 {

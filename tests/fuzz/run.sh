@@ -23,7 +23,7 @@ sources=(
 if [ ! -x "$out/fuzz-policy" ] || [ -n "$(find "${sources[@]}" "$repo"/policyd/{policy,common}/*.h "$repo"/bpf/hid_rules.h -newer "$out/fuzz-policy" 2>/dev/null)" ]; then
 	clang -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$repo" -I"$repo/policyd" -I"$repo/policyd/policy" -I"$repo/policyd/common" "${sources[@]}" \
+		-I"$repo" -I"$repo/policyd" "${sources[@]}" \
 		$(pkg-config --cflags --libs jansson) -o "$out/fuzz-policy"
 fi
 cp -n "$repo"/tests/fuzz/corpus/* "$out/corpus/" 2>/dev/null || true
