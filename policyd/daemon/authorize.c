@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Control-socket authorization. This file holds the verdict queue and the
- * root-only fallback; polkit, when reachable, produces verdicts into the
- * same queue from its own thread (authorize_polkit.c), hence the lock.
+ * Control-socket authorization. This file holds the verdict queue, which
+ * the root-only rule (authorize_rules.c) fills while polkit cannot answer;
+ * polkit, when reachable, produces verdicts into the same queue from its
+ * own thread (authorize_polkit.c, through the hooks given to it), hence
+ * the lock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,8 +63,10 @@ int peer_cred_start_time(pid_t pid, uint64_t *ret)
 	return 0;
 }
 
-int authorizer_push(struct authorizer *a, uint64_t cookie, enum authz_verdict verdict,
-		    const char *message)
+/* Queue a verdict and wake authorizer_fd(). Any thread; takes the queue
+ * lock. Returns 0 or a negative errno. */
+static int push(struct authorizer *a, uint64_t cookie, enum authz_verdict verdict,
+		const char *message)
 {
 	int r = 0;
 
@@ -82,9 +86,35 @@ int authorizer_push(struct authorizer *a, uint64_t cookie, enum authz_verdict ve
 	return r;
 }
 
+/* The polkit worker's hooks. */
+static int polkit_verdict(void *userdata, uint64_t cookie, enum authz_verdict verdict,
+			  const char *message)
+{
+	return push(userdata, cookie, verdict, message);
+}
+
+/* polkit became reachable (WHY NULL) or unreachable (WHY says how):
+ * remembered for authorizer_uses_polkit(), changes are logged once. */
+static void polkit_reachable(void *userdata, const char *why)
+{
+	struct authorizer *a = userdata;
+	bool reachable = why == NULL;
+
+	if (atomic_exchange(&a->polkit, reachable) == reachable)
+		return;
+	if (reachable)
+		fprintf(stderr, "hid-policyd: polkit answers now: it authorizes the control socket\n");
+	else
+		fprintf(stderr, "hid-policyd: polkit is not available (%s): only root may use the "
+			"control socket until it answers\n", why);
+}
+
 int authorizer_new(struct authorizer **ret)
 {
 	struct authorizer *a = calloc(1, sizeof(*a));
+	struct polkit_backend_hooks hooks = {
+		.verdict = polkit_verdict, .reachable = polkit_reachable, .userdata = a,
+	};
 	char why[192] = "";
 	int r;
 
@@ -97,7 +127,7 @@ int authorizer_new(struct authorizer **ret)
 		authorizer_free(a);
 		return r;
 	}
-	r = polkit_backend_start(a, &a->backend, why, sizeof(why));
+	r = polkit_backend_start(&hooks, &a->backend, why, sizeof(why));
 	if (r == 0) {
 		atomic_store(&a->polkit, true);
 	} else if (r == -EHOSTUNREACH) {
@@ -129,54 +159,9 @@ bool authorizer_uses_polkit(const struct authorizer *a)
 	return atomic_load(&a->polkit);
 }
 
-void authorizer_note_polkit(struct authorizer *a, const char *why)
-{
-	bool reachable = why == NULL;
-
-	if (atomic_exchange(&a->polkit, reachable) == reachable)
-		return;
-	if (reachable)
-		fprintf(stderr, "hid-policyd: polkit answers now: it authorizes the control socket\n");
-	else
-		fprintf(stderr, "hid-policyd: polkit is not available (%s): only root may use the "
-			"control socket until it answers\n", why);
-}
-
-const char *authorizer_action_purpose(const char *action_id)
-{
-	static const struct {
-		const char *id, *purpose;
-	} purposes[] = {
-		{ HID_POLICY_ACTION_STATUS, "see the firewall's status, devices and rules" },
-		{ HID_POLICY_ACTION_LOG, "read the audit log" },
-		{ HID_POLICY_ACTION_RELOAD, "reload the rule sets" },
-		{ HID_POLICY_ACTION_ALLOW, "grant or revoke temporary exceptions" },
-	};
-
-	for (size_t i = 0; i < ELEMENTSOF(purposes); i++)
-		if (strcmp(purposes[i].id, action_id) == 0)
-			return purposes[i].purpose;
-	return "use this request";
-}
-
 int authorizer_fd(const struct authorizer *a)
 {
 	return a->event_fd;
-}
-
-void authorizer_fallback_verdict(const struct peer_cred *peer, const char *action_id,
-				 const char *why, enum authz_verdict *ret_verdict, char *msg,
-				 size_t msg_size)
-{
-	if (peer->uid == 0) {
-		*ret_verdict = AUTHZ_ALLOWED;
-		snprintf(msg, msg_size, "root");
-		return;
-	}
-	*ret_verdict = AUTHZ_DENIED;
-	snprintf(msg, msg_size, "only root may %s (%s): polkit is not available to authorize "
-		 "uid %u (%s)", authorizer_action_purpose(action_id), action_id,
-		 (unsigned int)peer->uid, why);
 }
 
 int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
@@ -190,10 +175,9 @@ int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_c
 	char msg[sizeof(((struct authz_result *)NULL)->message)];
 	enum authz_verdict verdict;
 
-	authorizer_fallback_verdict(peer, action_id,
-				    a->backend ? "it did not answer" : "no worker thread",
-				    &verdict, msg, sizeof(msg));
-	return authorizer_push(a, cookie, verdict, msg);
+	authz_root_only(peer, action_id, a->backend ? "it did not answer" : "no worker thread",
+			&verdict, msg, sizeof(msg));
+	return push(a, cookie, verdict, msg);
 }
 
 int authorizer_take(struct authorizer *a, struct authz_result *ret)

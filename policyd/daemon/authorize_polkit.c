@@ -3,9 +3,10 @@
  * The polkit backend: one worker thread owns a GMainContext, the system bus
  * connection and the PolkitAuthority. The daemon's thread hands it checks
  * with g_main_context_invoke(); the worker asks polkit asynchronously, one
- * GCancellable per check, and pushes each verdict into the authorizer's
- * queue. The worker holds no capabilities: it drops them all before it
- * touches D-Bus, so GLib's threads, which it creates, have none either.
+ * GCancellable per check, and hands each verdict back through the hooks
+ * the authorizer gave it (into its queue). The worker holds no
+ * capabilities: it drops them all before it touches D-Bus, so GLib's
+ * threads, which it creates, have none either.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,7 +34,7 @@ struct check {
 };
 
 struct polkit_backend {
-	struct authorizer *authorizer;
+	struct polkit_backend_hooks hooks;	/* how verdicts go back */
 	GMainContext *context;
 	GMainLoop *loop;
 	pthread_t thread;
@@ -85,7 +86,8 @@ static void check_finish(struct check *c, enum authz_verdict verdict, const char
 	struct polkit_backend *b = c->backend;
 
 	pthread_mutex_lock(&b->lock);
-	if (pending_remove(b, c) && authorizer_push(b->authorizer, c->cookie, verdict, message) < 0)
+	if (pending_remove(b, c) &&
+	    b->hooks.verdict(b->hooks.userdata, c->cookie, verdict, message) < 0)
 		fprintf(stderr, "hid-policyd: out of memory: the verdict for request %llu is lost\n",
 			(unsigned long long)c->cookie);
 	b->outstanding--;
@@ -151,7 +153,7 @@ static int backend_connect(struct polkit_backend *b, char *why, size_t why_size)
 static void verdict_from_result(const struct check *c, PolkitAuthorizationResult *result,
 				enum authz_verdict *verdict, char *msg, size_t msg_size)
 {
-	const char *purpose = authorizer_action_purpose(c->action_id);
+	const char *purpose = authz_action_purpose(c->action_id);
 
 	if (polkit_authorization_result_get_is_authorized(result)) {
 		*verdict = AUTHZ_ALLOWED;
@@ -212,12 +214,12 @@ static gboolean check_start(gpointer userdata)
 		char msg[sizeof(((struct authz_result *)NULL)->message)];
 		enum authz_verdict verdict;
 
-		authorizer_note_polkit(b->authorizer, why);
-		authorizer_fallback_verdict(&c->peer, c->action_id, why, &verdict, msg, sizeof(msg));
+		b->hooks.reachable(b->hooks.userdata, why);
+		authz_root_only(&c->peer, c->action_id, why, &verdict, msg, sizeof(msg));
 		check_finish(c, verdict, msg);
 		return G_SOURCE_REMOVE;
 	}
-	authorizer_note_polkit(b->authorizer, NULL);
+	b->hooks.reachable(b->hooks.userdata, NULL);
 
 	g_autoptr(PolkitSubject) subject =
 		polkit_unix_process_new_for_owner(c->peer.pid, c->peer.start_time, c->peer.uid);
@@ -280,8 +282,8 @@ static void *worker_main(void *userdata)
 	return NULL;
 }
 
-int polkit_backend_start(struct authorizer *a, struct polkit_backend **ret, char *why,
-			 size_t why_size)
+int polkit_backend_start(const struct polkit_backend_hooks *hooks, struct polkit_backend **ret,
+			 char *why, size_t why_size)
 {
 	struct polkit_backend *b = calloc(1, sizeof(*b));
 	int r;
@@ -289,7 +291,7 @@ int polkit_backend_start(struct authorizer *a, struct polkit_backend **ret, char
 	*ret = NULL;
 	if (!b)
 		return -ENOMEM;
-	b->authorizer = a;
+	b->hooks = *hooks;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_mutex_init(&b->start_lock, NULL);
 	pthread_cond_init(&b->start_cond, NULL);
