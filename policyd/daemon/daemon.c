@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,24 +26,6 @@
  * ring-buffer loss counter is read at least as often. */
 #define CHECK_INTERVAL_MS 1000
 
-void say(const struct daemon *d, int priority, const char *fmt, ...)
-{
-	char line[1024], plain[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	/* Device names come from the device and program names from the
-	 * program: neither may put a control character (a newline, a
-	 * terminal escape) into a log line. */
-	audit_plain_text(plain, sizeof(plain), line, sizeof(line));
-	if (d->cfg->foreground)
-		fprintf(stderr, "hid-policyd: %s\n", plain);
-	else
-		syslog(priority, "%s", plain);
-}
-
 static int load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -62,14 +43,6 @@ static int load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 		say(d, LOG_ERR, "policy rejected: %zu error%s", diag.n_errors,
 		    diag.n_errors == 1 ? "" : "s");
 	return r;
-}
-
-struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id)
-{
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].info.hid_id == hid_id)
-			return &d->devices[i];
-	return NULL;
 }
 
 static void forget_device(struct daemon *d, struct managed_device *m)
@@ -90,18 +63,6 @@ static bool device_present(const struct daemon *d, const struct hid_dev_info *in
 	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
 		return true;
 	return access(path, F_OK) == 0;
-}
-
-void daemon_policy_device(const struct hid_dev_info *info, struct policy_device *pdev)
-{
-	*pdev = (struct policy_device){
-		.bus = info->bus,
-		.vendor = info->vendor,
-		.product = info->product,
-		.name = info->name,
-		.uniq = info->uniq,
-		.phys = info->phys,
-	};
 }
 
 /* End HID_ID's exceptions without touching its rules (the caller is

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <jansson.h>
 
 #include "audit.h"
@@ -51,10 +53,51 @@ struct daemon {
 	bool quit;
 };
 
+/* A message for the administrator: syslog, or stderr in the foreground
+ * (say.c). Control characters are replaced. */
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id);
+/* CLOCK_BOOTTIME in milliseconds: expiries, the event loop's timing. */
+static inline uint64_t daemon_boottime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000ULL + (uint64_t)ts.tv_nsec / 1000000ULL;
+}
+
+/* CLOCK_REALTIME in nanoseconds: when a temporary allow was granted. */
+static inline uint64_t daemon_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The managed device with HID_ID, or NULL. */
+static inline struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id)
+{
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].info.hid_id == hid_id)
+			return &d->devices[i];
+	return NULL;
+}
+
+/* The policy's and the exceptions' view of a device. */
+static inline void daemon_policy_device(const struct hid_dev_info *info,
+					struct policy_device *pdev)
+{
+	*pdev = (struct policy_device){
+		.bus = info->bus,
+		.vendor = info->vendor,
+		.product = info->product,
+		.name = info->name,
+		.uniq = info->uniq,
+		.phys = info->phys,
+	};
+}
 
 /* Compile and enforce the policy (and exceptions) for one device. Returns
  * 0 when the kernel holds the device's rules with its temporary allows as
@@ -65,9 +108,6 @@ int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
 /* Read the policy again and apply it; problems are appended to MESSAGES
  * (strings; may be NULL). Returns 0 or a negative errno (rules unchanged). */
 int daemon_reload(struct daemon *d, json_t *messages);
-
-/* The policy's and the exceptions' view of a device. */
-void daemon_policy_device(const struct hid_dev_info *info, struct policy_device *pdev);
 
 /* Exceptions: audit records, ends, the expiry timer. */
 json_t *daemon_device_json(const struct hid_dev_info *info);
@@ -80,7 +120,6 @@ void daemon_record_exception_end(struct daemon *d, const struct exception *e, co
 void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
 			  const struct exception_grantor *revoker);
 void daemon_arm_expiry(struct daemon *d);
-uint64_t daemon_boottime_ms(void);
 
 /* The control socket's commands (daemon_ctl.c). */
 int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
