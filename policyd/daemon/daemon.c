@@ -20,6 +20,7 @@
 #include "daemon_internal.h"
 #include "decisions.h"
 #include "sandbox.h"
+#include "views.h"
 
 /* How often, in milliseconds, each protected device's firewall is checked
  * to be still registered; also the longest the event loop sleeps, so the
@@ -86,7 +87,7 @@ static void record_lost_firewall(struct daemon *d, const struct managed_device *
 				 bool reattached, int error)
 {
 	json_t *o = json_pack("{s:s, s:o, s:b}", "event", "firewall_detached",
-			      "device", daemon_device_json(&m->info), "reattached", reattached);
+			      "device", view_device(&m->info), "reattached", reattached);
 
 	if (o && error)
 		json_object_set_new(o, "error", json_string(strerror(-error)));

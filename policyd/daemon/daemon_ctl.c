@@ -17,6 +17,7 @@
 #include "common/ctl_protocol.h"
 #include "common/util.h"
 #include "daemon_internal.h"
+#include "views.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
 
@@ -50,106 +51,6 @@ void daemon_arm_expiry(struct daemon *d)
 		say(d, LOG_ERR, "cannot arm the expiry timer of temporary allows: %m");
 }
 
-/* "any", or report IDs as "0x03, 0xf0-0xf4". */
-static json_t *report_ids_json(const uint32_t ids[HID_RULES_REPORT_ID_WORDS])
-{
-	char buf[2048] = "";
-	size_t len = 0;
-	int n = 0;
-
-	for (int i = 0; i < 256; i++)
-		n += (ids[i >> 5] >> (i & 31)) & 1;
-	if (n == 256)
-		return json_string("any");
-	for (int i = 0; i < 256; i++) {
-		int j = i;
-
-		if (!((ids[i >> 5] >> (i & 31)) & 1))
-			continue;
-		while (j + 1 < 256 && ((ids[(j + 1) >> 5] >> ((j + 1) & 31)) & 1))
-			j++;
-		if (len < sizeof(buf))
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, j > i ? "%s0x%02x-0x%02x" : "%s0x%02x",
-						len ? ", " : "", i, j);
-		i = j;
-	}
-	return json_string(buf);
-}
-
-static json_t *kinds_json(uint8_t kinds)
-{
-	json_t *a = json_array();
-
-	for (int bit = 0; bit < 8; bit++)
-		if (kinds & (1u << bit))
-			json_array_append_new(a, json_string(policy_kind_name((uint8_t)(1u << bit))));
-	return a;
-}
-
-/*
- * A device's name is the device's to choose (USB and Bluetooth descriptors,
- * cut to the kernel's buffer), so it need not be UTF-8, which a JSON string
- * must be: json_pack() fails on it, and the whole record (an audit record of
- * a grant included) would be lost. Text that is not UTF-8 has every byte
- * beyond ASCII replaced by '?', in place.
- */
-static void utf8_or_ascii(char *text)
-{
-	json_t *s = json_string(text);
-
-	if (s) {
-		json_decref(s);
-		return;
-	}
-	for (char *p = text; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-}
-
-static json_t *device_name_json(const char *name)
-{
-	_cleanup_free_ char *copy = strdup(name);
-
-	if (!copy)
-		return NULL;
-	utf8_or_ascii(copy);
-	return json_string(copy);
-}
-
-json_t *daemon_device_json(const struct hid_dev_info *info)
-{
-	char vid[8], pid[8];
-
-	snprintf(vid, sizeof(vid), "%04x", info->vendor);
-	snprintf(pid, sizeof(pid), "%04x", info->product);
-	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:o}", "hid_id", (json_int_t)info->hid_id,
-			 "sysfs", info->sysname, "bus", policy_bus_name(info->bus),
-			 "vendor", vid, "product", pid, "name", device_name_json(info->name));
-}
-
-static json_t *grantor_json(const struct exception_grantor *g)
-{
-	return json_pack("{s:I, s:I, s:s}", "uid", (json_int_t)g->uid, "pid", (json_int_t)g->pid,
-			 "comm", g->comm);
-}
-
-json_t *daemon_exception_json(const struct exception *e)
-{
-	uint64_t now = daemon_boottime_ms();
-	uint64_t left_ms = e->expires_ms > now ? e->expires_ms - now : 0;
-	char granted[48], expires[48];
-
-	ctl_format_time(granted, sizeof(granted), e->granted_realtime_ns);
-	ctl_format_time(expires, sizeof(expires), e->granted_realtime_ns + e->duration_s * 1000000000ULL);
-	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:o}",
-			 "id", (json_int_t)e->id, "sysfs", e->sysname, "hid_id", (json_int_t)e->hid_id,
-			 "requests", kinds_json(e->kinds), "report_ids", report_ids_json(e->report_ids),
-			 "granted", granted, "expires", expires,
-			 "duration_s", (json_int_t)e->duration_s,
-			 "remaining_s", (json_int_t)((left_ms + 999) / 1000),
-			 "granted_by", grantor_json(&e->by));
-}
-
 static void write_audit(struct daemon *d, json_t *o)
 {
 	if (!o) {
@@ -166,7 +67,7 @@ static json_t *exception_device_json(struct daemon *d, const struct exception *e
 	struct managed_device *m = daemon_find_device(d, e->hid_id);
 
 	if (m)
-		return daemon_device_json(&m->info);
+		return view_device(&m->info);
 	return json_pack("{s:I, s:s}", "hid_id", (json_int_t)e->hid_id, "sysfs", e->sysname);
 }
 
@@ -175,10 +76,10 @@ void daemon_record_exception_end(struct daemon *d, const struct exception *e, co
 {
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o}", "event", "exception_ended",
 			      "reason", reason, "device", exception_device_json(d, e),
-			      "exception", daemon_exception_json(e), "granted_by", grantor_json(&e->by));
+			      "exception", view_exception(e), "granted_by", view_grantor(&e->by));
 
 	if (o && revoker)
-		json_object_set_new(o, "revoked_by", grantor_json(revoker));
+		json_object_set_new(o, "revoked_by", view_grantor(revoker));
 	write_audit(d, o);
 	say(d, LOG_NOTICE, "%s: temporary allow #%u granted by uid %u (%s) ended: %s", e->sysname,
 	    e->id, (unsigned int)e->by.uid, e->by.comm, reason);
@@ -281,7 +182,7 @@ static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err
 	mode = n_protected == 0 ? "idle" : n_audit == 0 ? "enforce" :
 	       n_audit == n_protected ? "audit" : "mixed";
 	for (size_t i = 0; i < d->exceptions.n; i++)
-		json_array_append_new(exc, daemon_exception_json(&d->exceptions.items[i]));
+		json_array_append_new(exc, view_exception(&d->exceptions.items[i]));
 	*result = json_pack("{s:{s:s, s:I, s:b, s:s, s:i}, s:{s:b, s:b, s:b, s:b},"
 			    " s:s, s:{s:I, s:I}, s:{s:I, s:I, s:I, s:I}, s:{s:s, s:I, s:I},"
 			    " s:{s:I, s:I}, s:o}",
@@ -319,7 +220,7 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 	for (size_t i = 0; i < d->n_devices; i++) {
 		const struct managed_device *m = &d->devices[i];
 		struct policy_device pdev;
-		json_t *o = daemon_device_json(&m->info), *sets = json_array();
+		json_t *o = view_device(&m->info), *sets = json_array();
 		size_t n_exc = 0;
 		/* Walks every BPF map of the system: EPERM without
 		 * CAP_SYS_ADMIN, which the sandbox dropped. */
@@ -361,7 +262,7 @@ static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules,
 	const struct policy *p = d->policy;
 	json_t *o = json_pack("{s:I, s:s, s:o, s:o, s:b, s:b}", "position", (json_int_t)pos,
 			      "action", hr->action == HID_RULE_DENY ? "deny" : "allow",
-			      "requests", kinds_json(hr->kinds), "report_ids", report_ids_json(hr->report_ids),
+			      "requests", view_kinds(hr->kinds), "report_ids", view_report_ids(hr->report_ids),
 			      "log", (hr->flags & HID_RULE_F_LOG) != 0, "audit", (hr->flags & HID_RULE_F_AUDIT) != 0);
 	json_t *conds = json_array();
 	uint32_t exc_id;
@@ -386,7 +287,7 @@ static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules,
 
 		json_object_set_new(o, "name", json_sprintf("temporary-allow-%u", exc_id));
 		if (e)
-			json_object_set_new(o, "exception", daemon_exception_json(e));
+			json_object_set_new(o, "exception", view_exception(e));
 	} else if (hr->index < p->n_rules) {
 		const struct policy_rule *pr = &p->rules[hr->index];
 
@@ -415,7 +316,7 @@ static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err,
 		return r;
 	r = effective_rules(d, m, rules);
 	if (r == -ENOENT) {
-		*result = json_pack("{s:o, s:b, s:[]}", "device", daemon_device_json(&m->info),
+		*result = json_pack("{s:o, s:b, s:[]}", "device", view_device(&m->info),
 				    "protected", 0, "rules");
 		return *result ? 0 : -ENOMEM;
 	}
@@ -425,7 +326,7 @@ static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err,
 	list = json_array();
 	for (uint32_t i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++)
 		json_array_append_new(list, rule_json(d, rules, i));
-	*result = json_pack("{s:o, s:b, s:s, s:o, s:{s:s, s:s?}}", "device", daemon_device_json(&m->info),
+	*result = json_pack("{s:o, s:b, s:s, s:o, s:{s:s, s:s?}}", "device", view_device(&m->info),
 			    "protected", 1, "mode", mode_name(rules->mode), "rules", list,
 			    "default", "action", rules->default_action == HID_RULE_DENY ? "deny" : "allow",
 			    "errno", rules->default_action == HID_RULE_DENY ?
@@ -525,7 +426,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	r = policy_explain(d->policy, &pdev, &req, f, &v);
 	if (fclose(f) != 0 || !text)
 		return failf(err, errsize, -ENOMEM, "out of memory");
-	utf8_or_ascii(text);	/* it names the device */
+	view_utf8_or_ascii(text);	/* it names the device */
 	if (r < 0)
 		return failf(err, errsize, r, "%s", text);
 
@@ -538,16 +439,16 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 		if (e->hid_id != m->info.hid_id || !policy_rule_matches(&hr, &req))
 			continue;
 		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s}, s:o, s:s++}",
-				    "device", daemon_device_json(&m->info),
+				    "device", view_device(&m->info),
 				    "decision", "action", "allow", "enforced", 0, "logged", 1,
 				    "rule", "temporary-allow",
-				    "exception", daemon_exception_json(e),
+				    "exception", view_exception(e),
 				    "text", "decision: allow by a temporary allow (hid-policyctl allow), before every rule; it is logged and ends when it expires, is revoked or the device goes away\n",
 				    "without it, the policy decides:\n", text);
 		return *result ? 0 : -ENOMEM;
 	}
 
-	*result = json_pack("{s:o, s:{s:s, s:b, s:b}, s:s}", "device", daemon_device_json(&m->info),
+	*result = json_pack("{s:o, s:{s:s, s:b, s:b}, s:s}", "device", view_device(&m->info),
 			    "decision", "action", v.action == HID_RULE_DENY ? "deny" : "allow",
 			    "enforced", v.enforced, "logged", v.logged, "text", text);
 	if (*result && v.rule >= 0 && v.index < d->policy->n_rules)
@@ -646,13 +547,13 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 	}
 	added = exception_find(&d->exceptions, id);
 	write_audit(d, json_pack("{s:s, s:o, s:o, s:o}", "event", "exception_granted",
-				 "device", daemon_device_json(&m->info), "exception", daemon_exception_json(added),
-				 "granted_by", grantor_json(&added->by)));
+				 "device", view_device(&m->info), "exception", view_exception(added),
+				 "granted_by", view_grantor(&added->by)));
 	say(d, LOG_NOTICE, "%s: temporary allow #%u for %llu s granted by uid %u (%s, pid %d)",
 	    m->info.sysname, id, (unsigned long long)duration, (unsigned int)added->by.uid,
 	    added->by.comm, (int)added->by.pid);
 	daemon_arm_expiry(d);
-	*result = json_pack("{s:o}", "exception", daemon_exception_json(added));
+	*result = json_pack("{s:o}", "exception", view_exception(added));
 	return *result ? 0 : -ENOMEM;
 }
 

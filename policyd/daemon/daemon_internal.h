@@ -110,8 +110,6 @@ int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
 int daemon_reload(struct daemon *d, json_t *messages);
 
 /* Exceptions: audit records, ends, the expiry timer. */
-json_t *daemon_device_json(const struct hid_dev_info *info);
-json_t *daemon_exception_json(const struct exception *e);
 /* The audit record of the end of exception E. */
 void daemon_record_exception_end(struct daemon *d, const struct exception *e, const char *reason,
 				 const struct exception_grantor *revoker);
