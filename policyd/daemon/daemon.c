@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "allows.h"
 #include "common/util.h"
 #include "daemon_internal.h"
 #include "decisions.h"
@@ -64,23 +65,6 @@ static bool device_present(const struct daemon *d, const struct hid_dev_info *in
 	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
 		return true;
 	return access(path, F_OK) == 0;
-}
-
-/* End HID_ID's exceptions without touching its rules (the caller is
- * compiling them). */
-static void end_device_exceptions(struct daemon *d, uint32_t hid_id, const char *reason)
-{
-	for (size_t i = 0; i < d->exceptions.n;) {
-		struct exception *e = &d->exceptions.items[i];
-
-		if (e->hid_id != hid_id) {
-			i++;
-			continue;
-		}
-		daemon_record_exception_end(d, e, reason, NULL);
-		exception_remove(&d->exceptions, e);
-	}
-	daemon_arm_expiry(d);
 }
 
 static void record_lost_firewall(struct daemon *d, const struct managed_device *m,
@@ -162,7 +146,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		m->protected = false;
 		m->lost = false;
 		m->n_rules = 0;
-		end_device_exceptions(d, info->hid_id, "no rule set matches the device any more");
+		allows_end_device(d, info->hid_id, "no rule set matches the device any more");
 		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
 		return 0;
 	}
@@ -185,7 +169,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	}
 	if (exception_prepend(&d->exceptions, info->hid_id, rules) == -E2BIG) {
 		say(d, LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
-		end_device_exceptions(d, info->hid_id, "the device's rules leave no room for it");
+		allows_end_device(d, info->hid_id, "the device's rules leave no room for it");
 	}
 
 	r = fw_set_rules(&d->loader, info->hid_id, rules);
@@ -303,7 +287,7 @@ static void handle_uevent(struct daemon *d)
 			/* The kernel made the instance inert; free its pin and rules. */
 			fw_detach(&d->loader, info.hid_id);
 			decisions_withdraw(d->cfg->runtime_dir, ev.sysname);
-			end_device_exceptions(d, info.hid_id, "device removed");
+			allows_end_device(d, info.hid_id, "device removed");
 			if (m) {
 				if (m->protected)
 					say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -604,18 +588,13 @@ static void handle_expiry(struct daemon *d)
 {
 	uint64_t ticks;
 	uint64_t now = daemon_boottime_ms();
+	struct exception *e;
 
 	while (read(d->timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
 		;
-	for (size_t i = 0; i < d->exceptions.n;) {
-		struct exception *e = &d->exceptions.items[i];
-
-		if (e->expires_ms <= now)
-			daemon_end_exception(d, e, "expired", NULL);	/* removes it */
-		else
-			i++;
-	}
-	daemon_arm_expiry(d);
+	while ((e = allows_due(d, now)))
+		daemon_end_exception(d, e, "expired", NULL);	/* removes it */
+	allows_arm_expiry(d);
 }
 
 static void stop(struct daemon *d)

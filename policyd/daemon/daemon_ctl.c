@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/timerfd.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
+#include "allows.h"
 #include "common/util.h"
 #include "daemon_internal.h"
 #include "views.h"
@@ -35,69 +35,18 @@ static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
 	return r;
 }
 
-void daemon_arm_expiry(struct daemon *d)
-{
-	uint64_t next = exception_next_expiry(&d->exceptions);
-	struct itimerspec its = {};
-
-	if (d->timer_fd < 0)
-		return;
-	if (next) {
-		its.it_value.tv_sec = (time_t)(next / 1000);
-		its.it_value.tv_nsec = (long)(next % 1000) * 1000000L;
-	}
-	/* An absolute time already past fires at once; zero disarms. */
-	if (timerfd_settime(d->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
-		say(d, LOG_ERR, "cannot arm the expiry timer of temporary allows: %m");
-}
-
-static void write_audit(struct daemon *d, json_t *o)
-{
-	if (!o) {
-		say(d, LOG_ERR, "cannot build an audit record: out of memory");
-		return;
-	}
-	if (audit_write_json(&d->audit, o) < 0)
-		say(d, LOG_ERR, "cannot write an audit record to %s", d->audit.path);
-	json_decref(o);
-}
-
-static json_t *exception_device_json(struct daemon *d, const struct exception *e)
-{
-	struct managed_device *m = daemon_find_device(d, e->hid_id);
-
-	if (m)
-		return view_device(&m->info);
-	return json_pack("{s:I, s:s}", "hid_id", (json_int_t)e->hid_id, "sysfs", e->sysname);
-}
-
-void daemon_record_exception_end(struct daemon *d, const struct exception *e, const char *reason,
-				 const struct exception_grantor *revoker)
-{
-	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o}", "event", "exception_ended",
-			      "reason", reason, "device", exception_device_json(d, e),
-			      "exception", view_exception(e), "granted_by", view_grantor(&e->by));
-
-	if (o && revoker)
-		json_object_set_new(o, "revoked_by", view_grantor(revoker));
-	write_audit(d, o);
-	say(d, LOG_NOTICE, "%s: temporary allow #%u granted by uid %u (%s) ended: %s", e->sysname,
-	    e->id, (unsigned int)e->by.uid, e->by.comm, reason);
-}
-
 void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
 			  const struct exception_grantor *revoker)
 {
 	uint32_t hid_id = e->hid_id;
 	struct managed_device *m;
 
-	daemon_record_exception_end(d, e, reason, revoker);
-	exception_remove(&d->exceptions, e);
+	allows_end(d, e, reason, revoker);
 	m = daemon_find_device(d, hid_id);
 	if (m && m->protected && daemon_apply(d, &m->info) < 0)
 		say(d, LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
 		    m->info.sysname);
-	daemon_arm_expiry(d);
+	allows_arm_expiry(d);
 }
 
 /* A device named by sysfs name, hid_id or (when only one matches) BUS:VID:PID. */
@@ -546,13 +495,7 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 			     m->info.sysname, strerror(-r));
 	}
 	added = exception_find(&d->exceptions, id);
-	write_audit(d, json_pack("{s:s, s:o, s:o, s:o}", "event", "exception_granted",
-				 "device", view_device(&m->info), "exception", view_exception(added),
-				 "granted_by", view_grantor(&added->by)));
-	say(d, LOG_NOTICE, "%s: temporary allow #%u for %llu s granted by uid %u (%s, pid %d)",
-	    m->info.sysname, id, (unsigned long long)duration, (unsigned int)added->by.uid,
-	    added->by.comm, (int)added->by.pid);
-	daemon_arm_expiry(d);
+	allows_granted(d, &m->info, added);
 	*result = json_pack("{s:o}", "exception", view_exception(added));
 	return *result ? 0 : -ENOMEM;
 }

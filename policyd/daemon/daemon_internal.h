@@ -109,15 +109,10 @@ int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
  * (strings; may be NULL). Returns 0 or a negative errno (rules unchanged). */
 int daemon_reload(struct daemon *d, json_t *messages);
 
-/* Exceptions: audit records, ends, the expiry timer. */
-/* The audit record of the end of exception E. */
-void daemon_record_exception_end(struct daemon *d, const struct exception *e, const char *reason,
-				 const struct exception_grantor *revoker);
 /* End exception E: write the audit record (REVOKER: who revoked it, or
  * NULL), forget it and recompile its device's rules. */
 void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
 			  const struct exception_grantor *revoker);
-void daemon_arm_expiry(struct daemon *d);
 
 /* The control socket's commands (daemon_ctl.c). */
 int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
