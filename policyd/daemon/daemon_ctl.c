@@ -17,6 +17,7 @@
 #include "allows.h"
 #include "common/util.h"
 #include "daemon_internal.h"
+#include "enforce.h"
 #include "views.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
@@ -33,20 +34,6 @@ static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
 	vsnprintf(err, errsize, fmt, ap);
 	va_end(ap);
 	return r;
-}
-
-void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
-			  const struct exception_grantor *revoker)
-{
-	uint32_t hid_id = e->hid_id;
-	struct managed_device *m;
-
-	allows_end(d, e, reason, revoker);
-	m = daemon_find_device(d, hid_id);
-	if (m && m->protected && daemon_apply(d, &m->info) < 0)
-		say(d, LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
-		    m->info.sysname);
-	allows_arm_expiry(d);
 }
 
 /* A device named by sysfs name, hid_id or (when only one matches) BUS:VID:PID. */
@@ -486,11 +473,11 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 			     m->info.sysname, HID_RULES_MAX_RULES);
 	}
 	if (r == 0)
-		r = daemon_apply(d, &m->info);
+		r = enforce_apply(d, &m->info);
 	if (r < 0) {
 		/* Not in force: take it back, and put the rules back as they were. */
 		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));
-		daemon_apply(d, &m->info);
+		enforce_apply(d, &m->info);
 		return failf(err, errsize, r, "%s: cannot put the temporary allow in force: %s",
 			     m->info.sysname, strerror(-r));
 	}
@@ -524,7 +511,7 @@ static int cmd_revoke(struct daemon *d, const struct control_request *req, json_
 				     "no temporary allow with that id (hid-policyctl status lists them)");
 		}
 		json_array_append_new(ended, json_integer(e->id));
-		daemon_end_exception(d, e, "revoked", &by);
+		enforce_end_allow(d, e, "revoked", &by);
 	} else {
 		m = lookup_device(d, req->args, err, errsize, &r);
 		if (!m) {
@@ -540,7 +527,7 @@ static int cmd_revoke(struct daemon *d, const struct control_request *req, json_
 				continue;
 			}
 			json_array_append_new(ended, json_integer(e->id));
-			daemon_end_exception(d, e, "revoked", &by);	/* removes it */
+			enforce_end_allow(d, e, "revoked", &by);	/* removes it */
 		}
 		if (json_array_size(ended) == 0) {
 			json_decref(ended);

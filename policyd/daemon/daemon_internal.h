@@ -28,7 +28,7 @@ struct managed_device {
 	uint32_t n_rules;	/* rules in force, exceptions included */
 	bool lost;		/* its firewall was unregistered by someone else
 				 * and could not be attached again: retried at
-				 * every check (daemon.c, check_firewalls) */
+				 * every check (enforce_check_firewalls) */
 	bool check_failed;	/* the last check could not tell (said once) */
 	/* The policy's rules in force, without exceptions (NULL: none yet):
 	 * when a new policy cannot be compiled for the device they stay, and
@@ -99,20 +99,9 @@ static inline void daemon_policy_device(const struct hid_dev_info *info,
 	};
 }
 
-/* Compile and enforce the policy (and exceptions) for one device. Returns
- * 0 when the kernel holds the device's rules with its temporary allows as
- * they are now (when the policy cannot be compiled for it: the policy's
- * rules that were in force before), or a negative errno. */
-int daemon_apply(struct daemon *d, const struct hid_dev_info *info);
-
 /* Read the policy again and apply it; problems are appended to MESSAGES
  * (strings; may be NULL). Returns 0 or a negative errno (rules unchanged). */
 int daemon_reload(struct daemon *d, json_t *messages);
-
-/* End exception E: write the audit record (REVOKER: who revoked it, or
- * NULL), forget it and recompile its device's rules. */
-void daemon_end_exception(struct daemon *d, struct exception *e, const char *reason,
-			  const struct exception_grantor *revoker);
 
 /* The control socket's commands (daemon_ctl.c). */
 int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
