@@ -2,22 +2,24 @@
 /*
  * What the control socket's commands do (every request arriving here is
  * authorized already): status, devices, rules, explain, generate, reload,
- * and the temporary allows (allow, revoke) with their audit records.
+ * and the temporary allows (allow, revoke). They change the service only
+ * through the files below them: enforce.c, reload.c and allows.c.
  */
+#include "daemon_ctl.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/ctl_protocol.h"
 #include "allows.h"
+#include "common/ctl_protocol.h"
 #include "common/util.h"
 #include "daemon_internal.h"
 #include "enforce.h"
+#include "reload.h"
 #include "views.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */

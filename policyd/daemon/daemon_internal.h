@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The service's state, shared by its two files: daemon.c (start-up, the
- * event loop, hotplug, reload, audit records) and daemon_ctl.c (what the
- * control socket's commands do with it).
+ * The service's state, and what every file of it uses: say(), the clocks,
+ * the device lookup. Its files call one another only downwards:
+ *
+ *   daemon.c      start, the event loop, stop
+ *   daemon_ctl.c  the control socket's commands
+ *   reload.c      the policy and the audit log, at start and on reload
+ *   enforce.c     the rules in force on each device
+ *   allows.c      temporary allows: grant, expiry, end, their audit records
+ *   views.c       JSON views of devices and temporary allows
+ *   say.c         messages to syslog or stderr
+ *
+ * and all of them into the parts below: devices, decisions, loader, audit,
+ * control (and authorize), exceptions, sandbox.
  */
 #pragma once
 
@@ -98,11 +108,3 @@ static inline void daemon_policy_device(const struct hid_dev_info *info,
 		.phys = info->phys,
 	};
 }
-
-/* Read the policy again and apply it; problems are appended to MESSAGES
- * (strings; may be NULL). Returns 0 or a negative errno (rules unchanged). */
-int daemon_reload(struct daemon *d, json_t *messages);
-
-/* The control socket's commands (daemon_ctl.c). */
-int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
-		   char *err, size_t errsize);
