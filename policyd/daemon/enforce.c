@@ -55,7 +55,8 @@ static void record_lost_firewall(struct daemon *d, const struct managed_device *
 
 /* M was protected, but its instance is no longer registered: someone
  * unregistered it through its pin (doc/security.md, section 3), and
- * attaching it again failed with R. Said once; retried by check_firewalls. */
+ * attaching it again failed with R. Said once; retried by
+ * enforce_check_firewalls(). */
 static void firewall_lost(struct daemon *d, struct managed_device *m, int r)
 {
 	if (!m->lost) {
