@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "audit_format.h"
+#include "daemon/audit.h"
+#include "daemon/audit_format.h"
 #include "hid_rules.h"
-#include "policy.h"
+#include "policy/policy.h"
 
 static const struct hid_dev_info device = {
 	.sysname = "0003:054C:0CE6.0007", .hid_id = 7, .bus = 3,

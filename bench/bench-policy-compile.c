@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "policy.h"
-#include "util.h"
+#include "common/util.h"
+#include "policy/policy.h"
 
 #define N_FILES		10
 #define SETS_PER_FILE	100

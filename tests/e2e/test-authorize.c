@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/authorize.h"
+#include "daemon/sandbox.h"
 #include "harness.h"
 #include "polkit_env.h"
-#include "authorize.h"
-#include "sandbox.h"
 
 #define VERDICT_TIMEOUT_MS 20000
 

@@ -15,11 +15,12 @@ shift || true
 
 mkdir -p "$out/corpus" "$out/crashes"
 sources=(
-	"$repo"/policyd/{diag,policy,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_validate,policy_value,util}.c
+	"$repo"/policyd/policy/{diag,policy,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_validate,policy_value}.c
+	"$repo"/policyd/common/util.c
 	"$repo"/tests/fuzz/fuzz-policy.c
 )
 # Rebuild when a source is newer than the binary.
-if [ ! -x "$out/fuzz-policy" ] || [ -n "$(find "${sources[@]}" "$repo"/policyd/*.h "$repo"/bpf/hid_rules.h -newer "$out/fuzz-policy" 2>/dev/null)" ]; then
+if [ ! -x "$out/fuzz-policy" ] || [ -n "$(find "${sources[@]}" "$repo"/policyd/{policy,common}/*.h "$repo"/bpf/hid_rules.h -newer "$out/fuzz-policy" 2>/dev/null)" ]; then
 	clang -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I"$repo" -I"$repo/policyd" "${sources[@]}" \

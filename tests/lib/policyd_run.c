@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "daemon/loader.h"
 #include "json_path.h"
-#include "loader.h"
 
 #define READY_TIMEOUT_MS 30000
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "harness.h"
-#include "policy.h"
+#include "policy/policy.h"
 
 /* JSON text with ' for " (no test value needs a literal single quote). */
 char *policy_text(const char *squoted);

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_args.h"
-#include "ctl_output.h"
-#include "ctl_protocol.h"
-#include "exceptions.h"
+#include "common/ctl_protocol.h"
+#include "common/log_filter.h"
+#include "ctl/ctl_args.h"
+#include "ctl/ctl_output.h"
+#include "daemon/exceptions.h"
 #include "harness.h"
-#include "log_filter.h"
 
 static void test_durations_parse_with_units_and_stay_in_range(void)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "decisions.h"
-#include "devices.h"
+#include "daemon/decisions.h"
+#include "daemon/devices.h"
 #include "harness.h"
 
 static void test_sysfs_name_gives_bus_vendor_product_and_hid_id(void)

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/sandbox.h"
 #include "harness.h"
-#include "sandbox.h"
 
 /* Run fn in a child under the filter; return its wait status. */
 static int run_filtered(int (*fn)(void))

@@ -180,10 +180,10 @@ fc_type() {
 src_define() {
 	sed -n "s/^#define[[:space:]]\+$1[[:space:]]\+\"\(.*\)\".*/\1/p" "$repo/$2"
 }
-admin_dir=$(src_define POLICY_ADMIN_DIR policyd/policy.h)
-vendor_dir=$(src_define POLICY_VENDOR_DIR policyd/policy.h)
-audit_log=$(src_define AUDIT_LOG_DEFAULT policyd/audit.h)
-runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/decisions.h)
+admin_dir=$(src_define POLICY_ADMIN_DIR policyd/policy/policy.h)
+vendor_dir=$(src_define POLICY_VENDOR_DIR policyd/policy/policy.h)
+audit_log=$(src_define AUDIT_LOG_DEFAULT policyd/daemon/audit.h)
+runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/daemon/decisions.h)
 pin_root=$(src_define HID_FW_PIN_ROOT bpf/hid_firewall.h)
 for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
 	    "/usr/local/sbin/hid-policyd hid_policyd_exec_t" \

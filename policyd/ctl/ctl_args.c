@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ctl_args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_SOCKET,
+	OPT_NO_ASK_PASSWORD,
+	OPT_DEVICE,
+	OPT_SINCE,
+	OPT_ACTION,
+	OPT_FOLLOW,
+	OPT_FOR,
+	OPT_REQUEST,
+	OPT_REPORT,
+	OPT_ID,
+	OPT_PAYLOAD,
+	OPT_EXCEPTION,
+	OPT_VERSION,
+};
+
+void ctl_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hid-policyctl [--json] [--socket PATH] [--no-ask-password] COMMAND [ARGS]\n"
+		"\n"
+		"Commands:\n"
+		"  status                      the daemon, kernel support, mode, counters, temporary allows\n"
+		"  devices                     HID devices, matching rule sets, attached firewalls\n"
+		"  rules DEVICE                the rules in force for DEVICE, in evaluation order\n"
+		"  log [--device D] [--since T] [--action allow|deny] [--follow]\n"
+		"                              audit records (a table, or JSON lines with --json)\n"
+		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
+		"                              which rule decides a request, and why\n"
+		"  reload                      read the policy again\n"
+		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
+		"                              let DEVICE's requests through for a while (default 10m)\n"
+		"  revoke DEVICE | --exception N\n"
+		"                              end temporary allows early\n"
+		"  generate                    print a policy protecting the devices present now\n"
+		"\n"
+		"DEVICE: a sysfs name (0003:054C:0CE6.0001), a hid_id, BUS:VID:PID, or hidrawN.\n"
+		"REQUEST: get_report, set_report (with --report feature|input|output),\n"
+		"         output_report or input_event. DURATION: 90, 30s, 5m, 1h30m (at most 24h).\n"
+		"T: -10m (ago), @SECONDS, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z].\n"
+		"\n"
+		"Options:\n"
+		"  --json                 print replies as JSON\n"
+		"  --socket PATH          the daemon's control socket (default /run/hid-policy/control)\n"
+		"  --no-ask-password      do not start a polkit agent to ask for a password\n"
+		"  -h, --help             show this help\n"
+		"      --version          show the version\n"
+		"\n"
+		"Exit status: 0 done, 1 failed, 2 usage, 3 not authorized, 4 no daemon,\n"
+		"5 unintelligible reply.\n");
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A usage error: say what is wrong, return -EINVAL. */
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hid-policyctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+/* Options each command takes (bit per OPT_* - OPT_DEVICE). */
+#define BIT(o) (1u << ((o) - OPT_DEVICE))
+static const struct {
+	const char *name;
+	unsigned int operands_min, operands_max;
+	unsigned int options;
+} commands[] = {
+	{ "status", 0, 0, 0 },
+	{ "devices", 0, 0, 0 },
+	{ "rules", 1, 1, 0 },
+	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) },
+	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) },
+	{ "reload", 0, 0, 0 },
+	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) },
+	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
+	{ "generate", 0, 0, 0 },
+};
+
+static const char *const option_names[] = {
+	[OPT_DEVICE - OPT_DEVICE] = "--device", [OPT_SINCE - OPT_DEVICE] = "--since",
+	[OPT_ACTION - OPT_DEVICE] = "--action", [OPT_FOLLOW - OPT_DEVICE] = "--follow",
+	[OPT_FOR - OPT_DEVICE] = "--for", [OPT_REQUEST - OPT_DEVICE] = "--request",
+	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
+	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
+};
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "no-ask-password", no_argument, NULL, OPT_NO_ASK_PASSWORD },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "action", required_argument, NULL, OPT_ACTION },
+		{ "follow", no_argument, NULL, OPT_FOLLOW },
+		{ "for", required_argument, NULL, OPT_FOR },
+		{ "request", required_argument, NULL, OPT_REQUEST },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "id", required_argument, NULL, OPT_ID },
+		{ "payload", required_argument, NULL, OPT_PAYLOAD },
+		{ "exception", required_argument, NULL, OPT_EXCEPTION },
+		{}
+	};
+	unsigned int seen = 0, n_operands;
+	unsigned long v;
+	size_t cmd;
+	int c, r;
+
+	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1 };
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
+		if (c >= OPT_DEVICE && c <= OPT_EXCEPTION) {
+			if (seen & BIT(c))
+				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
+			seen |= BIT(c);
+		}
+		switch (c) {
+		case 'h':
+			a->help = true;
+			return 0;
+		case OPT_VERSION:
+			a->version = true;
+			return 0;
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case OPT_SOCKET:
+			a->socket_path = optarg;
+			break;
+		case OPT_NO_ASK_PASSWORD:
+			a->ask_password = false;
+			break;
+		case OPT_DEVICE:
+			a->device = optarg;
+			break;
+		case OPT_SINCE:
+			if (ctl_parse_since(optarg, now, a->since, sizeof(a->since)) < 0)
+				return bad("--since \"%s\": expected -DURATION (-10m), @SECONDS, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z]", optarg);
+			break;
+		case OPT_ACTION:
+			if (strcmp(optarg, "allow") && strcmp(optarg, "deny"))
+				return bad("--action \"%s\": expected allow or deny", optarg);
+			a->action = optarg;
+			break;
+		case 'f':
+			seen |= BIT(OPT_FOLLOW);
+			/* fall through */
+		case OPT_FOLLOW:
+			a->follow = true;
+			break;
+		case OPT_FOR:
+			r = ctl_parse_duration(optarg, &a->duration_s);
+			if (r == -ERANGE)
+				return bad("--for \"%s\": a temporary allow lasts 1 second to 24 hours", optarg);
+			if (r < 0)
+				return bad("--for \"%s\": expected a duration such as 90, 30s, 5m or 1h30m", optarg);
+			break;
+		case OPT_REQUEST:
+			a->request = optarg;
+			break;
+		case OPT_REPORT:
+			a->report = optarg;
+			break;
+		case OPT_ID:
+			if (parse_uint(optarg, 255, &v) < 0)
+				return bad("--id \"%s\": expected a report ID, 0..255 (decimal or 0x..)", optarg);
+			a->report_id = (int)v;
+			break;
+		case OPT_PAYLOAD:
+			a->payload = optarg;
+			break;
+		case OPT_EXCEPTION:
+			if (parse_uint(optarg, 0x0ffffffe, &v) < 0 || v == 0)
+				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
+			a->exception_id = (long)v;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind >= argc)
+		return bad("%s", "no command given (try --help)");
+	a->command = argv[optind++];
+	for (cmd = 0; cmd < ELEMENTSOF(commands); cmd++)
+		if (!strcmp(commands[cmd].name, a->command))
+			break;
+	if (cmd == ELEMENTSOF(commands))
+		return bad("unknown command \"%s\" (try --help)", a->command);
+	for (int o = OPT_DEVICE; o <= OPT_EXCEPTION; o++)
+		if ((seen & BIT(o)) && !(commands[cmd].options & BIT(o))) {
+			fprintf(stderr, "hid-policyctl: %s does not go with %s\n",
+				option_names[o - OPT_DEVICE], a->command);
+			return -EINVAL;
+		}
+	n_operands = (unsigned int)(argc - optind);
+	if (n_operands < commands[cmd].operands_min || n_operands > commands[cmd].operands_max) {
+		fprintf(stderr, "hid-policyctl: %s takes %s (try --help)\n", a->command,
+			commands[cmd].operands_max == 0 ? "no arguments" :
+			!strcmp(a->command, "explain") ? "DEVICE and REQUEST" : "one DEVICE");
+		return -EINVAL;
+	}
+	if (n_operands >= 1)
+		a->device = argv[optind];
+	if (n_operands == 2)
+		a->request = argv[optind + 1];
+	if (!strcmp(a->command, "explain") && a->report_id < 0)
+		return bad("%s", "explain needs --id, the report ID of the request");
+	if (!strcmp(a->command, "revoke") && !a->device && a->exception_id < 0)
+		return bad("%s", "revoke needs a DEVICE (all its temporary allows) or --exception N (one)");
+	if (!strcmp(a->command, "revoke") && a->device && a->exception_id >= 0)
+		return bad("%s", "revoke takes a DEVICE or --exception N, not both");
+	if (a->report && !a->request)
+		return bad("%s", "--report goes with a request kind (allow: --request)");
+	return 0;
+}
+
+json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
+{
+	json_t *args = json_object();
+
+	if (!args)
+		return NULL;
+	if (a->device)
+		json_object_set_new(args, "device", json_string(a->device));
+	if (a->since[0])
+		json_object_set_new(args, "since", json_string(a->since));
+	if (a->action)
+		json_object_set_new(args, "action", json_string(a->action));
+	if (a->follow)
+		json_object_set_new(args, "follow", json_true());
+	if (a->request)
+		json_object_set_new(args, "request", json_string(a->request));
+	if (a->report)
+		json_object_set_new(args, "report", json_string(a->report));
+	if (a->report_id >= 0)
+		json_object_set_new(args, "id", json_integer(a->report_id));
+	if (a->payload)
+		json_object_set_new(args, "payload", json_string(a->payload));
+	if (a->duration_s)
+		json_object_set_new(args, "duration_s", json_integer((json_int_t)a->duration_s));
+	if (a->exception_id >= 0)
+		json_object_set_new(args, "id", json_integer(a->exception_id));
+	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,
+			 "command", a->command, "args", args, "interactive", interactive);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hid-policyctl: see and steer hid-policyd through its control socket. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+#include "ctl_args.h"
+#include "ctl_client.h"
+#include "ctl_output.h"
+#include "daemon/decisions.h"
+#include "daemon/loader.h"
+
+/* The daemon counts a device's programs only with CAP_SYS_ADMIN, which its
+ * sandbox dropped; root's hid-policyctl can count them itself. */
+static void fill_program_counts(json_t *result)
+{
+	json_t *d;
+	size_t i;
+
+	if (geteuid() != 0)
+		return;
+	json_array_foreach(json_object_get(result, "devices"), i, d) {
+		json_t *hid_id = json_object_get(d, "hid_id");
+		int n;
+
+		if (!json_is_null(json_object_get(d, "programs")) || !json_is_integer(hid_id))
+			continue;
+		n = fw_count_device_ops((uint32_t)json_integer_value(hid_id));
+		if (n >= 0) {
+			json_object_set_new(d, "programs", json_integer(n));
+			json_object_del(d, "programs_error");
+		}
+	}
+}
+
+/* JSON output is ASCII: names that programs and devices chose may hold C1
+ * controls (U+0080..U+009F), which some terminals take for escape
+ * sequences; jansson escapes only those below U+0020 by itself. */
+static int print_json(json_t *o)
+{
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+
+	if (!text)
+		return -ENOMEM;
+	puts(text);
+	free(text);
+	return 0;
+}
+
+/* The final reply: print it, and what the exit status is. */
+static int finish(const struct ctl_args *a, json_t *reply)
+{
+	json_t *ok = json_object_get(reply, "ok"), *result = json_object_get(reply, "result");
+	const char *error = json_string_value(json_object_get(reply, "error"));
+	json_t *message_json = json_object_get(reply, "message");
+
+	if (!json_is_boolean(ok) || (json_is_true(ok) && !json_is_object(result)) ||
+	    (!json_is_true(ok) && (!error || !json_is_string(message_json)))) {
+		fprintf(stderr, "hid-policyctl: the daemon's reply makes no sense\n");
+		return CTL_EXIT_PROTOCOL;
+	}
+	if (!json_is_true(ok)) {
+		if (a->json)
+			print_json(reply);
+		/* Error messages quote what the client sent, and polkit. */
+		fprintf(stderr, "hid-policyctl: %s\n", ctl_output_text(message_json, true));
+		return !strcmp(error, CTL_ERR_DENIED) ? CTL_EXIT_DENIED : CTL_EXIT_FAILED;
+	}
+	if (!strcmp(a->command, "devices"))
+		fill_program_counts(result);
+	if (a->json) {
+		if (strcmp(a->command, "log"))	/* log --json: the records alone */
+			print_json(result);
+	} else if (!strcmp(a->command, "generate")) {
+		json_t *v;
+		size_t i;
+
+		print_json(json_object_get(result, "policy"));
+		json_array_foreach(json_object_get(result, "unknown_devices"), i, v)
+			fprintf(stderr, "hid-policyctl: %s: no rule set knows its endpoints; not in the policy\n",
+				ctl_output_text(v, false));
+	} else if (strcmp(a->command, "log")) {
+		ctl_print_result(stdout, a->command, result);
+	}
+	return CTL_EXIT_OK;
+}
+
+static int run(const struct ctl_args *a, const char *socket_path, bool interactive)
+{
+	struct ctl_conn conn;
+	json_t *request = ctl_args_request(a, interactive), *reply = NULL;
+	bool header = false;
+	int r;
+
+	if (!request)
+		return CTL_EXIT_FAILED;
+	r = ctl_connect(&conn, socket_path);
+	if (r < 0) {
+		fprintf(stderr, "hid-policyctl: cannot reach hid-policyd at %s: %s%s\n", socket_path,
+			strerror(-r), r == -ENOENT || r == -ECONNREFUSED ? " (is it running?)" : "");
+		json_decref(request);
+		return CTL_EXIT_UNREACHABLE;
+	}
+	r = ctl_send(&conn, request);
+	json_decref(request);
+	if (r < 0) {
+		fprintf(stderr, "hid-policyctl: cannot send to %s: %s\n", socket_path, strerror(-r));
+		ctl_close(&conn);
+		return CTL_EXIT_UNREACHABLE;
+	}
+	for (;;) {
+		json_t *record;
+
+		r = ctl_receive(&conn, &reply);
+		if (r < 0) {
+			fprintf(stderr, "hid-policyctl: %s\n",
+				r == -EPIPE ? "the daemon closed the connection without a reply" :
+				r == -E2BIG ? "the daemon's reply is too long" :
+				r == -EBADMSG ? "the daemon's reply is not JSON" : strerror(-r));
+			ctl_close(&conn);
+			return r == -EPIPE ? CTL_EXIT_FAILED : CTL_EXIT_PROTOCOL;
+		}
+		if (!json_is_integer(json_object_get(reply, "version")) ||
+		    json_integer_value(json_object_get(reply, "version")) != CTL_PROTOCOL_VERSION) {
+			fprintf(stderr, "hid-policyctl: the daemon speaks another protocol version\n");
+			json_decref(reply);
+			ctl_close(&conn);
+			return CTL_EXIT_PROTOCOL;
+		}
+		record = json_object_get(reply, "record");
+		if (!record)
+			break;
+		if (a->json) {
+			char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
+
+			if (text)
+				puts(text);
+			free(text);
+		} else {
+			if (!header)
+				ctl_print_log_header(stdout);
+			header = true;
+			ctl_print_log_record(stdout, record);
+		}
+		/* --follow: show records as they come */
+		fflush(stdout);
+		json_decref(reply);
+	}
+	r = finish(a, reply);
+	json_decref(reply);
+	ctl_close(&conn);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctl_args a;
+	char device[256];
+	pid_t agent = 0;
+	int r;
+
+	if (ctl_args_parse(argc, argv, time(NULL), &a) < 0)
+		return CTL_EXIT_USAGE;
+	if (a.help) {
+		ctl_usage(stdout);
+		return CTL_EXIT_OK;
+	}
+	if (a.version) {
+		printf("hid-policyctl %s\n", HID_POLICY_VERSION);
+		return CTL_EXIT_OK;
+	}
+	if (a.device)
+		a.device = ctl_resolve_device(a.device, device, sizeof(device));
+	if (a.ask_password && geteuid() != 0)
+		agent = ctl_agent_start();
+	r = run(&a, a.socket_path ?: RUNTIME_DIR_DEFAULT "/" CTL_SOCKET_NAME, agent > 0);
+	ctl_agent_stop(agent);
+	return r;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "audit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit_format.h"
+#include "common/util.h"
+#include "hid_rules.h"
+#include "policy/policy.h"
+
+static int open_log(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Create the log's directory (not its parents) when it is missing. */
+static void make_parent_dir(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	mkdir(dir, 0750);
+}
+
+int audit_open(struct audit_log *a, const char *path, bool foreground)
+{
+	memset(a, 0, sizeof(*a));
+	make_parent_dir(path);
+	a->foreground = foreground;
+	a->summary_burst = AUDIT_SUMMARY_BURST;
+	a->summary_interval_ms = AUDIT_SUMMARY_INTERVAL_MS;
+	a->path = strdup(path);
+	if (!a->path)
+		return -ENOMEM;
+	a->fd = open_log(path);
+	if (a->fd < 0) {
+		int r = a->fd;
+
+		free(a->path);
+		a->path = NULL;
+		return r;
+	}
+	if (!foreground)
+		openlog("hid-policyd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	return 0;
+}
+
+int audit_reopen(struct audit_log *a)
+{
+	int fd;
+
+	audit_flush(a);
+	fd = open_log(a->path);
+
+	if (fd < 0)
+		return fd;
+	close(a->fd);
+	a->fd = fd;
+	return 0;
+}
+
+void audit_close(struct audit_log *a)
+{
+	if (a->fd >= 0) {
+		audit_flush(a);
+		close(a->fd);
+	}
+	a->fd = -1;
+	free(a->path);
+	a->path = NULL;
+	audit_line_free(&a->line);
+}
+
+static uint64_t timespec_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* A CLOCK_BOOTTIME stamp from BPF, as wall-clock time. */
+static uint64_t boottime_to_realtime(uint64_t boot_ns)
+{
+	uint64_t now_boot = timespec_ns(CLOCK_BOOTTIME);
+	uint64_t now_real = timespec_ns(CLOCK_REALTIME);
+	uint64_t age = now_boot > boot_ns ? now_boot - boot_ns : 0;
+
+	return now_real > age ? now_real - age : 0;
+}
+
+/* Write out what is buffered; on failure the records are lost and counted. */
+int audit_flush(struct audit_log *a)
+{
+	size_t done = 0;
+	int r = 0;
+
+	while (done < a->buf_len) {
+		ssize_t n = write(a->fd, a->buf + done, a->buf_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		done += n;
+	}
+	if (r < 0) {
+		/* Lines not fully written: count each as failed. */
+		for (size_t i = done; i < a->buf_len; i++)
+			if (a->buf[i] == '\n') {
+				a->failed++;
+				a->written--;
+			}
+	}
+	a->buf_len = 0;
+	return r;
+}
+
+/*
+ * Lines are collected and written together when the caller flushes (after
+ * each batch the ring buffer hands over) or the buffer fills: one write(2)
+ * per batch instead of one per record, each line whole.
+ */
+static int append_line(struct audit_log *a, const char *line, size_t len)
+{
+	int r;
+
+	if (a->buf_len + len + 1 > sizeof(a->buf)) {
+		r = audit_flush(a);
+		if (r < 0)
+			return r;
+	}
+	if (len + 1 > sizeof(a->buf)) {
+		/* Larger than the buffer: write it alone. */
+		struct iovec iov[2] = {
+			{ .iov_base = (void *)line, .iov_len = len },
+			{ .iov_base = (void *)"\n", .iov_len = 1 },
+		};
+
+		if (writev(a->fd, iov, 2) != (ssize_t)(len + 1)) {
+			a->failed++;
+			return -EIO;
+		}
+		a->written++;
+		return 0;
+	}
+	memcpy(a->buf + a->buf_len, line, len);
+	a->buf[a->buf_len + len] = '\n';
+	a->buf_len += len + 1;
+	a->written++;
+	return 0;
+}
+
+static void say_summary(struct audit_log *a, const char *line)
+{
+	if (a->foreground)
+		fprintf(stderr, "%s\n", line);
+	else
+		syslog(LOG_NOTICE, "%s", line);
+}
+
+/* May one more summary line go out now? Starts a new interval when the
+ * last one is over, reporting what the last one suppressed. */
+static bool summary_allowed(struct audit_log *a)
+{
+	uint64_t now;
+
+	if (a->summary_burst == 0)
+		return false;	/* summaries are off */
+	now = timespec_ns(CLOCK_MONOTONIC) / 1000000ULL;
+	if (now - a->summary_window_ms >= a->summary_interval_ms || a->summary_window_ms == 0) {
+		if (a->summaries_suppressed) {
+			char line[160];
+
+			snprintf(line, sizeof(line),
+				 "%llu more denial%s not summarized here (rate limit); every one is in the audit log",
+				 (unsigned long long)a->summaries_suppressed,
+				 a->summaries_suppressed == 1 ? "" : "s");
+			say_summary(a, line);
+		}
+		a->summary_window_ms = now ? now : 1;
+		a->summaries_in_window = 0;
+		a->summaries_suppressed = 0;
+	}
+	if (a->summaries_in_window >= a->summary_burst) {
+		a->summaries_suppressed++;
+		return false;
+	}
+	a->summaries_in_window++;
+	return true;
+}
+
+static void summarize_denial(struct audit_log *a, const struct hid_fw_record *rec,
+			     const struct audit_context *ctx)
+{
+	char comm[HID_FW_COMM_LEN + 1] = "?";
+	const char *dev = ctx && ctx->device ? ctx->device->sysname : "?";
+	const char *rule = ctx && ctx->rule_name ? ctx->rule_name : "(default)";
+	char line[256];
+
+	if (!summary_allowed(a))
+		return;
+	/* The program names itself: no control characters may reach a log
+	 * line, or it could forge lines of its own. */
+	if (rec->flags & HID_FW_REC_HAVE_COMM)
+		audit_plain_text(comm, sizeof(comm), rec->comm, HID_FW_COMM_LEN);
+
+	/* One line, formatted once, for stderr or syslog. */
+	snprintf(line, sizeof(line), "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s",
+		 rec->flags & HID_FW_REC_ENFORCED ? "denied" : "would deny (audit)",
+		 audit_request_name(rec), audit_report_type_name(rec->rtype), rec->report_id,
+		 dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule);
+	say_summary(a, line);
+}
+
+int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
+		       const struct audit_context *ctx)
+{
+	int r = audit_format_record(&a->line, rec, ctx, boottime_to_realtime(rec->time_ns));
+
+	if (r < 0) {
+		a->failed++;
+		return r;
+	}
+	r = append_line(a, a->line.buf, a->line.len);
+	if (rec->action == HID_RULE_DENY)
+		summarize_denial(a, rec, ctx);
+	return r;
+}
+
+int audit_write_json(struct audit_log *a, json_t *obj)
+{
+	_cleanup_free_ char *line = NULL;
+	char when[48];
+	int r;
+
+	audit_format_time(when, sizeof(when), timespec_ns(CLOCK_REALTIME));
+	json_object_set_new(obj, "time", json_string(when));
+	line = json_dumps(obj, JSON_COMPACT);
+	if (!line) {
+		a->failed++;
+		return -ENOMEM;
+	}
+	r = append_line(a, line, strlen(line));
+	return r < 0 ? r : audit_flush(a);
+}

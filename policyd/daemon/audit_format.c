@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Decision records as JSON lines; see audit_format.h. */
+#include "audit_format.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "hid_rules.h"
+#include "policy/policy.h"
+
+void audit_line_free(struct audit_line *l)
+{
+	free(l->buf);
+	*l = (struct audit_line){};
+}
+
+static bool reserve(struct audit_line *l, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (l->error)
+		return false;
+	if (n <= l->cap - l->len)
+		return true;
+	if (n > SIZE_MAX / 2 - l->len) {
+		l->error = -ENOMEM;
+		return false;
+	}
+	cap = l->cap ? l->cap : 1024;
+	while (cap - l->len < n)
+		cap *= 2;
+	p = realloc(l->buf, cap);
+	if (!p) {
+		l->error = -ENOMEM;
+		return false;
+	}
+	l->buf = p;
+	l->cap = cap;
+	return true;
+}
+
+static void put(struct audit_line *l, const char *s, size_t n)
+{
+	if (!reserve(l, n))
+		return;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+#define PUT_LITERAL(l, s) put((l), (s), sizeof(s) - 1)
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp, min;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2, cp = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3, cp = s[0] & 0x0f, min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4, cp = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and values past Unicode are invalid */
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* A JSON string of the first N bytes of S (fewer if S ends sooner). */
+static void put_string(struct audit_line *l, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	PUT_LITERAL(l, "\"");
+	while (i < n && u[i]) {
+		size_t run = i, seq;
+		char esc[8];
+
+		/* copy the longest run that needs no escaping in one go */
+		while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\')
+			run++;
+		put(l, s + i, run - i);
+		i = run;
+		if (i >= n || !u[i])
+			break;
+		if (u[i] == '"' || u[i] == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)u[i];
+			put(l, esc, 2);
+			i++;
+		} else if (u[i] < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", u[i]);
+			put(l, esc, 6);
+			i++;
+		} else if ((seq = utf8_sequence(u + i, strnlen(s + i, n - i))) > 0) {
+			put(l, s + i, seq);
+			i += seq;
+		} else {
+			PUT_LITERAL(l, "\\ufffd");
+			i++;
+		}
+	}
+	PUT_LITERAL(l, "\"");
+}
+
+static void put_key(struct audit_line *l, const char *key, bool first)
+{
+	if (!first)
+		PUT_LITERAL(l, ",");
+	PUT_LITERAL(l, "\"");
+	put(l, key, strlen(key));
+	PUT_LITERAL(l, "\":");
+}
+
+/* Numbers are written by hand: printf's machinery was the largest cost
+ * of a record. */
+static void put_uint(struct audit_line *l, uint64_t v)
+{
+	char num[20];
+	size_t i = sizeof(num);
+
+	do {
+		num[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(l, num + i, sizeof(num) - i);
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* V in lowercase hex, at least MIN_DIGITS digits, into OUT; its length. */
+static size_t hex(char *out, uint64_t v, unsigned int min_digits)
+{
+	char tmp[16];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = hex_digits[v & 0xf];
+		v >>= 4;
+	} while (v || n < min_digits);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static void put_key_string(struct audit_line *l, const char *key, const char *s, size_t n)
+{
+	put_key(l, key, false);
+	put_string(l, s, n);
+}
+
+static void put_key_uint(struct audit_line *l, const char *key, uint64_t v)
+{
+	put_key(l, key, false);
+	put_uint(l, v);
+}
+
+void audit_format_time(char *buf, size_t size, uint64_t realtime_ns)
+{
+	time_t secs = realtime_ns / 1000000000ULL;
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned int)(realtime_ns / 1000000ULL % 1000));
+}
+
+/* The time as audit_format_time() writes it, quoted; the seconds part is
+ * formatted once per second (records come in bursts). */
+static void put_time(struct audit_line *l, uint64_t realtime_ns)
+{
+	uint64_t secs = realtime_ns / 1000000000ULL;
+	unsigned int ms = realtime_ns / 1000000ULL % 1000;
+	char frac[6] = { '.', (char)('0' + ms / 100), (char)('0' + ms / 10 % 10),
+			 (char)('0' + ms % 10), 'Z', '"' };
+
+	if (!l->time_len || secs != l->time_secs) {
+		char buf[40];
+		int n;
+
+		audit_format_time(buf, sizeof(buf), realtime_ns);
+		n = (int)strcspn(buf, ".");
+		l->time[0] = '"';
+		memcpy(l->time + 1, buf, n);
+		l->time_len = n + 1;
+		l->time_secs = secs;
+	}
+	put(l, l->time, l->time_len);
+	put(l, frac, sizeof(frac));
+}
+
+void audit_plain_text(char *out, size_t size, const char *str, size_t len)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i + 1 < size && i < len && str[i]; i++)
+		out[i] = (unsigned char)str[i] < 0x20 || str[i] == 0x7f ? '?' : str[i];
+	out[i] = '\0';
+}
+
+static const char *hook_name(uint8_t hook)
+{
+	switch (hook) {
+	case HID_FW_HOOK_HW_REQUEST:
+		return "hid_hw_request";
+	case HID_FW_HOOK_OUTPUT_REPORT:
+		return "hid_hw_output_report";
+	case HID_FW_HOOK_DEVICE_EVENT:
+		return "hid_device_event";
+	}
+	return "unknown";
+}
+
+const char *audit_request_name(const struct hid_fw_record *rec)
+{
+	if (rec->hook == HID_FW_HOOK_OUTPUT_REPORT)
+		return "output";
+	if (rec->hook == HID_FW_HOOK_DEVICE_EVENT)
+		return "input";
+	switch (rec->reqtype) {
+	case HID_RULES_REQ_GET_REPORT:
+		return "get_report";
+	case HID_RULES_REQ_SET_REPORT:
+		return "set_report";
+	case 0x02:
+		return "get_idle";
+	case 0x03:
+		return "get_protocol";
+	case 0x0a:
+		return "set_idle";
+	case 0x0b:
+		return "set_protocol";
+	}
+	return "unknown";
+}
+
+const char *audit_report_type_name(uint8_t rtype)
+{
+	switch (rtype) {
+	case HID_RULES_RTYPE_INPUT:
+		return "input";
+	case HID_RULES_RTYPE_OUTPUT:
+		return "output";
+	case HID_RULES_RTYPE_FEATURE:
+		return "feature";
+	}
+	return "unknown";
+}
+
+static void put_name(struct audit_line *l, const char *key, const char *s)
+{
+	put_key_string(l, key, s, strlen(s));
+}
+
+static void format_device(struct audit_line *l, const struct hid_fw_record *rec,
+			  const struct audit_context *ctx)
+{
+	const struct hid_dev_info *dev = ctx ? ctx->device : NULL;
+	char id[4];
+
+	put_key(l, "device", false);
+	PUT_LITERAL(l, "{");
+	put_key(l, "hid_id", true);
+	put_uint(l, rec->hid_id);
+	if (!dev) {
+		PUT_LITERAL(l, "}");
+		return;
+	}
+	put_key_string(l, "sysfs", dev->sysname, sizeof(dev->sysname));
+	put_name(l, "bus", policy_bus_name(dev->bus));
+	put_key_string(l, "vendor", id, hex(id, dev->vendor, 4));
+	put_key_string(l, "product", id, hex(id, dev->product, 4));
+	put_key_string(l, "name", dev->name, sizeof(dev->name));
+	PUT_LITERAL(l, "}");
+}
+
+static void format_rule(struct audit_line *l, const struct hid_fw_record *rec,
+			const struct audit_context *ctx)
+{
+	put_key(l, "rule", false);
+	PUT_LITERAL(l, "{");
+	if (rec->rule_index == HID_RULE_INDEX_DEFAULT) {
+		put_key(l, "name", true);
+		if (rec->flags & HID_FW_REC_NO_RULES)
+			PUT_LITERAL(l, "\"(no rules loaded)\"");
+		else
+			PUT_LITERAL(l, "\"(default)\"");
+	} else if (rec->rule_index == HID_RULE_INDEX_UNDECLARED) {
+		put_key(l, "name", true);
+		PUT_LITERAL(l, "\"" AUDIT_RULE_UNDECLARED "\"");
+	} else {
+		put_key(l, "index", true);
+		put_uint(l, rec->rule_index);
+		if (ctx && ctx->rule_name)
+			put_name(l, "name", ctx->rule_name);
+	}
+	if (ctx && ctx->ruleset_name) {
+		bool empty = l->len > 0 && l->buf[l->len - 1] == '{';
+
+		put_key(l, "rule_set", empty);
+		put_string(l, ctx->ruleset_name, strlen(ctx->ruleset_name));
+	}
+	PUT_LITERAL(l, "}");
+}
+
+/* The executable of a process, if it still exists and may be read. */
+static ssize_t process_exe(uint32_t tgid, char *target, size_t size)
+{
+	char link[32];
+
+	snprintf(link, sizeof(link), "/proc/%u/exe", tgid);
+	return readlink(link, target, size);
+}
+
+static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
+{
+	bool first = true;
+	char source[20] = "\"0x";
+
+	put_key(l, "process", false);
+	PUT_LITERAL(l, "{");
+	if (rec->flags & HID_FW_REC_HAVE_PID) {
+		uint32_t tgid = rec->pid_tgid >> 32;
+		char exe[PATH_MAX];
+		ssize_t n = process_exe(tgid, exe, sizeof(exe));
+
+		put_key(l, "pid", true);
+		put_uint(l, tgid);
+		put_key_uint(l, "tid", (uint32_t)rec->pid_tgid);
+		if (n > 0)
+			put_key_string(l, "exe", exe, n);
+		first = false;
+	}
+	if (rec->flags & HID_FW_REC_HAVE_UID) {
+		put_key(l, "uid", first);
+		put_uint(l, (uint32_t)rec->uid_gid);
+		put_key_uint(l, "gid", rec->uid_gid >> 32);
+		first = false;
+	}
+	if (rec->flags & HID_FW_REC_HAVE_COMM) {
+		put_key(l, "comm", first);
+		put_string(l, rec->comm, HID_FW_COMM_LEN);
+		first = false;
+	}
+	put_key(l, "source", first);
+	if (rec->source) {
+		size_t n = 3 + hex(source + 3, rec->source, 1);
+
+		source[n] = '"';
+		put(l, source, n + 1);
+	} else {
+		PUT_LITERAL(l, "\"0\"");	/* as "%#x" writes it */
+	}
+	PUT_LITERAL(l, "}");
+}
+
+int audit_format_record(struct audit_line *l, const struct hid_fw_record *rec,
+			const struct audit_context *ctx, uint64_t realtime_ns)
+{
+	char payload[2 * HID_FW_PAYLOAD_BYTES];
+	bool enforced = rec->flags & HID_FW_REC_ENFORCED;
+	unsigned int plen = rec->payload_len;
+
+	l->len = 0;
+	l->error = 0;
+	if (plen > HID_FW_PAYLOAD_BYTES)
+		plen = HID_FW_PAYLOAD_BYTES;
+	for (unsigned int i = 0; i < plen; i++) {
+		payload[2 * i] = hex_digits[rec->payload[i] >> 4];
+		payload[2 * i + 1] = hex_digits[rec->payload[i] & 0xf];
+	}
+
+	PUT_LITERAL(l, "{");
+	put_key(l, "time", true);
+	put_time(l, realtime_ns);
+	PUT_LITERAL(l, ",\"event\":\"decision\"");
+	put_name(l, "action", rec->action == HID_RULE_DENY ? "deny" : "allow");
+	put_key(l, "enforced", false);
+	if (enforced) {
+		const char *name = policy_errno_name(rec->err);
+		char num[16];
+
+		if (!name) {
+			snprintf(num, sizeof(num), "%d", rec->err);
+			name = num;
+		}
+		PUT_LITERAL(l, "true");
+		put_name(l, "errno", name);
+	} else {
+		PUT_LITERAL(l, "false");
+	}
+	put_name(l, "hook", hook_name(rec->hook));
+	put_name(l, "request", audit_request_name(rec));
+	put_name(l, "report_type", audit_report_type_name(rec->rtype));
+	put_key_uint(l, "report_id", rec->report_id);
+	put_key_uint(l, "length", rec->len);
+	put_key_string(l, "payload", payload, 2 * plen);
+	format_device(l, rec, ctx);
+	format_rule(l, rec, ctx);
+	format_process(l, rec);
+	PUT_LITERAL(l, "}");
+	return l->error;
+}

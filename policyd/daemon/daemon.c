@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hid-policyd's service over its life: start (policy, loader, audit log,
+ * uevents, control socket, devices present), the event loop, and stop.
+ */
+#include "daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "allows.h"
+#include "common/util.h"
+#include "daemon_ctl.h"
+#include "daemon_internal.h"
+#include "decisions.h"
+#include "enforce.h"
+#include "reload.h"
+#include "sandbox.h"
+
+/* Instances pinned for devices that no longer exist: detach and forget. */
+static int drop_if_gone(uint32_t hid_id, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	if (daemon_find_device(d, hid_id))
+		return 0;
+	fw_detach(&d->loader, hid_id);
+	return 0;
+}
+
+static void handle_uevent(struct daemon *d)
+{
+	struct uevent ev;
+	int r;
+
+	while ((r = uevent_receive(d->uevent_fd, &ev)) >= 0 || r == -EINTR || r == -ENOBUFS) {
+		if (r == -ENOBUFS) {
+			/* Events were lost: look at sysfs again. */
+			say(d, LOG_WARNING, "uevents lost; rescanning devices");
+			enforce_present(d);
+			continue;
+		}
+		if (r < 0 || !ev.sysname[0])
+			continue;
+		switch (ev.action) {
+		case UEVENT_ADD:
+		case UEVENT_BIND:
+			enforce_added(d, ev.sysname);
+			break;
+		case UEVENT_REMOVE:
+			enforce_removed(d, ev.sysname);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int handle_record(void *ctx, void *data, size_t size)
+{
+	struct daemon *d = ctx;
+	const struct hid_fw_record *rec = data;
+	struct audit_context actx = {};
+	struct managed_device *m;
+	uint32_t exception_id;
+	char name[40];
+
+	if (size < sizeof(*rec))
+		return 0;
+	m = daemon_find_device(d, rec->hid_id);
+	if (m)
+		actx.device = &m->info;
+	if (rec->rule_index == HID_RULE_INDEX_UNDECLARED) {
+		actx.rule_name = AUDIT_RULE_UNDECLARED;
+	} else if (exception_index(rec->rule_index, &exception_id)) {
+		snprintf(name, sizeof(name), "temporary-allow-%u", exception_id);
+		actx.rule_name = name;
+		actx.ruleset_name = "hid-policyctl allow";
+	} else if (rec->rule_index < d->policy->n_rules) {
+		const struct policy_rule *rule = &d->policy->rules[rec->rule_index];
+
+		actx.rule_name = rule->name;
+		if (rule->set < d->policy->n_sets)
+			actx.ruleset_name = d->policy->sets[rule->set].name;
+	}
+	audit_write_record(&d->audit, rec, &actx);
+	return 0;
+}
+
+static void check_dropped(struct daemon *d)
+{
+	struct hid_fw_stats st;
+	json_t *o;
+
+	if (fw_read_stats(&d->loader, &st) < 0 || st.dropped <= d->dropped_reported)
+		return;
+	say(d, LOG_WARNING, "%llu audit record%s lost: the ring buffer was full",
+	    (unsigned long long)(st.dropped - d->dropped_reported),
+	    st.dropped - d->dropped_reported == 1 ? "" : "s");
+	o = json_pack("{s:s, s:I, s:I}", "event", "records_dropped",
+		      "count", (json_int_t)(st.dropped - d->dropped_reported),
+		      "total", (json_int_t)st.dropped);
+	if (o) {
+		audit_write_json(&d->audit, o);
+		json_decref(o);
+	}
+	d->dropped_reported = st.dropped;
+}
+
+static void notify_ready(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	size_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@'))
+		return;
+	len = strlen(path);
+	if (len >= sizeof(addr.sun_path))
+		return;
+	memcpy(addr.sun_path, path, len);
+	if (addr.sun_path[0] == '@')
+		addr.sun_path[0] = '\0';
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	sendto(fd, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&addr,
+	       offsetof(struct sockaddr_un, sun_path) + len);
+	close(fd);
+}
+
+static int watch(struct daemon *d, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+static void control_message(void *userdata, int priority, const char *message)
+{
+	say(userdata, priority, "%s", message);
+}
+
+static int start(struct daemon *d)
+{
+	const struct control_hooks control_hooks = {
+		.run = daemon_ctl_run, .log = control_message, .userdata = d,
+	};
+	sigset_t mask;
+	int r;
+
+	r = daemon_load_policy(d, &d->policy, NULL);
+	if (r < 0)
+		return r;
+
+	r = fw_loader_open(&d->loader, d->cfg->state_dir);
+	if (r < 0 && !d->loader.features.hid_bpf) {
+		say(d, LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
+		return r;
+	}
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot set up the firewall in %s: %s (a verifier log above tells why when the kernel refused the programs)",
+		    d->cfg->state_dir, strerror(-r));
+		return r;
+	}
+	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
+	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
+	    d->loader.features.comm ? "yes" : "no");
+
+	r = decisions_init(d->cfg->runtime_dir);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
+		return r;
+	}
+	r = audit_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
+		return r;
+	}
+	r = daemon_secure_audit_log(d);
+	if (r < 0)
+		return r;
+	d->events = ring_buffer__new(d->loader.events_fd, handle_record, d, NULL);
+	if (!d->events) {
+		r = -errno;
+		say(d, LOG_ERR, "cannot read the audit ring buffer: %s", strerror(-r));
+		return r;
+	}
+
+	/* Listen before scanning, so no device added meanwhile is missed. */
+	d->uevent_fd = uevent_open();
+	if (d->uevent_fd < 0) {
+		say(d, LOG_ERR, "cannot listen for uevents: %s", strerror(-d->uevent_fd));
+		return d->uevent_fd;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	d->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->signal_fd < 0 || d->epoll_fd < 0)
+		return -errno;
+	if ((r = watch(d, d->uevent_fd)) < 0 || (r = watch(d, d->signal_fd)) < 0 ||
+	    (r = watch(d, ring_buffer__epoll_fd(d->events))) < 0)
+		return r;
+	d->timer_fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->timer_fd < 0)
+		return -errno;
+	if ((r = watch(d, d->timer_fd)) < 0)
+		return r;
+
+	/* Before the sandbox: polkit's bus connection is made here. */
+	r = authorizer_new(&d->authz);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot set up authorization for the control socket: %s", strerror(-r));
+		return r;
+	}
+	r = control_open(&d->control, d->cfg->runtime_dir, d->epoll_fd, d->authz,
+			 d->cfg->audit_log, &control_hooks);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot open the control socket in %s: %s", d->cfg->runtime_dir,
+		    strerror(-r));
+		return r;
+	}
+
+	r = enforce_present(d);
+	if (r < 0)
+		say(d, LOG_WARNING, "cannot list %s: %s", d->cfg->sysfs_devices, strerror(-r));
+	fw_for_each_attached(&d->loader, drop_if_gone, d);
+	return 0;
+}
+
+static void handle_signals(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+
+	while (read(d->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			daemon_reload(d, NULL);
+		else
+			d->quit = true;
+	}
+}
+
+static void handle_expiry(struct daemon *d)
+{
+	uint64_t ticks;
+	uint64_t now = daemon_boottime_ms();
+	struct exception *e;
+
+	while (read(d->timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
+		;
+	while ((e = allows_due(d, now)))
+		enforce_end_allow(d, e, "expired", NULL);	/* removes it */
+	allows_arm_expiry(d);
+}
+
+static void stop(struct daemon *d)
+{
+	control_free(d->control);
+	d->control = NULL;
+	authorizer_free(d->authz);
+	exception_table_done(&d->exceptions);
+	if (d->timer_fd >= 0)
+		close(d->timer_fd);
+	if (d->events) {
+		ring_buffer__consume(d->events);
+		ring_buffer__free(d->events);
+	}
+	if (d->epoll_fd >= 0)
+		close(d->epoll_fd);
+	if (d->signal_fd >= 0)
+		close(d->signal_fd);
+	if (d->uevent_fd >= 0)
+		close(d->uevent_fd);
+	audit_close(&d->audit);
+	fw_loader_close(&d->loader);
+	policy_free(d->policy);
+	for (size_t i = 0; i < d->n_devices; i++)
+		free(d->devices[i].policy_rules);
+	free(d->devices);
+}
+
+int daemon_run(const struct daemon_config *cfg)
+{
+	struct daemon d = {
+		.cfg = cfg,
+		.epoll_fd = -1,
+		.uevent_fd = -1,
+		.signal_fd = -1,
+		.timer_fd = -1,
+		.audit = { .fd = -1 },
+		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
+	};
+	size_t n_protected = 0;
+	uint64_t next_check;
+	int r;
+
+	r = start(&d);
+	if (r < 0) {
+		stop(&d);
+		return r;
+	}
+	for (size_t i = 0; i < d.n_devices; i++)
+		n_protected += d.devices[i].protected;
+	if (cfg->sandbox) {
+		r = sandbox_enter();
+		if (r < 0) {
+			say(&d, LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
+			stop(&d);
+			return r;
+		}
+	}
+	d.sandboxed = cfg->sandbox;
+	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
+	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
+	notify_ready();
+
+	next_check = daemon_boottime_ms() + CHECK_INTERVAL_MS;
+	while (!d.quit) {
+		struct epoll_event evs[8];
+		uint64_t now = daemon_boottime_ms();
+		int n = epoll_wait(d.epoll_fd, evs, 8,
+				   now >= next_check ? 0 : (int)(next_check - now));
+
+		if (n < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == d.uevent_fd)
+				handle_uevent(&d);
+			else if (evs[i].data.fd == d.signal_fd)
+				handle_signals(&d);
+			else if (evs[i].data.fd == d.timer_fd)
+				handle_expiry(&d);
+			else if (control_owns(d.control, evs[i].data.fd))
+				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
+			else
+				ring_buffer__consume(d.events);
+		}
+		audit_flush(&d.audit);
+		check_dropped(&d);
+		now = daemon_boottime_ms();
+		if (now >= next_check) {
+			enforce_check_firewalls(&d);
+			next_check = now + CHECK_INTERVAL_MS;
+		}
+		control_tick(d.control);
+	}
+	/* The firewalls stay; temporary allows must not outlive the daemon
+	 * that would end them. (After a crash, the next start recompiles
+	 * every device's rules without them.) */
+	while (d.exceptions.n > 0)
+		enforce_end_allow(&d, &d.exceptions.items[0], "daemon stopped", NULL);
+	ring_buffer__consume(d.events);
+	check_dropped(&d);
+	{
+		struct hid_fw_stats st = {};
+
+		fw_read_stats(&d.loader, &st);
+		say(&d, LOG_INFO, "stopping: allowed %llu, denied %llu, logged %llu, dropped %llu; the attached firewalls stay in force",
+		    (unsigned long long)st.allowed, (unsigned long long)st.denied,
+		    (unsigned long long)st.logged, (unsigned long long)st.dropped);
+	}
+	stop(&d);
+	return r;
+}

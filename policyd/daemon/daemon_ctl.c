@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the control socket's commands do (every request arriving here is
+ * authorized already): status, devices, rules, explain, generate, reload,
+ * and the temporary allows (allow, revoke). They change the service only
+ * through the files below them: enforce.c, reload.c and allows.c.
+ */
+#include "daemon_ctl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "allows.h"
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+#include "daemon_internal.h"
+#include "enforce.h"
+#include "reload.h"
+#include "views.h"
+
+#define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
+
+static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Put a message for the client in ERR; return R. */
+static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errsize, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* A device named by sysfs name, hid_id or (when only one matches) BUS:VID:PID. */
+static struct managed_device *lookup_device(struct daemon *d, json_t *args, char *err,
+					    size_t errsize, int *r)
+{
+	json_t *v = json_object_get(args, "device");
+	struct managed_device *found = NULL;
+	_cleanup_free_ char *name = NULL;
+	struct policy_device want;
+	const char *s;
+	size_t n = 0;
+
+	if (!json_is_string(v)) {
+		*r = failf(err, errsize, -EINVAL, "\"device\" is missing (a sysfs name such as 0003:054C:0CE6.0001, a hid_id, or BUS:VID:PID)");
+		return NULL;
+	}
+	s = json_string_value(v);
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (!strcmp(d->devices[i].info.sysname, s))
+			return &d->devices[i];
+	if (s[0] >= '0' && s[0] <= '9' && strspn(s, "0123456789") == strlen(s) && strlen(s) < 11) {
+		unsigned long id = strtoul(s, NULL, 10);
+
+		if (id <= UINT32_MAX && (found = daemon_find_device(d, (uint32_t)id)))
+			return found;
+	} else if (policy_device_parse(s, &want, &name) == 0) {
+		for (size_t i = 0; i < d->n_devices; i++) {
+			const struct hid_dev_info *info = &d->devices[i].info;
+
+			if (info->bus == want.bus && info->vendor == want.vendor &&
+			    info->product == want.product && (!name || !strcmp(name, info->name))) {
+				found = &d->devices[i];
+				n++;
+			}
+		}
+		if (n == 1)
+			return found;
+		if (n > 1) {
+			*r = failf(err, errsize, -EINVAL, "\"%.64s\" matches %zu devices: name one by its sysfs name", s, n);
+			return NULL;
+		}
+	}
+	*r = failf(err, errsize, -ENOENT, "no HID device \"%.64s\" (hid-policyctl devices lists them)", s);
+	return NULL;
+}
+
+/* The rules in force for a device: compiled policy, exceptions first. */
+static int effective_rules(struct daemon *d, const struct managed_device *m,
+			   struct hid_device_rules *rules)
+{
+	struct policy_device pdev;
+	int r;
+
+	daemon_policy_device(&m->info, &pdev);
+	r = policy_compile(d->policy, &pdev, rules, NULL);
+	if (r < 0)
+		return r;
+	return exception_prepend(&d->exceptions, m->info.hid_id, rules);
+}
+
+static const char *mode_name(uint8_t mode)
+{
+	return mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce";
+}
+
+static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	struct hid_fw_stats st = {};
+	size_t n_protected = 0, n_audit = 0;
+	const char *mode;
+	json_t *exc = json_array();
+	int r;
+
+	r = fw_read_stats(&d->loader, &st);
+	if (r < 0)
+		return failf(err, errsize, r, "cannot read the firewall's counters: %s", strerror(-r));
+	for (size_t i = 0; i < d->n_devices; i++) {
+		n_protected += d->devices[i].protected;
+		n_audit += d->devices[i].protected && d->devices[i].mode == HID_RULES_MODE_AUDIT;
+	}
+	mode = n_protected == 0 ? "idle" : n_audit == 0 ? "enforce" :
+	       n_audit == n_protected ? "audit" : "mixed";
+	for (size_t i = 0; i < d->exceptions.n; i++)
+		json_array_append_new(exc, view_exception(&d->exceptions.items[i]));
+	*result = json_pack("{s:{s:s, s:I, s:b, s:s, s:i}, s:{s:b, s:b, s:b, s:b},"
+			    " s:s, s:{s:I, s:I}, s:{s:I, s:I, s:I, s:I}, s:{s:s, s:I, s:I},"
+			    " s:{s:I, s:I}, s:o}",
+			    "daemon", "version", d->cfg->version ?: "unknown",
+			    "pid", (json_int_t)getpid(), "sandbox", d->sandboxed,
+			    "authorization", authorizer_uses_polkit(d->authz) ? "polkit" : "root-only",
+			    "clients", (int)control_n_clients(d->control),
+			    "kernel", "hid_bpf", d->loader.features.hid_bpf,
+			    "pid_tgid", d->loader.features.pid_tgid,
+			    "uid_gid", d->loader.features.uid_gid, "comm", d->loader.features.comm,
+			    "mode", mode,
+			    "devices", "present", (json_int_t)d->n_devices, "protected", (json_int_t)n_protected,
+			    "counters", "allowed", (json_int_t)st.allowed, "denied", (json_int_t)st.denied,
+			    "logged", (json_int_t)st.logged, "dropped", (json_int_t)st.dropped,
+			    "audit_log", "path", d->audit.path, "written", (json_int_t)d->audit.written,
+			    "failed", (json_int_t)d->audit.failed,
+			    "policy", "rule_sets", (json_int_t)d->policy->n_sets,
+			    "rules", (json_int_t)d->policy->n_rules,
+			    "exceptions", exc);
+	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+}
+
+static json_t *ruleset_ref_json(const struct policy *p, size_t s)
+{
+	const struct policy_ruleset *set = &p->sets[s];
+
+	return json_pack("{s:s?, s:s, s:s}", "name", set->name, "file", p->files[set->file].name,
+			 "path", set->path);
+}
+
+static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < d->n_devices; i++) {
+		const struct managed_device *m = &d->devices[i];
+		struct policy_device pdev;
+		json_t *o = view_device(&m->info), *sets = json_array();
+		size_t n_exc = 0;
+		/* Walks every BPF map of the system: EPERM without
+		 * CAP_SYS_ADMIN, which the sandbox dropped. */
+		int programs = fw_count_device_ops(m->info.hid_id);
+
+		daemon_policy_device(&m->info, &pdev);
+		for (size_t s = 0; s < d->policy->n_sets; s++)
+			if (policy_ruleset_matches(&d->policy->sets[s], &pdev))
+				json_array_append_new(sets, ruleset_ref_json(d->policy, s));
+		for (size_t k = 0; k < d->exceptions.n; k++)
+			n_exc += d->exceptions.items[k].hid_id == m->info.hid_id;
+		json_object_set_new(o, "rule_sets", sets);
+		json_object_set_new(o, "protected", json_boolean(m->protected));
+		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&d->loader, m->info.hid_id)));
+		if (m->protected) {
+			json_object_set_new(o, "mode", json_string(mode_name(m->mode)));
+			json_object_set_new(o, "rules", json_integer(m->n_rules));
+		}
+		json_object_set_new(o, "exceptions", json_integer((json_int_t)n_exc));
+		/* null when the daemon cannot count (hid-policyctl run as
+		 * root counts itself then), with the reason. */
+		if (programs >= 0) {
+			json_object_set_new(o, "programs", json_integer(programs));
+		} else {
+			json_object_set_new(o, "programs", json_null());
+			json_object_set_new(o, "programs_error", json_string(programs == -EPERM ?
+					    "counting needs CAP_SYS_ADMIN, which the daemon does not keep" :
+					    strerror(-programs)));
+		}
+		json_array_append_new(list, o);
+	}
+	*result = json_pack("{s:o}", "devices", list);
+	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+}
+
+static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules, uint32_t pos)
+{
+	const struct hid_rule *hr = &rules->rules[pos];
+	const struct policy *p = d->policy;
+	json_t *o = json_pack("{s:I, s:s, s:o, s:o, s:b, s:b}", "position", (json_int_t)pos,
+			      "action", hr->action == HID_RULE_DENY ? "deny" : "allow",
+			      "requests", view_kinds(hr->kinds), "report_ids", view_report_ids(hr->report_ids),
+			      "log", (hr->flags & HID_RULE_F_LOG) != 0, "audit", (hr->flags & HID_RULE_F_AUDIT) != 0);
+	json_t *conds = json_array();
+	uint32_t exc_id;
+
+	if (!o)
+		return NULL;
+	if (hr->action == HID_RULE_DENY)
+		json_object_set_new(o, "errno", json_string(policy_errno_name(hr->err) ?: "?"));
+	for (unsigned c = 0; c < hr->n_conds && c < HID_RULES_MAX_CONDS; c++) {
+		char value[3 * HID_RULES_COND_BYTES + 1] = "", mask[3 * HID_RULES_COND_BYTES + 1] = "";
+
+		for (unsigned i = 0; i < hr->conds[c].len && i < HID_RULES_COND_BYTES; i++) {
+			snprintf(value + 3 * i, 4, i ? " %02x" : "%02x", hr->conds[c].value[i]);
+			snprintf(mask + 3 * i, 4, i ? " %02x" : "%02x", hr->conds[c].mask[i]);
+		}
+		json_array_append_new(conds, json_pack("{s:i, s:s, s:s}", "offset", hr->conds[c].offset,
+						       "value", value, "mask", mask));
+	}
+	json_object_set_new(o, "payload", conds);
+	if (exception_index(hr->index, &exc_id)) {
+		struct exception *e = exception_find(&d->exceptions, exc_id);
+
+		json_object_set_new(o, "name", json_sprintf("temporary-allow-%u", exc_id));
+		if (e)
+			json_object_set_new(o, "exception", view_exception(e));
+	} else if (hr->index < p->n_rules) {
+		const struct policy_rule *pr = &p->rules[hr->index];
+
+		json_object_set_new(o, "name", json_string(pr->name));
+		json_object_set_new(o, "index", json_integer(hr->index));
+		json_object_set_new(o, "rule_set", ruleset_ref_json(p, pr->set));
+		json_object_set_new(o, "file", json_string(p->files[p->sets[pr->set].file].name));
+		json_object_set_new(o, "path", json_string(pr->path));
+		if (pr->description)
+			json_object_set_new(o, "description", json_string(pr->description));
+	}
+	return o;
+}
+
+static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
+	struct managed_device *m;
+	json_t *list;
+	int r = 0;
+
+	if (!rules)
+		return -ENOMEM;
+	m = lookup_device(d, args, err, errsize, &r);
+	if (!m)
+		return r;
+	r = effective_rules(d, m, rules);
+	if (r == -ENOENT) {
+		*result = json_pack("{s:o, s:b, s:[]}", "device", view_device(&m->info),
+				    "protected", 0, "rules");
+		return *result ? 0 : -ENOMEM;
+	}
+	if (r < 0)
+		return failf(err, errsize, r, "%s: its rules cannot be compiled: %s", m->info.sysname,
+			     strerror(-r));
+	list = json_array();
+	for (uint32_t i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++)
+		json_array_append_new(list, rule_json(d, rules, i));
+	*result = json_pack("{s:o, s:b, s:s, s:o, s:{s:s, s:s?}}", "device", view_device(&m->info),
+			    "protected", 1, "mode", mode_name(rules->mode), "rules", list,
+			    "default", "action", rules->default_action == HID_RULE_DENY ? "deny" : "allow",
+			    "errno", rules->default_action == HID_RULE_DENY ?
+				     policy_errno_name(rules->default_err) : NULL);
+	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+}
+
+/* A request from explain's or allow's args. Returns 0 or -EINVAL. */
+static int request_kinds(json_t *args, bool required, uint8_t *kinds, char *err, size_t errsize)
+{
+	static const char *const types[] = { "feature", "input", "output" };
+	json_t *req = json_object_get(args, "request"), *rep = json_object_get(args, "report");
+	const char *report = json_is_string(rep) ? json_string_value(rep) : NULL;
+
+	if ((req && !json_is_string(req)) || (rep && !json_is_string(rep)))
+		return failf(err, errsize, -EINVAL, "\"request\" and \"report\" must be strings");
+	if (!req) {
+		if (required || report)
+			return failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
+		/* Every request; input events only when asked for: an
+		 * allow logs what it lets through, and a device's input
+		 * would flood the audit trail. */
+		*kinds = HID_RULE_KIND_ALL & ~HID_RULE_KIND_INPUT_EVENT;
+		return 0;
+	}
+	if (policy_kind_from_names(json_string_value(req), report, kinds) == 0)
+		return 0;
+	/* allow: get_report or set_report without a report type means all three. */
+	if (!required && !report) {
+		uint8_t all = 0, k;
+
+		for (size_t i = 0; i < ELEMENTSOF(types); i++) {
+			if (policy_kind_from_names(json_string_value(req), types[i], &k) < 0)
+				break;
+			all |= k;
+		}
+		if (all) {
+			*kinds = all;
+			return 0;
+		}
+	}
+	return failf(err, errsize, -EINVAL,
+		     "request \"%.32s\"%s%.16s: expected get_report or set_report with a report type (feature, input, output), or output_report or input_event alone",
+		     json_string_value(req), report ? " report " : "", report ?: "");
+}
+
+static int report_id_arg(json_t *args, int *id, char *err, size_t errsize)
+{
+	json_t *v = json_object_get(args, "id");
+
+	*id = -1;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
+		return failf(err, errsize, -EINVAL, "\"id\" must be a report ID, 0..255");
+	*id = (int)json_integer_value(v);
+	return 0;
+}
+
+static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	json_t *payload = json_object_get(args, "payload");
+	struct policy_request req = {};
+	struct policy_verdict v = {};
+	struct policy_device pdev;
+	struct managed_device *m;
+	_cleanup_free_ char *text = NULL;
+	size_t text_len = 0;
+	uint8_t buf[HID_RULES_MAX_PAYLOAD];
+	FILE *f;
+	int r = 0, id;
+
+	m = lookup_device(d, args, err, errsize, &r);
+	if (!m)
+		return r;
+	if ((r = request_kinds(args, true, &req.kind, err, errsize)) < 0 ||
+	    (r = report_id_arg(args, &id, err, errsize)) < 0)
+		return r;
+	if (id < 0)
+		return failf(err, errsize, -EINVAL, "\"id\" (the report ID) is missing");
+	req.report_id = (uint8_t)id;
+	if (payload) {
+		int n = json_is_string(payload) ?
+			policy_hex_bytes(json_string_value(payload), buf, sizeof(buf)) : -EINVAL;
+
+		if (n < 0)
+			return failf(err, errsize, -EINVAL, "\"payload\" must be at most %zu hex bytes such as \"f4 00 01\"",
+				     sizeof(buf));
+		req.len = (size_t)n;
+	} else {
+		buf[0] = req.report_id;
+		req.len = 1;
+	}
+	req.data = buf;
+
+	daemon_policy_device(&m->info, &pdev);
+	f = open_memstream(&text, &text_len);
+	if (!f)
+		return failf(err, errsize, -ENOMEM, "out of memory");
+	r = policy_explain(d->policy, &pdev, &req, f, &v);
+	if (fclose(f) != 0 || !text)
+		return failf(err, errsize, -ENOMEM, "out of memory");
+	view_utf8_or_ascii(text);	/* it names the device */
+	if (r < 0)
+		return failf(err, errsize, r, "%s", text);
+
+	/* A temporary allow that matches decides before any rule. */
+	for (size_t i = 0; i < d->exceptions.n; i++) {
+		const struct exception *e = &d->exceptions.items[i];
+		struct hid_rule hr = { .kinds = e->kinds };
+
+		memcpy(hr.report_ids, e->report_ids, sizeof(hr.report_ids));
+		if (e->hid_id != m->info.hid_id || !policy_rule_matches(&hr, &req))
+			continue;
+		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s}, s:o, s:s++}",
+				    "device", view_device(&m->info),
+				    "decision", "action", "allow", "enforced", 0, "logged", 1,
+				    "rule", "temporary-allow",
+				    "exception", view_exception(e),
+				    "text", "decision: allow by a temporary allow (hid-policyctl allow), before every rule; it is logged and ends when it expires, is revoked or the device goes away\n",
+				    "without it, the policy decides:\n", text);
+		return *result ? 0 : -ENOMEM;
+	}
+
+	*result = json_pack("{s:o, s:{s:s, s:b, s:b}, s:s}", "device", view_device(&m->info),
+			    "decision", "action", v.action == HID_RULE_DENY ? "deny" : "allow",
+			    "enforced", v.enforced, "logged", v.logged, "text", text);
+	if (*result && v.rule >= 0 && v.index < d->policy->n_rules)
+		json_object_set_new(json_object_get(*result, "decision"), "rule",
+				    json_string(d->policy->rules[v.index].name));
+	return *result ? 0 : -ENOMEM;
+}
+
+static int cmd_reload(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	_cleanup_json_ json_t *messages = json_array();
+	int r = daemon_reload(d, messages);
+
+	if (r < 0) {
+		size_t len = (size_t)snprintf(err, errsize, "the policy is rejected, the rules in force stay in force");
+
+		for (size_t i = 0; i < json_array_size(messages) && len < errsize; i++)
+			len += (size_t)snprintf(err + len, errsize - len, "\n  %s",
+						json_string_value(json_array_get(messages, i)));
+		return r == -ENOENT ? -EIO : r;
+	}
+	*result = json_pack("{s:I, s:I, s:O}", "rule_sets", (json_int_t)d->policy->n_sets,
+			    "rules", (json_int_t)d->policy->n_rules, "warnings", messages);
+	return *result ? 0 : -ENOMEM;
+}
+
+_Static_assert(sizeof(((struct exception_grantor *)NULL)->comm) >= CONTROL_COMM_SIZE,
+	       "a grantor's comm holds the control socket's escaped comm");
+
+static void grantor_of(const struct control_request *req, struct exception_grantor *g)
+{
+	g->uid = req->peer->uid;
+	g->pid = req->peer->pid;
+	snprintf(g->comm, sizeof(g->comm), "%s", req->comm);
+}
+
+static int cmd_allow(struct daemon *d, const struct control_request *req, json_t **result,
+		     char *err, size_t errsize)
+{
+	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
+	json_t *args = req->args, *dur = json_object_get(args, "duration_s");
+	struct exception e = {}, *added;
+	struct managed_device *m;
+	uint64_t duration = CTL_ALLOW_DEFAULT_S;
+	uint32_t id;
+	int r = 0, rid;
+
+	if (!rules)
+		return -ENOMEM;
+	m = lookup_device(d, args, err, errsize, &r);
+	if (!m)
+		return r;
+	if (dur) {
+		if (!json_is_integer(dur) || json_integer_value(dur) < 1 ||
+		    json_integer_value(dur) > CTL_ALLOW_MAX_S)
+			return failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
+		duration = (uint64_t)json_integer_value(dur);
+	}
+	if ((r = request_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
+	    (r = report_id_arg(args, &rid, err, errsize)) < 0)
+		return r;
+	if (rid < 0)
+		memset(e.report_ids, 0xff, sizeof(e.report_ids));
+	else
+		e.report_ids[rid >> 5] = 1u << (rid & 31);
+	if (!m->protected)
+		return failf(err, errsize, -EINVAL, "%s is not protected: no rule set matches it, so every request is allowed already",
+			     m->info.sysname);
+
+	e.hid_id = m->info.hid_id;
+	snprintf(e.sysname, sizeof(e.sysname), "%s", m->info.sysname);
+	e.duration_s = duration;
+	e.granted_realtime_ns = daemon_realtime_ns();
+	e.expires_ms = daemon_boottime_ms() + duration * 1000;
+	grantor_of(req, &e.by);
+	r = exception_add(&d->exceptions, &e, &id);
+	if (r == -ENOSPC)
+		return failf(err, errsize, r, "too many temporary allows (at most %d, %d per device): revoke one first",
+			     EXCEPTIONS_MAX, EXCEPTIONS_PER_DEVICE_MAX);
+	if (r < 0)
+		return failf(err, errsize, r, "cannot add a temporary allow: %s", strerror(-r));
+	r = effective_rules(d, m, rules);
+	if (r == -E2BIG) {
+		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));
+		return failf(err, errsize, r, "%s: its rules leave no room for a temporary allow (%d rules at most)",
+			     m->info.sysname, HID_RULES_MAX_RULES);
+	}
+	if (r == 0)
+		r = enforce_apply(d, &m->info);
+	if (r < 0) {
+		/* Not in force: take it back, and put the rules back as they were. */
+		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));
+		enforce_apply(d, &m->info);
+		return failf(err, errsize, r, "%s: cannot put the temporary allow in force: %s",
+			     m->info.sysname, strerror(-r));
+	}
+	added = exception_find(&d->exceptions, id);
+	allows_granted(d, &m->info, added);
+	*result = json_pack("{s:o}", "exception", view_exception(added));
+	return *result ? 0 : -ENOMEM;
+}
+
+static int cmd_revoke(struct daemon *d, const struct control_request *req, json_t **result,
+		      char *err, size_t errsize)
+{
+	json_t *idv = json_object_get(req->args, "id");
+	struct exception_grantor by;
+	struct managed_device *m = NULL;
+	json_t *ended = json_array();
+	uint32_t hid_id = 0;
+	int r = 0;
+
+	if (!ended)
+		return -ENOMEM;
+	grantor_of(req, &by);
+	if (idv) {
+		struct exception *e;
+
+		if (!json_is_integer(idv) || json_integer_value(idv) < 1 ||
+		    json_integer_value(idv) > EXCEPTION_ID_MAX ||
+		    !(e = exception_find(&d->exceptions, (uint32_t)json_integer_value(idv)))) {
+			json_decref(ended);
+			return failf(err, errsize, idv && json_is_integer(idv) ? -ENOENT : -EINVAL,
+				     "no temporary allow with that id (hid-policyctl status lists them)");
+		}
+		json_array_append_new(ended, json_integer(e->id));
+		enforce_end_allow(d, e, "revoked", &by);
+	} else {
+		m = lookup_device(d, req->args, err, errsize, &r);
+		if (!m) {
+			json_decref(ended);
+			return r;
+		}
+		hid_id = m->info.hid_id;
+		for (size_t i = 0; i < d->exceptions.n;) {
+			struct exception *e = &d->exceptions.items[i];
+
+			if (e->hid_id != hid_id) {
+				i++;
+				continue;
+			}
+			json_array_append_new(ended, json_integer(e->id));
+			enforce_end_allow(d, e, "revoked", &by);	/* removes it */
+		}
+		if (json_array_size(ended) == 0) {
+			json_decref(ended);
+			return failf(err, errsize, -ENOENT, "%s has no temporary allow", m->info.sysname);
+		}
+	}
+	*result = json_pack("{s:o}", "revoked", ended);
+	return *result ? 0 : -ENOMEM;
+}
+
+/* "local-" and NAME as a rule or rule-set name (1..POLICY_NAME_MAX of [A-Za-z0-9._-]). */
+static json_t *local_name(const char *name)
+{
+	char buf[POLICY_NAME_MAX + 1];
+
+	snprintf(buf, sizeof(buf), "local-%s", name);
+	for (char *p = buf; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
+			*p = '-';
+	return json_string(buf);
+}
+
+/* One rule set of the generated policy: SET's rules for the devices in MATCH. */
+static json_t *generated_set(struct daemon *d, size_t s, json_t *match, const char *names,
+			     char *err, size_t errsize)
+{
+	const struct policy_ruleset *set = &d->policy->sets[s];
+	const struct policy_file *file = &d->policy->files[set->file];
+	_cleanup_json_ json_t *doc = NULL;
+	json_t *orig, *copy, *rules, *rule;
+	json_error_t jerr;
+	size_t k, i;
+	char base[64];
+
+	if (sscanf(set->path, "devices[%zu]", &k) != 1) {
+		failf(err, errsize, -EIO, "%s: unexpected rule-set path %s", file->name, set->path);
+		return NULL;
+	}
+	doc = json_load_file(file->path, JSON_REJECT_DUPLICATES, &jerr);
+	orig = json_array_get(json_object_get(doc, "devices"), k);
+	if (!json_is_object(orig)) {
+		failf(err, errsize, -EIO, "%s changed since it was loaded (reload first)", file->path);
+		return NULL;
+	}
+	copy = json_deep_copy(orig);
+	if (!copy)
+		return NULL;
+	snprintf(base, sizeof(base), "%s", set->name ?: file->name);
+	if (!set->name)
+		base[strcspn(base, ".")] = '\0';
+	json_object_set_new(copy, "name", local_name(base));
+	json_object_set_new(copy, "description",
+			    json_sprintf("Generated by hid-policyctl generate from %s: %s for the devices present: %s",
+					 file->name, set->path, names));
+	json_object_set(copy, "match", match);
+	rules = json_object_get(copy, "rules");
+	json_array_foreach(rules, i, rule) {
+		json_t *name = json_object_get(rule, "name");
+
+		if (json_is_string(name))
+			json_object_set_new(rule, "name", local_name(json_string_value(name)));
+	}
+	return copy;
+}
+
+static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+{
+	_cleanup_json_ json_t *policy = NULL;
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_policy_ struct policy *check = NULL;
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ bool *covered = calloc(d->n_devices + 1, sizeof(bool));
+	_cleanup_json_ json_t *uncovered = json_array();
+	_cleanup_json_ json_t *covered_list = json_array();
+	json_t *sets = json_array();
+	char when[48];
+	int r;
+
+	ctl_format_time(when, sizeof(when), daemon_realtime_ns());
+	policy = json_pack("{s:i, s:s+, s:o}", "version", POLICY_FORMAT_VERSION,
+			   "description", "Generated by hid-policyctl generate at ", when, "devices", sets);
+	if (!policy || !covered || !uncovered || !covered_list)
+		return -ENOMEM;
+	for (size_t s = 0; s < d->policy->n_sets; s++) {
+		const struct policy_ruleset *set = &d->policy->sets[s];
+		_cleanup_json_ json_t *match = json_array();
+		char names[512] = "";
+		size_t names_len = 0;
+		json_t *gen;
+
+		/* Sets generated before would only be copied again. */
+		if (set->name && !strncmp(set->name, "local-", 6))
+			continue;
+		for (size_t i = 0; i < d->n_devices; i++) {
+			const struct hid_dev_info *info = &d->devices[i].info;
+			struct policy_device pdev;
+			char vid[8], pid[8];
+
+			daemon_policy_device(info, &pdev);
+			if (!policy_ruleset_matches(set, &pdev))
+				continue;
+			covered[i] = true;
+			snprintf(vid, sizeof(vid), "%04x", info->vendor);
+			snprintf(pid, sizeof(pid), "%04x", info->product);
+			/* A bus without a name in the format: match any bus. */
+			json_array_append_new(match, json_pack("{s:s*, s:s, s:s}", "bus",
+							       policy_bus_name(info->bus),
+							       "vendor", vid, "product", pid));
+			if (names_len < sizeof(names))
+				names_len += (size_t)snprintf(names + names_len, sizeof(names) - names_len,
+							      "%s%s", names_len ? ", " : "", info->sysname);
+		}
+		if (json_array_size(match) == 0)
+			continue;
+		gen = generated_set(d, s, match, names, err, errsize);
+		if (!gen)
+			return err[0] ? -EIO : -ENOMEM;
+		json_array_append_new(sets, gen);
+	}
+	for (size_t i = 0; i < d->n_devices; i++)
+		json_array_append_new(covered[i] ? covered_list : uncovered,
+				      json_string(d->devices[i].info.sysname));
+
+	/* What we hand out must load. */
+	text = json_dumps(policy, JSON_INDENT(2));
+	if (!text)
+		return -ENOMEM;
+	r = policy_load_buffer("generated.json", text, strlen(text), &diag, &check);
+	if (r < 0)
+		return failf(err, errsize, -EIO, "the generated policy does not load: %s",
+			     diag.n ? diag.entries[0].text : "?");
+	*result = json_pack("{s:O, s:O, s:O}", "policy", policy, "protected_devices", covered_list,
+			    "unknown_devices", uncovered);
+	return *result ? 0 : -ENOMEM;
+}
+
+int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
+		   char *err, size_t errsize)
+{
+	struct daemon *d = userdata;
+	const char *c = req->command;
+
+	*result = NULL;
+	if (!strcmp(c, "status"))
+		return cmd_status(d, req->args, result, err, errsize);
+	if (!strcmp(c, "devices"))
+		return cmd_devices(d, req->args, result, err, errsize);
+	if (!strcmp(c, "rules"))
+		return cmd_rules(d, req->args, result, err, errsize);
+	if (!strcmp(c, "explain"))
+		return cmd_explain(d, req->args, result, err, errsize);
+	if (!strcmp(c, "generate"))
+		return cmd_generate(d, req->args, result, err, errsize);
+	if (!strcmp(c, "reload"))
+		return cmd_reload(d, req->args, result, err, errsize);
+	if (!strcmp(c, "allow"))
+		return cmd_allow(d, req, result, err, errsize);
+	if (!strcmp(c, "revoke"))
+		return cmd_revoke(d, req, result, err, errsize);
+	return failf(err, errsize, -EINVAL, "no such command");
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The rules in force on each device: compile the policy for it, put its
+ * temporary allows first, set them in the kernel and attach (or adopt, or
+ * detach) its firewall; publish the decision for udev.
+ */
+#include "enforce.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "allows.h"
+#include "common/util.h"
+#include "decisions.h"
+#include "views.h"
+
+static void forget_device(struct daemon *d, struct managed_device *m)
+{
+	size_t i = m - d->devices;
+
+	free(m->policy_rules);
+
+	memmove(&d->devices[i], &d->devices[i + 1],
+		(d->n_devices - i - 1) * sizeof(*d->devices));
+	d->n_devices--;
+}
+
+static bool device_present(const struct daemon *d, const struct hid_dev_info *info)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
+		return true;
+	return access(path, F_OK) == 0;
+}
+
+static void record_lost_firewall(struct daemon *d, const struct managed_device *m,
+				 bool reattached, int error)
+{
+	json_t *o = json_pack("{s:s, s:o, s:b}", "event", "firewall_detached",
+			      "device", view_device(&m->info), "reattached", reattached);
+
+	if (o && error)
+		json_object_set_new(o, "error", json_string(strerror(-error)));
+	if (!o || audit_write_json(&d->audit, o) < 0)
+		say(d, LOG_ERR, "cannot write the audit record of the detached firewall of %s",
+		    m->info.sysname);
+	json_decref(o);
+	audit_flush(&d->audit);
+}
+
+/* M was protected, but its instance is no longer registered: someone
+ * unregistered it through its pin (doc/security.md, section 3), and
+ * attaching it again failed with R. Said once; retried by
+ * enforce_check_firewalls(). */
+static void firewall_lost(struct daemon *d, struct managed_device *m, int r)
+{
+	if (!m->lost) {
+		say(d, LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
+		    m->info.sysname, m->info.name, strerror(-r), CHECK_INTERVAL_MS);
+		record_lost_firewall(d, m, false, r);
+		decisions_publish(d->cfg->runtime_dir, m->info.sysname, false);
+	}
+	m->protected = false;
+	m->lost = true;
+}
+
+/* The same, when the firewall could be attached again. */
+static void firewall_back(struct daemon *d, const struct managed_device *m)
+{
+	say(d, LOG_WARNING, "firewall of %s (%s) was detached outside hid-policyd; %s",
+	    m->info.sysname, m->info.name,
+	    m->lost ? "attached again after failed attempts" : "re-attached");
+	record_lost_firewall(d, m, true, 0);
+}
+
+/* Compile POLICY for a device and make the kernel enforce it: set its rules
+ * (one atomic map update, temporary allows first), attach or adopt its
+ * instance, or detach when no rule set matches any more. */
+static int apply_policy(struct daemon *d, const struct policy *policy,
+			const struct hid_dev_info *info)
+{
+	struct policy_device pdev;
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
+	struct managed_device *m = daemon_find_device(d, info->hid_id);
+	bool adopted = false, lost = false, input;
+	int r, attached;
+
+	daemon_policy_device(info, &pdev);
+	if (!rules)
+		return -ENOMEM;
+	if (!m) {
+		r = GROW(d->devices, d->n_devices, d->cap_devices);
+		if (r < 0)
+			return r;
+		m = &d->devices[d->n_devices++];
+		*m = (struct managed_device){};
+	}
+	m->info = *info;
+
+	r = policy_compile(policy, &pdev, rules, &diag);
+	if (r == -ENOENT) {
+		free(m->policy_rules);
+		m->policy_rules = NULL;
+		if (fw_check_attached(&d->loader, info->hid_id) != 0) {
+			r = fw_detach(&d->loader, info->hid_id);
+			if (r < 0)
+				say(d, LOG_ERR, "%s: cannot detach: %s", info->sysname, strerror(-r));
+			else
+				say(d, LOG_INFO, "%s (%s): no rule set matches any more, detached",
+				    info->sysname, info->name);
+		}
+		m->protected = false;
+		m->lost = false;
+		m->n_rules = 0;
+		allows_end_device(d, info->hid_id, "no rule set matches the device any more");
+		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
+		return 0;
+	}
+	if (r < 0) {
+		for (size_t i = 0; i < diag.n; i++)
+			say(d, LOG_ERR, "%s: %s", info->sysname, diag.entries[i].text);
+		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; %s", info->sysname,
+		    info->name, strerror(-r),
+		    m->protected ? "the rules in force stay" : "not protected");
+		if (!m->protected || !m->policy_rules)
+			return r;
+		/* They stay, but a temporary allow that ended must not. */
+		*rules = *m->policy_rules;
+	} else {
+		if (!m->policy_rules)
+			m->policy_rules = malloc(sizeof(*rules));
+		if (!m->policy_rules)
+			return -ENOMEM;
+		*m->policy_rules = *rules;
+	}
+	if (exception_prepend(&d->exceptions, info->hid_id, rules) == -E2BIG) {
+		say(d, LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
+		allows_end_device(d, info->hid_id, "the device's rules leave no room for it");
+	}
+
+	r = fw_set_rules(&d->loader, info->hid_id, rules);
+	if (r < 0) {
+		say(d, LOG_ERR, "%s: cannot store its rules: %s", info->sysname, strerror(-r));
+		return r;
+	}
+	attached = fw_check_attached(&d->loader, info->hid_id);
+	if (attached < 0) {
+		say(d, LOG_ERR, "%s (%s): cannot tell whether its firewall is attached: %s",
+		    info->sysname, info->name, strerror(-attached));
+		return attached;
+	}
+	/* The input path gets a program only where a rule needs one, and only
+	 * once a driver is bound: upstream HID-BPF (6.11, 6.12) sizes the event
+	 * buffer from the parsed reports when the first hid_device_event program
+	 * attaches, and one attached before the reports are parsed crashes the
+	 * kernel at the device's first report (doc/security.md). Until the bind
+	 * event, requests alone are filtered. */
+	input = fw_rules_need_input(rules) && info->bound;
+	if (attached) {
+		adopted = !m->protected;
+		if (fw_attached_input(&d->loader, info->hid_id) != input) {
+			r = fw_attach(&d->loader, info->hid_id, input);
+			if (r < 0)
+				say(d, LOG_ERR, "%s (%s): cannot %s the firewall's input filter: %s",
+				    info->sysname, info->name, input ? "add" : "remove", strerror(-r));
+		}
+	} else {
+		/* Protected, yet nothing registered: someone else
+		 * unregistered its instance. */
+		lost = m->protected || m->lost;
+		r = fw_attach(&d->loader, info->hid_id, input);
+		if (r < 0 && !device_present(d, info)) {
+			/* Gone before we could attach: its remove event follows. */
+			fw_delete_rules(&d->loader, info->hid_id);
+			return 0;
+		}
+		if (r < 0) {
+			say(d, LOG_ERR, "%s (%s): cannot attach the firewall: %s",
+			    info->sysname, info->name, strerror(-r));
+			if (lost)
+				firewall_lost(d, m, r);
+			return r;
+		}
+	}
+	if (lost)
+		firewall_back(d, m);
+	else if (!m->protected)
+		say(d, LOG_INFO, "%s (%s): protected, %u rule%s, %s mode%s", info->sysname,
+		    info->name, rules->n_rules, rules->n_rules == 1 ? "" : "s",
+		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
+		    adopted ? " (adopted from a previous run)" : "");
+	m->protected = true;
+	m->lost = false;
+	m->mode = rules->mode;
+	m->n_rules = rules->n_rules;
+	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
+	return 0;
+}
+
+int enforce_apply(struct daemon *d, const struct hid_dev_info *info)
+{
+	struct hid_dev_info copy = *info;	/* INFO may live in d->devices */
+
+	return apply_policy(d, d->policy, &copy);
+}
+
+static int protect_present(const struct hid_dev_info *info, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	apply_policy(d, d->policy, info);
+	return 0;
+}
+
+int enforce_present(struct daemon *d)
+{
+	return hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
+}
+
+void enforce_added(struct daemon *d, const char *sysname)
+{
+	struct hid_dev_info info;
+
+	if (hid_dev_read(d->cfg->sysfs_devices, sysname, &info) == 0)
+		apply_policy(d, d->policy, &info);
+}
+
+void enforce_removed(struct daemon *d, const char *sysname)
+{
+	struct hid_dev_info info;
+	struct managed_device *m;
+
+	if (hid_sysname_parse(sysname, &info) < 0)
+		return;
+	m = daemon_find_device(d, info.hid_id);
+	/* The kernel made the instance inert; free its pin and rules. */
+	fw_detach(&d->loader, info.hid_id);
+	decisions_withdraw(d->cfg->runtime_dir, sysname);
+	allows_end_device(d, info.hid_id, "device removed");
+	if (m) {
+		if (m->protected)
+			say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
+			    m->info.name);
+		forget_device(d, m);
+	}
+}
+
+/* Whoever can open a device's pin can unregister its firewall without us
+ * (doc/security.md, section 3). Every CHECK_INTERVAL_MS, look whether each
+ * protected device's instance is still registered (one map lookup through
+ * the descriptor the loader keeps: CAP_BPF is enough). Where it is not,
+ * apply_policy() attaches the firewall again and says so in the log and
+ * the audit log; where that failed before, it tries again. */
+void enforce_check_firewalls(struct daemon *d)
+{
+	for (size_t i = 0; i < d->n_devices; i++) {
+		struct managed_device *m = &d->devices[i];
+		struct hid_dev_info info;
+		int r;
+
+		if (m->protected) {
+			r = fw_check_attached(&d->loader, m->info.hid_id);
+			if (r < 0 && !m->check_failed)
+				say(d, LOG_ERR, "cannot check that the firewall of %s (%s) is still attached: %s",
+				    m->info.sysname, m->info.name, strerror(-r));
+			m->check_failed = r < 0;
+			if (r != 0)
+				continue;
+		} else if (!m->lost) {
+			continue;
+		}
+		/* Gone: the kernel made its instance inert and the remove
+		 * event follows. */
+		if (!device_present(d, &m->info))
+			continue;
+		info = m->info;
+		apply_policy(d, d->policy, &info);
+	}
+}
+
+void enforce_end_allow(struct daemon *d, struct exception *e, const char *reason,
+		       const struct exception_grantor *revoker)
+{
+	uint32_t hid_id = e->hid_id;
+	struct managed_device *m;
+
+	allows_end(d, e, reason, revoker);
+	m = daemon_find_device(d, hid_id);
+	if (m && m->protected && enforce_apply(d, &m->info) < 0)
+		say(d, LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
+		    m->info.sysname);
+	allows_arm_expiry(d);
+}

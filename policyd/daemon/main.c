@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hid-policyd: the firewall service, and the policy commands --check and --explain. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "common/util.h"
+#include "daemon.h"
+#include "decisions.h"
+#include "devices.h"
+#include "loader.h"
+#include "options.h"
+#include "policy/policy.h"
+
+static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
+
+static int load(const struct options *opts, struct diag *diag, struct policy **ret)
+{
+	if (opts->n_config_dirs)
+		return policy_load_dirs(opts->config_dirs, opts->n_config_dirs, true, diag, ret);
+	return policy_load_dirs(default_dirs, ELEMENTSOF(default_dirs), false, diag, ret);
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static int run_check(const struct options *opts)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_policy_ struct policy *p = NULL;
+	int r;
+
+	r = load(opts, &diag, &p);
+	diag_print(&diag, stdout);
+	if (r < 0) {
+		printf("policy rejected: %zu error%s, %zu warning%s\n", diag.n_errors,
+		       plural(diag.n_errors), diag.n_warnings, plural(diag.n_warnings));
+		return r;
+	}
+	printf("policy OK: %zu file%s, %zu rule set%s, %zu rule%s, %zu warning%s\n",
+	       p->n_files, plural(p->n_files), p->n_sets, plural(p->n_sets),
+	       p->n_rules, plural(p->n_rules), diag.n_warnings, plural(diag.n_warnings));
+	return 0;
+}
+
+static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
+			 struct policy_request *req)
+{
+	unsigned long id;
+	char *end;
+	int n;
+
+	if (policy_kind_from_names(opts->request, opts->report, &req->kind) < 0) {
+		fprintf(stderr, "hid-policyd: --request %s%s%s: expected get_report or set_report with --report feature|input|output, or output_report or input_event alone\n",
+			opts->request, opts->report ? " --report " : "", opts->report ?: "");
+		return -EINVAL;
+	}
+	errno = 0;
+	id = strtoul(opts->id, &end, 0);
+	if (!*opts->id || *end || errno || id > 255) {
+		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255\n", opts->id);
+		return -EINVAL;
+	}
+	req->report_id = (uint8_t)id;
+	if (!opts->payload) {
+		buf[0] = (uint8_t)id;
+		req->data = buf;
+		req->len = 1;
+		return 0;
+	}
+	n = policy_hex_bytes(opts->payload, buf, size);
+	if (n < 0) {
+		fprintf(stderr, "hid-policyd: --payload: expected at most %zu hex bytes such as \"f4 00 01\"\n",
+			size);
+		return -EINVAL;
+	}
+	req->data = buf;
+	req->len = (size_t)n;
+	return 0;
+}
+
+static int run_explain(const struct options *opts)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_policy_ struct policy *p = NULL;
+	_cleanup_free_ char *name = NULL;
+	struct policy_device dev;
+	struct policy_request req = {};
+	struct policy_verdict v;
+	uint8_t buf[4096];
+	int r;
+
+	r = policy_device_parse(opts->device, &dev, &name);
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: --device \"%s\": expected BUS:VID:PID[:NAME], e.g. usb:054c:0ce6\n",
+			opts->device);
+		return r;
+	}
+	r = parse_request(opts, buf, sizeof(buf), &req);
+	if (r < 0)
+		return r;
+	r = load(opts, &diag, &p);
+	if (r < 0) {
+		diag_print(&diag, stderr);
+		fprintf(stderr, "hid-policyd: the policy is rejected: nothing to explain\n");
+		return r;
+	}
+	return policy_explain(p, &dev, &req, stdout, &v);
+}
+
+static int run_daemon(const struct options *opts)
+{
+	struct daemon_config cfg = {
+		.config_dirs = opts->n_config_dirs ? opts->config_dirs : default_dirs,
+		.n_config_dirs = opts->n_config_dirs ? opts->n_config_dirs : ELEMENTSOF(default_dirs),
+		.require_dirs = opts->n_config_dirs > 0,
+		.audit_log = opts->audit_log ?: AUDIT_LOG_DEFAULT,
+		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
+		.sysfs_devices = HID_SYSFS_DEVICES,
+		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,
+		.foreground = opts->foreground,
+		.sandbox = !opts->no_sandbox,
+		.version = HID_POLICY_VERSION,
+	};
+
+	return daemon_run(&cfg);
+}
+
+static int run_cleanup(const struct options *opts)
+{
+	const char *dir = opts->state_dir ?: HID_FW_PIN_ROOT;
+	int r = fw_cleanup(dir);
+
+	if (r < 0)
+		fprintf(stderr, "hid-policyd: cleaning up %s: %s\n", dir, strerror(-r));
+	return r;
+}
+
+static int run_wait_decided(const struct options *opts)
+{
+	const char *dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT;
+	int r = decisions_wait(dir, opts->devpath, opts->timeout_s * 1000);
+
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: %s: %s\n", opts->devpath,
+			r == -ETIMEDOUT ? "no decision in time (is hid-policyd running?)" :
+			r == -ENOENT ? "not a HID device path" : strerror(-r));
+		return r;
+	}
+	printf("%s\n", r ? "protected" : "unprotected");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts;
+	int r;
+
+	r = options_parse(argc, argv, &opts);
+	if (r < 0) {
+		options_usage(stderr);
+		options_done(&opts);
+		return 2;
+	}
+	switch (opts.command) {
+	case COMMAND_HELP:
+		options_usage(stdout);
+		break;
+	case COMMAND_VERSION:
+		printf("hid-policyd %s\n", HID_POLICY_VERSION);
+		break;
+	case COMMAND_CHECK:
+		r = run_check(&opts);
+		break;
+	case COMMAND_EXPLAIN:
+		r = run_explain(&opts);
+		break;
+	case COMMAND_DAEMON:
+		r = run_daemon(&opts);
+		break;
+	case COMMAND_CLEANUP:
+		r = run_cleanup(&opts);
+		break;
+	case COMMAND_WAIT_DECIDED:
+		r = run_wait_decided(&opts);
+		break;
+	case COMMAND_NONE:
+		break;
+	}
+	options_done(&opts);
+	return r < 0 ? 1 : 0;
+}

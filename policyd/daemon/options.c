@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "audit.h"
+#include "common/util.h"
+#include "decisions.h"
+#include "hid_firewall.h"
+#include "options.h"
+#include "policy/policy.h"
+
+enum {
+	OPT_CHECK = 0x100,
+	OPT_EXPLAIN,
+	OPT_CONFIG_DIR,
+	OPT_DEVICE,
+	OPT_REQUEST,
+	OPT_REPORT,
+	OPT_ID,
+	OPT_PAYLOAD,
+	OPT_VERSION,
+	OPT_FOREGROUND,
+	OPT_AUDIT_LOG,
+	OPT_STATE_DIR,
+	OPT_CLEANUP,
+	OPT_NO_SANDBOX,
+	OPT_RUNTIME_DIR,
+	OPT_WAIT_DECIDED,
+	OPT_TIMEOUT,
+};
+
+void options_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
+		"                   [--state-dir DIR]\n"
+		"       hid-policyd --cleanup [--state-dir DIR]\n"
+		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--runtime-dir DIR]\n"
+		"       hid-policyd --check [--config-dir DIR]...\n"
+		"       hid-policyd --explain --device BUS:VID:PID[:NAME] --request REQUEST\n"
+		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
+		"\n"
+		"  (no command)        run the firewall service\n"
+		"  --foreground        log to stderr instead of syslog\n"
+		"  --audit-log FILE    audit records, one JSON object per line\n"
+		"                      (default " AUDIT_LOG_DEFAULT ")\n"
+		"  --state-dir DIR     bpffs directory of pinned state (default " HID_FW_PIN_ROOT ")\n"
+		"  --runtime-dir DIR   where decisions are published for udev\n"
+		"                      (default " RUNTIME_DIR_DEFAULT ")\n"
+		"  --no-sandbox        keep every privilege and allow every syscall (debugging)\n"
+		"  --wait-decided P    wait until the daemon decided on the HID device of sysfs\n"
+		"                      path P (udev's %%p); exit 0 when it did, 1 otherwise\n"
+		"  --timeout SECONDS   how long --wait-decided waits (default 5)\n"
+		"  --cleanup           detach every firewall and remove the state directory\n"
+		"  --check             validate the policy and print a summary\n"
+		"  --explain           tell which rule decides a request, and why (dry run)\n"
+		"  --config-dir DIR    read policies from DIR (repeatable; replaces the defaults\n"
+		"                      " POLICY_VENDOR_DIR " and " POLICY_ADMIN_DIR ")\n"
+		"  --device D          BUS:VID:PID[:NAME], e.g. usb:054c:0ce6:DualSense\n"
+		"  --request REQUEST   get_report, set_report, output_report or input_event\n"
+		"  --report TYPE       feature, input or output (get_report and set_report)\n"
+		"  --id ID             report ID, 0..255 (decimal or 0x..)\n"
+		"  --payload HEX       the buffer from byte 0 (the report ID byte included)\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n");
+}
+
+static int set_command(struct options *opts, enum policyd_command c)
+{
+	if (opts->command != COMMAND_NONE && opts->command != c) {
+		fprintf(stderr, "hid-policyd: --check, --explain, --cleanup and --wait-decided exclude each other\n");
+		return -EINVAL;
+	}
+	opts->command = c;
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *opts)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "config-dir", required_argument, NULL, OPT_CONFIG_DIR },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "request", required_argument, NULL, OPT_REQUEST },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "id", required_argument, NULL, OPT_ID },
+		{ "payload", required_argument, NULL, OPT_PAYLOAD },
+		{ "foreground", no_argument, NULL, OPT_FOREGROUND },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
+		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
+		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
+		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{}
+	};
+	int c;
+
+	*opts = (struct options){};
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) >= 0) {
+		switch (c) {
+		case 'h':
+			opts->command = COMMAND_HELP;
+			return 0;
+		case OPT_VERSION:
+			opts->command = COMMAND_VERSION;
+			return 0;
+		case OPT_CHECK:
+			if (set_command(opts, COMMAND_CHECK) < 0)
+				return -EINVAL;
+			break;
+		case OPT_EXPLAIN:
+			if (set_command(opts, COMMAND_EXPLAIN) < 0)
+				return -EINVAL;
+			break;
+		case OPT_CONFIG_DIR:
+			if (GROW(opts->config_dirs, opts->n_config_dirs, opts->cap_config_dirs) < 0)
+				return -ENOMEM;
+			opts->config_dirs[opts->n_config_dirs++] = optarg;
+			break;
+		case OPT_DEVICE:
+			opts->device = optarg;
+			break;
+		case OPT_REQUEST:
+			opts->request = optarg;
+			break;
+		case OPT_REPORT:
+			opts->report = optarg;
+			break;
+		case OPT_ID:
+			opts->id = optarg;
+			break;
+		case OPT_PAYLOAD:
+			opts->payload = optarg;
+			break;
+		case OPT_FOREGROUND:
+			opts->foreground = true;
+			break;
+		case OPT_AUDIT_LOG:
+			opts->audit_log = optarg;
+			break;
+		case OPT_STATE_DIR:
+			opts->state_dir = optarg;
+			break;
+		case OPT_RUNTIME_DIR:
+			opts->runtime_dir = optarg;
+			break;
+		case OPT_WAIT_DECIDED:
+			if (set_command(opts, COMMAND_WAIT_DECIDED) < 0)
+				return -EINVAL;
+			opts->devpath = optarg;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			long t;
+
+			errno = 0;
+			t = strtol(optarg, &end, 10);
+			if (errno || *end || t < 0 || t > 3600) {
+				fprintf(stderr, "hid-policyd: --timeout \"%s\": expected seconds, 0..3600\n", optarg);
+				return -EINVAL;
+			}
+			opts->timeout_s = (int)t;
+			break;
+		}
+		case OPT_NO_SANDBOX:
+			opts->no_sandbox = true;
+			break;
+		case OPT_CLEANUP:
+			if (set_command(opts, COMMAND_CLEANUP) < 0)
+				return -EINVAL;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hid-policyd: unexpected argument \"%s\"\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_NONE)
+		opts->command = COMMAND_DAEMON;
+	if (opts->command != COMMAND_DAEMON &&
+	    (opts->foreground || opts->audit_log || opts->no_sandbox)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log and --no-sandbox go with running the daemon\n");
+		return -EINVAL;
+	}
+	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {
+		fprintf(stderr, "hid-policyd: --state-dir goes with running the daemon or --cleanup\n");
+		return -EINVAL;
+	}
+	if (opts->runtime_dir && opts->command != COMMAND_DAEMON &&
+	    opts->command != COMMAND_WAIT_DECIDED) {
+		fprintf(stderr, "hid-policyd: --runtime-dir goes with running the daemon or --wait-decided\n");
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_WAIT_DECIDED) {
+		if (!opts->timeout_s)
+			opts->timeout_s = 5;
+	} else if (opts->timeout_s) {
+		fprintf(stderr, "hid-policyd: --timeout goes with --wait-decided\n");
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_CLEANUP && opts->n_config_dirs) {
+		fprintf(stderr, "hid-policyd: --cleanup takes no --config-dir\n");
+		return -EINVAL;
+	}
+	if (opts->command != COMMAND_EXPLAIN &&
+	    (opts->device || opts->request || opts->report || opts->id || opts->payload)) {
+		fprintf(stderr, "hid-policyd: --device, --request, --report, --id and --payload go with --explain\n");
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_EXPLAIN && (!opts->device || !opts->request || !opts->id)) {
+		fprintf(stderr, "hid-policyd: --explain needs --device, --request and --id\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void options_done(struct options *opts)
+{
+	free(opts->config_dirs);
+	*opts = (struct options){};
+}

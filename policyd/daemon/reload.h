@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The policy and the audit log, read and opened at start and again on
+ * reload (SIGHUP, "hid-policyctl reload").
+ */
+#pragma once
+
+#include <jansson.h>
+
+#include "daemon_internal.h"
+
+/* Load the policy from the configured directories into *RET, saying every
+ * problem (also appended to MESSAGES, strings, when not NULL). Returns 0
+ * or a negative errno. */
+int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
+
+/* The audit log must be the daemon's and mode 0600 (a looser mode is
+ * repaired, with a message). Returns 0 or a negative errno (said). */
+int daemon_secure_audit_log(struct daemon *d);
+
+/* Reopen the audit log (logrotate), read the policy again and apply it to
+ * every device; problems are appended to MESSAGES (strings; may be NULL).
+ * Returns 0 or a negative errno (rules unchanged). */
+int daemon_reload(struct daemon *d, json_t *messages);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sandbox.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <cap-ng.h>
+#include <seccomp.h>
+
+#include "common/util.h"
+
+/*
+ * Everything the service does after start-up: the event loop (epoll,
+ * signalfd, uevent netlink), hotplug attach and reload (bpf, reading sysfs,
+ * bpffs and policy files, libbpf's mmap of maps), the audit log (write,
+ * reopen, /proc/PID/exe), syslog and sd_notify sockets, and glibc's memory
+ * management.
+ */
+static const int allowed_syscalls[] = {
+	/* files and directories */
+	SCMP_SYS(read), SCMP_SYS(pread64), SCMP_SYS(readv), SCMP_SYS(write),
+	SCMP_SYS(writev), SCMP_SYS(openat), SCMP_SYS(open), SCMP_SYS(close),
+	SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(stat),
+	SCMP_SYS(lstat), SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(lseek),
+	SCMP_SYS(getdents64), SCMP_SYS(readlink), SCMP_SYS(readlinkat),
+	SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(mkdir), SCMP_SYS(mkdirat),
+	SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
+	SCMP_SYS(rmdir), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+	SCMP_SYS(fcntl), SCMP_SYS(dup), SCMP_SYS(dup3),
+	/* memory */
+	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(mprotect), SCMP_SYS(madvise),
+	/* event loop, signals, time */
+	SCMP_SYS(epoll_wait), SCMP_SYS(epoll_pwait), SCMP_SYS(epoll_ctl),
+	SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(rt_sigprocmask),
+	SCMP_SYS(rt_sigreturn), SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday),
+	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(futex),
+	SCMP_SYS(restart_syscall),
+	/* sockets: uevents, syslog, sd_notify, control */
+	SCMP_SYS(recvmsg), SCMP_SYS(recvfrom), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
+	SCMP_SYS(socket), SCMP_SYS(connect), SCMP_SYS(getsockopt),
+	SCMP_SYS(setsockopt), SCMP_SYS(accept4), SCMP_SYS(shutdown),
+	/* BPF */
+	SCMP_SYS(bpf),
+	/* control-socket authorization (authorize_polkit.c): the polkit
+	 * worker's GLib main loop and D-Bus connection, which the worker
+	 * (re)opens when polkit answers only after start-up, as at boot, where
+	 * the daemon starts before D-Bus; GDBus then starts its I/O thread
+	 * (clone: threads only, see below). Found with the authorization
+	 * tests (tests/e2e/test-authorize.c) and the kernel's seccomp log. */
+	SCMP_SYS(eventfd2), SCMP_SYS(rseq), SCMP_SYS(set_robust_list),
+	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
+	 * temporary allows, the audit log's mode after a rotation */
+	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
+	/* process */
+	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
+	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),
+	SCMP_SYS(exit), SCMP_SYS(exit_group),
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan builds only (-Db_sanitize=address): its runtime sets up and
+	 * takes down a thread's alternate signal stack, and reads a new
+	 * thread's attributes (pthread_getattr_np: sched_getaffinity). */
+	SCMP_SYS(sigaltstack), SCMP_SYS(sched_getaffinity),
+#endif
+};
+
+static void seccomp_releasep(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+}
+
+int sandbox_install_seccomp(void)
+{
+	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	int r;
+
+	if (!ctx)
+		return -ENOMEM;
+	/* Every thread, not only the caller: the authorizer's polkit worker
+	 * and GLib's D-Bus thread run from before the sandbox. No
+	 * SCMP_FLTATR_CTL_LOG: the kernel logs every kill (audit record 1326)
+	 * without it, and with it would also log the refused clone3 below,
+	 * expected on every new thread. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ELEMENTSOF(allowed_syscalls); i++) {
+		/* A syscall this architecture lacks resolves to a negative
+		 * pseudo number: nothing to allow. */
+		if (allowed_syscalls[i] < 0)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, allowed_syscalls[i], 0);
+		if (r < 0)
+			return r;
+	}
+	/* New threads, never new processes: clone only with CLONE_THREAD.
+	 * clone3 passes its flags in memory, out of the filter's reach: it
+	 * fails with ENOSYS, on which glibc falls back to clone. */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+	if (r < 0)
+		return r;
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	if (r < 0)
+		return r;
+	/* GLib names its threads; no other prctl. */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
+			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
+	if (r < 0)
+		return r;
+	return seccomp_load(ctx);
+}
+
+int sandbox_drop_privileges(void)
+{
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF) < 0)
+		return -EINVAL;
+	/* Bounding set first: dropping it needs CAP_SETPCAP, which the
+	 * second call gives up. */
+	if (capng_apply(CAPNG_SELECT_BOUNDS) < 0 || capng_apply(CAPNG_SELECT_CAPS) < 0)
+		return -EPERM;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+int sandbox_enter(void)
+{
+	int r = sandbox_drop_privileges();
+
+	if (r < 0)
+		return r;
+	return sandbox_install_seccomp();
+}

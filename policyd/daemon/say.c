@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The service's messages: to syslog, or to stderr in the foreground. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <syslog.h>
+
+#include "audit_format.h"
+#include "daemon_internal.h"
+
+void say(const struct daemon *d, int priority, const char *fmt, ...)
+{
+	char line[1024], plain[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* Device names come from the device and program names from the
+	 * program: neither may put a control character (a newline, a
+	 * terminal escape) into a log line. */
+	audit_plain_text(plain, sizeof(plain), line, sizeof(line));
+	if (d->cfg->foreground)
+		fprintf(stderr, "hid-policyd: %s\n", plain);
+	else
+		syslog(priority, "%s", plain);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* JSON views of devices and temporary allows. */
+#include "views.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+#include "daemon_internal.h"
+#include "policy/policy.h"
+
+json_t *view_report_ids(const uint32_t ids[HID_RULES_REPORT_ID_WORDS])
+{
+	char buf[2048] = "";
+	size_t len = 0;
+	int n = 0;
+
+	for (int i = 0; i < 256; i++)
+		n += (ids[i >> 5] >> (i & 31)) & 1;
+	if (n == 256)
+		return json_string("any");
+	for (int i = 0; i < 256; i++) {
+		int j = i;
+
+		if (!((ids[i >> 5] >> (i & 31)) & 1))
+			continue;
+		while (j + 1 < 256 && ((ids[(j + 1) >> 5] >> ((j + 1) & 31)) & 1))
+			j++;
+		if (len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, j > i ? "%s0x%02x-0x%02x" : "%s0x%02x",
+						len ? ", " : "", i, j);
+		i = j;
+	}
+	return json_string(buf);
+}
+
+json_t *view_kinds(uint8_t kinds)
+{
+	json_t *a = json_array();
+
+	for (int bit = 0; bit < 8; bit++)
+		if (kinds & (1u << bit))
+			json_array_append_new(a, json_string(policy_kind_name((uint8_t)(1u << bit))));
+	return a;
+}
+
+/*
+ * A device's name is the device's to choose (USB and Bluetooth descriptors,
+ * cut to the kernel's buffer), so it need not be UTF-8, which a JSON string
+ * must be: json_pack() fails on it, and the whole record (an audit record of
+ * a grant included) would be lost. Text that is not UTF-8 has every byte
+ * beyond ASCII replaced by '?', in place.
+ */
+void view_utf8_or_ascii(char *text)
+{
+	json_t *s = json_string(text);
+
+	if (s) {
+		json_decref(s);
+		return;
+	}
+	for (char *p = text; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+}
+
+static json_t *device_name_json(const char *name)
+{
+	_cleanup_free_ char *copy = strdup(name);
+
+	if (!copy)
+		return NULL;
+	view_utf8_or_ascii(copy);
+	return json_string(copy);
+}
+
+json_t *view_device(const struct hid_dev_info *info)
+{
+	char vid[8], pid[8];
+
+	snprintf(vid, sizeof(vid), "%04x", info->vendor);
+	snprintf(pid, sizeof(pid), "%04x", info->product);
+	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:o}", "hid_id", (json_int_t)info->hid_id,
+			 "sysfs", info->sysname, "bus", policy_bus_name(info->bus),
+			 "vendor", vid, "product", pid, "name", device_name_json(info->name));
+}
+
+json_t *view_grantor(const struct exception_grantor *g)
+{
+	return json_pack("{s:I, s:I, s:s}", "uid", (json_int_t)g->uid, "pid", (json_int_t)g->pid,
+			 "comm", g->comm);
+}
+
+json_t *view_exception(const struct exception *e)
+{
+	uint64_t now = daemon_boottime_ms();
+	uint64_t left_ms = e->expires_ms > now ? e->expires_ms - now : 0;
+	char granted[48], expires[48];
+
+	ctl_format_time(granted, sizeof(granted), e->granted_realtime_ns);
+	ctl_format_time(expires, sizeof(expires), e->granted_realtime_ns + e->duration_s * 1000000000ULL);
+	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:o}",
+			 "id", (json_int_t)e->id, "sysfs", e->sysname, "hid_id", (json_int_t)e->hid_id,
+			 "requests", view_kinds(e->kinds), "report_ids", view_report_ids(e->report_ids),
+			 "granted", granted, "expires", expires,
+			 "duration_s", (json_int_t)e->duration_s,
+			 "remaining_s", (json_int_t)((left_ms + 999) / 1000),
+			 "granted_by", view_grantor(&e->by));
+}

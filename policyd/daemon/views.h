@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * JSON views of devices and temporary allows, as the control socket's
+ * replies and the audit log's records show them (new references; NULL
+ * when out of memory).
+ */
+#pragma once
+
+#include <stdint.h>
+#include <jansson.h>
+
+#include "bpf/hid_rules.h"
+#include "devices.h"
+#include "exceptions.h"
+
+/* {hid_id, sysfs, bus, vendor, product, name} */
+json_t *view_device(const struct hid_dev_info *info);
+/* A temporary allow: what it lets through, when it ends, who granted it. */
+json_t *view_exception(const struct exception *e);
+/* {uid, pid, comm} */
+json_t *view_grantor(const struct exception_grantor *g);
+
+/* Request kinds (HID_RULE_KIND_*) by name. */
+json_t *view_kinds(uint8_t kinds);
+/* "any", or report IDs as "0x03, 0xf0-0xf4". */
+json_t *view_report_ids(const uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+
+/* Make TEXT (a device's name, or text naming one) fit in a JSON string:
+ * when it is not UTF-8, every byte beyond ASCII is replaced by '?', in
+ * place. */
+void view_utf8_or_ascii(char *text);

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks that need more than one rule in view: unique names, the per-device
+ * limit of a rule set, and rules that can never match (warnings).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "policy_internal.h"
+
+/* Payload constraints of a rule, merged per byte and sorted by offset. */
+struct byte_test {
+	uint16_t offset;
+	uint8_t value;
+	uint8_t mask;
+};
+
+struct rule_bytes {
+	struct byte_test b[HID_RULES_MAX_CONDS * HID_RULES_COND_BYTES];
+	size_t n;
+	bool impossible;
+};
+
+static void rule_bytes_of(const struct policy_rule *r, struct rule_bytes *out)
+{
+	out->n = 0;
+	out->impossible = false;
+	for (size_t c = 0; c < r->n_conds; c++)
+		for (size_t i = 0; i < r->conds[c].len; i++) {
+			uint16_t off = (uint16_t)(r->conds[c].offset + i);
+			uint8_t m = r->conds[c].mask[i], v = r->conds[c].value[i];
+			size_t k;
+
+			for (k = 0; k < out->n && out->b[k].offset != off; k++)
+				;
+			if (k == out->n) {
+				out->b[out->n++] = (struct byte_test){ off, v, m };
+				continue;
+			}
+			/* bits both test must agree */
+			if ((out->b[k].value ^ v) & out->b[k].mask & m)
+				out->impossible = true;
+			out->b[k].value |= v;
+			out->b[k].mask |= m;
+		}
+}
+
+static const struct byte_test *find_byte(const struct rule_bytes *rb, uint16_t off)
+{
+	for (size_t k = 0; k < rb->n; k++)
+		if (rb->b[k].offset == off)
+			return &rb->b[k];
+	return NULL;
+}
+
+/* Does every request matching B also match A? */
+static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab,
+			const struct policy_rule *b, const struct rule_bytes *bb)
+{
+	if (b->kinds & ~a->kinds)
+		return false;
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		if (b->report_ids[w] & ~a->report_ids[w])
+			return false;
+	for (size_t k = 0; k < ab->n; k++) {
+		const struct byte_test *t = find_byte(bb, ab->b[k].offset);
+
+		if (!t || (ab->b[k].mask & ~t->mask) ||
+		    (t->value & ab->b[k].mask) != ab->b[k].value)
+			return false;
+	}
+	return true;
+}
+
+static bool ids_cover(const struct policy_id_set *a, const struct policy_id_set *b)
+{
+	if (a->any)
+		return true;
+	if (b->any)
+		return false;
+	for (size_t i = 0; i < b->n; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < a->n && !found; j++)
+			found = a->ids[j] == b->ids[i];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool glob_covers(const char *a, const char *b)
+{
+	return !a || (b && !strcmp(a, b));
+}
+
+/* Does A match every device B does? (Globs are compared as text.) */
+static bool match_covers(const struct policy_match *a, const struct policy_match *b)
+{
+	return !(b->buses & ~a->buses) && ids_cover(&a->vendors, &b->vendors) &&
+	       ids_cover(&a->products, &b->products) && glob_covers(a->name, b->name) &&
+	       glob_covers(a->uniq, b->uniq) && glob_covers(a->phys, b->phys);
+}
+
+/* Does rule set A apply to every device rule set B applies to? */
+static bool set_covers(const struct policy_ruleset *a, const struct policy_ruleset *b)
+{
+	for (size_t i = 0; i < b->n_matches; i++) {
+		bool covered = false;
+
+		for (size_t j = 0; j < a->n_matches && !covered; j++)
+			covered = match_covers(&a->matches[j], &b->matches[i]);
+		if (!covered)
+			return false;
+	}
+	return b->n_matches > 0;
+}
+
+static const char *file_of(const struct policy *p, const struct policy_rule *r)
+{
+	return p->files[p->sets[r->set].file].name;
+}
+
+static void report_shadowed(const struct policy *p, const struct policy_rule *by,
+			    const struct policy_rule *r, struct diag *diag)
+{
+	const char *f = file_of(p, r), *fby = file_of(p, by);
+	bool same_file = !strcmp(f, fby);
+
+	diag_warning(diag, f, r->path,
+		     "rule \"%s\" can never match: rule \"%s\" (%s%s%s) comes first and matches every request it does",
+		     r->name, by->name, same_file ? "" : fby, same_file ? "" : ": ", by->path);
+}
+
+/*
+ * A 64-bit summary of the vendors a rule set can match (bit vid % 64; all
+ * bits for "any"). A set can cover another only if its summary holds the
+ * other's: a cheap test that spares most of the set pairs a full comparison.
+ */
+static uint64_t vendor_summary(const struct policy_ruleset *s)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < s->n_matches; i++) {
+		const struct policy_id_set *v = &s->matches[i].vendors;
+
+		if (v->any)
+			return UINT64_MAX;
+		for (size_t j = 0; j < v->n; j++)
+			bits |= 1ull << (v->ids[j] % 64);
+	}
+	return bits;
+}
+
+/* The first rule of set A (up to rule LIMIT) that covers rule J, or NULL. */
+static const struct policy_rule *covering_rule(const struct policy *p,
+					       const struct rule_bytes *bytes,
+					       const struct policy_ruleset *a, size_t limit,
+					       size_t j)
+{
+	for (size_t i = a->first_rule; i < limit; i++)
+		if (!bytes[i].impossible && !p->rules[i].invalid &&
+		    rule_covers(&p->rules[i], &bytes[i], &p->rules[j], &bytes[j]))
+			return &p->rules[i];
+	return NULL;
+}
+
+/*
+ * A rule can never match when an earlier rule of its own set, or of an
+ * earlier set that applies to every device its set does, matches every
+ * request it matches.
+ */
+static void check_reachability(struct policy *p, struct diag *diag)
+{
+	_cleanup_free_ struct rule_bytes *bytes = NULL;
+	_cleanup_free_ uint64_t *vendors = NULL;
+	_cleanup_free_ size_t *covering = NULL;
+
+	if (!p->n_rules)
+		return;
+	bytes = calloc(p->n_rules, sizeof(*bytes));
+	vendors = calloc(p->n_sets, sizeof(*vendors));
+	covering = calloc(p->n_sets, sizeof(*covering));
+	if (!bytes || !vendors || !covering) {
+		diag_error(diag, NULL, NULL, "out of memory while checking rules");
+		return;
+	}
+	for (size_t i = 0; i < p->n_rules; i++) {
+		rule_bytes_of(&p->rules[i], &bytes[i]);
+		p->rules[i].impossible = bytes[i].impossible;
+		if (bytes[i].impossible && !p->rules[i].invalid)
+			diag_warning(diag, file_of(p, &p->rules[i]), p->rules[i].path,
+				     "rule \"%s\" can never match: its payload conditions contradict each other",
+				     p->rules[i].name);
+	}
+
+	for (size_t s = 0; s < p->n_sets; s++)
+		vendors[s] = vendor_summary(&p->sets[s]);
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+		size_t n_covering = 0;
+
+		if (!set->n_rules)
+			continue;
+		/* earlier sets that apply to every device this one does */
+		for (size_t e = 0; e < s; e++)
+			if (p->sets[e].n_rules && !(vendors[s] & ~vendors[e]) &&
+			    set_covers(&p->sets[e], set))
+				covering[n_covering++] = e;
+
+		for (size_t j = set->first_rule; j < set->first_rule + set->n_rules; j++) {
+			const struct policy_rule *by = NULL;
+
+			if (bytes[j].impossible || p->rules[j].invalid)
+				continue;
+			for (size_t k = 0; k < n_covering && !by; k++) {
+				const struct policy_ruleset *e = &p->sets[covering[k]];
+
+				by = covering_rule(p, bytes, e, e->first_rule + e->n_rules, j);
+			}
+			if (!by)
+				by = covering_rule(p, bytes, set, j, j);
+			if (by)
+				report_shadowed(p, by, &p->rules[j], diag);
+		}
+	}
+}
+
+static const struct policy *sort_policy;
+
+static int cmp_rule_names(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_policy->rules[i].name, sort_policy->rules[j].name);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+static int check_names(const struct policy *p, struct diag *diag)
+{
+	_cleanup_free_ size_t *idx = calloc(p->n_rules + 1, sizeof(size_t));
+	size_t n = 0;
+	int r = 0;
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].name)
+			idx[n++] = i;
+	sort_policy = p;
+	qsort(idx, n, sizeof(*idx), cmp_rule_names);
+	for (size_t k = 1, first = 0; k < n; k++) {
+		const struct policy_rule *a = &p->rules[idx[first]], *b = &p->rules[idx[k]];
+
+		if (strcmp(a->name, b->name)) {
+			first = k;
+			continue;
+		}
+		diag_error(diag, file_of(p, b), b->path,
+			   "duplicate rule name \"%s\" (first defined at %s: %s)",
+			   b->name, file_of(p, a), a->path);
+		r = -EINVAL;
+	}
+	return r;
+}
+
+static int check_limits(const struct policy *p, struct diag *diag)
+{
+	int r = 0;
+
+	for (size_t s = 0; s < p->n_sets; s++)
+		if (p->sets[s].n_rules > HID_RULES_MAX_RULES) {
+			diag_error(diag, p->files[p->sets[s].file].name, p->sets[s].path,
+				   "%zu rules, more than the %d a device can hold",
+				   p->sets[s].n_rules, HID_RULES_MAX_RULES);
+			r = -EINVAL;
+		}
+	return r;
+}
+
+int policy_validate(struct policy *p, struct diag *diag)
+{
+	int r = 0;
+
+	if (check_names(p, diag) < 0)
+		r = -EINVAL;
+	if (check_limits(p, diag) < 0)
+		r = -EINVAL;
+	check_reachability(p, diag);
+	return r;
+}
