@@ -175,6 +175,12 @@ struct policy_verdict {
 	uint16_t err;
 	bool enforced;		/* the request is refused with -err */
 	bool logged;
+	/* On a device where some rule set enforces, the first matching rule
+	 * of an audit-mode rule set: logged, but evaluation went on past it
+	 * (-1: none). */
+	int audit_rule;
+	uint32_t audit_index;
+	uint8_t audit_action;
 };
 
 /* Evaluate REQ against compiled rules, exactly as the BPF programs do. */

@@ -81,6 +81,9 @@ static const char *mismatch(const struct hid_rule *r, const struct policy_reques
 		snprintf(buf, size, "report ID 0x%02x is not among its report IDs", req->report_id);
 		return buf;
 	}
+	if (r->n_conds && (req->kind & (HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_GET_INPUT |
+					HID_RULE_KIND_GET_OUTPUT)))
+		return "its payload conditions cannot hold on a GET_REPORT, whose buffer is not the caller's";
 	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++)
 		for (unsigned i = 0; i < r->conds[c].len && i < HID_RULES_COND_BYTES; i++) {
 			size_t off = (size_t)r->conds[c].offset + i;
@@ -153,6 +156,13 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 
 	policy_evaluate(rules, req, v);
 	for (int i = 0; i < (v->rule < 0 ? (int)rules->n_rules : v->rule); i++) {
+		if (i == v->audit_rule) {
+			fprintf(f, "  audit: ");
+			print_rule_ref(p, v->audit_index, f);
+			fprintf(f, ": matches and would %s; an audit-mode rule set only logs, so evaluation goes on\n",
+				action_name(v->audit_action));
+			continue;
+		}
 		fprintf(f, "  no match: ");
 		print_rule_ref(p, rules->rules[i].index, f);
 		fprintf(f, ": %s\n", mismatch(&rules->rules[i], req, why, sizeof(why)) ?: "?");

@@ -51,9 +51,14 @@ static bool cond_holds(const struct hid_rule_cond *c, const struct policy_reques
 	return true;
 }
 
+#define GET_KINDS (HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_GET_INPUT | HID_RULE_KIND_GET_OUTPUT)
+
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req)
 {
 	if (!(r->kinds & req->kind) || !hid_rule_has_report_id(r, req->report_id))
+		return false;
+	/* A GET_REPORT's buffer is not the caller's: no condition holds. */
+	if (r->n_conds && (req->kind & GET_KINDS))
 		return false;
 	for (unsigned c = 0; c < HID_RULES_MAX_CONDS && c < r->n_conds; c++)
 		if (!cond_holds(&r->conds[c], req))
@@ -74,11 +79,20 @@ static void decide(const struct hid_device_rules *rules, uint8_t action, uint16_
 void policy_evaluate(const struct hid_device_rules *rules,
 		     const struct policy_request *req, struct policy_verdict *v)
 {
+	v->audit_rule = -1;
 	for (unsigned i = 0; i < HID_RULES_MAX_RULES && i < rules->n_rules; i++) {
 		const struct hid_rule *r = &rules->rules[i];
 
 		if (!policy_rule_matches(r, req))
 			continue;
+		if ((r->flags & HID_RULE_F_AUDIT) && rules->mode != HID_RULES_MODE_AUDIT) {
+			if (v->audit_rule < 0) {
+				v->audit_rule = (int)i;
+				v->audit_index = r->index;
+				v->audit_action = r->action;
+			}
+			continue;
+		}
 		v->index = r->index;
 		v->rule = (int)i;
 		decide(rules, r->action, r->err, r->flags, v);

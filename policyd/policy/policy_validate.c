@@ -170,7 +170,8 @@ static const struct policy_rule *covering_rule(const struct policy *p,
 /*
  * A rule can never match when an earlier rule of its own set, or of an
  * earlier set that applies to every device its set does, matches every
- * request it matches.
+ * request it matches. A rule of an audit-mode set never keeps a rule of an
+ * enforcing set from deciding: it only logs (bpf/hid_rules.h).
  */
 static void check_reachability(struct policy *p, struct diag *diag)
 {
@@ -208,6 +209,8 @@ static void check_reachability(struct policy *p, struct diag *diag)
 		/* earlier sets that apply to every device this one does */
 		for (size_t e = 0; e < s; e++)
 			if (p->sets[e].n_rules && !(vendors[s] & ~vendors[e]) &&
+			    !(p->sets[e].mode == HID_RULES_MODE_AUDIT &&
+			      set->mode != HID_RULES_MODE_AUDIT) &&
 			    set_covers(&p->sets[e], set))
 				covering[n_covering++] = e;
 

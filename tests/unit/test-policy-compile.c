@@ -212,7 +212,32 @@ static void audit_rule_set_next_to_enforcing_one_audits_only_its_rules(void)
 	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0, 0x0a, 0x02, 0x3e, 0x71, 0x7f, 0x89 }, 7);
 	CHECK(v.rule == 0 && v.enforced, "verified rule must be enforced");
 	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0, 0x0a, 0x01, 0x00 }, 4);
-	CHECK(v.rule == 1 && !v.enforced && v.logged, "audit rule must log only");
+	/* The audit rule matches and is logged; evaluation goes on to the
+	 * default, which allows. */
+	CHECK(v.audit_rule == 1 && v.audit_action == HID_RULE_DENY, "audit rule must be reported");
+	CHECK(v.rule == -1 && v.action == HID_RULE_ALLOW && !v.enforced,
+	      "the audit rule must not decide");
+}
+
+/* An audit rule set placed first cannot shadow an enforcing rule after it
+ * (a new vendor's rules rolled out in audit mode). */
+static void audit_rule_set_first_does_not_shadow_an_enforcing_rule(void)
+{
+	struct policy_device ds4 = USB_DEVICE(0x054c, 0x09cc, "Wireless Controller");
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	compile_text("{'version': 1, 'devices': ["
+		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'mode': 'audit', 'rules': ["
+		     "{'name': 'watch-features', 'request': 'set_report', 'report_type': 'feature', 'report_id': 'any',"
+		     " 'action': 'deny'}]},"
+		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'rules': ["
+		     "{'name': 'no-fw', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
+		     " 'action': 'deny'}]}]}", &ds4, &r);
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0 }, 1);
+	CHECK(v.audit_rule == 0, "the audit rule matched first");
+	CHECK(v.rule == 1 && v.action == HID_RULE_DENY && v.enforced,
+	      "the enforcing rule after it must decide");
 }
 
 static void device_matching_uses_bus_ids_and_name_glob(void)
@@ -443,6 +468,7 @@ static const struct test_case tests[] = {
 	{ "long_payload_values_are_split_into_four_byte_conditions", long_payload_values_are_split_into_four_byte_conditions },
 	{ "audit_mode_logs_but_does_not_enforce", audit_mode_logs_but_does_not_enforce },
 	{ "audit_rule_set_next_to_enforcing_one_audits_only_its_rules", audit_rule_set_next_to_enforcing_one_audits_only_its_rules },
+	{ "audit_rule_set_first_does_not_shadow_an_enforcing_rule", audit_rule_set_first_does_not_shadow_an_enforcing_rule },
 	{ "device_matching_uses_bus_ids_and_name_glob", device_matching_uses_bus_ids_and_name_glob },
 	{ "too_many_rules_on_one_device_is_refused_not_truncated", too_many_rules_on_one_device_is_refused_not_truncated },
 	{ "rule_index_maps_back_to_the_rule_name", rule_index_maps_back_to_the_rule_name },
