@@ -75,6 +75,8 @@
 #define HID_RULE_KIND_OUTPUT_REPORT	(1u << 6) /* hid_hw_output_report (hidraw write) */
 #define HID_RULE_KIND_INPUT_EVENT	(1u << 7) /* hid_device_event (from the device) */
 #define HID_RULE_KIND_ALL		0xffu
+#define HID_RULE_KIND_GET_ANY		(HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_GET_INPUT | \
+					 HID_RULE_KIND_GET_OUTPUT)
 
 /* The kernel's enum hid_class_request and enum hid_report_type values. */
 #define HID_RULES_REQ_GET_REPORT	0x01

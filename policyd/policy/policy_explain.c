@@ -81,8 +81,7 @@ static const char *mismatch(const struct hid_rule *r, const struct policy_reques
 		snprintf(buf, size, "report ID 0x%02x is not among its report IDs", req->report_id);
 		return buf;
 	}
-	if (r->n_conds && (req->kind & (HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_GET_INPUT |
-					HID_RULE_KIND_GET_OUTPUT)))
+	if (r->n_conds && (req->kind & HID_RULE_KIND_GET_ANY))
 		return "its payload conditions cannot hold on a GET_REPORT, whose buffer is not the caller's";
 	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++)
 		for (unsigned i = 0; i < r->conds[c].len && i < HID_RULES_COND_BYTES; i++) {

@@ -51,14 +51,12 @@ static bool cond_holds(const struct hid_rule_cond *c, const struct policy_reques
 	return true;
 }
 
-#define GET_KINDS (HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_GET_INPUT | HID_RULE_KIND_GET_OUTPUT)
-
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req)
 {
 	if (!(r->kinds & req->kind) || !hid_rule_has_report_id(r, req->report_id))
 		return false;
 	/* A GET_REPORT's buffer is not the caller's: no condition holds. */
-	if (r->n_conds && (req->kind & GET_KINDS))
+	if (r->n_conds && (req->kind & HID_RULE_KIND_GET_ANY))
 		return false;
 	for (unsigned c = 0; c < HID_RULES_MAX_CONDS && c < r->n_conds; c++)
 		if (!cond_holds(&r->conds[c], req))

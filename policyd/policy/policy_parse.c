@@ -305,6 +305,12 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 	if ((e = json_object_get(v, "payload")) &&
 	    parse_payload(c, path_key(sub, sizeof(sub), path, "payload"), e, rule) < 0)
 		r = -EINVAL;
+	/* A GET_REPORT's buffer is what the device is to fill (upstream does
+	 * not even zero it): conditions on it mean nothing. */
+	if (e && rule->kinds && !(rule->kinds & ~HID_RULE_KIND_GET_ANY)) {
+		perr(c, sub, "get_report rules match by report ID only: a GET_REPORT's buffer is not the caller's");
+		r = -EINVAL;
+	}
 
 	e = required(c, path, v, "action");
 	if (!e || pv_enum(c, path_key(sub, sizeof(sub), path, "action"), e, action_names, &action) < 0)

@@ -349,23 +349,30 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 	if (json_is_string(v)) {
 		e = policy_errno_from_name(json_string_value(v));
 		if (e < 0) {
-			perr(c, path, "%s is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, ENOSYS, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
+			perr(c, path, "%s is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
 			     json_describe(v, d, sizeof(d)));
 			return -EINVAL;
 		}
-		*ret = (uint16_t)e;
-		return 0;
+		n = (unsigned long)e;
+	} else {
+		if (!json_is_integer(v)) {
+			perr(c, path, "expected an errno name or number, got %s",
+			     json_describe(v, d, sizeof(d)));
+			return -EINVAL;
+		}
+		if (number_in_range(c, path, v, false, 4095, "", &n) < 0)
+			return -ERANGE;
+		if (n == 0) {
+			perr(c, path, "errno 0 would not refuse anything: use 1..4095");
+			return -ERANGE;
+		}
 	}
-	if (!json_is_integer(v)) {
-		perr(c, path, "expected an errno name or number, got %s",
-		     json_describe(v, d, sizeof(d)));
+	/* hidraw takes ENOSYS from an output report as "this transport has
+	 * none" and sends the same bytes again as a SET_REPORT, which this
+	 * rule may not cover. */
+	if (n == ENOSYS) {
+		perr(c, path, "ENOSYS would not refuse an output report: the kernel sends it again as a SET_REPORT; use EPERM, EIO or another errno");
 		return -EINVAL;
-	}
-	if (number_in_range(c, path, v, false, 4095, "", &n) < 0)
-		return -ERANGE;
-	if (n == 0) {
-		perr(c, path, "errno 0 would not refuse anything: use 1..4095");
-		return -ERANGE;
 	}
 	*ret = (uint16_t)n;
 	return 0;

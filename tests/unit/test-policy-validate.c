@@ -132,8 +132,20 @@ INVALID(errno_belongs_to_deny_and_log_to_allow,
 	    RULE("d", "3", ", 'errno': 0")),
 	"t.json: devices[0].rules[0].errno: applies only to \"deny\" rules",
 	"t.json: devices[0].rules[1].log: denials are always logged: \"log\" applies only to \"allow\" rules",
-	"t.json: devices[0].rules[2].errno: \"EWHAT\" is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, ENOSYS, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
+	"t.json: devices[0].rules[2].errno: \"EWHAT\" is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
 	"t.json: devices[0].rules[3].errno: errno 0 would not refuse anything: use 1..4095")
+
+/* A GET_REPORT buffer is what the device fills: no condition on it. */
+INVALID(get_report_rules_take_no_payload,
+	DOC("{'name': 'a', 'request': 'get_report', 'report_type': 'feature', 'report_id': 1,"
+	    " 'payload': [{'offset': 1, 'value': 1}], 'action': 'deny'}"),
+	"t.json: devices[0].rules[0].payload: get_report rules match by report ID only: a GET_REPORT's buffer is not the caller's")
+
+/* hidraw sends an output report refused with ENOSYS again as SET_REPORT. */
+INVALID(enosys_is_refused_by_name_and_number,
+	DOC(RULE("a", "1", ", 'errno': 'ENOSYS'") "," RULE("b", "2", ", 'errno': 38")),
+	"t.json: devices[0].rules[0].errno: ENOSYS would not refuse an output report: the kernel sends it again as a SET_REPORT; use EPERM, EIO or another errno",
+	"t.json: devices[0].rules[1].errno: ENOSYS would not refuse an output report: the kernel sends it again as a SET_REPORT; use EPERM, EIO or another errno")
 
 INVALID(report_type_applies_only_to_get_and_set,
 	DOC("{'name': 'a', 'request': 'output_report', 'report_type': 'output', 'report_id': 1, 'action': 'deny'}"),
@@ -243,6 +255,8 @@ static const struct test_case tests[] = {
 	{ "duplicate_rule_names_point_to_the_first", duplicate_rule_names_point_to_the_first },
 	{ "rule_names_are_restricted", rule_names_are_restricted },
 	{ "errno_belongs_to_deny_and_log_to_allow", errno_belongs_to_deny_and_log_to_allow },
+	{ "enosys_is_refused_by_name_and_number", enosys_is_refused_by_name_and_number },
+	{ "get_report_rules_take_no_payload", get_report_rules_take_no_payload },
 	{ "report_type_applies_only_to_get_and_set", report_type_applies_only_to_get_and_set },
 	{ "default_errno_needs_default_deny", default_errno_needs_default_deny },
 	{ "payload_value_outside_mask", payload_value_outside_mask },
