@@ -142,12 +142,55 @@ static __always_inline void take_rule(struct decision *d, const struct hid_rule 
 	d->flags = rule->flags;
 }
 
-static __always_inline void evaluate(const struct request *req, struct decision *d,
-				     struct audit_match *am)
+/* What the walk over a device's rules carries from one rule to the next. */
+struct rule_walk {
+	struct request req;
+	const struct hid_device_rules *dev;
+	__u64 now;
+	struct decision d;
+	struct audit_match am;
+};
+
+/*
+ * One rule of the walk (a bpf_loop() callback: the verifier checks it once,
+ * not once per rule, which keeps 64 rules of 8 conditions within its
+ * limits). Returns 1 to stop at the deciding rule, 0 to go on.
+ */
+static long walk_rule(__u32 i, struct rule_walk *w)
 {
-	__u32 hid_id = req->hid_id;
+	const struct hid_device_rules *dev = w->dev;
+	const struct hid_rule *rule;
+
+	if (!dev || i >= dev->n_rules)
+		return 1;
+	/* Bounded on the register the access uses: the compiler would
+	 * otherwise check a copy of i, or drop a mask it proves redundant. */
+	barrier_var(i);
+	if (i >= HID_RULES_MAX_RULES)
+		return 1;
+	rule = &dev->rules[i];
+	if (!rule_matches(rule, &w->req, w->now))
+		return 0;
+	/* On a device where some rule set enforces, an audit-mode rule
+	 * logs and lets the walk go on; where all are in audit mode, the
+	 * first match says what would happen. */
+	if ((rule->flags & HID_RULE_F_AUDIT) && dev->mode != HID_RULES_MODE_AUDIT) {
+		if (!w->am.found) {
+			w->am.found = true;
+			take_rule(&w->am.d, rule);
+			w->am.d.audit = true;
+		}
+		return 0;
+	}
+	take_rule(&w->d, rule);
+	return 1;
+}
+
+static __always_inline void evaluate(struct rule_walk *w)
+{
+	__u32 hid_id = w->req.hid_id;
 	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
-	__u64 now = bpf_ktime_get_boot_ns();
+	struct decision *d = &w->d;
 
 	if (!dev) {
 		/* Attached but no rules: the daemon is between a device's
@@ -155,34 +198,17 @@ static __always_inline void evaluate(const struct request *req, struct decision 
 		 * requests; never drop the device's own input. */
 		d->no_rules = true;
 		d->rule_index = HID_RULE_INDEX_DEFAULT;
-		d->action = req->hook == HID_FW_HOOK_DEVICE_EVENT ? HID_RULE_ALLOW : HID_RULE_DENY;
+		d->action = w->req.hook == HID_FW_HOOK_DEVICE_EVENT ? HID_RULE_ALLOW : HID_RULE_DENY;
 		d->err = FW_EPERM;
 		return;
 	}
+	w->dev = dev;
+	w->now = bpf_ktime_get_boot_ns();
 	d->rule_index = HID_RULE_INDEX_DEFAULT;
 	d->action = dev->default_action;
 	d->err = dev->default_err;
 	d->flags = dev->default_flags;
-	for (__u32 i = 0; i < HID_RULES_MAX_RULES; i++) {
-		const struct hid_rule *rule = &dev->rules[i];
-
-		if (i >= dev->n_rules)
-			break;
-		if (!rule_matches(rule, req, now))
-			continue;
-		/* On a device where some rule set enforces; where all are in
-		 * audit mode, the first match says what would happen. */
-		if ((rule->flags & HID_RULE_F_AUDIT) && dev->mode != HID_RULES_MODE_AUDIT) {
-			if (!am->found) {
-				am->found = true;
-				take_rule(&am->d, rule);
-				am->d.audit = true;
-			}
-			continue;
-		}
-		take_rule(d, rule);
-		break;
-	}
+	bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
 }
 
@@ -252,29 +278,29 @@ static __always_inline bool logged(const struct decision *d)
 /* Decide on one request or event; returns 0 to let it through or -errno. */
 static __always_inline int decide(const struct request *req)
 {
-	struct audit_match am = {};
-	struct decision d = {};
+	struct rule_walk w = { .req = *req };
+	struct decision *d = &w.d;
 	int err = 0;
 
 	if (req->undeclared) {
-		d.rule_index = HID_RULE_INDEX_UNDECLARED;
-		d.action = HID_RULE_DENY;
+		d->rule_index = HID_RULE_INDEX_UNDECLARED;
+		d->action = HID_RULE_DENY;
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
-		emit_record(req, &d, FW_EPERM);
+		emit_record(req, d, FW_EPERM);
 		return -FW_EPERM;
 	}
-	evaluate(req, &d, &am);
-	if (am.found && logged(&am.d))
-		emit_record(req, &am.d, 0);
-	if (d.action == HID_RULE_DENY) {
+	evaluate(&w);
+	if (w.am.found && logged(&w.am.d))
+		emit_record(req, &w.am.d, 0);
+	if (d->action == HID_RULE_DENY) {
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
-		if (!d.audit)
-			err = d.err ? d.err : FW_EPERM; /* never deny with 0: that allows */
+		if (!d->audit)
+			err = d->err ? d->err : FW_EPERM; /* never deny with 0: that allows */
 	} else {
 		count(__builtin_offsetof(struct hid_fw_stats, allowed));
 	}
-	if (logged(&d))
-		emit_record(req, &d, err);
+	if (logged(d))
+		emit_record(req, d, err);
 	return -err;
 }
 

@@ -56,7 +56,7 @@ static void handle_uevent(struct daemon *d)
 		switch (ev.action) {
 		case UEVENT_ADD:
 		case UEVENT_BIND:
-			enforce_added(d, ev.sysname);
+			enforce_added(d, ev.sysname, ev.action == UEVENT_BIND);
 			break;
 		case UEVENT_REMOVE:
 			enforce_removed(d, ev.sysname);

@@ -100,9 +100,11 @@ int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *inf
 	copy_value(info->name, sizeof(info->name), uevent, "HID_NAME");
 	copy_value(info->uniq, sizeof(info->uniq), uevent, "HID_UNIQ");
 	copy_value(info->phys, sizeof(info->phys), uevent, "HID_PHYS");
-	/* The driver link appears once probe succeeded, after hid-core
-	 * parsed the report descriptor and connected the device. */
-	info->bound = faccessat(dirfd, "driver", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+	/* The driver link appears before the driver's probe runs, so it
+	 * says nothing of the reports. A hidraw node is created when
+	 * hid-core connects the device, after it parsed them (the bind
+	 * event, which follows a successful probe, says so too). */
+	info->bound = faccessat(dirfd, "hidraw", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 
 	return 0;
 }

@@ -18,8 +18,9 @@ struct hid_dev_info {
 	char name[128];		/* HID_NAME */
 	char uniq[64];		/* HID_UNIQ */
 	char phys[64];		/* HID_PHYS */
-	bool bound;		/* a driver is bound: hid-core has parsed its
-				 * reports (hid_dev_read) */
+	bool bound;		/* hid-core has parsed its reports: a driver's
+				 * probe connected it (hid_dev_read: it has a
+				 * hidraw node; or its bind event came) */
 };
 
 /* Parse a sysfs name into bus, vendor, product and hid_id. */

@@ -223,12 +223,15 @@ int enforce_present(struct daemon *d)
 	return hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
 }
 
-void enforce_added(struct daemon *d, const char *sysname)
+void enforce_added(struct daemon *d, const char *sysname, bool bound)
 {
 	struct hid_dev_info info;
 
-	if (hid_dev_read(d->cfg->sysfs_devices, sysname, &info) == 0)
-		apply_policy(d, d->policy, &info);
+	if (hid_dev_read(d->cfg->sysfs_devices, sysname, &info) < 0)
+		return;
+	/* A bind event follows a successful probe: the reports are parsed. */
+	info.bound = info.bound || bound;
+	apply_policy(d, d->policy, &info);
 }
 
 void enforce_removed(struct daemon *d, const char *sysname)

@@ -26,7 +26,7 @@ int enforce_apply(struct daemon *d, const struct hid_dev_info *info);
 int enforce_present(struct daemon *d);
 
 /* A HID device was added or bound: read it from sysfs and apply. */
-void enforce_added(struct daemon *d, const char *sysname);
+void enforce_added(struct daemon *d, const char *sysname, bool bound);
 /* A HID device was removed: free its pin and rules, end its temporary
  * allows and forget it. */
 void enforce_removed(struct daemon *d, const char *sysname);

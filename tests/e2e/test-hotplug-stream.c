@@ -154,15 +154,36 @@ static bool stream_reaches_reader(int fd)
 	return false;
 }
 
+static const uint8_t forged[64] = { 0x01, 0xee };
+
+/* The input filter is attached once hid-core has parsed the device's
+ * reports (doc/security.md, section 4), a moment after the request filter:
+ * wait until it refuses a forged report (its audit record says so). */
+static bool wait_input_filter(struct policyd_run *run, struct uhid_dev *dev)
+{
+	char hid_id[32];
+	const char *filters[] = { hid_id, "rule.name=no-forged-input", NULL };
+	long deadline = now_ms() + ATTACH_TIMEOUT_MS;
+
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev->hid_id);
+	do {
+		CHECK_OK(uhid_dev_send_input(dev, forged, sizeof(forged)));
+		if (policyd_audit_count(run, filters, 1, 50) >= 1)
+			return true;
+	} while (now_ms() < deadline);
+	return false;
+}
+
 /* A forged report 1 with 0xee in its first data byte, sent amid the
  * stream: does it come out of the node? */
 static bool forged_input_reaches_reader(struct uhid_dev *dev, int fd)
 {
-	static const uint8_t forged[64] = { 0x01, 0xee };
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint8_t buf[64];
 	long deadline;
 
+	while (read(fd, buf, sizeof(buf)) > 0)	/* what came before */
+		;
 	CHECK_OK(uhid_dev_send_input(dev, forged, sizeof(forged)));
 	deadline = now_ms() + 300;
 	while (now_ms() < deadline) {
@@ -199,9 +220,13 @@ static void hotplug_rounds(const char *policy, bool input_rule)
 		CHECK(err == EPERM, "round %d: firmware update: %s, not EPERM", round,
 		      err ? strerror(err) : "went through");
 		CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
-		if (input_rule)
+		if (input_rule) {
+			CHECK(wait_input_filter(&run, &dev),
+			      "round %d: no input filter on %s after %d ms", round, dev.sysname,
+			      ATTACH_TIMEOUT_MS);
 			CHECK(!forged_input_reaches_reader(&dev, fd),
 			      "round %d: the input rule let a forged report through", round);
+		}
 		usleep(STREAM_MS * 1000);
 		close(fd);
 		uhid_dev_destroy(&dev);
