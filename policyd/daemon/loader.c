@@ -17,6 +17,9 @@
 #include "hid_firewall.skel.h"
 #include "hid_probe.skel.h"
 
+/* devices/<hid_id>-next: the pin of an instance being swapped in. */
+#define SWAP_SUFFIX "-next"
+
 /* bpf_struct_ops_state: the value of a registered struct_ops map. */
 #define STRUCT_OPS_STATE_INUSE 1
 
@@ -489,7 +492,8 @@ static int swap_instance(struct fw_loader *l, struct fw_watch *w, bool input, co
 	_cleanup_free_ char *next = NULL;
 	int fd, r;
 
-	if (asprintf(&next, "%s.next", path) < 0)
+	/* bpffs refuses names with dots. */
+	if (asprintf(&next, "%s" SWAP_SUFFIX, path) < 0)
 		return -ENOMEM;
 	unlink(next);	/* left by a crash in the middle of a swap */
 	fd = register_instance(l, w->hid_id, input, next);
@@ -587,7 +591,9 @@ int fw_detach(struct fw_loader *l, uint32_t hid_id)
 	return fw_delete_rules(l, hid_id);
 }
 
-static int for_each_pinned_device(const char *pin_root,
+/* Call FN for every devices/<hid_id> pin, and with LEFTOVERS also for the
+ * devices/<hid_id>-next pins a crash in the middle of a swap left. */
+static int for_each_pinned_device(const char *pin_root, bool leftovers,
 				  int (*fn)(const char *path, uint32_t hid_id, void *userdata),
 				  void *userdata)
 {
@@ -610,7 +616,9 @@ static int for_each_pinned_device(const char *pin_root,
 			continue;
 		errno = 0;
 		id = strtoul(de->d_name, &end, 10);
-		if (errno || *end || id > UINT32_MAX)
+		if (errno || end == de->d_name || id > UINT32_MAX)
+			continue;
+		if (*end && !(leftovers && !strcmp(end, SWAP_SUFFIX)))
 			continue;
 		if (asprintf(&path, "%s/%s", dir_path, de->d_name) < 0)
 			return -ENOMEM;
@@ -641,7 +649,7 @@ int fw_for_each_attached(struct fw_loader *l,
 {
 	struct for_each_ctx c = { .l = l, .fn = fn, .userdata = userdata };
 
-	return for_each_pinned_device(l->pin_root, call_if_attached, &c);
+	return for_each_pinned_device(l->pin_root, false, call_if_attached, &c);
 }
 
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out)
@@ -684,7 +692,7 @@ int fw_cleanup(const char *pin_root)
 	_cleanup_free_ char *devices = NULL;
 	int first_error = 0, r;
 
-	r = for_each_pinned_device(pin_root, cleanup_one, &first_error);
+	r = for_each_pinned_device(pin_root, true, cleanup_one, &first_error);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ELEMENTSOF(maps); i++) {
