@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * End-to-end: hid-policyd running with a policy written here, uhid devices
- * as the hardware, requests made through hidraw as a user program would.
- * Every check looks at both ends: the caller's errno and what the device
- * received.
+ * End-to-end: hid-policyd running with a policy written here, test
+ * devices as the hardware, requests made through hidraw as a user program
+ * would. Every check looks at both ends: the caller's errno and what the
+ * device received. Every case runs on uhid devices ("e2e/CASE"), then on
+ * USB devices that usbhid drives ("e2e/usb/CASE").
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -44,8 +45,10 @@ static const char test_policy[] =
 	"  } ]\n"
 	"}\n";
 
-/* The device every case protects (uhid_test_rdesc's size is only known
- * at link time, hence a function). */
+static enum test_dev_backend backend;
+
+/* The device every case protects, on this run's backend
+ * (uhid_test_rdesc's size is only known at link time, hence a function). */
 static const struct uhid_dev_config *test_device(void)
 {
 	static struct uhid_dev_config cfg = {
@@ -55,6 +58,7 @@ static const struct uhid_dev_config *test_device(void)
 		.rdesc = uhid_test_rdesc,
 	};
 
+	cfg.backend = backend;
 	cfg.rdesc_size = uhid_test_rdesc_size;
 	return &cfg;
 }
@@ -428,5 +432,10 @@ static const struct test_case tests[] = {
 
 int main(int argc, char **argv)
 {
-	return test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+	int failed;
+
+	failed = test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e/usb", tests, ARRAY_SIZE(tests));
+	return failed;
 }
