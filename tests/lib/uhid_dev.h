@@ -17,7 +17,10 @@
  * Every call below works on both. Records read the same on both: data
  * starts with the report ID byte, 0 for a report the device does not
  * number (on USB such a report travels without it; the record puts it
- * back). What the USB backend cannot mirror is said where it matters.
+ * back). On USB, a device whose descriptor numbers its reports records
+ * exactly the bytes that came over the wire, and the report ID of a
+ * control transfer is wValue's low byte. What the USB backend cannot
+ * mirror is said where it matters.
  */
 #pragma once
 

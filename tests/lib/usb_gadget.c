@@ -399,20 +399,22 @@ static bool report_type(const struct usb_ctrlrequest *c, uint8_t *rtype)
 	return false;
 }
 
-/* Records hold the report ID byte in front; a report the device does not
- * number (ID 0) travels without it. */
+/* Records read as on uhid, data starting with the report ID byte. A
+ * device that numbers its reports gets exactly the bytes that came over
+ * the wire; one that does not receives its reports without an ID byte, so
+ * its records get back the 0 that the hidraw buffer had in front. */
 static void record_report(struct usb_gadget_dev *g, enum uhid_dev_request req, uint8_t rtype,
 			  uint8_t rnum, const uint8_t *data, size_t size)
 {
 	uint8_t with_id[IO_MAX + 1];
 
-	if (rnum || !size) {
+	if (g->numbered) {
 		uhid_dev_record(g->dev, req, rtype, rnum, data, size);
 		return;
 	}
 	with_id[0] = 0;
 	memcpy(with_id + 1, data, size);
-	uhid_dev_record(g->dev, req, rtype, 0, with_id, size + 1);
+	uhid_dev_record(g->dev, req, rtype, rnum, with_id, size + 1);
 }
 
 static bool get_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
@@ -427,7 +429,7 @@ static bool get_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c
 	uhid_dev_get_reply(g->dev, rnum, &reply);
 	if (!reply.set || reply.err)
 		return false;
-	skip = rnum == 0 && reply.size ? 1 : 0;	/* the ID byte of an unnumbered report */
+	skip = !g->numbered && reply.size ? 1 : 0;	/* the 0 in front (record_report) */
 	ep0_in(g, c, reply.data + skip, reply.size - skip);
 	return true;
 }
@@ -528,11 +530,9 @@ static void *out_thread(void *arg)
 				continue;
 			break;
 		}
-		if (g->numbered)
-			uhid_dev_record(g->dev, UHID_DEV_OUTPUT, UHID_OUTPUT_REPORT,
-					n ? b.io.data[0] : 0, b.io.data, n);
-		else
-			record_report(g, UHID_DEV_OUTPUT, UHID_OUTPUT_REPORT, 0, b.io.data, n);
+		/* Only the data tells the report ID here. */
+		record_report(g, UHID_DEV_OUTPUT, UHID_OUTPUT_REPORT,
+			      g->numbered && n ? b.io.data[0] : 0, b.io.data, n);
 	}
 	return NULL;
 }
