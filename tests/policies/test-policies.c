@@ -27,7 +27,12 @@
  *                       unenforced denial naming the rule is logged;
  *   allowed/REQ         the request passes and reaches the device intact;
  *   other-vendor/REQ    every refused or audited request passes on the other
- *                       vendor's device, which has no firewall and no record.
+ *                       vendor's device, which has no firewall and no record;
+ *   zero-prefixed/REQ   (families that number their reports) the refused
+ *                       request with a zero byte in front, report ID 0 to
+ *                       the firewall, is refused too or reaches the device
+ *                       as written, never as the refused report: usbhid
+ *                       leaves a leading zero out.
  *
  * A family is one entry of the table below. Every allowed request is one a
  * public source sends, named in the comment above it (doc/devices.md has
@@ -725,6 +730,49 @@ static void check_allowed(struct uhid_dev *dev, int fd, const struct request *r)
 	check_line(ok, "allowed", r->name);
 }
 
+/* See zero-prefixed/REQ at the top. */
+static void check_zero_prefixed(struct uhid_dev *dev, int fd, const struct request *r)
+{
+	enum uhid_dev_request kind = recorded_as(r->kind);
+	uint8_t buf[UHID_DEV_REPORT_MAX];
+	unsigned long all = everything_received(dev);
+	unsigned long as_zero = uhid_dev_count(dev, kind, 0);
+	unsigned long as_refused = uhid_dev_count(dev, kind, r->data[0]);
+	struct request z = *r;
+	bool ok = true;
+	int err;
+
+	CHECK(!r->data[REQ_PREFIX - 1], "%s: no room for the zero byte", r->name);
+	z.len = r->len + 1;
+	z.data[0] = 0;
+	memcpy(z.data + 1, r->data, REQ_PREFIX - 1);
+	err = send_request(fd, &z, buf);
+	if (kind == UHID_DEV_OUTPUT)
+		usleep(OUTPUT_SETTLE_US);
+	if (uhid_dev_count(dev, kind, r->data[0]) != as_refused) {
+		test_log("the device received it as report %#x", r->data[0]);
+		ok = false;
+	} else if (err == r->err) {
+		if (everything_received(dev) != all) {
+			test_log("refused, yet the device received %lu request(s)",
+				 everything_received(dev) - all);
+			ok = false;
+		}
+	} else if (err) {
+		test_log("errno %d (%s), expected %d (%s) or success", err, strerror(err), r->err,
+			 strerror(r->err));
+		ok = false;
+	} else if (!reached_device(dev, &z, buf, as_zero)) {
+		struct uhid_dev_record rec;
+
+		if (uhid_dev_last(dev, kind, &rec) && rec.size)
+			test_log("it arrived as report ID %#x, its data starting with %#x "
+				 "(the refused report is %#x)", rec.rnum, rec.data[0], r->data[0]);
+		ok = false;
+	}
+	check_line(ok, "zero-prefixed", r->name);
+}
+
 /* A request the family's rules refuse or audit, sent to a device of
  * another vendor with the same reports: nothing may stand in its way. */
 static void check_other_vendor(struct uhid_dev *dev, int fd, const struct request *r)
@@ -770,6 +818,8 @@ static void test_family(void)
 		check_audited(&dev, fd, &f->audited[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->allowed[i].name; i++)
 		check_allowed(&dev, fd, &f->allowed[i]);
+	for (size_t i = 0; f->reports[0].id && i < MAX_REQUESTS && f->refused[i].name; i++)
+		check_zero_prefixed(&dev, fd, &f->refused[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
 		check_other_vendor(&other, other_fd, &f->refused[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->audited[i].name; i++)
