@@ -79,7 +79,8 @@ struct usb_gadget_dev {
 	int fd;				/* /dev/raw-gadget */
 	bool stopping;			/* atomic: the threads end */
 	pthread_t ep0_thread, out_thread;
-	bool ep0_running, out_running;	/* ep0 thread only, until stopped */
+	bool ep0_running;
+	bool out_running;		/* the ep0 thread's, read once it is gone */
 	bool configured;		/* atomic: set by the ep0 thread */
 	int ep_in, ep_out;		/* raw-gadget endpoint handles */
 	pthread_mutex_t in_lock;	/* one input report at a time */
