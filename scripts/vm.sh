@@ -104,6 +104,9 @@ cpu=max
 
 cmdline="console=ttyS0 root=hostroot rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
+# Two dummy_hcd UDCs: the USB test devices (tests/lib/usb_gadget.c) can
+# be two at a time, a replica and a control device.
+cmdline+=" dummy_hcd.num=2"
 cmdline+=" init=$repo/scripts/vm-init panic=-1 loglevel=7 $append"
 
 : > "$results/output.log"

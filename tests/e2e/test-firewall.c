@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * End-to-end: hid-policyd running with a policy written here, uhid devices
- * as the hardware, requests made through hidraw as a user program would.
- * Every check looks at both ends: the caller's errno and what the device
- * received.
+ * End-to-end: hid-policyd running with a policy written here, test
+ * devices as the hardware, requests made through hidraw as a user program
+ * would. Every check looks at both ends: the caller's errno and what the
+ * device received. Every case runs on uhid devices ("e2e/CASE"), then on
+ * USB devices that usbhid drives ("e2e/usb/CASE").
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -44,8 +45,10 @@ static const char test_policy[] =
 	"  } ]\n"
 	"}\n";
 
-/* The device every case protects (uhid_test_rdesc's size is only known
- * at link time, hence a function). */
+static enum test_dev_backend backend;
+
+/* The device every case protects, on this run's backend
+ * (uhid_test_rdesc's size is only known at link time, hence a function). */
 static const struct uhid_dev_config *test_device(void)
 {
 	static struct uhid_dev_config cfg = {
@@ -55,6 +58,7 @@ static const struct uhid_dev_config *test_device(void)
 		.rdesc = uhid_test_rdesc,
 	};
 
+	cfg.backend = backend;
 	cfg.rdesc_size = uhid_test_rdesc_size;
 	return &cfg;
 }
@@ -132,6 +136,62 @@ static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
 	usleep(200000);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+
+	policyd_case_end(&c);
+}
+
+/* The last request of this kind the device received is BUF, byte for byte. */
+static void check_received_intact(struct uhid_dev *dev, enum uhid_dev_request req,
+				  const uint8_t *buf, size_t len)
+{
+	struct uhid_dev_record rec;
+
+	CHECK(uhid_dev_last(dev, req, &rec), "the device received nothing");
+	CHECK(rec.size == len && !memcmp(rec.data, buf, len),
+	      "the device received %u bytes starting 0x%02x 0x%02x, not the %zu sent", rec.size,
+	      rec.size ? rec.data[0] : 0, rec.size > 1 ? rec.data[1] : 0, len);
+}
+
+/* A zero byte in front of a refused report: the firewall sees report ID
+ * 0, which no rule names. usbhid leaves a leading zero out (the ID byte of
+ * a report the device does not number), so a device that numbers its
+ * reports would receive { 2, 0x11, ... }: output report 2, which the
+ * policy refuses. Either the request is refused, or the device gets the
+ * bytes written, zero included. */
+static void test_leading_zero_byte_does_not_smuggle_a_refused_output_report(void)
+{
+	struct policyd_case c;
+	uint8_t buf[64] = { 0, 2, 0x11 };
+	ssize_t n;
+
+	policyd_case_start(&c, test_device(), test_policy);
+
+	n = write(c.fd, buf, sizeof(buf));
+	CHECK(n == sizeof(buf) || errno == EPERM, "write: %zd (%m)", n);
+	usleep(200000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, 2), 0);
+	if (n == sizeof(buf))
+		check_received_intact(&c.dev, UHID_DEV_OUTPUT, buf, sizeof(buf));
+
+	policyd_case_end(&c);
+}
+
+/* The same through SET_REPORT: usbhid sends report ID 0 in wValue and the
+ * data without its zero, { 0xf0, ... }, which a device that numbers its
+ * reports reads as feature 0xf0, the refused firmware update. */
+static void test_leading_zero_byte_does_not_smuggle_a_refused_feature_report(void)
+{
+	struct policyd_case c;
+	uint8_t buf[64] = { 0, 0xf0 };
+	int r;
+
+	policyd_case_start(&c, test_device(), test_policy);
+
+	r = ioctl(c.fd, HIDIOCSFEATURE(sizeof(buf)), buf);
+	CHECK(r >= 0 || errno == EPERM, "HIDIOCSFEATURE: %m");
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	if (r >= 0)
+		check_received_intact(&c.dev, UHID_DEV_SET_REPORT, buf, sizeof(buf));
 
 	policyd_case_end(&c);
 }
@@ -408,6 +468,10 @@ static const struct test_case tests[] = {
 	  test_other_report_ids_and_get_feature_pass_and_reach_device },
 	{ "denied_output_report_is_blocked_on_both_hidraw_paths",
 	  test_denied_output_report_is_blocked_on_both_hidraw_paths },
+	{ "leading_zero_byte_does_not_smuggle_a_refused_output_report",
+	  test_leading_zero_byte_does_not_smuggle_a_refused_output_report },
+	{ "leading_zero_byte_does_not_smuggle_a_refused_feature_report",
+	  test_leading_zero_byte_does_not_smuggle_a_refused_feature_report },
 	{ "payload_rule_blocks_only_the_matching_command_byte",
 	  test_payload_rule_blocks_only_the_matching_command_byte },
 	{ "audit_mode_logs_but_lets_the_request_through",
@@ -428,5 +492,10 @@ static const struct test_case tests[] = {
 
 int main(int argc, char **argv)
 {
-	return test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+	int failed;
+
+	failed = test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e/usb", tests, ARRAY_SIZE(tests));
+	return failed;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "uhid_dev.h"
+#include "usb_gadget.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,8 @@
 #include <sys/eventfd.h>
 
 #define FIND_TIMEOUT_MS 10000
+#define USB_FIND_TIMEOUT_MS 30000	/* enumeration under TCG on a busy host */
+#define USB_GONE_TIMEOUT_MS 10000
 
 const uint8_t uhid_test_rdesc[] = {
 	0x06, 0x00, 0xff,	/* Usage Page (Vendor Defined 0xFF00) */
@@ -43,6 +46,11 @@ const uint8_t uhid_test_rdesc[] = {
 	0xc0,			/* End Collection */
 };
 const size_t uhid_test_rdesc_size = sizeof(uhid_test_rdesc);
+
+const char *test_dev_backend_name(enum test_dev_backend backend)
+{
+	return backend == TEST_DEV_USB ? "usb" : "uhid";
+}
 
 static long now_ms(void)
 {
@@ -112,6 +120,31 @@ static void record(struct uhid_dev *dev, enum uhid_dev_request req,
 		break;
 	}
 	pthread_cond_broadcast(&dev->cond);
+}
+
+void uhid_dev_record(struct uhid_dev *dev, enum uhid_dev_request req, uint8_t rtype,
+		     uint8_t rnum, const void *data, size_t size)
+{
+	pthread_mutex_lock(&dev->lock);
+	record(dev, req, rtype, rnum, data, size);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+void uhid_dev_get_reply(struct uhid_dev *dev, uint8_t rnum, struct uhid_get_reply *out)
+{
+	pthread_mutex_lock(&dev->lock);
+	*out = dev->get_reply[rnum];
+	pthread_mutex_unlock(&dev->lock);
+}
+
+int uhid_dev_set_reply(struct uhid_dev *dev)
+{
+	int err;
+
+	pthread_mutex_lock(&dev->lock);
+	err = dev->set_reply_err;
+	pthread_mutex_unlock(&dev->lock);
+	return err;
 }
 
 static void handle_event(struct uhid_dev *dev, const struct uhid_event *ev)
@@ -195,7 +228,8 @@ static void *device_thread(void *arg)
 	return NULL;
 }
 
-/* Find our device in sysfs by bus/vendor/product and its unique phys. */
+/* Find our device in sysfs by bus/vendor/product and its unique token:
+ * uhid gives it as phys, USB as the serial number (HID_UNIQ). */
 static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	char prefix[32], path[320], uevent[1024], want[96];
@@ -205,7 +239,8 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 
 	snprintf(prefix, sizeof(prefix), "%04X:%04X:%04X.", cfg->bus,
 		 cfg->vendor & 0xffff, cfg->product & 0xffff);
-	snprintf(want, sizeof(want), "HID_PHYS=%s\n", dev->phys);
+	snprintf(want, sizeof(want), "%s=%s\n",
+		 dev->backend == TEST_DEV_USB ? "HID_UNIQ" : "HID_PHYS", dev->phys);
 	dir = opendir("/sys/bus/hid/devices");
 	if (!dir)
 		return false;
@@ -275,61 +310,31 @@ static void stream_end(struct uhid_dev *dev)
 	dev->stream_running = false;
 }
 
-int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
+static int start_uhid(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
-	static unsigned int counter;
 	struct uhid_event ev = { .type = UHID_CREATE2 };
 	struct uhid_create2_req *c = &ev.u.create2;
-	struct uhid_dev_config defaults = *cfg;
-	long deadline;
 	int r;
 
-	memset(dev, 0, sizeof(*dev));
-	dev->fd = -1;
-	dev->stop_fd = -1;
-	if (!cfg->rdesc || !cfg->rdesc_size || cfg->rdesc_size > HID_MAX_DESCRIPTOR_SIZE)
-		return -EINVAL;
-	if (cfg->stream_size > sizeof(dev->stream_event.u.input2.data))
-		return -EINVAL;
-	if (!defaults.bus)
-		defaults.bus = BUS_USB;
-	if (!defaults.name)
-		defaults.name = "hid-policy test device";
-	if (defaults.phys)
-		snprintf(dev->phys, sizeof(dev->phys), "%s", defaults.phys);
-	else
-		snprintf(dev->phys, sizeof(dev->phys), "uhid-test/%d/%u",
-			 (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-
-	dev->records = calloc(UHID_DEV_MAX_RECORDS, sizeof(*dev->records));
-	if (!dev->records)
-		return -ENOMEM;
-	pthread_mutex_init(&dev->lock, NULL);
-	pthread_cond_init(&dev->cond, NULL);
-
 	dev->fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
-	if (dev->fd < 0) {
-		r = -errno;
-		goto fail;
-	}
+	if (dev->fd < 0)
+		return -errno;
 	dev->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (dev->stop_fd < 0) {
-		r = -errno;
-		goto fail;
-	}
+	if (dev->stop_fd < 0)
+		return -errno;
 
-	snprintf((char *)c->name, sizeof(c->name), "%s", defaults.name);
+	snprintf((char *)c->name, sizeof(c->name), "%s", cfg->name);
 	snprintf((char *)c->phys, sizeof(c->phys), "%s", dev->phys);
-	snprintf((char *)c->uniq, sizeof(c->uniq), "%s", defaults.uniq ? defaults.uniq : "");
-	c->rd_size = defaults.rdesc_size;
-	c->bus = defaults.bus;
-	c->vendor = defaults.vendor;
-	c->product = defaults.product;
-	c->version = defaults.version;
-	memcpy(c->rd_data, defaults.rdesc, defaults.rdesc_size);
+	snprintf((char *)c->uniq, sizeof(c->uniq), "%s", cfg->uniq ? cfg->uniq : "");
+	c->rd_size = cfg->rdesc_size;
+	c->bus = cfg->bus;
+	c->vendor = cfg->vendor;
+	c->product = cfg->product;
+	c->version = cfg->version;
+	memcpy(c->rd_data, cfg->rdesc, cfg->rdesc_size);
 	r = uhid_write(dev->fd, &ev);
 	if (r < 0)
-		goto fail;
+		return r;
 
 	if (cfg->stream_report && cfg->stream_size) {
 		dev->stream_event.type = UHID_INPUT2;
@@ -337,16 +342,62 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 		memcpy(dev->stream_event.u.input2.data, cfg->stream_report, cfg->stream_size);
 		r = -pthread_create(&dev->stream_thread, NULL, stream_thread, dev);
 		if (r < 0)
-			goto fail;
+			return r;
 		dev->stream_running = true;
 	}
 
 	r = -pthread_create(&dev->thread, NULL, device_thread, dev);
 	if (r < 0)
-		goto fail;
+		return r;
 	dev->thread_running = true;
+	return 0;
+}
 
-	deadline = now_ms() + FIND_TIMEOUT_MS;
+int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
+{
+	static unsigned int counter;
+	struct uhid_dev_config defaults = *cfg;
+	bool usb = cfg->backend == TEST_DEV_USB;
+	unsigned int n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+	long deadline;
+	int r;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->backend = cfg->backend;
+	dev->fd = -1;
+	dev->stop_fd = -1;
+	if (!cfg->rdesc || !cfg->rdesc_size || cfg->rdesc_size > HID_MAX_DESCRIPTOR_SIZE)
+		return -EINVAL;
+	if (cfg->stream_size > sizeof(dev->stream_event.u.input2.data))
+		return -EINVAL;
+	if (usb && cfg->stream_size)
+		return -EOPNOTSUPP;
+	if (!defaults.bus || usb)
+		defaults.bus = BUS_USB;
+	if (!defaults.name)
+		defaults.name = "hid-policy test device";
+	if (usb && defaults.uniq)
+		snprintf(dev->phys, sizeof(dev->phys), "%s", defaults.uniq);
+	else if (!usb && defaults.phys)
+		snprintf(dev->phys, sizeof(dev->phys), "%s", defaults.phys);
+	else
+		snprintf(dev->phys, sizeof(dev->phys), "%s-test/%d/%u",
+			 test_dev_backend_name(cfg->backend), (int)getpid(), n);
+
+	dev->records = calloc(UHID_DEV_MAX_RECORDS, sizeof(*dev->records));
+	if (!dev->records)
+		return -ENOMEM;
+	pthread_mutex_init(&dev->lock, NULL);
+	pthread_cond_init(&dev->cond, NULL);
+
+	if (usb)
+		r = usb_gadget_dev_start(dev, &defaults, dev->phys, &dev->usb);
+	else
+		r = start_uhid(dev, &defaults);
+	if (r < 0)
+		goto fail;
+
+	deadline = now_ms() + (usb ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS);
 	while (!find_sysfs(dev, &defaults) || !find_hidraw(dev)) {
 		if (now_ms() > deadline) {
 			r = -ETIMEDOUT;
@@ -365,6 +416,12 @@ void uhid_dev_destroy(struct uhid_dev *dev)
 	struct uhid_event ev = { .type = UHID_DESTROY };
 
 	stream_end(dev);
+	if (dev->usb) {
+		usb_gadget_dev_stop(dev->usb);
+		dev->usb = NULL;
+		if (dev->syspath[0])
+			uhid_wait_gone(dev->syspath, USB_GONE_TIMEOUT_MS);
+	}
 	if (dev->fd >= 0)
 		uhid_write(dev->fd, &ev);
 	if (dev->thread_running) {
@@ -394,6 +451,8 @@ int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)
 
 	if (size > sizeof(ev.u.input2.data))
 		return -EINVAL;
+	if (dev->usb)
+		return usb_gadget_dev_send_input(dev->usb, data, size);
 	ev.u.input2.size = size;
 	memcpy(ev.u.input2.data, data, size);
 	return uhid_write(dev->fd, &ev);
@@ -521,6 +580,19 @@ int uhid_hidraw_set_feature(int fd, uint8_t id)
 	uint8_t buf[64] = { id };
 
 	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+int test_dev_generic_driver_only(bool on)
+{
+	int fd = open("/sys/module/hid/parameters/ignore_special_drivers", O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, on ? "1" : "0", 1);
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
 }
 
 int uhid_wait_gone(const char *syspath, int timeout_ms)

@@ -1,9 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * uhid test devices: a virtual HID device whose "hardware" side is this
+ * HID test devices: a virtual HID device whose "hardware" side is this
  * process. Every GET_REPORT, SET_REPORT and OUTPUT that reaches the device is
  * recorded, so a test can check what really got through, not only the errno
  * the caller saw.
+ *
+ * One description, two backends (uhid_dev_config.backend):
+ *
+ *   TEST_DEV_UHID  a uhid device (the default);
+ *   TEST_DEV_USB   a USB device on dummy_hcd served through raw-gadget
+ *                  (usb_gadget.c), bound by usbhid as users' devices are:
+ *                  GET_REPORT and SET_REPORT are class requests on ep0,
+ *                  OUTPUT is what arrives on its interrupt OUT endpoint,
+ *                  input reports leave on its interrupt IN endpoint.
+ *
+ * Every call below works on both. Records read the same on both: data
+ * starts with the report ID byte, 0 for a report the device does not
+ * number (on USB such a report travels without it; the record puts it
+ * back). On USB, a device whose descriptor numbers its reports records
+ * exactly the bytes that came over the wire, and the report ID of a
+ * control transfer is wValue's low byte. What the USB backend cannot
+ * mirror is said where it matters.
  */
 #pragma once
 
@@ -30,20 +47,36 @@ struct uhid_dev_record {
 	uint8_t data[UHID_DEV_REPORT_MAX];
 };
 
+enum test_dev_backend {
+	TEST_DEV_UHID,
+	TEST_DEV_USB,
+};
+
+/* "uhid", "usb": for result names. */
+const char *test_dev_backend_name(enum test_dev_backend backend);
+
 struct uhid_dev_config {
-	const char *name;	/* default "hid-policy test device" */
-	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (default BUS_USB) */
-	uint32_t vendor, product, version;
-	const char *uniq;	/* default "" */
-	const char *phys;	/* default: a token unique to this device */
+	enum test_dev_backend backend;	/* default TEST_DEV_UHID */
+	const char *name;	/* default "hid-policy test device"; USB: the
+				 * product string (no manufacturer string) */
+	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (default BUS_USB);
+				 * USB: always BUS_USB */
+	uint32_t vendor, product, version; /* USB: idVendor, idProduct, bcdDevice */
+	const char *uniq;	/* default ""; USB: the serial number, default a
+				 * token unique to this device */
+	const char *phys;	/* default: a token unique to this device; USB:
+				 * usbhid's own (usb-dummy_hcd.N-1/input0) */
 	const uint8_t *rdesc;	/* report descriptor (required) */
 	size_t rdesc_size;
 	/* When set, the device sends this input report over and over from
 	 * the moment it is created (before hid-core has bound it) until it
-	 * is destroyed, as a controller that streams its state does. */
+	 * is destroyed, as a controller that streams its state does.
+	 * uhid only (USB: -EOPNOTSUPP). */
 	const uint8_t *stream_report;
 	size_t stream_size;
 };
+
+struct usb_gadget_dev;
 
 struct uhid_get_reply {
 	bool set;
@@ -53,13 +86,15 @@ struct uhid_get_reply {
 };
 
 struct uhid_dev {
-	int fd;				/* /dev/uhid */
+	enum test_dev_backend backend;
+	struct usb_gadget_dev *usb;	/* TEST_DEV_USB */
+	int fd;				/* /dev/uhid (TEST_DEV_UHID) */
 	int stop_fd;			/* eventfd that ends the thread */
 	int hid_id;			/* last field of the sysfs name */
 	char sysname[256];		/* e.g. 0003:1234:5678.000A */
 	char syspath[300];		/* /sys/bus/hid/devices/<sysname> */
 	char hidraw[300];		/* /dev/hidrawN ("" until found) */
-	char phys[64];
+	char phys[64];			/* uhid: HID_PHYS; USB: HID_UNIQ */
 
 	pthread_t thread;
 	bool thread_running;
@@ -80,19 +115,25 @@ struct uhid_dev {
 };
 
 /* Create the device and wait until hid-core bound it and its hidraw node
- * exists. Returns 0 or a negative errno. */
+ * exists. Returns 0 or a negative errno. USB: what the enumeration sent
+ * is not recorded; -EBUSY when every dummy_hcd UDC is taken. */
 int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg);
-/* Destroy the device (UHID_DESTROY) and free everything. Idempotent. */
+/* Destroy the device (UHID_DESTROY; USB: disconnect, and wait until the
+ * HID device is gone) and free everything. Idempotent. */
 void uhid_dev_destroy(struct uhid_dev *dev);
 
-/* Inject an input report as the device would send it. */
+/* Inject an input report as the device would send it. USB: blocks until
+ * the host took it, which it does while the device is open (hidraw or an
+ * input handler). */
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
 
 /* Answer GET_REPORT for report ID rnum with data (data[0] is the ID), or
- * with errno err when err != 0. Unset IDs are answered with EIO. */
+ * with errno err when err != 0. Unset IDs are answered with EIO. USB: an
+ * error is a stall of ep0, which the caller sees as EPIPE. */
 void uhid_dev_set_get_reply(struct uhid_dev *dev, uint8_t rnum,
 			    const void *data, size_t size, int err);
-/* Errno returned for every SET_REPORT (0: accept). */
+/* Errno returned for every SET_REPORT (0: accept). USB: a stall, as
+ * above, and the record has no data (the device did not take it). */
 void uhid_dev_set_set_reply(struct uhid_dev *dev, int err);
 
 /* Number of recorded requests of one kind, with report ID rnum (-1: any). */
@@ -114,6 +155,11 @@ int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags);
 /* SET_FEATURE of 64-byte feature report ID (the other bytes 0) on the
  * hidraw node FD: 0, or the errno the caller saw. */
 int uhid_hidraw_set_feature(int fd, uint8_t id);
+
+/* Have hid-generic bind the HID devices created from now on, and no
+ * vendor driver (hid-core's parameter ignore_special_drivers), or no
+ * longer. Returns 0 or -errno. */
+int test_dev_generic_driver_only(bool on);
 
 /* Wait until the device's sysfs directory is gone (after destroy). */
 int uhid_wait_gone(const char *syspath, int timeout_ms);

@@ -2,11 +2,21 @@
 /*
  * The shipped rule sets (policies/) against replicas of the devices they
  * are written for. One hid-policyd reads policies/ unchanged for the whole
- * suite; each family then gets, in its own test process:
+ * suite; each family then gets, in its own test process, once on each
+ * backend of the test devices (results "policies/FAMILY/..." on uhid,
+ * "policies/usb/FAMILY/..." on USB, where usbhid carries the requests):
  *
- *   - a uhid replica on the family's real bus, with its vendor and product
- *     IDs and a report descriptor declaring the report IDs it uses;
+ *   - a replica with the family's vendor and product IDs and a report
+ *     descriptor declaring the report IDs it uses (on uhid, on the
+ *     family's real bus; a Bluetooth family's replica is a USB device on
+ *     USB, as its devices are when plugged in);
  *   - a device of another vendor (1234:5678) with the same descriptor.
+ *
+ * Every replica is bound to hid-generic, as the rules are checked through
+ * hidraw: the vendor drivers of these IDs (hid-playstation, hid-nintendo,
+ * hid-steam, hid-logitech-dj, built into the test kernels) would talk to
+ * the device in their probes and may not bind a replica at all. Vendor
+ * drivers under the firewall are another suite's concern.
  *
  * and these checks, each printing its own PASS:/FAIL: line:
  *
@@ -17,7 +27,12 @@
  *                       unenforced denial naming the rule is logged;
  *   allowed/REQ         the request passes and reaches the device intact;
  *   other-vendor/REQ    every refused or audited request passes on the other
- *                       vendor's device, which has no firewall and no record.
+ *                       vendor's device, which has no firewall and no record;
+ *   zero-prefixed/REQ   (families that number their reports) the refused
+ *                       request with a zero byte in front, report ID 0 to
+ *                       the firewall, is refused too or reaches the device
+ *                       as written, never as the refused report: usbhid
+ *                       leaves a leading zero out.
  *
  * A family is one entry of the table below. Every allowed request is one a
  * public source sends, named in the comment above it (doc/devices.md has
@@ -58,9 +73,10 @@ enum request_kind {
 	SET_FEATURE,	/* HIDIOCSFEATURE: hid_hw_raw_request SET_REPORT feature */
 	GET_FEATURE,	/* HIDIOCGFEATURE: hid_hw_raw_request GET_REPORT feature */
 	WRITE_OUTPUT,	/* write(): hid_hw_output_report */
-	IOCTL_OUTPUT,	/* HIDIOCSOUTPUT: hid_hw_output_report too on uhid, which has
-			 * an output_report callback; SET_REPORT output only on
-			 * transports without one */
+	IOCTL_OUTPUT,	/* HIDIOCSOUTPUT: hid_hw_output_report too on uhid and on
+			 * usbhid with an interrupt OUT endpoint, as both
+			 * replicas have; SET_REPORT output only on transports
+			 * without one */
 };
 
 struct request {
@@ -493,6 +509,8 @@ static const struct family families[] = {
 
 static struct policyd_run daemon_run;
 static const struct family *current;
+static enum test_dev_backend backend;
+static const char *suite;	/* SUITE, then SUITE/usb */
 static unsigned int n_failed_checks;
 
 /* Vendor-defined collection holding the family's reports, 8-bit fields. */
@@ -538,6 +556,7 @@ static void create_device(struct uhid_dev *dev, const struct family *f, bool oth
 {
 	uint8_t rdesc[RDESC_MAX];
 	const struct uhid_dev_config cfg = {
+		.backend = backend,
 		.name = other_vendor ? "hid-policy generic test device" : f->product_name,
 		.bus = f->bus,
 		.vendor = other_vendor ? OTHER_VENDOR : f->vendor,
@@ -553,7 +572,7 @@ static void create_device(struct uhid_dev *dev, const struct family *f, bool oth
 
 static void check_line(bool ok, const char *what, const char *req)
 {
-	printf("%s: %s/%s/%s/%s\n", ok ? "PASS" : "FAIL", SUITE, current->name, what, req);
+	printf("%s: %s/%s/%s/%s\n", ok ? "PASS" : "FAIL", suite, current->name, what, req);
 	if (!ok)
 		n_failed_checks++;
 }
@@ -711,6 +730,49 @@ static void check_allowed(struct uhid_dev *dev, int fd, const struct request *r)
 	check_line(ok, "allowed", r->name);
 }
 
+/* See zero-prefixed/REQ at the top. */
+static void check_zero_prefixed(struct uhid_dev *dev, int fd, const struct request *r)
+{
+	enum uhid_dev_request kind = recorded_as(r->kind);
+	uint8_t buf[UHID_DEV_REPORT_MAX];
+	unsigned long all = everything_received(dev);
+	unsigned long as_zero = uhid_dev_count(dev, kind, 0);
+	unsigned long as_refused = uhid_dev_count(dev, kind, r->data[0]);
+	struct request z = *r;
+	bool ok = true;
+	int err;
+
+	CHECK(!r->data[REQ_PREFIX - 1], "%s: no room for the zero byte", r->name);
+	z.len = r->len + 1;
+	z.data[0] = 0;
+	memcpy(z.data + 1, r->data, REQ_PREFIX - 1);
+	err = send_request(fd, &z, buf);
+	if (kind == UHID_DEV_OUTPUT)
+		usleep(OUTPUT_SETTLE_US);
+	if (uhid_dev_count(dev, kind, r->data[0]) != as_refused) {
+		test_log("the device received it as report %#x", r->data[0]);
+		ok = false;
+	} else if (err == r->err) {
+		if (everything_received(dev) != all) {
+			test_log("refused, yet the device received %lu request(s)",
+				 everything_received(dev) - all);
+			ok = false;
+		}
+	} else if (err) {
+		test_log("errno %d (%s), expected %d (%s) or success", err, strerror(err), r->err,
+			 strerror(r->err));
+		ok = false;
+	} else if (!reached_device(dev, &z, buf, as_zero)) {
+		struct uhid_dev_record rec;
+
+		if (uhid_dev_last(dev, kind, &rec) && rec.size)
+			test_log("it arrived as report ID %#x, its data starting with %#x "
+				 "(the refused report is %#x)", rec.rnum, rec.data[0], r->data[0]);
+		ok = false;
+	}
+	check_line(ok, "zero-prefixed", r->name);
+}
+
 /* A request the family's rules refuse or audit, sent to a device of
  * another vendor with the same reports: nothing may stand in its way. */
 static void check_other_vendor(struct uhid_dev *dev, int fd, const struct request *r)
@@ -756,6 +818,8 @@ static void test_family(void)
 		check_audited(&dev, fd, &f->audited[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->allowed[i].name; i++)
 		check_allowed(&dev, fd, &f->allowed[i]);
+	for (size_t i = 0; f->reports[0].id && i < MAX_REQUESTS && f->refused[i].name; i++)
+		check_zero_prefixed(&dev, fd, &f->refused[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
 		check_other_vendor(&other, other_fd, &f->refused[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->audited[i].name; i++)
@@ -792,19 +856,34 @@ static bool start_daemon(void)
 
 int main(int argc, char **argv)
 {
+	static const struct { enum test_dev_backend backend; const char *suite; } runs[] = {
+		{ TEST_DEV_UHID, SUITE },
+		{ TEST_DEV_USB, SUITE "/usb" },
+	};
 	bool list = argc > 1 && !strcmp(argv[1], "--list");
-	int failed = 0;
+	int failed = 0, r;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!list && !start_daemon())
-		return 1;
-	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
-		const struct test_case t = { families[i].name, test_family, 180 };
+	if (!list) {
+		r = test_dev_generic_driver_only(true);
+		printf("%s: %s/replicas-bind-to-hid-generic\n", r == 0 ? "PASS" : "FAIL", SUITE);
+		if (r < 0)
+			printf("    hid.ignore_special_drivers: %s\n", strerror(-r));
+		if (r < 0 || !start_daemon())
+			return 1;
+	}
+	for (size_t b = 0; b < ARRAY_SIZE(runs); b++) {
+		backend = runs[b].backend;
+		suite = runs[b].suite;
+		for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+			const struct test_case t = { families[i].name, test_family, 180 };
 
-		current = &families[i];
-		failed |= test_main(argc, argv, SUITE, &t, 1);
+			current = &families[i];
+			failed |= test_main(argc, argv, suite, &t, 1);
+		}
 	}
 	if (!list) {
+		test_dev_generic_driver_only(false);
 		policyd_stop(&daemon_run, false);
 		if (policyd_cleanup(&daemon_run) < 0) {
 			printf("FAIL: %s/cleanup-detaches-every-firewall\n", SUITE);

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The USB backend of the test devices (uhid_dev.h): the device description
+ * served through raw-gadget on a dummy_hcd UDC, so that the host side of
+ * the same kernel enumerates it and usbhid binds it as it binds a real
+ * device. One thread answers ep0 (enumeration and the HID class requests),
+ * one reads the interrupt OUT endpoint; both record through uhid_dev.c.
+ *
+ * The device: one configuration, one HID interface, an interrupt IN
+ * endpoint (input reports) and an interrupt OUT endpoint, so that
+ * hid_hw_output_report reaches the device there, as on most gamepads.
+ *
+ * Blocking raw-gadget calls are ended by a signal sent to the thread that
+ * waits in them (raw-gadget has no non-blocking mode).
+ */
+#include "usb_gadget.h"
+
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/hid.h>
+#include <linux/usb/ch9.h>
+#include <linux/usb/raw_gadget.h>
+
+#define UDC_DRIVER "dummy_udc"
+#define UDC_CLASS_DIR "/sys/class/udc"
+#define IO_MAX UHID_DEV_REPORT_MAX
+/* A high-speed interrupt endpoint's largest packet: every report shorter
+ * than this is one short packet, which ends the transfer on both sides. */
+#define EP_MAX_PACKET 1024
+#define EP_INTERVAL 4		/* 2^(4-1) microframes: 1 ms */
+#define CONFIG_VALUE 1
+#define MAX_POWER 50		/* bMaxPower, in 2 mA: 100 mA */
+#define STRING_PRODUCT 1
+#define STRING_SERIAL 2
+#define STRING_MAX_CHARS 126	/* a string descriptor is at most 255 bytes */
+#define LANGID_EN_US 0x0409
+#define STOP_SIGNAL SIGUSR2
+#define STOP_POLL_NS (10 * 1000 * 1000)
+
+/* HID 1.11, 6.2.1: the class descriptor that follows the interface's. */
+struct hid_class_descriptor {
+	uint8_t bLength;
+	uint8_t bDescriptorType;	/* HID_DT_HID */
+	uint16_t bcdHID;
+	uint8_t bCountryCode;
+	uint8_t bNumDescriptors;
+	uint8_t bReportType;		/* HID_DT_REPORT */
+	uint16_t wReportLength;
+} __attribute__((packed));
+
+/* The configuration with everything in it, as GET_DESCRIPTOR returns it. */
+#define CONFIG_TOTAL (USB_DT_CONFIG_SIZE + USB_DT_INTERFACE_SIZE + \
+		      sizeof(struct hid_class_descriptor) + 2 * USB_DT_ENDPOINT_SIZE)
+
+/* raw-gadget's argument structs end in a flexible array: these give
+ * them room. */
+union ep_io {
+	struct usb_raw_ep_io io;
+	uint8_t bytes[sizeof(struct usb_raw_ep_io) + IO_MAX];
+};
+
+union raw_event {
+	struct usb_raw_event ev;
+	uint8_t bytes[sizeof(struct usb_raw_event) + sizeof(struct usb_ctrlrequest)];
+};
+
+struct usb_gadget_dev {
+	struct uhid_dev *dev;		/* where requests are recorded */
+	int fd;				/* /dev/raw-gadget */
+	bool stopping;			/* atomic: the threads end */
+	pthread_t ep0_thread, out_thread;
+	bool ep0_running;
+	bool out_running;		/* the ep0 thread's, read once it is gone */
+	bool configured;		/* atomic: set by the ep0 thread */
+	int ep_in, ep_out;		/* raw-gadget endpoint handles */
+	pthread_mutex_t in_lock;	/* one input report at a time */
+	bool numbered;			/* the descriptor has report IDs */
+
+	struct usb_device_descriptor device;
+	struct hid_class_descriptor hid;
+	struct usb_endpoint_descriptor ep_in_desc, ep_out_desc;
+	uint8_t config[CONFIG_TOTAL];
+	uint8_t rdesc[HID_MAX_DESCRIPTOR_SIZE];
+	size_t rdesc_size;
+	uint8_t product[2 + 2 * STRING_MAX_CHARS];	/* string descriptors */
+	uint8_t serial[2 + 2 * STRING_MAX_CHARS];
+};
+
+static void on_stop_signal(int sig)
+{
+}
+
+/* Without SA_RESTART, the signal ends a blocking raw-gadget call with
+ * EINTR; the handler does nothing else. */
+static void install_stop_handler(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(STOP_SIGNAL, &sa, NULL);
+}
+
+static bool stopping(struct usb_gadget_dev *g)
+{
+	return __atomic_load_n(&g->stopping, __ATOMIC_ACQUIRE);
+}
+
+/* Signal the thread until it has returned: a signal that lands before it
+ * enters its next blocking call is followed by another. */
+static void stop_thread(pthread_t thread)
+{
+	struct timespec until;
+
+	for (;;) {
+		pthread_kill(thread, STOP_SIGNAL);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += STOP_POLL_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(thread, NULL, &until) == 0)
+			return;
+	}
+}
+
+/* Does the report descriptor number its reports (a Report ID item)? */
+static bool rdesc_numbers_reports(const uint8_t *d, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size) {
+		uint8_t prefix = d[i];
+
+		if (prefix == 0xfe) {		/* long item: its size follows */
+			if (i + 1 >= size)
+				break;
+			i += 3 + d[i + 1];
+			continue;
+		}
+		if ((prefix & 0xfc) == 0x84)	/* global item, tag 8: Report ID */
+			return true;
+		i += 1 + ((prefix & 3) == 3 ? 4 : (prefix & 3));
+	}
+	return false;
+}
+
+/* A string descriptor of TEXT; bytes beyond ASCII become '?'. */
+static void string_descriptor(uint8_t *out, const char *text)
+{
+	size_t n = strnlen(text, STRING_MAX_CHARS);
+
+	out[0] = 2 + 2 * n;
+	out[1] = USB_DT_STRING;
+	for (size_t i = 0; i < n; i++) {
+		out[2 + 2 * i] = (uint8_t)text[i] < 0x80 ? (uint8_t)text[i] : '?';
+		out[3 + 2 * i] = 0;
+	}
+}
+
+static void endpoint_descriptor(struct usb_endpoint_descriptor *ep, uint8_t address)
+{
+	ep->bLength = USB_DT_ENDPOINT_SIZE;
+	ep->bDescriptorType = USB_DT_ENDPOINT;
+	ep->bEndpointAddress = address;
+	ep->bmAttributes = USB_ENDPOINT_XFER_INT;
+	ep->wMaxPacketSize = htole16(EP_MAX_PACKET);
+	ep->bInterval = EP_INTERVAL;
+}
+
+/* The UDC's endpoints that take an interrupt endpoint in each direction:
+ * a fixed one brings its number, a configurable one takes a free one. */
+static int pick_endpoints(struct usb_gadget_dev *g, uint8_t *in_addr, uint8_t *out_addr)
+{
+	struct usb_raw_eps_info info;
+	int in = -1, out = -1, n;
+
+	memset(&info, 0, sizeof(info));
+	n = ioctl(g->fd, USB_RAW_IOCTL_EPS_INFO, &info);
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		const struct usb_raw_ep_caps *caps = &info.eps[i].caps;
+
+		if (!caps->type_int)
+			continue;
+		if (in < 0 && caps->dir_in)
+			in = i;
+		else if (out < 0 && caps->dir_out)
+			out = i;
+	}
+	if (in < 0 || out < 0)
+		return -ENODEV;
+	*in_addr = info.eps[in].addr == USB_RAW_EP_ADDR_ANY ? 1 : info.eps[in].addr;
+	*out_addr = info.eps[out].addr == USB_RAW_EP_ADDR_ANY ? 2 : info.eps[out].addr;
+	*in_addr |= USB_DIR_IN;
+	return 0;
+}
+
+/* Append descriptor DESC (its first byte is its length) at OUT + *AT. */
+static void put_descriptor(uint8_t *out, size_t *at, const void *desc)
+{
+	size_t n = *(const uint8_t *)desc;
+
+	memcpy(out + *at, desc, n);
+	*at += n;
+}
+
+static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_config *cfg,
+			      const char *serial, uint8_t in_addr, uint8_t out_addr)
+{
+	struct usb_config_descriptor config = {
+		.bLength = USB_DT_CONFIG_SIZE,
+		.bDescriptorType = USB_DT_CONFIG,
+		.wTotalLength = htole16(CONFIG_TOTAL),
+		.bNumInterfaces = 1,
+		.bConfigurationValue = CONFIG_VALUE,
+		.bmAttributes = USB_CONFIG_ATT_ONE,
+		.bMaxPower = MAX_POWER,
+	};
+	struct usb_interface_descriptor intf = {
+		.bLength = USB_DT_INTERFACE_SIZE,
+		.bDescriptorType = USB_DT_INTERFACE,
+		.bNumEndpoints = 2,
+		.bInterfaceClass = USB_CLASS_HID,
+	};
+	size_t at = 0;
+
+	g->device = (struct usb_device_descriptor){
+		.bLength = USB_DT_DEVICE_SIZE,
+		.bDescriptorType = USB_DT_DEVICE,
+		.bcdUSB = htole16(0x0200),
+		.bMaxPacketSize0 = 64,
+		.idVendor = htole16(cfg->vendor),
+		.idProduct = htole16(cfg->product),
+		.bcdDevice = htole16(cfg->version),
+		.iProduct = STRING_PRODUCT,
+		.iSerialNumber = STRING_SERIAL,
+		.bNumConfigurations = 1,
+	};
+	g->hid = (struct hid_class_descriptor){
+		.bLength = sizeof(g->hid),
+		.bDescriptorType = HID_DT_HID,
+		.bcdHID = htole16(0x0111),
+		.bNumDescriptors = 1,
+		.bReportType = HID_DT_REPORT,
+		.wReportLength = htole16(g->rdesc_size),
+	};
+	endpoint_descriptor(&g->ep_in_desc, in_addr);
+	endpoint_descriptor(&g->ep_out_desc, out_addr);
+	put_descriptor(g->config, &at, &config);
+	put_descriptor(g->config, &at, &intf);
+	put_descriptor(g->config, &at, &g->hid);
+	put_descriptor(g->config, &at, &g->ep_in_desc);
+	put_descriptor(g->config, &at, &g->ep_out_desc);
+	string_descriptor(g->product, cfg->name);
+	string_descriptor(g->serial, serial);
+}
+
+/* ep0's data stages. A failed one (the host gave up, or we are stopping)
+ * has nothing left to answer. */
+static void ep0_in(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c,
+		   const void *data, size_t size)
+{
+	union ep_io b;
+	size_t max = le16toh(c->wLength);
+
+	b.io.ep = 0;
+	b.io.flags = 0;
+	b.io.length = size < max ? size : max;
+	memcpy(b.io.data, data, b.io.length);
+	ioctl(g->fd, USB_RAW_IOCTL_EP0_WRITE, &b);
+}
+
+/* Read the OUT data stage (none: acknowledge); returns its length or -errno. */
+static int ep0_out(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c, uint8_t *data)
+{
+	union ep_io b;
+	size_t len = le16toh(c->wLength);
+	int n;
+
+	b.io.ep = 0;
+	b.io.flags = 0;
+	b.io.length = len < IO_MAX ? len : IO_MAX;
+	n = ioctl(g->fd, USB_RAW_IOCTL_EP0_READ, &b);
+	if (n < 0)
+		return -errno;
+	if (data)
+		memcpy(data, b.io.data, n);
+	return n;
+}
+
+static void *out_thread(void *arg);
+
+/* SET_CONFIGURATION 1: the endpoints come to life. */
+static bool set_configuration(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	int r;
+
+	if (le16toh(c->wValue) == CONFIG_VALUE && !g->configured) {
+		g->ep_in = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->ep_in_desc);
+		g->ep_out = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->ep_out_desc);
+		if (g->ep_in < 0 || g->ep_out < 0)
+			return false;
+		if (ioctl(g->fd, USB_RAW_IOCTL_VBUS_DRAW, MAX_POWER) < 0 ||
+		    ioctl(g->fd, USB_RAW_IOCTL_CONFIGURE, 0) < 0)
+			return false;
+		r = pthread_create(&g->out_thread, NULL, out_thread, g);
+		if (r)
+			return false;
+		g->out_running = true;
+		__atomic_store_n(&g->configured, true, __ATOMIC_RELEASE);
+	}
+	ep0_out(g, c, NULL);
+	return true;
+}
+
+static bool get_descriptor(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	static const uint8_t langids[] = { 4, USB_DT_STRING, LANGID_EN_US & 0xff, LANGID_EN_US >> 8 };
+	uint16_t value = le16toh(c->wValue);
+	uint8_t type = value >> 8, index = value & 0xff;
+
+	switch (type) {
+	case USB_DT_DEVICE:
+		ep0_in(g, c, &g->device, sizeof(g->device));
+		return true;
+	case USB_DT_CONFIG:
+		ep0_in(g, c, g->config, sizeof(g->config));
+		return true;
+	case USB_DT_STRING:
+		if (index == 0)
+			ep0_in(g, c, langids, sizeof(langids));
+		else if (index == STRING_PRODUCT)
+			ep0_in(g, c, g->product, g->product[0]);
+		else if (index == STRING_SERIAL)
+			ep0_in(g, c, g->serial, g->serial[0]);
+		else
+			return false;
+		return true;
+	case HID_DT_HID:
+		ep0_in(g, c, &g->hid, sizeof(g->hid));
+		return true;
+	case HID_DT_REPORT:
+		ep0_in(g, c, g->rdesc, g->rdesc_size);
+		return true;
+	}
+	return false;	/* device qualifier, BOS, ...: a USB 2.0 device without them */
+}
+
+static bool standard_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	static const uint8_t zeros[2], config_value = CONFIG_VALUE;
+
+	switch (c->bRequest) {
+	case USB_REQ_GET_DESCRIPTOR:
+		return get_descriptor(g, c);
+	case USB_REQ_SET_CONFIGURATION:
+		return set_configuration(g, c);
+	case USB_REQ_GET_CONFIGURATION:
+		ep0_in(g, c, &config_value, 1);
+		return true;
+	case USB_REQ_GET_STATUS:
+	case USB_REQ_GET_INTERFACE:
+		ep0_in(g, c, zeros, sizeof(zeros));
+		return true;
+	case USB_REQ_SET_INTERFACE:
+	case USB_REQ_SET_FEATURE:
+	case USB_REQ_CLEAR_FEATURE:
+		ep0_out(g, c, NULL);
+		return true;
+	}
+	return false;
+}
+
+/* wValue's high byte (HID 1.11, 7.2.1) as uhid names the report types. */
+static bool report_type(const struct usb_ctrlrequest *c, uint8_t *rtype)
+{
+	switch (le16toh(c->wValue) >> 8) {
+	case 1:
+		*rtype = UHID_INPUT_REPORT;
+		return true;
+	case 2:
+		*rtype = UHID_OUTPUT_REPORT;
+		return true;
+	case 3:
+		*rtype = UHID_FEATURE_REPORT;
+		return true;
+	}
+	return false;
+}
+
+/* Records read as on uhid, data starting with the report ID byte. A
+ * device that numbers its reports gets exactly the bytes that came over
+ * the wire; one that does not receives its reports without an ID byte, so
+ * its records get back the 0 that the hidraw buffer had in front. */
+static void record_report(struct usb_gadget_dev *g, enum uhid_dev_request req, uint8_t rtype,
+			  uint8_t rnum, const uint8_t *data, size_t size)
+{
+	uint8_t with_id[IO_MAX + 1];
+
+	if (g->numbered) {
+		uhid_dev_record(g->dev, req, rtype, rnum, data, size);
+		return;
+	}
+	with_id[0] = 0;
+	memcpy(with_id + 1, data, size);
+	uhid_dev_record(g->dev, req, rtype, rnum, with_id, size + 1);
+}
+
+static bool get_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	uint8_t rtype, rnum = le16toh(c->wValue) & 0xff;
+	struct uhid_get_reply reply;
+	size_t skip;
+
+	if (!report_type(c, &rtype))
+		return false;
+	uhid_dev_record(g->dev, UHID_DEV_GET_REPORT, rtype, rnum, NULL, 0);
+	uhid_dev_get_reply(g->dev, rnum, &reply);
+	if (!reply.set || reply.err)
+		return false;
+	skip = !g->numbered && reply.size ? 1 : 0;	/* the 0 in front (record_report) */
+	ep0_in(g, c, reply.data + skip, reply.size - skip);
+	return true;
+}
+
+static bool set_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	uint8_t rtype, rnum = le16toh(c->wValue) & 0xff, data[IO_MAX];
+	int n;
+
+	if (!report_type(c, &rtype))
+		return false;
+	if (uhid_dev_set_reply(g->dev)) {
+		uhid_dev_record(g->dev, UHID_DEV_SET_REPORT, rtype, rnum, NULL, 0);
+		return false;
+	}
+	n = ep0_out(g, c, data);
+	if (n >= 0)
+		record_report(g, UHID_DEV_SET_REPORT, rtype, rnum, data, n);
+	return true;
+}
+
+static bool class_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	static const uint8_t idle, report_protocol = 1;
+
+	switch (c->bRequest) {
+	case HID_REQ_GET_REPORT:
+		return get_report(g, c);
+	case HID_REQ_SET_REPORT:
+		return set_report(g, c);
+	case HID_REQ_GET_IDLE:
+		ep0_in(g, c, &idle, 1);
+		return true;
+	case HID_REQ_GET_PROTOCOL:
+		ep0_in(g, c, &report_protocol, 1);
+		return true;
+	case HID_REQ_SET_IDLE:
+	case HID_REQ_SET_PROTOCOL:
+		ep0_out(g, c, NULL);
+		return true;
+	}
+	return false;
+}
+
+static void control(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	bool answered = false;
+
+	switch (c->bRequestType & USB_TYPE_MASK) {
+	case USB_TYPE_STANDARD:
+		answered = standard_request(g, c);
+		break;
+	case USB_TYPE_CLASS:
+		if ((c->bRequestType & USB_RECIP_MASK) == USB_RECIP_INTERFACE)
+			answered = class_request(g, c);
+		break;
+	}
+	if (!answered && !stopping(g))
+		ioctl(g->fd, USB_RAW_IOCTL_EP0_STALL, 0);
+}
+
+static void *ep0_thread(void *arg)
+{
+	struct usb_gadget_dev *g = arg;
+	union raw_event e;
+
+	while (!stopping(g)) {
+		e.ev.type = USB_RAW_EVENT_INVALID;
+		e.ev.length = sizeof(struct usb_ctrlrequest);
+		if (ioctl(g->fd, USB_RAW_IOCTL_EVENT_FETCH, &e) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		/* Newer kernels also report reset, suspend and the like:
+		 * nothing to do for them. */
+		if (e.ev.type == USB_RAW_EVENT_CONTROL &&
+		    e.ev.length >= sizeof(struct usb_ctrlrequest))
+			control(g, (const struct usb_ctrlrequest *)e.ev.data);
+	}
+	return NULL;
+}
+
+/* What arrives on the interrupt OUT endpoint: output reports. */
+static void *out_thread(void *arg)
+{
+	struct usb_gadget_dev *g = arg;
+	union ep_io b;
+	int n;
+
+	while (!stopping(g)) {
+		b.io.ep = g->ep_out;
+		b.io.flags = 0;
+		b.io.length = IO_MAX;
+		n = ioctl(g->fd, USB_RAW_IOCTL_EP_READ, &b);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		/* Only the data tells the report ID here. */
+		record_report(g, UHID_DEV_OUTPUT, UHID_OUTPUT_REPORT,
+			      g->numbered && n ? b.io.data[0] : 0, b.io.data, n);
+	}
+	return NULL;
+}
+
+/* Register on UDC (raw-gadget binds it at once, or fails with EBUSY). */
+static int run_on(struct usb_gadget_dev *g, const char *udc)
+{
+	struct usb_raw_init init = { .speed = USB_SPEED_HIGH };
+	int r = 0;
+
+	g->fd = open("/dev/raw-gadget", O_RDWR | O_CLOEXEC);
+	if (g->fd < 0)
+		return -errno;
+	snprintf((char *)init.driver_name, sizeof(init.driver_name), "%s", UDC_DRIVER);
+	snprintf((char *)init.device_name, sizeof(init.device_name), "%s", udc);
+	if (ioctl(g->fd, USB_RAW_IOCTL_INIT, &init) < 0 || ioctl(g->fd, USB_RAW_IOCTL_RUN, 0) < 0) {
+		r = -errno;
+		close(g->fd);
+		g->fd = -1;
+	}
+	return r;
+}
+
+/* The first dummy_hcd UDC no other gadget holds. */
+static int bind_udc(struct usb_gadget_dev *g)
+{
+	DIR *dir = opendir(UDC_CLASS_DIR);
+	struct dirent *de;
+	int r = -ENODEV;
+
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, UDC_DRIVER ".", strlen(UDC_DRIVER ".")))
+			continue;
+		r = run_on(g, de->d_name);
+		if (r != -EBUSY)
+			break;
+	}
+	closedir(dir);
+	return r;
+}
+
+int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg,
+			 const char *serial, struct usb_gadget_dev **out)
+{
+	struct usb_gadget_dev *g;
+	uint8_t in_addr, out_addr;
+	int r;
+
+	if (cfg->rdesc_size > sizeof(g->rdesc))
+		return -EINVAL;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->dev = dev;
+	g->fd = -1;
+	pthread_mutex_init(&g->in_lock, NULL);
+	memcpy(g->rdesc, cfg->rdesc, cfg->rdesc_size);
+	g->rdesc_size = cfg->rdesc_size;
+	g->numbered = rdesc_numbers_reports(g->rdesc, g->rdesc_size);
+	install_stop_handler();
+
+	r = bind_udc(g);
+	if (r == 0)
+		r = pick_endpoints(g, &in_addr, &out_addr);
+	if (r < 0)
+		goto fail;
+	build_descriptors(g, cfg, serial, in_addr, out_addr);
+	r = -pthread_create(&g->ep0_thread, NULL, ep0_thread, g);
+	if (r < 0)
+		goto fail;
+	g->ep0_running = true;
+	*out = g;
+	return 0;
+fail:
+	usb_gadget_dev_stop(g);
+	return r;
+}
+
+void usb_gadget_dev_stop(struct usb_gadget_dev *g)
+{
+	__atomic_store_n(&g->stopping, true, __ATOMIC_RELEASE);
+	if (g->ep0_running)
+		stop_thread(g->ep0_thread);
+	/* The ep0 thread started it and is gone: no race on out_running. */
+	if (g->out_running)
+		stop_thread(g->out_thread);
+	if (g->fd >= 0)
+		close(g->fd);	/* disconnects: the host removes the device */
+	pthread_mutex_destroy(&g->in_lock);
+	free(g);
+}
+
+int usb_gadget_dev_send_input(struct usb_gadget_dev *g, const void *data, size_t size)
+{
+	union ep_io b;
+	int r = 0;
+
+	if (size > IO_MAX)
+		return -EINVAL;
+	b.io.ep = g->ep_in;
+	b.io.flags = 0;
+	b.io.length = size;
+	memcpy(b.io.data, data, size);
+	pthread_mutex_lock(&g->in_lock);
+	if (!__atomic_load_n(&g->configured, __ATOMIC_ACQUIRE))
+		r = -ENOTCONN;
+	else if (ioctl(g->fd, USB_RAW_IOCTL_EP_WRITE, &b) < 0)
+		r = -errno;
+	pthread_mutex_unlock(&g->in_lock);
+	return r;
+}
