@@ -30,18 +30,17 @@ static void make_test_device(struct uhid_dev *dev)
 	kt_make_device(dev, "request hooks", uhid_test_rdesc, uhid_test_rdesc_size);
 }
 
-/* Load requests.bpf.o for hid_id; programs named sleepable_* sleepable. */
+static struct bpf_object *load_object(const char *name, int hid_id)
+{
+	struct bpf_object *obj = hbt_load(name, hid_id, NULL, 0);
+
+	CHECK(obj, "loading %s.bpf.o: %m", name);
+	return obj;
+}
+
 static struct bpf_object *load_requests(int hid_id)
 {
-	struct bpf_object *obj = hbt_open("requests", hid_id, NULL, 0);
-	struct bpf_program *prog;
-
-	CHECK(obj, "opening requests.bpf.o: %m");
-	bpf_object__for_each_program(prog, obj)
-		if (!strncmp(bpf_program__name(prog), "sleepable_", 10))
-			CHECK_OK(bpf_program__set_flags(prog, BPF_F_SLEEPABLE));
-	CHECK_OK(bpf_object__load(obj));
-	return obj;
+	return load_object("requests", hid_id);
 }
 
 /* What most request cases start from: the test device, requests.bpf.o
@@ -200,16 +199,12 @@ static void test_program_decides_on_payload_byte(void)
 	request_case_end(&c);
 }
 
-static void test_helpers_name_the_calling_process(void)
+/* A child named hid-requester, as uid 4321 and gid 1234, asks for feature
+ * report 3 on c's hidraw node; returns its pid once it exited cleanly. */
+static pid_t request_from_child(struct request_case *c)
 {
-	struct request_case c;
-	char comm[16] = "";
-	uint64_t pid_tgid, uid_gid;
 	int status;
 	pid_t child;
-
-	request_case_start(&c, "caller");
-	answer_feature(&c.dev, 3, 0);
 
 	child = fork();
 	CHECK_OK(child);
@@ -217,19 +212,82 @@ static void test_helpers_name_the_calling_process(void)
 		prctl(PR_SET_NAME, "hid-requester");
 		if (setresgid(1234, 1234, 1234) || setresuid(4321, 4321, 4321))
 			_exit(2);
-		_exit(get_feature(c.fd, 3, NULL) ? 1 : 0);
+		_exit(get_feature(c->fd, 3, NULL) ? 1 : 0);
 	}
 	CHECK_EQ(waitpid(child, &status, 0), child);
 	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
+	return child;
+}
+
+static void test_pid_helper_names_the_calling_process(void)
+{
+	struct request_case c;
+	uint64_t pid_tgid;
+	pid_t child;
+
+	request_case_start(&c, "caller");
+	answer_feature(&c.dev, 3, 0);
+	child = request_from_child(&c);
 
 	pid_tgid = kt_global_u64(c.obj, "pid_tgid");
-	uid_gid = kt_global_u64(c.obj, "uid_gid");
-	CHECK_OK(hbt_read_global(c.obj, "comm", comm, sizeof(comm)));
 	CHECK_EQ(pid_tgid >> 32, child);
 	CHECK_EQ((uint32_t)pid_tgid, child);
+	request_case_end(&c);
+}
+
+static void test_port_extension_uid_and_comm_helpers_name_the_calling_process(void)
+{
+	struct request_case c;
+	char comm[16] = "";
+	uint64_t uid_gid;
+	pid_t child;
+
+	kt_port_extension("bpf_get_current_uid_gid() and bpf_get_current_comm() "
+			  "in hid_bpf_ops programs");
+	make_test_device(&c.dev);
+	c.obj = load_object("port_helpers", c.dev.hid_id);
+	c.link = kt_attach(c.obj, "caller_ids");
+	c.fd = kt_open_hidraw(&c.dev, 0);
+	answer_feature(&c.dev, 3, 0);
+	child = request_from_child(&c);
+
+	uid_gid = kt_global_u64(c.obj, "uid_gid");
+	CHECK_OK(hbt_read_global(c.obj, "comm", comm, sizeof(comm)));
+	CHECK_EQ(kt_global_u64(c.obj, "pid_tgid") >> 32, child);
 	CHECK_EQ((uint32_t)uid_gid, 4321);
 	CHECK_EQ(uid_gid >> 32, 1234);
 	CHECK(!strcmp(comm, "hid-requester"), "comm \"%s\"", comm);
+	request_case_end(&c);
+}
+
+/* Must match struct hid_syscall_args in bpf/syscall.bpf.c. */
+struct hid_syscall_args {
+	unsigned int hid_id;
+	int retval;
+	uint8_t data[65];
+};
+
+static void test_oversized_answer_is_clamped_to_the_request_length(void)
+{
+	struct hid_syscall_args args = { 0 };
+	struct bpf_object *sys;
+	struct request_case c;
+	uint8_t got[LEN];
+
+	request_case_start(&c, "oversized");
+	sys = load_object("syscall", c.dev.hid_id);
+
+	/* a kfunc request of 9 bytes gets 9, not the 109 the program claims */
+	args.hid_id = c.dev.hid_id;
+	args.data[0] = 4;
+	CHECK_EQ(hbt_run_syscall(sys, "get_feature", &args, sizeof(args)), 0);
+	CHECK_EQ(args.retval, 9);
+	CHECK_EQ(args.data[1], 0x33);
+	/* hidraw's 64 bytes: 64 */
+	CHECK_EQ(ioctl(c.fd, HIDIOCGFEATURE(LEN), got), LEN);
+	CHECK_EQ(got[1], 0x33);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	bpf_object__close(sys);
 	request_case_end(&c);
 }
 
@@ -453,7 +511,12 @@ static const struct test_case tests[] = {
 	{ "sleepable_hook_forwards_and_recursion_gets_edeadlock",
 	  test_sleepable_hook_forwards_and_recursion_gets_edeadlock },
 	{ "program_decides_on_payload_byte", test_program_decides_on_payload_byte },
-	{ "helpers_name_the_calling_process", test_helpers_name_the_calling_process },
+	{ "pid_helper_names_the_calling_process",
+	  test_pid_helper_names_the_calling_process },
+	{ "port_extension_uid_and_comm_helpers_name_the_calling_process",
+	  test_port_extension_uid_and_comm_helpers_name_the_calling_process },
+	{ "oversized_answer_is_clamped_to_the_request_length",
+	  test_oversized_answer_is_clamped_to_the_request_length },
 	{ "sources_differ_per_opener", test_sources_differ_per_opener },
 	{ "output_report_refused_then_works_after_detach",
 	  test_output_report_refused_then_works_after_detach },

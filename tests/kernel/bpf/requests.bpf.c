@@ -21,8 +21,6 @@ int outer_ret;
 int inner_ret;
 __u64 inner_source;
 __u64 pid_tgid;
-__u64 uid_gid;
-char comm[16];
 /* Set by the tests. */
 __u8 refused_id;
 
@@ -126,14 +124,13 @@ int BPF_PROG(refuse_payload_0x66, struct hid_bpf_ctx *hctx, unsigned char report
 SEC(".struct_ops")
 struct hid_bpf_ops refuse_payload = { .hid_hw_request = (void *)refuse_payload_0x66 };
 
-/* Record who asks, with the helpers the request hooks offer. */
+/* Record who asks, with the helper upstream offers the request hooks
+ * (uid and comm are a port extension: port_helpers.bpf.c). */
 SEC("struct_ops/hid_hw_request")
 int BPF_PROG(record_caller, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
 {
 	pid_tgid = bpf_get_current_pid_tgid();
-	uid_gid = bpf_get_current_uid_gid();
-	bpf_get_current_comm(comm, sizeof(comm));
 	last_source = source;
 	calls++;
 	return 0;
@@ -238,3 +235,21 @@ int BPF_PROG(record_output_source, struct hid_bpf_ctx *hctx, __u64 source)
 
 SEC(".struct_ops")
 struct hid_bpf_ops output_source = { .hid_hw_output_report = (void *)record_output_source };
+
+/* Answer GET_REPORT itself with byte 1 0x33, claiming 100 bytes more than
+ * the request has: the caller sees at most the request length. */
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(answer_oversized, struct hid_bpf_ctx *hctx, unsigned char reportnum,
+	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
+{
+	__u8 *data = hid_bpf_get_data(hctx, 0, 2);
+
+	if (reqtype != HID_REQ_GET_REPORT || !data)
+		return 0;
+	data[1] = 0x33;
+	return hctx->allocated_size + 100;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops oversized = { .hid_hw_request = (void *)answer_oversized };
+
