@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -219,19 +220,29 @@ static pid_t request_from_child(struct request_case *c)
 	return child;
 }
 
-static void test_pid_helper_names_the_calling_process(void)
+static void test_pid_helpers_name_the_calling_process(void)
 {
+	struct { uint32_t pid, tgid; } ns_ids;
 	struct request_case c;
 	uint64_t pid_tgid;
+	struct stat ns;
 	pid_t child;
 
 	request_case_start(&c, "caller");
 	answer_feature(&c.dev, 3, 0);
+	CHECK_OK(stat("/proc/self/ns/pid", &ns));
+	CHECK_OK(hbt_write_global(c.obj, "ns_dev", &(uint64_t){ ns.st_dev }, 8));
+	CHECK_OK(hbt_write_global(c.obj, "ns_ino", &(uint64_t){ ns.st_ino }, 8));
 	child = request_from_child(&c);
 
 	pid_tgid = kt_global_u64(c.obj, "pid_tgid");
 	CHECK_EQ(pid_tgid >> 32, child);
 	CHECK_EQ((uint32_t)pid_tgid, child);
+	/* the guest runs in the initial pid namespace: the same numbers */
+	CHECK_EQ(kt_global_s32(c.obj, "ns_ret"), 0);
+	CHECK_OK(hbt_read_global(c.obj, "ns_ids", &ns_ids, sizeof(ns_ids)));
+	CHECK_EQ(ns_ids.pid, child);
+	CHECK_EQ(ns_ids.tgid, child);
 	request_case_end(&c);
 }
 
@@ -511,8 +522,8 @@ static const struct test_case tests[] = {
 	{ "sleepable_hook_forwards_and_recursion_gets_edeadlock",
 	  test_sleepable_hook_forwards_and_recursion_gets_edeadlock },
 	{ "program_decides_on_payload_byte", test_program_decides_on_payload_byte },
-	{ "pid_helper_names_the_calling_process",
-	  test_pid_helper_names_the_calling_process },
+	{ "pid_helpers_name_the_calling_process",
+	  test_pid_helpers_name_the_calling_process },
 	{ "port_extension_uid_and_comm_helpers_name_the_calling_process",
 	  test_port_extension_uid_and_comm_helpers_name_the_calling_process },
 	{ "oversized_answer_is_clamped_to_the_request_length",

@@ -21,6 +21,11 @@ int outer_ret;
 int inner_ret;
 __u64 inner_source;
 __u64 pid_tgid;
+struct bpf_pidns_info ns_ids;
+int ns_ret;
+/* Set by the tests: the pid namespace, as stat() of /proc/self/ns/pid. */
+__u64 ns_dev;
+__u64 ns_ino;
 /* Set by the tests. */
 __u8 refused_id;
 
@@ -131,6 +136,8 @@ int BPF_PROG(record_caller, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
 {
 	pid_tgid = bpf_get_current_pid_tgid();
+	ns_ret = bpf_get_ns_current_pid_tgid(ns_dev, ns_ino, &ns_ids,
+					     sizeof(ns_ids));
 	last_source = source;
 	calls++;
 	return 0;

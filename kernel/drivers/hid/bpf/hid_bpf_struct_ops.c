@@ -94,8 +94,12 @@ hid_bpf_ops_get_func_proto(enum bpf_func_id func_id,
 			   const struct bpf_prog *prog)
 {
 	switch (func_id) {
+	/* in upstream's bpf_base_func_proto(), not in 6.1's */
 	case BPF_FUNC_get_current_pid_tgid:
 		return &bpf_get_current_pid_tgid_proto;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		return &bpf_get_ns_current_pid_tgid_proto;
+	/* port extension (kernel/README.md, "Differences from upstream") */
 	case BPF_FUNC_get_current_uid_gid:
 		return &bpf_get_current_uid_gid_proto;
 	case BPF_FUNC_get_current_comm:
