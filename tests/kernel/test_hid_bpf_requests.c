@@ -500,6 +500,68 @@ static void test_kernel_issued_output_report_has_source_0(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* A mouse whose wheel has a Resolution Multiplier, in feature report 2
+ * with a second field: hid-input asks for that report while it probes. */
+static const uint8_t multiplier_mouse_rdesc[] = {
+	0x05, 0x01,		/* Usage Page (Generic Desktop) */
+	0x09, 0x02,		/* Usage (Mouse) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x01,		/*   Report ID (1) */
+	0x09, 0x01,		/*   Usage (Pointer) */
+	0xa1, 0x00,		/*   Collection (Physical) */
+	0x05, 0x09,		/*     Usage Page (Button) */
+	0x19, 0x01, 0x29, 0x03,	/*     Usage Minimum (1), Maximum (3) */
+	0x15, 0x00, 0x25, 0x01,	/*     Logical Minimum (0), Maximum (1) */
+	0x95, 0x03, 0x75, 0x01,	/*     Report Count (3), Size (1) */
+	0x81, 0x02,		/*     Input (Data,Var,Abs) */
+	0x95, 0x01, 0x75, 0x05,	/*     Report Count (1), Size (5) */
+	0x81, 0x01,		/*     Input (Const) */
+	0x05, 0x01,		/*     Usage Page (Generic Desktop) */
+	0x09, 0x30, 0x09, 0x31,	/*     Usage (X), Usage (Y) */
+	0x09, 0x38,		/*     Usage (Wheel) */
+	0x15, 0x81, 0x25, 0x7f,	/*     Logical Minimum (-127), Maximum (127) */
+	0x75, 0x08, 0x95, 0x03,	/*     Report Size (8), Count (3) */
+	0x81, 0x06,		/*     Input (Data,Var,Rel) */
+	0xc0,			/*   End Collection */
+	0x85, 0x02,		/*   Report ID (2) */
+	0x09, 0x48,		/*   Usage (Resolution Multiplier) */
+	0x15, 0x00, 0x25, 0x01,	/*   Logical Minimum (0), Maximum (1) */
+	0x35, 0x01, 0x45, 0x04,	/*   Physical Minimum (1), Maximum (4) */
+	0x75, 0x02, 0x95, 0x01,	/*   Report Size (2), Count (1) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0x09, 0x3b,		/*   Usage (Byte Count) */
+	0x35, 0x00, 0x45, 0x00,	/*   Physical Minimum (0), Maximum (0) */
+	0x75, 0x06,		/*   Report Size (6) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0xc0,			/* End Collection */
+};
+
+/*
+ * A request hook runs for a driver's request during probe, with the device
+ * lock held: a kfunc request from it must not wait for that lock. The
+ * device answers the program's request and then the kernel's.
+ */
+static void test_sleepable_request_hook_can_call_request_kfunc_during_probe(void)
+{
+	const uint8_t reply[2] = { 2, 0x01 };
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+
+	kt_make_device(&dev, "multiplier mouse", multiplier_mouse_rdesc,
+		       sizeof(multiplier_mouse_rdesc));
+	uhid_dev_set_get_reply(&dev, 2, reply, sizeof(reply), 0);
+	obj = load_requests(dev.hid_id);
+	kt_attach(obj, "request_in_probe");	/* reprobes: hid-input asks */
+
+	CHECK(kt_global_u32(obj, "probe_requests") >= 1, "hook did not run in probe");
+	CHECK_EQ(kt_global_s32(obj, "probe_request_ret"), 2);
+	CHECK(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 2) >= 2,
+	      "the device saw %lu GET_REPORT 2",
+	      uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 2));
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
 static void test_sleepable_device_event_refused(void)
 {
 	struct bpf_object *obj = hbt_open("sleepable_event", 1, NULL, 0);
@@ -539,6 +601,8 @@ static const struct test_case tests[] = {
 	  test_write_refused_on_output_path_and_set_report_fallback },
 	{ "kernel_issued_output_report_has_source_0",
 	  test_kernel_issued_output_report_has_source_0 },
+	{ "sleepable_request_hook_can_call_request_kfunc_during_probe",
+	  test_sleepable_request_hook_can_call_request_kfunc_during_probe },
 	{ "sleepable_device_event_refused", test_sleepable_device_event_refused },
 };
 

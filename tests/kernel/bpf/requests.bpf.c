@@ -260,3 +260,45 @@ int BPF_PROG(answer_oversized, struct hid_bpf_ctx *hctx, unsigned char reportnum
 SEC(".struct_ops")
 struct hid_bpf_ops oversized = { .hid_hw_request = (void *)answer_oversized };
 
+
+/*
+ * While a mouse is probed, hid-input asks it for its Resolution Multiplier
+ * feature report (GET_REPORT, source 0) with the device lock held. This
+ * sleepable hook asks the device for the same report through a context of
+ * its own before letting the kernel's request through; its own request
+ * (non-zero source) passes. Attaching the ops reprobes the device, since
+ * it also has a descriptor fixup, which changes nothing.
+ */
+__u32 probe_requests;
+int probe_request_ret;
+
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(sleepable_request_in_probe, struct hid_bpf_ctx *hctx,
+	     unsigned char reportnum, enum hid_report_type rtype,
+	     enum hid_class_request reqtype, __u64 source)
+{
+	__u8 buf[2] = { reportnum };
+	struct hid_bpf_ctx *own;
+
+	if (source || rtype != HID_FEATURE_REPORT || reqtype != HID_REQ_GET_REPORT)
+		return 0;
+	own = hid_bpf_allocate_context(hctx->hid->id);
+	if (!own)
+		return 0;
+	probe_request_ret = hid_bpf_hw_request(own, buf, sizeof(buf), rtype, reqtype);
+	probe_requests++;
+	hid_bpf_release_context(own);
+	return 0;
+}
+
+SEC("struct_ops/hid_rdesc_fixup")
+int BPF_PROG(keep_rdesc, struct hid_bpf_ctx *hctx)
+{
+	return 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops request_in_probe = {
+	.hid_hw_request = (void *)sleepable_request_in_probe,
+	.hid_rdesc_fixup = (void *)keep_rdesc,
+};
