@@ -21,6 +21,8 @@ packages=(
 	polkitd dbus libglib2.0-bin libcrypt-dev selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
 	# policy schema test (tests/unit/test-policy-schema.sh)
 	python3-jsonschema
+	# upstream's HID selftest (tests/hid-selftests/build.sh embeds its object)
+	xxd
 )
 
 # From bookworm-backports: the upstream kernel the tests also run on.

@@ -20,7 +20,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 vm_suites_all=(smoke)
-for s in kernel e2e policies; do
+for s in kernel hid-selftests e2e policies; do
 	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 

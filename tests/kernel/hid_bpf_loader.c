@@ -82,6 +82,7 @@ struct bpf_object *hbt_open(const char *name, int hid_id,
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = name);
 	const char *dir = getenv("HID_BPF_TEST_OBJDIR");
+	struct bpf_program *prog;
 	struct bpf_object *obj;
 	char path[512];
 	size_t size;
@@ -100,8 +101,21 @@ struct bpf_object *hbt_open(const char *name, int hid_id,
 	}
 	/* libbpf reads the buffer until load: it lives as long as the test */
 	obj = bpf_object__open_mem(elf, size, &opts);
-	if (!obj)
+	if (!obj) {
 		free(elf);
+		return NULL;
+	}
+	/* libbpf 1.1 has no SEC("struct_ops.s/...") */
+	bpf_object__for_each_program(prog, obj) {
+		if (strncmp(bpf_program__name(prog), "sleepable_", 10))
+			continue;
+		err = bpf_program__set_flags(prog, BPF_F_SLEEPABLE);
+		if (err) {
+			bpf_object__close(obj);
+			errno = -err;
+			return NULL;
+		}
+	}
 	return obj;
 }
 

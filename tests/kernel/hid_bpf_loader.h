@@ -11,7 +11,8 @@
 
 /* Open OBJDIR/NAME.bpf.o (OBJDIR: $HID_BPF_TEST_OBJDIR) with every
  * struct_ops map's hid_id set to hid_id, and flags set on the map named
- * flag_map (NULL: none). Returns NULL with errno set on failure. */
+ * flag_map (NULL: none). Programs named sleepable_* are made sleepable.
+ * Returns NULL with errno set on failure. */
 struct bpf_object *hbt_open(const char *name, int hid_id,
 			    const char *flag_map, unsigned int flags);
 /* hbt_open() + bpf_object__load(); NULL with errno set on failure. */

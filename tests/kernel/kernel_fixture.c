@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The kernel tests' shared pieces; see kernel_fixture.h. */
+#include <sys/utsname.h>
+
 #include "kernel_fixture.h"
 #include "harness.h"
 #include "hid_bpf_loader.h"
@@ -32,6 +34,25 @@ int kt_open_hidraw(struct uhid_dev *dev, int flags)
 	CHECK_OK(fd);
 	return fd;
 }
+
+/* "port", "upstream", "upstream-fixed", or what the release suggests. */
+static const char *kernel_name(void)
+{
+	const char *name = getenv("HID_POLICY_KERNEL_NAME");
+	static struct utsname u;
+
+	if (name && *name)
+		return name;
+	CHECK_OK(uname(&u));
+	return !strncmp(u.release, "6.1.", 4) ? "port" : "upstream";
+}
+
+void kt_port_extension(const char *what)
+{
+	if (strcmp(kernel_name(), "port"))
+		SKIP("port extension, not in upstream HID-BPF: %s", what);
+}
+
 
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var)
 {

@@ -21,6 +21,14 @@ void kt_make_device(struct uhid_dev *dev, const char *name, const uint8_t *rdesc
 struct bpf_link *kt_attach(struct bpf_object *obj, const char *map);
 /* The device's hidraw node, opened with FLAGS (O_RDWR is implied). */
 int kt_open_hidraw(struct uhid_dev *dev, int flags);
+/*
+ * Port extensions: behaviour of kernel/ (Linux 6.1) that upstream HID-BPF
+ * does not have. A test of one is named port_extension_* and starts with
+ * kt_port_extension(WHAT), which SKIPs it on any other kernel, giving WHAT
+ * as the reason. The port is told by HID_POLICY_KERNEL_NAME (scripts/test.sh
+ * sets it) or else by the kernel's release (6.1.*).
+ */
+void kt_port_extension(const char *what);
 /* A global variable of the program's .bss, by its width. */
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var);
 uint64_t kt_global_u64(struct bpf_object *obj, const char *var);

@@ -245,7 +245,12 @@ static void test_size_beyond_allocated_size_rejected(void)
 	expect_quiet(c.fd);
 }
 
-static void test_event_hook_injects_second_event(void)
+/*
+ * As upstream: the injected report is processed inside the hook, in the
+ * device's event buffer, so the hook's data holds it afterwards and the
+ * hook's own report goes on as a second copy of it.
+ */
+static void test_event_hook_injection_comes_first_and_replaces_the_data(void)
 {
 	struct event_case c;
 	uint8_t buf[256];
@@ -254,12 +259,11 @@ static void test_event_hook_injects_second_event(void)
 
 	event_case_start(&c, "inject", "inject");
 	send_report1(&c.dev, 0x10, 0x77);
-	/* the injected copy is processed first, inside the hook */
 	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
 	CHECK_EQ(buf[1], 0x11);
 	CHECK_EQ(buf[2], 0x77);
 	expect_report(c.fd, buf, sizeof(buf), TEST_INPUT_LEN);
-	CHECK_EQ(buf[1], 0x10);
+	CHECK_EQ(buf[1], 0x11);
 	CHECK_EQ(buf[2], 0x77);
 	expect_quiet(c.fd);
 
@@ -473,19 +477,62 @@ static void test_rdesc_fixup_grows_descriptor_until_detach(void)
 	CHECK(!memcmp(sys, test_rdesc, n), "sysfs descriptor not restored");
 }
 
-static void test_current_task_helpers_name_the_attaching_process(void)
+static void test_rdesc_fixup_returning_0_keeps_its_changes(void)
+{
+	uint8_t rd[4096];
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+
+	make_device(&dev, "rdesc in place");
+	obj = load("rdesc", dev.hid_id);
+	CHECK_OK(hbt_attach(obj, "rdesc_in_place", &link));
+	CHECK(kt_global_u32(obj, "calls") >= 1, "fixup did not run");
+
+	CHECK_EQ(read_rdesc_ioctl(&dev, rd), sizeof(test_rdesc));
+	CHECK_EQ(rd[4], 0x42);
+	CHECK(!memcmp(rd, test_rdesc, 4), "bytes before the change differ");
+	CHECK(!memcmp(rd + 5, test_rdesc + 5, sizeof(test_rdesc) - 5),
+	      "bytes after the change differ");
+}
+
+/*
+ * The device lock is held while the fixup runs (probe): a kfunc request
+ * from the fixup must not wait for it. Reports are not parsed yet, so the
+ * request itself is refused.
+ */
+static void test_sleepable_rdesc_fixup_can_call_request_kfunc_during_probe(void)
+{
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	uint8_t rd[4096];
+
+	make_device(&dev, "rdesc request");
+	obj = load("rdesc", dev.hid_id);
+	CHECK_OK(hbt_attach(obj, "rdesc_request", &link));
+	CHECK(kt_global_u32(obj, "fixup_requests") >= 1, "request did not return");
+	CHECK_EQ(kt_global_s32(obj, "fixup_request_ret"), -EINVAL);
+	/* the device came back */
+	CHECK_EQ(read_rdesc_ioctl(&dev, rd), sizeof(test_rdesc));
+}
+
+static void test_port_extension_current_task_helpers_name_the_attaching_process(void)
 {
 	char comm[16] = "", expected[16] = "";
 	struct uhid_dev dev;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 
+	kt_port_extension("bpf_get_current_uid_gid() and bpf_get_current_comm() "
+			  "in hid_bpf_ops programs");
 	make_device(&dev, "helpers");
-	obj = load("rdesc", dev.hid_id);
-	CHECK_OK(hbt_attach(obj, "rdesc_a", &link));
-	CHECK_EQ(kt_global_u32(obj, "caller_tgid"), getpid());
-	CHECK_EQ(kt_global_u32(obj, "caller_uid"), getuid());
-	CHECK_OK(hbt_read_global(obj, "caller_comm", comm, sizeof(comm)));
+	obj = load("port_helpers", dev.hid_id);
+	/* reprobe is synchronous: the fixup runs for the attaching task */
+	CHECK_OK(hbt_attach(obj, "fixup_caller_ids", &link));
+	CHECK_EQ(kt_global_u64(obj, "pid_tgid") >> 32, getpid());
+	CHECK_EQ((uint32_t)kt_global_u64(obj, "uid_gid"), getuid());
+	CHECK_OK(hbt_read_global(obj, "comm", comm, sizeof(comm)));
 	CHECK_OK(read_file("/proc/self/comm", expected, sizeof(expected) - 1));
 	expected[strcspn(expected, "\n")] = 0;
 	CHECK(!strcmp(comm, expected), "comm '%s', expected '%s'", comm,
@@ -567,7 +614,6 @@ static void test_device_destroyed_while_attached_then_detached(void)
 struct hid_syscall_args {
 	unsigned int hid_id;
 	int retval;
-	int got_data;
 	uint8_t data[TEST_INPUT_LEN];
 };
 
@@ -625,12 +671,30 @@ static void test_syscall_hw_request_gets_feature(void)
 	obj = load("syscall", dev.hid_id);
 	args.hid_id = dev.hid_id;
 	args.data[0] = 4;
-	args.got_data = -1;
 	CHECK_EQ(hbt_run_syscall(obj, "get_feature", &args, sizeof(args)), 0);
 	CHECK_EQ(args.retval, TEST_SHORT_LEN);
 	CHECK(!memcmp(args.data, reply, sizeof(reply)), "answer differs");
 	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 4), 1);
-	/* an allocated context has no data buffer */
+}
+
+/* Must match struct hid_get_data_args in bpf/port_syscall.bpf.c. */
+struct hid_get_data_args {
+	unsigned int hid_id;
+	int got_data;
+};
+
+static void test_port_extension_syscall_get_data_is_null_on_allocated_context(void)
+{
+	struct hid_get_data_args args = { .got_data = -1 };
+	struct uhid_dev dev;
+	struct bpf_object *obj;
+
+	kt_port_extension("hid_bpf_get_data() in SEC(\"syscall\") programs");
+	make_device(&dev, "syscall get_data");
+	obj = load("port_syscall", dev.hid_id);
+	args.hid_id = dev.hid_id;
+	CHECK_EQ(hbt_run_syscall(obj, "get_data_on_allocated_context", &args,
+				 sizeof(args)), 0);
 	CHECK_EQ(args.got_data, 0);
 }
 
@@ -656,8 +720,8 @@ static const struct test_case tests[] = {
 	  test_negative_return_drops_event_for_hidraw },
 	{ "size_beyond_allocated_size_rejected",
 	  test_size_beyond_allocated_size_rejected },
-	{ "event_hook_injects_second_event",
-	  test_event_hook_injects_second_event },
+	{ "event_hook_injection_comes_first_and_replaces_the_data",
+	  test_event_hook_injection_comes_first_and_replaces_the_data },
 	{ "before_flag_orders_2_1_3_as_1_2_3",
 	  test_before_flag_orders_2_1_3_as_1_2_3 },
 	{ "program_on_device_a_never_runs_for_b",
@@ -673,8 +737,12 @@ static const struct test_case tests[] = {
 	{ "rdesc_fixup_grows_descriptor_until_detach",
 	  test_rdesc_fixup_grows_descriptor_until_detach },
 	{ "second_rdesc_fixup_refused", test_second_rdesc_fixup_refused },
-	{ "current_task_helpers_name_the_attaching_process",
-	  test_current_task_helpers_name_the_attaching_process },
+	{ "rdesc_fixup_returning_0_keeps_its_changes",
+	  test_rdesc_fixup_returning_0_keeps_its_changes },
+	{ "sleepable_rdesc_fixup_can_call_request_kfunc_during_probe",
+	  test_sleepable_rdesc_fixup_can_call_request_kfunc_during_probe },
+	{ "port_extension_current_task_helpers_name_the_attaching_process",
+	  test_port_extension_current_task_helpers_name_the_attaching_process },
 	{ "event_buffer_grows_when_reprobe_adds_longer_report",
 	  test_event_buffer_grows_when_reprobe_adds_longer_report },
 	{ "device_destroyed_while_attached_then_detached",
@@ -687,6 +755,8 @@ static const struct test_case tests[] = {
 	  test_syscall_hw_request_gets_feature },
 	{ "syscall_unknown_device_gets_no_context",
 	  test_syscall_unknown_device_gets_no_context },
+	{ "port_extension_syscall_get_data_is_null_on_allocated_context",
+	  test_port_extension_syscall_get_data_is_null_on_allocated_context },
 };
 
 int main(int argc, char **argv)

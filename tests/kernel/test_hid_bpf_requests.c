@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -30,18 +31,17 @@ static void make_test_device(struct uhid_dev *dev)
 	kt_make_device(dev, "request hooks", uhid_test_rdesc, uhid_test_rdesc_size);
 }
 
-/* Load requests.bpf.o for hid_id; programs named sleepable_* sleepable. */
+static struct bpf_object *load_object(const char *name, int hid_id)
+{
+	struct bpf_object *obj = hbt_load(name, hid_id, NULL, 0);
+
+	CHECK(obj, "loading %s.bpf.o: %m", name);
+	return obj;
+}
+
 static struct bpf_object *load_requests(int hid_id)
 {
-	struct bpf_object *obj = hbt_open("requests", hid_id, NULL, 0);
-	struct bpf_program *prog;
-
-	CHECK(obj, "opening requests.bpf.o: %m");
-	bpf_object__for_each_program(prog, obj)
-		if (!strncmp(bpf_program__name(prog), "sleepable_", 10))
-			CHECK_OK(bpf_program__set_flags(prog, BPF_F_SLEEPABLE));
-	CHECK_OK(bpf_object__load(obj));
-	return obj;
+	return load_object("requests", hid_id);
 }
 
 /* What most request cases start from: the test device, requests.bpf.o
@@ -200,16 +200,12 @@ static void test_program_decides_on_payload_byte(void)
 	request_case_end(&c);
 }
 
-static void test_helpers_name_the_calling_process(void)
+/* A child named hid-requester, as uid 4321 and gid 1234, asks for feature
+ * report 3 on c's hidraw node; returns its pid once it exited cleanly. */
+static pid_t request_from_child(struct request_case *c)
 {
-	struct request_case c;
-	char comm[16] = "";
-	uint64_t pid_tgid, uid_gid;
 	int status;
 	pid_t child;
-
-	request_case_start(&c, "caller");
-	answer_feature(&c.dev, 3, 0);
 
 	child = fork();
 	CHECK_OK(child);
@@ -217,19 +213,92 @@ static void test_helpers_name_the_calling_process(void)
 		prctl(PR_SET_NAME, "hid-requester");
 		if (setresgid(1234, 1234, 1234) || setresuid(4321, 4321, 4321))
 			_exit(2);
-		_exit(get_feature(c.fd, 3, NULL) ? 1 : 0);
+		_exit(get_feature(c->fd, 3, NULL) ? 1 : 0);
 	}
 	CHECK_EQ(waitpid(child, &status, 0), child);
 	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
+	return child;
+}
+
+static void test_pid_helpers_name_the_calling_process(void)
+{
+	struct { uint32_t pid, tgid; } ns_ids;
+	struct request_case c;
+	uint64_t pid_tgid;
+	struct stat ns;
+	pid_t child;
+
+	request_case_start(&c, "caller");
+	answer_feature(&c.dev, 3, 0);
+	CHECK_OK(stat("/proc/self/ns/pid", &ns));
+	CHECK_OK(hbt_write_global(c.obj, "ns_dev", &(uint64_t){ ns.st_dev }, 8));
+	CHECK_OK(hbt_write_global(c.obj, "ns_ino", &(uint64_t){ ns.st_ino }, 8));
+	child = request_from_child(&c);
 
 	pid_tgid = kt_global_u64(c.obj, "pid_tgid");
-	uid_gid = kt_global_u64(c.obj, "uid_gid");
-	CHECK_OK(hbt_read_global(c.obj, "comm", comm, sizeof(comm)));
 	CHECK_EQ(pid_tgid >> 32, child);
 	CHECK_EQ((uint32_t)pid_tgid, child);
+	/* the guest runs in the initial pid namespace: the same numbers */
+	CHECK_EQ(kt_global_s32(c.obj, "ns_ret"), 0);
+	CHECK_OK(hbt_read_global(c.obj, "ns_ids", &ns_ids, sizeof(ns_ids)));
+	CHECK_EQ(ns_ids.pid, child);
+	CHECK_EQ(ns_ids.tgid, child);
+	request_case_end(&c);
+}
+
+static void test_port_extension_uid_and_comm_helpers_name_the_calling_process(void)
+{
+	struct request_case c;
+	char comm[16] = "";
+	uint64_t uid_gid;
+	pid_t child;
+
+	kt_port_extension("bpf_get_current_uid_gid() and bpf_get_current_comm() "
+			  "in hid_bpf_ops programs");
+	make_test_device(&c.dev);
+	c.obj = load_object("port_helpers", c.dev.hid_id);
+	c.link = kt_attach(c.obj, "caller_ids");
+	c.fd = kt_open_hidraw(&c.dev, 0);
+	answer_feature(&c.dev, 3, 0);
+	child = request_from_child(&c);
+
+	uid_gid = kt_global_u64(c.obj, "uid_gid");
+	CHECK_OK(hbt_read_global(c.obj, "comm", comm, sizeof(comm)));
+	CHECK_EQ(kt_global_u64(c.obj, "pid_tgid") >> 32, child);
 	CHECK_EQ((uint32_t)uid_gid, 4321);
 	CHECK_EQ(uid_gid >> 32, 1234);
 	CHECK(!strcmp(comm, "hid-requester"), "comm \"%s\"", comm);
+	request_case_end(&c);
+}
+
+/* Must match struct hid_syscall_args in bpf/syscall.bpf.c. */
+struct hid_syscall_args {
+	unsigned int hid_id;
+	int retval;
+	uint8_t data[65];
+};
+
+static void test_oversized_answer_is_clamped_to_the_request_length(void)
+{
+	struct hid_syscall_args args = { 0 };
+	struct bpf_object *sys;
+	struct request_case c;
+	uint8_t got[LEN];
+
+	request_case_start(&c, "oversized");
+	sys = load_object("syscall", c.dev.hid_id);
+
+	/* a kfunc request of 9 bytes gets 9, not the 109 the program claims */
+	args.hid_id = c.dev.hid_id;
+	args.data[0] = 4;
+	CHECK_EQ(hbt_run_syscall(sys, "get_feature", &args, sizeof(args)), 0);
+	CHECK_EQ(args.retval, 9);
+	CHECK_EQ(args.data[1], 0x33);
+	/* hidraw's 64 bytes: 64 */
+	CHECK_EQ(ioctl(c.fd, HIDIOCGFEATURE(LEN), got), LEN);
+	CHECK_EQ(got[1], 0x33);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	bpf_object__close(sys);
 	request_case_end(&c);
 }
 
@@ -431,6 +500,68 @@ static void test_kernel_issued_output_report_has_source_0(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* A mouse whose wheel has a Resolution Multiplier, in feature report 2
+ * with a second field: hid-input asks for that report while it probes. */
+static const uint8_t multiplier_mouse_rdesc[] = {
+	0x05, 0x01,		/* Usage Page (Generic Desktop) */
+	0x09, 0x02,		/* Usage (Mouse) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x01,		/*   Report ID (1) */
+	0x09, 0x01,		/*   Usage (Pointer) */
+	0xa1, 0x00,		/*   Collection (Physical) */
+	0x05, 0x09,		/*     Usage Page (Button) */
+	0x19, 0x01, 0x29, 0x03,	/*     Usage Minimum (1), Maximum (3) */
+	0x15, 0x00, 0x25, 0x01,	/*     Logical Minimum (0), Maximum (1) */
+	0x95, 0x03, 0x75, 0x01,	/*     Report Count (3), Size (1) */
+	0x81, 0x02,		/*     Input (Data,Var,Abs) */
+	0x95, 0x01, 0x75, 0x05,	/*     Report Count (1), Size (5) */
+	0x81, 0x01,		/*     Input (Const) */
+	0x05, 0x01,		/*     Usage Page (Generic Desktop) */
+	0x09, 0x30, 0x09, 0x31,	/*     Usage (X), Usage (Y) */
+	0x09, 0x38,		/*     Usage (Wheel) */
+	0x15, 0x81, 0x25, 0x7f,	/*     Logical Minimum (-127), Maximum (127) */
+	0x75, 0x08, 0x95, 0x03,	/*     Report Size (8), Count (3) */
+	0x81, 0x06,		/*     Input (Data,Var,Rel) */
+	0xc0,			/*   End Collection */
+	0x85, 0x02,		/*   Report ID (2) */
+	0x09, 0x48,		/*   Usage (Resolution Multiplier) */
+	0x15, 0x00, 0x25, 0x01,	/*   Logical Minimum (0), Maximum (1) */
+	0x35, 0x01, 0x45, 0x04,	/*   Physical Minimum (1), Maximum (4) */
+	0x75, 0x02, 0x95, 0x01,	/*   Report Size (2), Count (1) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0x09, 0x3b,		/*   Usage (Byte Count) */
+	0x35, 0x00, 0x45, 0x00,	/*   Physical Minimum (0), Maximum (0) */
+	0x75, 0x06,		/*   Report Size (6) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0xc0,			/* End Collection */
+};
+
+/*
+ * A request hook runs for a driver's request during probe, with the device
+ * lock held: a kfunc request from it must not wait for that lock. The
+ * device answers the program's request and then the kernel's.
+ */
+static void test_sleepable_request_hook_can_call_request_kfunc_during_probe(void)
+{
+	const uint8_t reply[2] = { 2, 0x01 };
+	struct bpf_object *obj;
+	struct uhid_dev dev;
+
+	kt_make_device(&dev, "multiplier mouse", multiplier_mouse_rdesc,
+		       sizeof(multiplier_mouse_rdesc));
+	uhid_dev_set_get_reply(&dev, 2, reply, sizeof(reply), 0);
+	obj = load_requests(dev.hid_id);
+	kt_attach(obj, "request_in_probe");	/* reprobes: hid-input asks */
+
+	CHECK(kt_global_u32(obj, "probe_requests") >= 1, "hook did not run in probe");
+	CHECK_EQ(kt_global_s32(obj, "probe_request_ret"), 2);
+	CHECK(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 2) >= 2,
+	      "the device saw %lu GET_REPORT 2",
+	      uhid_dev_count(&dev, UHID_DEV_GET_REPORT, 2));
+	bpf_object__close(obj);
+	uhid_dev_destroy(&dev);
+}
+
 static void test_sleepable_device_event_refused(void)
 {
 	struct bpf_object *obj = hbt_open("sleepable_event", 1, NULL, 0);
@@ -453,7 +584,12 @@ static const struct test_case tests[] = {
 	{ "sleepable_hook_forwards_and_recursion_gets_edeadlock",
 	  test_sleepable_hook_forwards_and_recursion_gets_edeadlock },
 	{ "program_decides_on_payload_byte", test_program_decides_on_payload_byte },
-	{ "helpers_name_the_calling_process", test_helpers_name_the_calling_process },
+	{ "pid_helpers_name_the_calling_process",
+	  test_pid_helpers_name_the_calling_process },
+	{ "port_extension_uid_and_comm_helpers_name_the_calling_process",
+	  test_port_extension_uid_and_comm_helpers_name_the_calling_process },
+	{ "oversized_answer_is_clamped_to_the_request_length",
+	  test_oversized_answer_is_clamped_to_the_request_length },
 	{ "sources_differ_per_opener", test_sources_differ_per_opener },
 	{ "output_report_refused_then_works_after_detach",
 	  test_output_report_refused_then_works_after_detach },
@@ -465,6 +601,8 @@ static const struct test_case tests[] = {
 	  test_write_refused_on_output_path_and_set_report_fallback },
 	{ "kernel_issued_output_report_has_source_0",
 	  test_kernel_issued_output_report_has_source_0 },
+	{ "sleepable_request_hook_can_call_request_kfunc_during_probe",
+	  test_sleepable_request_hook_can_call_request_kfunc_during_probe },
 	{ "sleepable_device_event_refused", test_sleepable_device_event_refused },
 };
 

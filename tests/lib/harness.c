@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 60
+#define SKIP_REASON_MAX 512
 
 static const char *current_test;
+/* In a test's child: where test_skip() writes its reason for the parent. */
+static int skip_reason_fd = -1;
 
 void test_log(const char *fmt, ...)
 {
@@ -37,15 +41,30 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 
 void test_skip(const char *fmt, ...)
 {
+	char reason[SKIP_REASON_MAX];
 	va_list ap;
+	int n;
 
-	fprintf(stdout, "    skip reason: ");
 	va_start(ap, fmt);
-	vfprintf(stdout, fmt, ap);
+	n = vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(reason))
+		n = sizeof(reason) - 1;
+	fflush(stdout);
+	if (skip_reason_fd < 0 || write(skip_reason_fd, reason, n) != n)
+		printf("    skip reason: %s\n", reason);
 	fflush(stdout);
 	_exit(TEST_EXIT_SKIP);
+}
+
+/* The reason a skipped child left in the pipe, "" if none. */
+static void read_skip_reason(int fd, char *out, size_t size)
+{
+	ssize_t n = read(fd, out, size - 1);
+
+	out[n > 0 ? n : 0] = 0;
 }
 
 static bool selected(const struct test_case *t, int argc, char **argv)
@@ -62,17 +81,27 @@ static bool selected(const struct test_case *t, int argc, char **argv)
 static int run_one(const char *suite, const struct test_case *t)
 {
 	unsigned int timeout = t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S;
-	int status;
+	char reason[SKIP_REASON_MAX];
+	int status, skip_pipe[2];
 	pid_t pid;
 
+	/* non-blocking: a helper the test left behind may hold the write end */
+	if (pipe2(skip_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		printf("FAIL: %s/%s (pipe: %s)\n", suite, t->name, strerror(errno));
+		return 1;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
 		printf("FAIL: %s/%s (fork: %s)\n", suite, t->name, strerror(errno));
+		close(skip_pipe[0]);
+		close(skip_pipe[1]);
 		return 1;
 	}
 	if (pid == 0) {
+		close(skip_pipe[0]);
+		skip_reason_fd = skip_pipe[1];
 		current_test = t->name;
 		/* Own process group, so the timeout kills helpers too. */
 		setpgid(0, 0);
@@ -81,16 +110,22 @@ static int run_one(const char *suite, const struct test_case *t)
 		fflush(stdout);
 		_exit(0);
 	}
+	close(skip_pipe[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);
+	read_skip_reason(skip_pipe[0], reason, sizeof(reason));
+	close(skip_pipe[0]);
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		printf("PASS: %s/%s\n", suite, t->name);
 		return 0;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == TEST_EXIT_SKIP) {
-		printf("SKIP: %s/%s\n", suite, t->name);
+		if (reason[0])
+			printf("SKIP: %s/%s (%s)\n", suite, t->name, reason);
+		else
+			printf("SKIP: %s/%s\n", suite, t->name);
 		return 2;
 	}
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)

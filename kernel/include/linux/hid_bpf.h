@@ -85,17 +85,19 @@ struct hid_bpf_ctx {
  * reports in) and may not sleep. It returns 0 to keep the report as it is,
  * a positive value to set its new size (at most ctx->allocated_size,
  * checked once all programs ran), or a negative errno to drop the report:
- * no hidraw, input or driver client sees it.
+ * no hidraw, input or driver client sees it. A report it injects with
+ * hid_bpf_try_input_report() is processed in the same buffer before the
+ * kfunc returns, so the data then holds the injected report.
  *
  * int hid_rdesc_fixup(ctx) rewrites the report descriptor.
  * hid_bpf_get_data() on ctx reaches a 4096-byte copy of the descriptor the
  * device reported, and ctx->size is its length. Only one ops per device may
  * have it; attaching or detaching that ops reprobes the device so that it
  * comes back with the new descriptor. It runs in process context and may
- * be sleepable. It returns 0 to keep the descriptor, or a positive value (at
- * most 4096) to use the first that many bytes of the buffer as the new
- * descriptor; a negative value or one above 4096 leaves the descriptor as
- * the device reported it.
+ * be sleepable. It returns 0 to keep the descriptor's length, with the
+ * changes made in place, or a positive value (at most 4096) to use the
+ * first that many bytes of the buffer as the new descriptor; a negative
+ * value or one above 4096 leaves the descriptor as the device reported it.
  *
  * int hid_hw_request(ctx, reportnum, rtype, reqtype, source) filters or
  * answers a request to the device. hid_bpf_get_data() on ctx reaches the
@@ -110,7 +112,9 @@ struct hid_bpf_ctx {
  * context and may be sleepable (SEC("struct_ops.s/...")). It returns 0 to
  * let the request go on; anything else is returned to the caller and the
  * transport never sees the request: a negative errno refuses it, a positive
- * value is the number of bytes the program handled itself.
+ * value is the number of bytes the program handled itself (clamped to
+ * ctx->allocated_size). Once the device is being removed, requests fail
+ * with -ENODEV and no program runs.
  *
  * int hid_hw_output_report(ctx, source) filters or answers an output
  * report, with ctx and source as for hid_hw_request() (the buffer is the
@@ -146,13 +150,14 @@ struct hid_bpf_ops {
 
 /**
  * struct hid_bpf_event_buf - the buffer device events are rewritten in
+ * @rcu: frees a replaced buffer once no SRCU reader uses it
  * @size: bytes available to a program (the ctx's allocated_size): the
  *	longest report of the device rounded up to 64 bytes.
- * @data: two areas of @size bytes: the first for events from the device or
- *	injected by a syscall program, the second for an event a
- *	hid_device_event program injects while the first is in use.
+ * @data: @size bytes. A report a hid_device_event program injects is
+ *	processed in it too, replacing the report that program handles.
  */
 struct hid_bpf_event_buf {
+	struct rcu_head rcu;
 	u32 size;
 	u8 data[];
 };
@@ -166,11 +171,14 @@ struct hid_bpf_event_buf {
  * @rdesc_ops: the ops that has hid_rdesc_fixup, if any.
  * @nr_ops: number of entries of @ops_list.
  * @nr_event_ops: number of entries of @ops_list with hid_device_event.
- * @destroyed: set when the device is removed; nothing attaches afterwards.
+ * @destroyed: set as the device is removed, before its driver goes: nothing
+ *	attaches afterwards, and requests fail with -ENODEV.
  * @lock: serialises the writers of every field above.
  * @srcu: readers of @ops_list, @rdesc_ops and @event_buf hold it; writers
  *	publish with RCU list/pointer primitives under @lock and wait for it
- *	before freeing or reusing anything.
+ *	before freeing or reusing anything, never while holding @lock or the
+ *	device lock (a sleepable reader may be waiting for either): a replaced
+ *	@event_buf is freed by an SRCU callback.
  *
  * Device events of one device never run concurrently: hid-core delivers
  * them under the device's driver_input_lock, which is what allows a single
@@ -196,7 +204,7 @@ u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
 u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    enum hid_report_type type, u8 *data,
 				    size_t *bufsize, u32 *size, u64 source,
-				    bool nested, int *srcu_idx);
+				    int *srcu_idx);
 void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx);
 int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
 				    unsigned char reportnum, u8 *buf, u32 size,
@@ -217,14 +225,16 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  * @source: hidraw file, HID-BPF context or 0 (see &struct hid_bpf_ops)
  * @from_bpf: the request comes from a kfunc
  *
- * With no program attached to @hdev this is one list test.
+ * With no program attached to @hdev this is a list test and a flag test.
  *
  * Context: process. Return: 0 to go on to the transport, or the first
- * non-zero program return, for the caller.
+ * non-zero program return for the caller (a positive one clamped to
+ * @size), or -ENODEV once the device is being removed.
  */
 #define dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size, rtype, \
 				      reqtype, source, from_bpf)	\
-	(likely(list_empty(&(hdev)->bpf.ops_list)) ? 0 :		\
+	(likely(list_empty(&(hdev)->bpf.ops_list) &&			\
+		!READ_ONCE((hdev)->bpf.destroyed)) ? 0 :		\
 	 __dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size,	\
 					 rtype, reqtype, source, from_bpf))
 
@@ -239,7 +249,8 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  * Context: process. Return: as dispatch_hid_bpf_raw_requests().
  */
 #define dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf) \
-	(likely(list_empty(&(hdev)->bpf.ops_list)) ? 0 :		\
+	(likely(list_empty(&(hdev)->bpf.ops_list) &&			\
+		!READ_ONCE((hdev)->bpf.destroyed)) ? 0 :		\
 	 __dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf))
 
 /**
@@ -250,24 +261,26 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  * @bufsize: in: the size of @data's buffer; out: the size of the returned one
  * @size: in: the report length; out: its length after the programs ran
  * @source: 0 for the device, else the injecting BPF context
- * @nested: the report is injected by a hid_device_event program of @hdev
  * @srcu_idx: int, -1 on entry; the caller passes it to
  *	hid_bpf_device_event_done() once it is done with the returned buffer
  *
- * With no hid_device_event program attached this is one pointer test. It is
- * a macro because struct hid_device is only complete after this header.
+ * With no hid_device_event program attached this is a pointer test and a
+ * flag test. It is a macro because struct hid_device is only complete after
+ * this header.
  *
  * Context: any; called by hid-core with @hdev's driver_input_lock held.
  * Return: @data when no program is attached, the event buffer holding the
  * rewritten report otherwise, or an ERR_PTR() when a program dropped the
- * report (its negative return) or left an invalid size (-EINVAL), or the
- * report does not fit the buffer (-E2BIG).
+ * report (its negative return) or left an invalid size (-EINVAL), the
+ * report does not fit the buffer (-E2BIG) or the device is being removed
+ * (-ENODEV).
  */
 #define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
-				      source, nested, srcu_idx)		\
-	(likely(!rcu_access_pointer((hdev)->bpf.event_buf)) ? (data) :	\
+				      source, srcu_idx)			\
+	(likely(!rcu_access_pointer((hdev)->bpf.event_buf) &&		\
+		!READ_ONCE((hdev)->bpf.destroyed)) ? (data) :		\
 	 __dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size, \
-					 source, nested, srcu_idx))
+					 source, srcu_idx))
 
 /**
  * hid_bpf_device_event_done - release the buffer of a dispatched event
@@ -295,7 +308,7 @@ static inline u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev,
 }
 
 #define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
-				      source, nested, srcu_idx)	(data)
+				      source, srcu_idx)		(data)
 #define hid_bpf_device_event_done(hdev, srcu_idx)	((void)(srcu_idx))
 #define dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size, rtype, \
 				      reqtype, source, from_bpf)	0
@@ -317,6 +330,6 @@ int __hid_hw_output_report(struct hid_device *hdev, __u8 *buf, size_t len,
 /* hid-core entry for reports injected by kfuncs; driver_input_lock held. */
 int hid_bpf_inject_input_report(struct hid_device *hid,
 				enum hid_report_type type, u8 *data, u32 size,
-				u64 source, bool nested);
+				u64 source);
 
 #endif /* __HID_BPF_H */

@@ -14,6 +14,7 @@
 #endif
 
 #define TEST_INPUT_LEN	65	/* report ID 1: ID byte + 64 */
+#define TEST_SHORT_LEN	9	/* reports 2, 3 and 4: ID byte + 8 */
 
 extern __u8 *hid_bpf_get_data(struct hid_bpf_ctx *ctx, unsigned int offset,
 			      const size_t sz) __ksym;

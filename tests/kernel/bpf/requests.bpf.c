@@ -21,8 +21,11 @@ int outer_ret;
 int inner_ret;
 __u64 inner_source;
 __u64 pid_tgid;
-__u64 uid_gid;
-char comm[16];
+struct bpf_pidns_info ns_ids;
+int ns_ret;
+/* Set by the tests: the pid namespace, as stat() of /proc/self/ns/pid. */
+__u64 ns_dev;
+__u64 ns_ino;
 /* Set by the tests. */
 __u8 refused_id;
 
@@ -126,14 +129,15 @@ int BPF_PROG(refuse_payload_0x66, struct hid_bpf_ctx *hctx, unsigned char report
 SEC(".struct_ops")
 struct hid_bpf_ops refuse_payload = { .hid_hw_request = (void *)refuse_payload_0x66 };
 
-/* Record who asks, with the helpers the request hooks offer. */
+/* Record who asks, with the helper upstream offers the request hooks
+ * (uid and comm are a port extension: port_helpers.bpf.c). */
 SEC("struct_ops/hid_hw_request")
 int BPF_PROG(record_caller, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
 {
 	pid_tgid = bpf_get_current_pid_tgid();
-	uid_gid = bpf_get_current_uid_gid();
-	bpf_get_current_comm(comm, sizeof(comm));
+	ns_ret = bpf_get_ns_current_pid_tgid(ns_dev, ns_ino, &ns_ids,
+					     sizeof(ns_ids));
 	last_source = source;
 	calls++;
 	return 0;
@@ -238,3 +242,63 @@ int BPF_PROG(record_output_source, struct hid_bpf_ctx *hctx, __u64 source)
 
 SEC(".struct_ops")
 struct hid_bpf_ops output_source = { .hid_hw_output_report = (void *)record_output_source };
+
+/* Answer GET_REPORT itself with byte 1 0x33, claiming 100 bytes more than
+ * the request has: the caller sees at most the request length. */
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(answer_oversized, struct hid_bpf_ctx *hctx, unsigned char reportnum,
+	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
+{
+	__u8 *data = hid_bpf_get_data(hctx, 0, 2);
+
+	if (reqtype != HID_REQ_GET_REPORT || !data)
+		return 0;
+	data[1] = 0x33;
+	return hctx->allocated_size + 100;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops oversized = { .hid_hw_request = (void *)answer_oversized };
+
+
+/*
+ * While a mouse is probed, hid-input asks it for its Resolution Multiplier
+ * feature report (GET_REPORT, source 0) with the device lock held. This
+ * sleepable hook asks the device for the same report through a context of
+ * its own before letting the kernel's request through; its own request
+ * (non-zero source) passes. Attaching the ops reprobes the device, since
+ * it also has a descriptor fixup, which changes nothing.
+ */
+__u32 probe_requests;
+int probe_request_ret;
+
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(sleepable_request_in_probe, struct hid_bpf_ctx *hctx,
+	     unsigned char reportnum, enum hid_report_type rtype,
+	     enum hid_class_request reqtype, __u64 source)
+{
+	__u8 buf[2] = { reportnum };
+	struct hid_bpf_ctx *own;
+
+	if (source || rtype != HID_FEATURE_REPORT || reqtype != HID_REQ_GET_REPORT)
+		return 0;
+	own = hid_bpf_allocate_context(hctx->hid->id);
+	if (!own)
+		return 0;
+	probe_request_ret = hid_bpf_hw_request(own, buf, sizeof(buf), rtype, reqtype);
+	probe_requests++;
+	hid_bpf_release_context(own);
+	return 0;
+}
+
+SEC("struct_ops/hid_rdesc_fixup")
+int BPF_PROG(keep_rdesc, struct hid_bpf_ctx *hctx)
+{
+	return 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops request_in_probe = {
+	.hid_hw_request = (void *)sleepable_request_in_probe,
+	.hid_rdesc_fixup = (void *)keep_rdesc,
+};

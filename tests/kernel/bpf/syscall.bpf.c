@@ -4,13 +4,12 @@
 
 char _license[] SEC("license") = "GPL";
 
-#define SHORT_LEN 9
+#define SHORT_LEN TEST_SHORT_LEN
 
 /* Shared with the test program: the ctx of every program below. */
 struct hid_syscall_args {
 	unsigned int hid_id;
 	int retval;
-	int got_data;
 	__u8 data[TEST_INPUT_LEN];
 };
 
@@ -56,7 +55,6 @@ int get_feature(struct hid_syscall_args *args)
 					  HID_FEATURE_REPORT,
 					  HID_REQ_GET_REPORT);
 	__builtin_memcpy(args->data, buf, SHORT_LEN);
-	args->got_data = hid_bpf_get_data(ctx, 0, 1) != NULL;
 	hid_bpf_release_context(ctx);
 	return 0;
 }

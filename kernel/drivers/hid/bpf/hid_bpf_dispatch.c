@@ -40,9 +40,12 @@ int hid_bpf_device_init(struct hid_device *hdev)
 
 /**
  * hid_bpf_destroy_device - make the attached ops inert as the device goes
- * @hdev: the device, already removed from the bus
+ * @hdev: the device, about to be removed (its driver is still bound)
  *
- * Empties the ops list and frees the event buffer. The ops keep their
+ * Runs first in hid_destroy_device(), as upstream: from here on reports
+ * and requests of @hdev fail with -ENODEV before any program, including
+ * those its driver makes while it is removed. Empties the ops list and
+ * frees the event buffer. The ops keep their
  * reference on @hdev, so their later unregistration finds it, sees it
  * destroyed and only drops that reference. Once this returns no program and
  * no kfunc request runs for @hdev any more.
@@ -79,6 +82,8 @@ void hid_bpf_device_release(struct hid_device *hdev)
 {
 	WARN_ON_ONCE(!list_empty(&hdev->bpf.ops_list));
 	kfree(rcu_access_pointer(hdev->bpf.event_buf));
+	/* buffers replaced earlier are freed by SRCU callbacks */
+	srcu_barrier(&hdev->bpf.srcu);
 	cleanup_srcu_struct(&hdev->bpf.srcu);
 	mutex_destroy(&hdev->bpf.lock);
 }
@@ -120,13 +125,21 @@ static u32 hid_bpf_event_buf_size(struct hid_device *hdev)
 	return round_up(len, HID_BPF_EVENT_BUF_ALIGN);
 }
 
+static void hid_bpf_event_buf_free(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct hid_bpf_event_buf, rcu));
+}
+
 /**
  * hid_bpf_event_buf_update - give the event buffer the size it needs now
  * @hdev: the device
  *
  * Allocates the buffer when the first ops with hid_device_event attached,
  * resizes it when the reports changed, frees it when the last such ops
- * left. A buffer being replaced is freed only once no event uses it.
+ * left. A buffer being replaced is freed by an SRCU callback once no event
+ * uses it: this never waits for readers, so it may run under the device
+ * lock, which a sleepable program holding the SRCU read lock may be
+ * waiting for.
  *
  * Context: process, with hdev->bpf.lock held and, unless the buffer is only
  * freed, the device lock (so that the reports do not change under us).
@@ -145,9 +158,7 @@ int hid_bpf_event_buf_update(struct hid_device *hdev)
 		size = hid_bpf_event_buf_size(hdev);
 		if (old && old->size == size)
 			return 0;
-		/* one area for device events, one for nested injections */
-		new = kzalloc(struct_size(new, data, 2 * (size_t)size),
-			      GFP_KERNEL);
+		new = kzalloc(struct_size(new, data, size), GFP_KERNEL);
 		if (!new)
 			return -ENOMEM;
 		new->size = size;
@@ -156,10 +167,8 @@ int hid_bpf_event_buf_update(struct hid_device *hdev)
 		return 0;
 
 	rcu_assign_pointer(hdev->bpf.event_buf, new);
-	if (old) {
-		synchronize_srcu(&hdev->bpf.srcu);
-		kfree(old);
-	}
+	if (old)
+		call_srcu(&hdev->bpf.srcu, &old->rcu, hid_bpf_event_buf_free);
 	return 0;
 }
 
@@ -205,7 +214,7 @@ void hid_bpf_reprobe(struct hid_device *hdev)
 u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    enum hid_report_type type, u8 *data,
 				    size_t *bufsize, u32 *size, u64 source,
-				    bool nested, int *srcu_idx)
+				    int *srcu_idx)
 {
 	struct hid_bpf_ctx_kern ctx_kern = {
 		.ctx.hid = hdev,
@@ -216,6 +225,8 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	struct hid_bpf_ops *e;
 	int ret;
 
+	if (READ_ONCE(hdev->bpf.destroyed))
+		return ERR_PTR(-ENODEV);
 	if (type >= HID_REPORT_TYPES)
 		return ERR_PTR(-EINVAL);
 
@@ -227,10 +238,16 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	if (*size > buf->size)
 		return ERR_PTR(-E2BIG);
 
-	ctx_kern.data = buf->data + (nested ? buf->size : 0);
+	/*
+	 * A report a hid_device_event program injects lands here too, over
+	 * the report that program is handling: as upstream, the program finds
+	 * the injected report, as the programs left it, once the kfunc returns.
+	 */
+	ctx_kern.data = buf->data;
 	ctx_kern.ctx.allocated_size = buf->size;
 	ctx_kern.ctx.size = *size;
-	memcpy(ctx_kern.data, data, *size);
+	/* a program may inject from the buffer itself */
+	memmove(ctx_kern.data, data, *size);
 	memset(ctx_kern.data + *size, 0, buf->size - *size);
 
 	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
@@ -259,7 +276,9 @@ void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx)
 
 /*
  * The request hooks run in list order under SRCU, which also lets sleepable
- * programs wait; the first non-zero return ends the chain.
+ * programs wait; the first non-zero return ends the chain. A positive one
+ * counts bytes of buf, so it is clamped to size. A removed device takes no
+ * more requests.
  */
 int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
 				    unsigned char reportnum, u8 *buf, u32 size,
@@ -277,6 +296,9 @@ int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
 	struct hid_bpf_ops *e;
 	int ret = 0, idx;
 
+	if (READ_ONCE(hdev->bpf.destroyed))
+		return -ENODEV;
+
 	idx = srcu_read_lock(&hdev->bpf.srcu);
 	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
 				 srcu_read_lock_held(&hdev->bpf.srcu)) {
@@ -288,7 +310,8 @@ int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
 			break;
 	}
 	srcu_read_unlock(&hdev->bpf.srcu, idx);
-	return ret;
+	/* callers such as __hid_request() use it as a length in buf */
+	return min_t(int, ret, size);
 }
 
 int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
@@ -304,6 +327,9 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
 	struct hid_bpf_ops *e;
 	int ret = 0, idx;
 
+	if (READ_ONCE(hdev->bpf.destroyed))
+		return -ENODEV;
+
 	idx = srcu_read_lock(&hdev->bpf.srcu);
 	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
 				 srcu_read_lock_held(&hdev->bpf.srcu)) {
@@ -314,7 +340,7 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
 			break;
 	}
 	srcu_read_unlock(&hdev->bpf.srcu, idx);
-	return ret;
+	return min_t(int, ret, size);
 }
 
 /**
@@ -325,9 +351,13 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  *
  * Context: process (probe).
  *
+ * The program returns 0 to keep the size of the descriptor (with the
+ * changes it made in place), a new size, or a negative errno to have its
+ * changes ignored; a size above HID_MAX_DESCRIPTOR_SIZE is ignored too.
+ *
  * Return: a kmalloc'ed descriptor the caller owns:
- * the program's result, or a copy of @rdesc when there is no program or it
- * returned an invalid size; NULL when out of memory.
+ * the program's result, or a copy of @rdesc when there is no program or its
+ * changes are ignored; NULL when out of memory.
  */
 u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
 			     unsigned int *size)
@@ -338,6 +368,7 @@ u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
 		.ctx.size = *size,
 	};
 	struct hid_bpf_ops *ops;
+	unsigned int new_size;
 	u8 *fixed = NULL;
 	int ret, idx;
 
@@ -355,18 +386,18 @@ u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
 	memcpy(ctx_kern.data, rdesc, *size);
 
 	ret = ops->hid_rdesc_fixup(&ctx_kern.ctx);
-	if (ret > 0 && ret <= HID_MAX_DESCRIPTOR_SIZE) {
-		fixed = krealloc(ctx_kern.data, ret, GFP_KERNEL);
-		if (fixed)
-			*size = ret;
-		else
-			kfree(ctx_kern.data);
-	} else {
+	if (ret < 0 || ret > HID_MAX_DESCRIPTOR_SIZE) {
+		hid_warn(hdev, "HID-BPF: descriptor fixup ignored (%d)\n", ret);
 		kfree(ctx_kern.data);
-		if (ret)
-			hid_warn(hdev, "HID-BPF: descriptor fixup ignored (%d)\n",
-				 ret);
+		goto out;
 	}
+	/* 0 keeps the size, and whatever the program changed in place */
+	new_size = ret ? ret : *size;
+	fixed = krealloc(ctx_kern.data, new_size, GFP_KERNEL);
+	if (fixed)
+		*size = new_size;
+	else
+		kfree(ctx_kern.data);
 out:
 	srcu_read_unlock(&hdev->bpf.srcu, idx);
 	return fixed ? fixed : kmemdup(rdesc, *size, GFP_KERNEL);
@@ -384,6 +415,12 @@ static struct hid_bpf_ctx_kern *to_ctx_kern(struct hid_bpf_ctx *ctx)
 /*
  * Checks shared by the kfuncs that send a report: a known report type, at
  * least the report ID byte, a report of that ID; clamps *size to its length.
+ *
+ * No lock is taken, as upstream does: the kfuncs run in contexts that may
+ * hold the device lock already (a sleepable descriptor fixup during probe,
+ * a hook for a driver's request during probe or remove), and a program
+ * holding the SRCU read lock must not wait for a lock under which the
+ * device's SRCU is waited for.
  */
 static int hid_bpf_check_report(struct hid_bpf_ctx *ctx, const u8 *buf,
 				size_t *size, u32 rtype)
@@ -404,28 +441,6 @@ static int hid_bpf_check_report(struct hid_bpf_ctx *ctx, const u8 *buf,
 	if (*size > report_len)
 		*size = report_len;
 	return 0;
-}
-
-/*
- * For the kfuncs that do not hold the input lock. A context from
- * hid_bpf_allocate_context() takes the device lock, which keeps a reprobe or
- * a removal from freeing the reports while they are looked at. A hook's
- * context must not: its caller may hold that lock already (a driver's
- * request or the descriptor fixup during probe), and the caller keeps the
- * reports in place anyway (hidraw's requests hold off its disconnect).
- */
-static int hid_bpf_check_report_locked(struct hid_bpf_ctx *ctx, const u8 *buf,
-				       size_t *size, u32 rtype)
-{
-	int ret;
-
-	if (to_ctx_kern(ctx)->data)
-		return hid_bpf_check_report(ctx, buf, size, rtype);
-
-	device_lock(&ctx->hid->dev);
-	ret = hid_bpf_check_report(ctx, buf, size, rtype);
-	device_unlock(&ctx->hid->dev);
-	return ret;
 }
 
 __diag_push();
@@ -509,7 +524,8 @@ void hid_bpf_release_context(struct hid_bpf_ctx *ctx)
 /*
  * Runs @req on a kmalloc'ed copy of @buf (transport drivers may DMA from
  * it) while the device is known not to be destroyed, and copies back what
- * the device answered, never more than *size bytes.
+ * the device answered, never more than @size bytes, which is also the most
+ * it returns.
  */
 static int hid_bpf_send(struct hid_bpf_ctx *ctx, u8 *buf, size_t size,
 			enum hid_report_type rtype,
@@ -536,8 +552,10 @@ static int hid_bpf_send(struct hid_bpf_ctx *ctx, u8 *buf, size_t size,
 					   (u64)(unsigned long)ctx, true);
 	srcu_read_unlock(&hdev->bpf.srcu, idx);
 
+	if (ret > (int)size)
+		ret = size;
 	if (ret > 0)
-		memcpy(buf, dma_data, min_t(size_t, ret, size));
+		memcpy(buf, dma_data, ret);
 	kfree(dma_data);
 	return ret;
 }
@@ -554,7 +572,7 @@ static int hid_bpf_send(struct hid_bpf_ctx *ctx, u8 *buf, size_t size,
  * Context: process, sleepable.
  *
  * Return: the number of bytes transferred
- * (never more than @buf__sz are copied back), -EINVAL for a bad @rtype or
+ * (at most the clamped @buf__sz, which is all that is copied back), -EINVAL for a bad @rtype or
  * @reqtype, an empty @buf or no report with @buf[0]'s ID, -EDEADLOCK on a
  * context that a kfunc created, -ENODEV once the device is gone, or the
  * transport's negative errno.
@@ -581,7 +599,7 @@ int hid_bpf_hw_request(struct hid_bpf_ctx *ctx, __u8 *buf, size_t buf__sz,
 		return -EINVAL;
 	}
 
-	ret = hid_bpf_check_report_locked(ctx, buf, &size, rtype);
+	ret = hid_bpf_check_report(ctx, buf, &size, rtype);
 	if (ret)
 		return ret;
 	return hid_bpf_send(ctx, buf, size, rtype, reqtype, false);
@@ -609,17 +627,17 @@ int hid_bpf_hw_output_report(struct hid_bpf_ctx *ctx, __u8 *buf,
 	if (to_ctx_kern(ctx)->from_bpf)
 		return -EDEADLOCK;
 
-	ret = hid_bpf_check_report_locked(ctx, buf, &size, HID_OUTPUT_REPORT);
+	ret = hid_bpf_check_report(ctx, buf, &size, HID_OUTPUT_REPORT);
 	if (ret)
 		return ret;
 	return hid_bpf_send(ctx, buf, size, HID_OUTPUT_REPORT, 0, true);
 }
 
 static int hid_bpf_inject(struct hid_bpf_ctx *ctx, enum hid_report_type type,
-			  u8 *buf, size_t size, bool nested)
+			  u8 *buf, size_t size)
 {
 	return hid_bpf_inject_input_report(ctx->hid, type, buf, size,
-					   (u64)(unsigned long)ctx, nested);
+					   (u64)(unsigned long)ctx);
 }
 
 /**
@@ -656,7 +674,7 @@ int hid_bpf_input_report(struct hid_bpf_ctx *ctx, enum hid_report_type type,
 		return -EINTR;
 	ret = hid_bpf_check_report(ctx, buf, &size, type);
 	if (!ret)
-		ret = hid_bpf_inject(ctx, type, buf, size, false);
+		ret = hid_bpf_inject(ctx, type, buf, size);
 	up(&hdev->driver_input_lock);
 	return ret;
 }
@@ -669,9 +687,10 @@ int hid_bpf_input_report(struct hid_bpf_ctx *ctx, enum hid_report_type type,
  * @buf__sz: size of @buf; clamped to the length of the report
  *
  * As hid_bpf_input_report(), but never sleeps. From hid_device_event the
- * report is processed right away, before this returns, in a buffer of its
- * own (the caller's data is left alone); elsewhere the device's input lock
- * is only tried.
+ * report is processed right away, before this returns, in the device's
+ * event buffer: the calling program's data then holds the injected report
+ * as the programs left it, not the report it was handling. Elsewhere the
+ * device's input lock is only tried.
  *
  * Context: any, including interrupt; not sleepable.
  *
@@ -693,14 +712,14 @@ int hid_bpf_try_input_report(struct hid_bpf_ctx *ctx,
 	/* hid-core runs hid_device_event with the input lock held */
 	if (ctx_kern->in_event_hook) {
 		ret = hid_bpf_check_report(ctx, buf, &size, type);
-		return ret ? ret : hid_bpf_inject(ctx, type, buf, size, true);
+		return ret ? ret : hid_bpf_inject(ctx, type, buf, size);
 	}
 
 	if (down_trylock(&hdev->driver_input_lock))
 		return -EBUSY;
 	ret = hid_bpf_check_report(ctx, buf, &size, type);
 	if (!ret)
-		ret = hid_bpf_inject(ctx, type, buf, size, false);
+		ret = hid_bpf_inject(ctx, type, buf, size);
 	up(&hdev->driver_input_lock);
 	return ret;
 }

@@ -94,8 +94,12 @@ hid_bpf_ops_get_func_proto(enum bpf_func_id func_id,
 			   const struct bpf_prog *prog)
 {
 	switch (func_id) {
+	/* in upstream's bpf_base_func_proto(), not in 6.1's */
 	case BPF_FUNC_get_current_pid_tgid:
 		return &bpf_get_current_pid_tgid_proto;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		return &bpf_get_ns_current_pid_tgid_proto;
+	/* port extension (kernel/README.md, "Differences from upstream") */
 	case BPF_FUNC_get_current_uid_gid:
 		return &bpf_get_current_uid_gid_proto;
 	case BPF_FUNC_get_current_comm:
@@ -230,7 +234,10 @@ static int hid_bpf_reg(void *kdata)
 
 /*
  * unreg: the map element was deleted. Detach, unless the device went away
- * first (hid_bpf_destroy_device() already took the ops off its list).
+ * first (hid_bpf_destroy_device() already took the ops off its list). The
+ * programs may be freed once this returns, so it waits for SRCU readers,
+ * holding no lock: a sleepable reader may wait for hdev->bpf.lock (behind
+ * a probe that holds the device lock) or for the device lock itself.
  */
 static void hid_bpf_unreg(void *kdata)
 {
@@ -249,7 +256,6 @@ static void hid_bpf_unreg(void *kdata)
 			RCU_INIT_POINTER(hdev->bpf.rdesc_ops, NULL);
 			reprobe = true;
 		}
-		synchronize_srcu(&hdev->bpf.srcu);
 		/* the last event program gone: only frees, cannot fail */
 		if (ops->hid_device_event && !--hdev->bpf.nr_event_ops)
 			hid_bpf_event_buf_update(hdev);
@@ -257,6 +263,7 @@ static void hid_bpf_unreg(void *kdata)
 	ops->hdev = NULL;
 	mutex_unlock(&hdev->bpf.lock);
 
+	synchronize_srcu(&hdev->bpf.srcu);
 	if (reprobe)
 		hid_bpf_reprobe(hdev);
 	put_device(&hdev->dev);

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Host-side build of upstream's own HID-BPF selftest (tools/testing/
+# selftests/hid: hid_bpf.c, progs/hid.c) from Debian's linux-source-6.12,
+# against one test kernel; tests/hid-selftests/run.sh runs it in the VM.
+#
+# Usage: tests/hid-selftests/build.sh BUILD_DIR KERNEL_IMAGE_DIR [KERNEL_BUILD_DIR]
+# Output goes to KERNEL_BUILD_DIR/tests/hid-selftests/ (default BUILD_DIR).
+#
+# The tests are upstream's, unchanged; only the build is adapted:
+#   - vmlinux.h comes from the test kernel's BTF, the BPF object is
+#     compiled with Debian's clang and the skeleton made by Debian's bpftool.
+#   - The test program needs libbpf >= 1.2 (struct_ops map data before
+#     load, bpf_map__set_autoattach(), SEC(".struct_ops.link") and
+#     SEC("struct_ops.s/")): as upstream's Makefile does, it is linked with
+#     the libbpf of the same source tree, built here as a static library.
+#     Nothing else uses that library.
+#   - bpftool 7.1 (libbpf 1.1) cannot open an object with struct_ops.s or
+#     .struct_ops.link sections, so the skeleton is generated from a copy
+#     with plain struct_ops sections and then made to carry the real object.
+#   - On a kernel without struct_ops links (the port: Linux 6.1) the object
+#     uses SEC(".struct_ops") instead of SEC(".struct_ops.link"); on a
+#     kernel without bpf_wq, what needs it (one program, its map and its
+#     test) is left out, and run.sh reports that test as skipped.
+set -euo pipefail
+
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ $# -eq 2 ] || [ $# -eq 3 ]; then
+	build=$1
+	kdir=$2
+else
+	echo "usage: $0 BUILD_DIR KERNEL_IMAGE_DIR [KERNEL_BUILD_DIR]" >&2
+	exit 2
+fi
+[ -f "$kdir/vmlinux" ] || { echo "build.sh: no vmlinux in $kdir" >&2; exit 1; }
+out=${3:-$build}/tests/hid-selftests
+mkdir -p "$out"
+
+# The 6.12 source: kernel/build's pristine unpacked copy when it exists,
+# otherwise the tools/ directory unpacked here once.
+package=linux-source-6.12
+version=$(dpkg-query -W -f='${Version}' "$package")
+linux=${HID_POLICY_CACHE:-$HOME/.cache/hid-policy}/kernel/src/$version
+if [ ! -d "$linux/tools/testing/selftests/hid" ]; then
+	linux=$out/linux-$version
+	if [ ! -f "$linux/.unpacked" ]; then
+		rm -rf "$linux"
+		mkdir -p "$linux"
+		tar -xJf "/usr/src/$package.tar.xz" -C "$linux" \
+			--strip-components=1 "$package/tools"
+		touch "$linux/.unpacked"
+	fi
+fi
+selftests=$linux/tools/testing/selftests
+
+# libbpf of the same tree, static; rebuilt only when the tree changes.
+libbpf=$out/libbpf
+if [ "$(cat "$libbpf/.version" 2>/dev/null)" != "$version" ]; then
+	rm -rf "$libbpf"
+	mkdir -p "$libbpf"
+	make -s -C "$linux/tools/lib/bpf" OUTPUT="$libbpf/" \
+		DESTDIR="$libbpf/root" prefix= -j"$(nproc)" \
+		"$libbpf/libbpf.a" install_headers
+	echo "$version" > "$libbpf/.version"
+fi
+
+bpftool btf dump file "$kdir/vmlinux" format c > "$out/vmlinux.h.tmp"
+mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
+
+# What the kernel has, from its BTF.
+has_type() { grep -q "^struct $1 {" "$out/vmlinux.h"; }
+: > "$out/excluded"
+cp "$selftests/hid/progs/hid.c" "$out/hid.bpf.c"
+if ! has_type bpf_struct_ops_link; then
+	sed -i 's/SEC("\.struct_ops\.link")/SEC(".struct_ops")/' "$out/hid.bpf.c"
+fi
+if ! has_type bpf_wq; then
+	# from "struct elem {" to the end of the test_multiply_events_wq ops
+	awk '/^struct elem \{/ { skip = 1 }
+	     !skip { print }
+	     skip && /^struct hid_bpf_ops test_multiply_events_wq/ { ops = 1 }
+	     skip && ops && /^};/ { skip = 0; ops = 0 }' \
+		"$out/hid.bpf.c" > "$out/hid.bpf.c.tmp"
+	mv "$out/hid.bpf.c.tmp" "$out/hid.bpf.c"
+	printf 'test_multiply_events_wq\tneeds bpf_wq, which this kernel does not have\n' \
+		>> "$out/excluded"
+fi
+# For bpftool 7.1 only: the same object with plain struct_ops sections.
+sed -e 's/SEC("\.struct_ops\.link")/SEC(".struct_ops")/' \
+    -e 's/SEC("?struct_ops\.s\//SEC("?struct_ops\//' \
+	"$out/hid.bpf.c" > "$out/hid-bpftool.bpf.c"
+
+cp "$selftests/hid/progs/hid_bpf_helpers.h" "$out/"
+for f in hid hid-bpftool; do
+	clang -g -O2 --target=bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Werror \
+		-I"$out" -I"$libbpf/root/include" \
+		-c "$out/$f.bpf.c" -o "$out/$f.bpf.o"
+done
+
+# The skeleton of the copy, carrying the real object's bytes instead.
+bpftool gen skeleton "$out/hid-bpftool.bpf.o" name hid > "$out/hid.skel.h.tmp"
+xxd -i -n hid_bpf_object "$out/hid.bpf.o" > "$out/hid_object.h"
+awk -v obj="$out/hid_object.h" '
+	/^static inline const void \*hid__elf_bytes\(size_t \*sz\)$/ {
+		while ((getline line < obj) > 0)
+			print line
+		print
+		print "{"
+		print "\t*sz = hid_bpf_object_len;"
+		print "\treturn hid_bpf_object;"
+		print "}"
+		replacing = 1
+		next
+	}
+	replacing { if ($0 == "}") replacing = 0; next }
+	{ print }' "$out/hid.skel.h.tmp" > "$out/hid.skel.h"
+rm -f "$out/hid.skel.h.tmp"
+grep -q 'return hid_bpf_object;' "$out/hid.skel.h" ||
+	{ echo "build.sh: hid.skel.h: object bytes not replaced" >&2; exit 1; }
+
+cc -g -O0 -rdynamic -Wall -Werror -D_GNU_SOURCE \
+	-I"$out" -I"$libbpf/root/include" \
+	-o "$out/hid_bpf" "$selftests/hid/hid_bpf.c" "$libbpf/libbpf.a" \
+	-lelf -lz -lrt -lpthread
