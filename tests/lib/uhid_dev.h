@@ -30,6 +30,16 @@ struct uhid_dev_record {
 	uint8_t data[UHID_DEV_REPORT_MAX];
 };
 
+struct uhid_dev;
+
+/* Called from the device's thread for each request that reaches it, once it
+ * is recorded and before a GET_REPORT or SET_REPORT is answered: it may set
+ * the answer (uhid_dev_set_get_reply) and send input reports
+ * (uhid_dev_send_input), as a device replies to commands. It must not wait
+ * for another request to reach the device. */
+typedef void (*uhid_dev_request_fn)(struct uhid_dev *dev, const struct uhid_dev_record *req,
+				    void *userdata);
+
 struct uhid_dev_config {
 	const char *name;	/* default "hid-policy test device" */
 	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (default BUS_USB) */
@@ -43,6 +53,14 @@ struct uhid_dev_config {
 	 * is destroyed, as a controller that streams its state does. */
 	const uint8_t *stream_report;
 	size_t stream_size;
+	/* See uhid_dev_request_fn; called from creation on, so a kernel
+	 * driver's requests at probe time are answered too. */
+	uhid_dev_request_fn on_request;
+	void *userdata;
+	/* Return once the device is in sysfs, without waiting for a driver
+	 * and a hidraw node: for drivers that bind later, may fail to, or
+	 * keep hidraw to themselves (hid-steam). */
+	bool no_hidraw_wait;
 };
 
 struct uhid_get_reply {
@@ -68,6 +86,8 @@ struct uhid_dev {
 	bool stream_stop;		/* atomic: ends the stream thread */
 	unsigned long n_streamed;	/* atomic: input reports the kernel took */
 	struct uhid_event stream_event;
+	uhid_dev_request_fn on_request;	/* set before the thread starts */
+	void *userdata;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	/* Everything below is protected by lock. */
@@ -80,10 +100,14 @@ struct uhid_dev {
 };
 
 /* Create the device and wait until hid-core bound it and its hidraw node
- * exists. Returns 0 or a negative errno. */
+ * exists (see uhid_dev_config.no_hidraw_wait). Returns 0 or a negative errno. */
 int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg);
 /* Destroy the device (UHID_DESTROY) and free everything. Idempotent. */
 void uhid_dev_destroy(struct uhid_dev *dev);
+
+/* Wait until the device's hidraw node exists (after a create with
+ * no_hidraw_wait); 0 or -ETIMEDOUT. */
+int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms);
 
 /* Inject an input report as the device would send it. */
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
