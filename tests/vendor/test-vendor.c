@@ -32,12 +32,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <stdatomic.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <linux/hidraw.h>
 #include <linux/input.h>
+#include <linux/netlink.h>
 
 #include "harness.h"
 #include "json_path.h"
@@ -79,6 +81,7 @@ struct driver_side {
 	const char *driver;		/* its directory in /sys/bus/hid/drivers */
 	const struct probe_request *probe;	/* ends with .what == NULL */
 	unsigned int min_inputs;	/* input devices it registers */
+	const char *child_driver;	/* binds the HID devices it adds (paired devices) */
 	const char *skip;		/* not on this kernel: why */
 };
 
@@ -171,7 +174,9 @@ static const struct vendor_device devices[] = {
 	{
 		.name = "logitech-unifying",
 		.model = &replica_unifying,
-		.side = { "logitech-djreceiver", replica_unifying_probe, 1 },
+		/* the paired mouse: a HID device below the receiver, bound by
+		 * hid-logitech-hidpp, which registers its input device */
+		.side = { "logitech-djreceiver", replica_unifying_probe, 1, "logitech-hidpp-device" },
 		.refused = {
 			{ REQ(WRITE_OUTPUT, "write-output-10-ff80f0-icp-enter-dfu", 7,
 			      0x10, 0xff, 0x80, 0xf0, 0x49, 0x43, 0x50),
@@ -277,6 +282,42 @@ static bool wait_driver(const char *syspath, const char *driver, int timeout_ms)
 	}
 }
 
+/* The kernel's uevents. A driver's probe has ended well when the device's
+ * "bind" event comes: the driver core makes the "driver" link before it
+ * calls probe, and takes it away again when probe fails. */
+static int uevent_socket(void)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	CHECK_OK(fd);
+	CHECK_OK(bind(fd, (struct sockaddr *)&addr, sizeof(addr)));
+	return fd;
+}
+
+/* Wait for "bind@.../SYSNAME" on the uevent socket FD. */
+static bool wait_bind_event(int fd, const char *sysname, int timeout_ms)
+{
+	char msg[4096], want[300];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	snprintf(want, sizeof(want), "/%s", sysname);
+	for (int waited = 0; waited < timeout_ms; waited += 100) {
+		ssize_t n;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = recv(fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+		if (n <= 0)
+			continue;
+		msg[n] = '\0';	/* the header, "ACTION@DEVPATH", ends at the first NUL */
+		if (!strncmp(msg, "bind@", 5) && strlen(msg) > strlen(want) &&
+		    !strcmp(msg + strlen(msg) - strlen(want), want))
+			return true;
+	}
+	return false;
+}
+
 static int write_attr(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -316,6 +357,35 @@ static unsigned int input_devices(const char *syspath)
 	if (realpath(syspath, real))
 		nftw(real, count_input, 16, FTW_PHYS | FTW_ACTIONRETVAL);
 	return n_inputs;
+}
+
+/* Does every HID device the driver added below the replica have
+ * CHILD_DRIVER bound? Fails when there is none. */
+static bool children_bound(const char *syspath, const char *child_driver)
+{
+	char real[PATH_MAX], child[PATH_MAX + 256], driver[64];
+	unsigned int bus, vendor, product, id, n = 0;
+	bool ok = true;
+	struct dirent *de;
+	DIR *dir;
+
+	if (!realpath(syspath, real) || !(dir = opendir(real)))
+		return false;
+	while ((de = readdir(dir))) {
+		if (sscanf(de->d_name, "%4x:%4x:%4x.%x", &bus, &vendor, &product, &id) != 4)
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", real, de->d_name);
+		bound_driver(child, driver, sizeof(driver));
+		if (strcmp(driver, child_driver)) {
+			test_log("%s: bound to \"%s\", not %s", de->d_name, driver, child_driver);
+			ok = false;
+		}
+		n++;
+	}
+	closedir(dir);
+	if (!n)
+		test_log("%s added no HID device", side->driver);
+	return ok && n > 0;
 }
 
 /* Wait until the driver's input devices are there (or gone). */
@@ -412,15 +482,19 @@ static void check_probe_passes(struct replica *rep, const char *sysname, const c
 	struct counters before, after;
 	unsigned int missing;
 	bool ok = true;
+	int r;
 
 	before = firewall_counters();
 	snprintf(path, sizeof(path), "%s/%s/unbind", HID_DRIVERS, side->driver);
 	CHECK_OK(write_attr(path, sysname));
 	CHECK(wait_driver(syspath, "", BIND_TIMEOUT_MS), "%s stays bound after unbind", side->driver);
 	replica_forget_probe(rep);
+	/* The write returns once probe ended, with its error */
 	snprintf(path, sizeof(path), "%s/%s/bind", HID_DRIVERS, side->driver);
-	if (write_attr(path, sysname) < 0 || !wait_driver(syspath, side->driver, BIND_TIMEOUT_MS)) {
-		test_log("%s did not bind again with the firewall attached", side->driver);
+	r = write_attr(path, sysname);
+	if (r < 0 || !wait_driver(syspath, side->driver, BIND_TIMEOUT_MS)) {
+		test_log("%s did not bind again with the firewall attached: %s", side->driver,
+			 strerror(-r));
 		ok = false;
 	}
 	usleep(PROBE_SETTLE_MS * 1000);
@@ -554,21 +628,26 @@ static void test_device(void)
 	struct replica *rep;
 	struct uhid_dev dev;
 	char driver[64];
-	int kmsg;
+	int kmsg, uevents;
 	bool bound;
 
 	if (side->skip)
 		SKIP("%s", side->skip);
 	kmsg = kmsg_open();
+	uevents = uevent_socket();
 	rep = replica_new(d->model, side->probe);
 	CHECK_OK(replica_create(rep, &dev));
 
 	/* 1. The driver binds the replica, with the daemon attaching the
 	 * firewall as the device comes (hotplug). */
-	bound = wait_driver(dev.syspath, side->driver, BIND_TIMEOUT_MS);
+	bound = wait_bind_event(uevents, dev.sysname, BIND_TIMEOUT_MS);
+	close(uevents);
 	bound_driver(dev.syspath, driver, sizeof(driver));
-	if (!bound)
-		test_log("bound to \"%s\", not %s; the kernel said:", driver, side->driver);
+	if (!bound || strcmp(driver, side->driver)) {
+		test_log("%s, bound to \"%s\", not %s; the kernel said:",
+			 bound ? "probed" : "no probe ended well", driver, side->driver);
+		bound = false;
+	}
 	check_line(bound, "binds");
 	if (!bound) {
 		kmsg_report(kmsg, true);
@@ -584,6 +663,9 @@ static void test_device(void)
 	if (input_devices(dev.syspath) < side->min_inputs)
 		test_log("%u input devices below %s, expected at least %u",
 			 input_devices(dev.syspath), dev.sysname, side->min_inputs);
+	if (side->child_driver)
+		check_line(children_bound(dev.syspath, side->child_driver),
+			   "added-devices-are-bound");
 
 	/* 3. What the shipped rules refuse, from hidraw. */
 	check_refused_all(&dev);
