@@ -7,22 +7,30 @@
  * (calibration, firmware information, MAC address, handshakes), and these
  * checks, each printing its own PASS:/FAIL: line:
  *
- *   binds                      the driver named for this kernel binds the
- *                              replica (sysfs "driver" link); when it does
- *                              not, the driver's own kernel messages say at
- *                              which step it gave up;
- *   creates-input-devices      the driver registered its input devices;
- *   probe-passes-the-firewall  with the firewall attached, the driver is
- *                              bound again: every request of its probe
- *                              reaches the replica, the firewall counted
- *                              them as allowed and denied nothing (the
- *                              kernel's requests carry source 0);
- *   refused/REQ                a dangerous request from hidraw that the
- *                              shipped rules name fails with EPERM, never
- *                              reaches the replica, and the audit log names
- *                              the rule;
- *   kernel-log-is-clean        the kernel logged no warning or error while
- *                              the device was there.
+ *   driver-binds                the driver named for this kernel binds the
+ *                               replica (the device's bind uevent, and its
+ *                               "driver" link); when it does not, the
+ *                               driver's own kernel messages say at which
+ *                               step it gave up;
+ *   probe-requests-reach-the-replica
+ *                               every request the probe sends got there;
+ *   probe-passes-the-firewall   with the firewall attached, the driver is
+ *                               bound again: every request of its probe
+ *                               reaches the replica again, the firewall
+ *                               counted them as allowed and denied nothing
+ *                               (the kernel's own requests, source 0);
+ *   driver-creates-input-devices
+ *                               the driver registered its input devices;
+ *   added-devices-are-bound     (hid-logitech-dj) the devices it adds for
+ *                               paired devices are bound by their driver;
+ *   hidraw-device-is-protected  the device whose hidraw node users open
+ *                               (hid-steam: its client) has the firewall;
+ *   refused/REQ                 a dangerous request from hidraw that the
+ *                               shipped rules name fails with EPERM, never
+ *                               reaches the replica, and the audit log
+ *                               names the rule;
+ *   kernel-log-is-clean         the kernel logged no warning or error while
+ *                               the device was there.
  *
  * The guest boots with hid.ignore_special_drivers=1 (scripts/vm-init),
  * because the other suites' replicas mean hid-generic; this suite sets it to
@@ -53,7 +61,6 @@
 #define HID_DRIVERS "/sys/bus/hid/drivers"
 #define BIND_TIMEOUT_MS 30000	/* TCG is slow; hid-nintendo's handshake takes a while */
 #define ATTACH_TIMEOUT_MS 30000
-#define PROBE_SETTLE_MS 2000	/* requests a driver sends from work queued at probe */
 #define AUDIT_TIMEOUT_MS 5000
 #define OUTPUT_SETTLE_US 200000	/* output reports reach uhid after write() returns */
 #define KMSG_LINE_MAX 1024
@@ -74,7 +81,7 @@ struct request {
 };
 
 #define REQ(k, n, l, ...) .kind = (k), .name = (n), .len = (l), .data = { __VA_ARGS__ }
-#define MAX_REFUSED 4
+#define MAX_REFUSED 8
 
 /* Which driver a kernel binds and what it asks at probe. */
 struct driver_side {
@@ -104,6 +111,12 @@ static const struct vendor_device devices[] = {
 		.refused = {
 			{ REQ(SET_FEATURE, "set-feature-f4-00-update-start", 64, 0xf4, 0x00, 0x39),
 			  .rule = "dualsense-deny-firmware-update" },
+			{ REQ(SET_FEATURE, "set-feature-f4-01-write-image", 64, 0xf4, 0x01, 0x39),
+			  .rule = "dualsense-deny-firmware-update" },
+			{ REQ(SET_FEATURE, "set-feature-f4-02-verify", 64, 0xf4, 0x02),
+			  .rule = "dualsense-deny-firmware-update" },
+			{ REQ(SET_FEATURE, "set-feature-f4-03-finalize", 64, 0xf4, 0x03),
+			  .rule = "dualsense-deny-firmware-update" },
 			{ REQ(SET_FEATURE, "set-feature-80-0302-nvs-unlock", 64,
 			      0x80, 0x03, 0x02, 0x65, 0x32, 0x40, 0x0c),
 			  .rule = "dualsense-deny-nvs-unlock" },
@@ -122,6 +135,9 @@ static const struct vendor_device devices[] = {
 			{ REQ(SET_FEATURE, "set-feature-a0-0a02-nvs-unlock", 64,
 			      0xa0, 0x0a, 0x02, 0x3e, 0x71, 0x7f, 0x89),
 			  .rule = "dualshock4-deny-nvs-unlock" },
+			{ REQ(SET_FEATURE, "set-feature-a0-0a02-nvs-unlock-other-key", 64,
+			      0xa0, 0x0a, 0x02, 0x00, 0x00, 0x00, 0x00),
+			  .rule = "dualshock4-deny-nvs-unlock" },
 			{ REQ(SET_FEATURE, "set-feature-90-0201-calibration-write", 64, 0x90, 0x02, 0x01, 0x01),
 			  .rule = "dualshock4-deny-calibration-write" },
 		},
@@ -139,6 +155,8 @@ static const struct vendor_device devices[] = {
 			  .rule = "switch-deny-spi-flash-write" },
 			{ REQ(WRITE_OUTPUT, "write-output-03-firmware-update-packet", 49, 0x03, 0x00),
 			  .rule = "switch-deny-firmware-update-packet" },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-03-firmware-update-packet", 49, 0x03, 0x00),
+			  .rule = "switch-deny-firmware-update-packet" },
 		},
 	},
 	{
@@ -155,6 +173,10 @@ static const struct vendor_device devices[] = {
 			  .rule = "valve-deck-deny-update-start" },
 			{ REQ(SET_FEATURE, "set-feature-00-92-update-data", 64, 0x00, 0x92, 0x3c),
 			  .rule = "valve-deck-deny-update-data" },
+			{ REQ(SET_FEATURE, "set-feature-00-93-update-complete", 64, 0x00, 0x93),
+			  .rule = "valve-deck-deny-update-complete" },
+			{ REQ(SET_FEATURE, "set-feature-00-95-update-reboot", 64, 0x00, 0x95),
+			  .rule = "valve-deck-deny-update-reboot" },
 		},
 	},
 	{
@@ -167,8 +189,16 @@ static const struct vendor_device devices[] = {
 			  .rule = "valve-sc-deny-factory-reset" },
 			{ REQ(SET_FEATURE, "set-feature-00-a9-set-serial-number", 64, 0x00, 0xa9, 0x0a),
 			  .rule = "valve-sc-deny-set-serial-number" },
+			{ REQ(SET_FEATURE, "set-feature-00-af-radio-erase-records", 64, 0x00, 0xaf),
+			  .rule = "valve-sc-deny-radio-erase-records" },
 			{ REQ(SET_FEATURE, "set-feature-00-b0-radio-write-record", 64, 0x00, 0xb0),
 			  .rule = "valve-sc-deny-radio-write-record" },
+			{ REQ(SET_FEATURE, "set-feature-00-b7-audio-update-start", 64, 0x00, 0xb7),
+			  .rule = "valve-sc-deny-audio-update-start" },
+			{ REQ(SET_FEATURE, "set-feature-00-b8-audio-update-data", 64, 0x00, 0xb8),
+			  .rule = "valve-sc-deny-audio-update-data" },
+			{ REQ(SET_FEATURE, "set-feature-00-b9-audio-update-complete", 64, 0x00, 0xb9),
+			  .rule = "valve-sc-deny-audio-update-complete" },
 		},
 	},
 	{
@@ -497,7 +527,6 @@ static void check_probe_passes(struct replica *rep, const char *sysname, const c
 			 strerror(-r));
 		ok = false;
 	}
-	usleep(PROBE_SETTLE_MS * 1000);
 	missing = replica_probe_missing(rep, true);
 	after = firewall_counters();
 	if (missing) {
@@ -648,7 +677,7 @@ static void test_device(void)
 			 bound ? "probed" : "no probe ended well", driver, side->driver);
 		bound = false;
 	}
-	check_line(bound, "binds");
+	check_line(bound, "driver-binds");
 	if (!bound) {
 		kmsg_report(kmsg, true);
 		uhid_dev_destroy(&dev);
@@ -659,7 +688,7 @@ static void test_device(void)
 
 	/* 2. The driver again, its whole probe through the firewall. */
 	check_probe_passes(rep, dev.sysname, dev.syspath);
-	check_line(input_devices(dev.syspath) >= side->min_inputs, "creates-input-devices");
+	check_line(input_devices(dev.syspath) >= side->min_inputs, "driver-creates-input-devices");
 	if (input_devices(dev.syspath) < side->min_inputs)
 		test_log("%u input devices below %s, expected at least %u",
 			 input_devices(dev.syspath), dev.sysname, side->min_inputs);
