@@ -93,8 +93,8 @@ static int uhid_write(int fd, const struct uhid_event *ev)
 	return n == sizeof(*ev) ? 0 : -EIO;
 }
 
-static void record(struct uhid_dev *dev, enum uhid_dev_request req,
-		   uint8_t rtype, uint8_t rnum, const void *data, size_t size)
+static struct uhid_dev_record *record(struct uhid_dev *dev, enum uhid_dev_request req,
+				      uint8_t rtype, uint8_t rnum, const void *data, size_t size)
 {
 	struct uhid_dev_record *r;
 
@@ -120,6 +120,21 @@ static void record(struct uhid_dev *dev, enum uhid_dev_request req,
 		break;
 	}
 	pthread_cond_broadcast(&dev->cond);
+	return r;
+}
+
+/* Record a request; hand it to the device's on_request hook, outside the
+ * lock (the hook sets replies and sends input through the locked calls). */
+static void take_request(struct uhid_dev *dev, enum uhid_dev_request req, uint8_t rtype,
+			 uint8_t rnum, const void *data, size_t size)
+{
+	struct uhid_dev_record copy;
+
+	pthread_mutex_lock(&dev->lock);
+	copy = *record(dev, req, rtype, rnum, data, size);
+	pthread_mutex_unlock(&dev->lock);
+	if (dev->on_request)
+		dev->on_request(dev, &copy, dev->userdata);
 }
 
 void uhid_dev_record(struct uhid_dev *dev, enum uhid_dev_request req, uint8_t rtype,
@@ -151,6 +166,25 @@ static void handle_event(struct uhid_dev *dev, const struct uhid_event *ev)
 {
 	struct uhid_event reply = {};
 
+	switch (ev->type) {
+	case UHID_OUTPUT:
+		take_request(dev, UHID_DEV_OUTPUT, ev->u.output.rtype,
+			     ev->u.output.size ? ev->u.output.data[0] : 0,
+			     ev->u.output.data, ev->u.output.size);
+		return;
+	case UHID_GET_REPORT:
+		take_request(dev, UHID_DEV_GET_REPORT, ev->u.get_report.rtype,
+			     ev->u.get_report.rnum, NULL, 0);
+		break;
+	case UHID_SET_REPORT:
+		take_request(dev, UHID_DEV_SET_REPORT, ev->u.set_report.rtype,
+			     ev->u.set_report.rnum, ev->u.set_report.data,
+			     ev->u.set_report.size);
+		break;
+	default:
+		break;
+	}
+
 	pthread_mutex_lock(&dev->lock);
 	switch (ev->type) {
 	case UHID_START:
@@ -163,16 +197,9 @@ static void handle_event(struct uhid_dev *dev, const struct uhid_event *ev)
 	case UHID_CLOSE:
 		dev->opened = false;
 		break;
-	case UHID_OUTPUT:
-		record(dev, UHID_DEV_OUTPUT, ev->u.output.rtype,
-		       ev->u.output.size ? ev->u.output.data[0] : 0,
-		       ev->u.output.data, ev->u.output.size);
-		break;
 	case UHID_GET_REPORT: {
 		const struct uhid_get_reply *g = &dev->get_reply[ev->u.get_report.rnum];
 
-		record(dev, UHID_DEV_GET_REPORT, ev->u.get_report.rtype,
-		       ev->u.get_report.rnum, NULL, 0);
 		reply.type = UHID_GET_REPORT_REPLY;
 		reply.u.get_report_reply.id = ev->u.get_report.id;
 		if (!g->set) {
@@ -185,9 +212,6 @@ static void handle_event(struct uhid_dev *dev, const struct uhid_event *ev)
 		break;
 	}
 	case UHID_SET_REPORT:
-		record(dev, UHID_DEV_SET_REPORT, ev->u.set_report.rtype,
-		       ev->u.set_report.rnum, ev->u.set_report.data,
-		       ev->u.set_report.size);
 		reply.type = UHID_SET_REPORT_REPLY;
 		reply.u.set_report_reply.id = ev->u.set_report.id;
 		reply.u.set_report_reply.err = dev->set_reply_err;
@@ -228,8 +252,10 @@ static void *device_thread(void *arg)
 	return NULL;
 }
 
-/* Find our device in sysfs by bus/vendor/product and its unique token:
- * uhid gives it as phys, USB as the serial number (HID_UNIQ). */
+/* Find our device in sysfs by bus/vendor/product and its unique token
+ * (uhid gives it as phys, USB as the serial number, HID_UNIQ); of several,
+ * the first created (lowest hid_id): a driver may add devices of its own
+ * with the same identity (hid-steam's hidraw client). */
 static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	char prefix[32], path[320], uevent[1024], want[96];
@@ -244,7 +270,8 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	dir = opendir("/sys/bus/hid/devices");
 	if (!dir)
 		return false;
-	while (!found && (de = readdir(dir))) {
+	while ((de = readdir(dir))) {
+		int id;
 		ssize_t n;
 
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
@@ -256,10 +283,13 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 		uevent[n] = '\0';
 		if (!strstr(uevent, want))
 			continue;
+		id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
+		if (found && id > dev->hid_id)
+			continue;
 		snprintf(dev->sysname, sizeof(dev->sysname), "%s", de->d_name);
 		snprintf(dev->syspath, sizeof(dev->syspath), "/sys/bus/hid/devices/%s",
 			 de->d_name);
-		dev->hid_id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
+		dev->hid_id = id;
 		found = true;
 	}
 	closedir(dir);
@@ -390,6 +420,8 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_cond_init(&dev->cond, NULL);
 
+	dev->on_request = cfg->on_request;
+	dev->userdata = cfg->userdata;
 	if (usb)
 		r = usb_gadget_dev_start(dev, &defaults, dev->phys, &dev->usb);
 	else
@@ -398,7 +430,7 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 		goto fail;
 
 	deadline = now_ms() + (usb ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS);
-	while (!find_sysfs(dev, &defaults) || !find_hidraw(dev)) {
+	while (!find_sysfs(dev, &defaults) || (!cfg->no_hidraw_wait && !find_hidraw(dev))) {
 		if (now_ms() > deadline) {
 			r = -ETIMEDOUT;
 			goto fail;
@@ -443,6 +475,18 @@ void uhid_dev_destroy(struct uhid_dev *dev)
 		free(dev->records);
 		dev->records = NULL;
 	}
+}
+
+int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms)
+{
+	long deadline = now_ms() + timeout_ms;
+
+	while (!find_hidraw(dev)) {
+		if (now_ms() > deadline)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+	return 0;
 }
 
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)

@@ -55,6 +55,16 @@ enum test_dev_backend {
 /* "uhid", "usb": for result names. */
 const char *test_dev_backend_name(enum test_dev_backend backend);
 
+struct uhid_dev;
+
+/* Called from the device's thread for each request that reaches it, once it
+ * is recorded and before a GET_REPORT or SET_REPORT is answered: it may set
+ * the answer (uhid_dev_set_get_reply) and send input reports
+ * (uhid_dev_send_input), as a device replies to commands. It must not wait
+ * for another request to reach the device. */
+typedef void (*uhid_dev_request_fn)(struct uhid_dev *dev, const struct uhid_dev_record *req,
+				    void *userdata);
+
 struct uhid_dev_config {
 	enum test_dev_backend backend;	/* default TEST_DEV_UHID */
 	const char *name;	/* default "hid-policy test device"; USB: the
@@ -74,6 +84,14 @@ struct uhid_dev_config {
 	 * uhid only (USB: -EOPNOTSUPP). */
 	const uint8_t *stream_report;
 	size_t stream_size;
+	/* See uhid_dev_request_fn; called from creation on, so a kernel
+	 * driver's requests at probe time are answered too. */
+	uhid_dev_request_fn on_request;
+	void *userdata;
+	/* Return once the device is in sysfs, without waiting for a driver
+	 * and a hidraw node: for drivers that bind later, may fail to, or
+	 * keep hidraw to themselves (hid-steam). */
+	bool no_hidraw_wait;
 };
 
 struct usb_gadget_dev;
@@ -103,6 +121,8 @@ struct uhid_dev {
 	bool stream_stop;		/* atomic: ends the stream thread */
 	unsigned long n_streamed;	/* atomic: input reports the kernel took */
 	struct uhid_event stream_event;
+	uhid_dev_request_fn on_request;	/* set before the thread starts */
+	void *userdata;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	/* Everything below is protected by lock. */
@@ -115,8 +135,9 @@ struct uhid_dev {
 };
 
 /* Create the device and wait until hid-core bound it and its hidraw node
- * exists. Returns 0 or a negative errno. USB: what the enumeration sent
- * is not recorded; -EBUSY when every dummy_hcd UDC is taken. */
+ * exists (see uhid_dev_config.no_hidraw_wait). Returns 0 or a negative
+ * errno. USB: what the enumeration sent is not recorded; -EBUSY when
+ * every dummy_hcd UDC is taken. */
 int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg);
 /* Destroy the device (UHID_DESTROY; USB: disconnect, and wait until the
  * HID device is gone) and free everything. Idempotent. */
@@ -125,6 +146,11 @@ void uhid_dev_destroy(struct uhid_dev *dev);
 /* Inject an input report as the device would send it. USB: blocks until
  * the host took it, which it does while the device is open (hidraw or an
  * input handler). */
+/* Wait until the device's hidraw node exists (after a create with
+ * no_hidraw_wait); 0 or -ETIMEDOUT. */
+int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms);
+
+/* Inject an input report as the device would send it. */
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
 
 /* Answer GET_REPORT for report ID rnum with data (data[0] is the ID), or

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Replicas of real devices for their vendor drivers; see replicas.h. */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/input.h>
+
+#include "harness.h"
+#include "replicas.h"
+
+#define MAX_PROBE 16
+#define PROBE_WAIT_MS 5000
+
+struct replica {
+	const struct replica_model *model;
+	const struct probe_request *probe;
+	unsigned int n_probe;
+	atomic_uint seen[MAX_PROBE];
+	uint8_t timer;			/* the Switch's report counter */
+	uint8_t *flash;			/* the Switch's SPI flash */
+};
+
+/* Little-endian 16-bit values into a report. */
+static void put_le16(uint8_t *p, int v)
+{
+	p[0] = (uint8_t)(v & 0xff);
+	p[1] = (uint8_t)((v >> 8) & 0xff);
+}
+
+static void reply_get(struct uhid_dev *dev, const uint8_t *data, size_t size)
+{
+	uhid_dev_set_get_reply(dev, data[0], data, size, 0);
+}
+
+/* ---- Sony: feature reports read with GET_REPORT, USB (no CRC) ---- */
+
+/* A MAC address, in the byte order the controllers send it. */
+static const uint8_t sony_mac[6] = { 0x56, 0x34, 0x12, 0xef, 0xcd, 0xab };
+
+/*
+ * Gyroscope and accelerometer calibration as the USB reports carry it
+ * (hid-playstation dualsense_get_calibration_data and
+ * dualshock4_get_calibration_data, hid-sony dualshock4_get_calibration_data):
+ * from byte 1, le16 each: pitch, yaw, roll bias; pitch +/-, yaw +/-,
+ * roll +/-; gyro speed +/-; accelerometer x +/-, y +/-, z +/-. Values a real
+ * controller reports, so no divisor is zero and the drivers do not warn.
+ */
+static void sony_calibration(uint8_t *r)
+{
+	static const int16_t values[] = {
+		0, 0, 0,			/* gyro bias */
+		8800, -8800, 8800, -8800, 8800, -8800,	/* gyro +/- per axis */
+		540, 540,			/* gyro speed +/- */
+		8200, -8200, 8200, -8200, 8200, -8200,	/* accelerometer +/- */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		put_le16(r + 1 + 2 * i, values[i]);
+}
+
+static void dualsense_answer(struct replica *rep, struct uhid_dev *dev,
+			     const struct uhid_dev_record *req)
+{
+	uint8_t r[64] = { req->rnum };
+
+	if (req->request != UHID_DEV_GET_REPORT || req->rtype != UHID_FEATURE_REPORT)
+		return;
+	switch (req->rnum) {
+	case 0x05:	/* DS_FEATURE_REPORT_CALIBRATION, 41 bytes */
+		sony_calibration(r);
+		reply_get(dev, r, 41);
+		break;
+	case 0x09:	/* DS_FEATURE_REPORT_PAIRING_INFO, 20 bytes, MAC from byte 1 */
+		memcpy(r + 1, sony_mac, sizeof(sony_mac));
+		reply_get(dev, r, 20);
+		break;
+	case 0x20:	/* DS_FEATURE_REPORT_FIRMWARE_INFO, 64 bytes: hardware
+			 * version le32 at 24, firmware le32 at 28, update
+			 * version le16 at 44 */
+		put_le16(r + 24, 0x0617);
+		put_le16(r + 28, 0x0110);
+		r[30] = 0x01;
+		put_le16(r + 44, 0x0224);
+		reply_get(dev, r, 64);
+		break;
+	}
+}
+
+static void dualshock4_answer(struct replica *rep, struct uhid_dev *dev,
+			      const struct uhid_dev_record *req)
+{
+	uint8_t r[64] = { req->rnum };
+
+	if (req->request != UHID_DEV_GET_REPORT || req->rtype != UHID_FEATURE_REPORT)
+		return;
+	switch (req->rnum) {
+	case 0x02:	/* calibration over USB, 37 bytes */
+		sony_calibration(r);
+		reply_get(dev, r, 37);
+		break;
+	case 0x12:	/* pairing information (hid-playstation), 16 bytes */
+	case 0x81:	/* MAC address (hid-sony), 7 bytes */
+		memcpy(r + 1, sony_mac, sizeof(sony_mac));
+		reply_get(dev, r, req->rnum == 0x12 ? 16 : 7);
+		break;
+	case 0xa3:	/* firmware information, 49 bytes: hardware version
+			 * le16 at 35, firmware le16 at 41 */
+		put_le16(r + 35, 0x3100);
+		put_le16(r + 41, 0x0801);
+		reply_get(dev, r, 49);
+		break;
+	}
+}
+
+/* ---- Nintendo Switch Pro Controller (USB) ---- */
+
+#define SWITCH_REPORT_SIZE 64
+#define SWITCH_FLASH_SIZE 0x10000
+
+/* hid-nintendo's SPI flash addresses (JC_CAL_*, JC_IMU_CAL_*) */
+#define FLASH_IMU_FACTORY 0x6020
+#define FLASH_LEFT_STICK_FACTORY 0x603d
+#define FLASH_RIGHT_STICK_FACTORY 0x6046
+
+/* Two 12-bit values in three bytes, as the flash and the reports pack them. */
+static void put_12bit_pair(uint8_t *p, unsigned int a, unsigned int b)
+{
+	p[0] = a & 0xff;
+	p[1] = ((a >> 8) & 0x0f) | ((b & 0x0f) << 4);
+	p[2] = (b >> 4) & 0xff;
+}
+
+/* A flash as it leaves the factory: no user calibration (its magic bytes
+ * erased, 0xff), factory stick and IMU calibration present. */
+static void switch_flash_init(uint8_t *flash)
+{
+	static const int16_t imu[12] = {
+		0, 0, 0,		/* accelerometer offset */
+		16384, 16384, 16384,	/* accelerometer scale */
+		0, 0, 0,		/* gyroscope offset */
+		13371, 13371, 13371,	/* gyroscope scale */
+	};
+	uint8_t *left = flash + FLASH_LEFT_STICK_FACTORY;
+	uint8_t *right = flash + FLASH_RIGHT_STICK_FACTORY;
+
+	memset(flash, 0xff, SWITCH_FLASH_SIZE);
+	for (size_t i = 0; i < ARRAY_SIZE(imu); i++)
+		put_le16(flash + FLASH_IMU_FACTORY + 2 * i, imu[i]);
+	/* joycon_read_stick_calibration: left stick max-above, center,
+	 * min-below; right stick center, min-below, max-above (x, y each) */
+	put_12bit_pair(left, 1500, 1500);
+	put_12bit_pair(left + 3, 2048, 2048);
+	put_12bit_pair(left + 6, 1500, 1500);
+	put_12bit_pair(right, 2048, 2048);
+	put_12bit_pair(right + 3, 1500, 1500);
+	put_12bit_pair(right + 6, 1500, 1500);
+}
+
+/* Input report 0x21, the reply to a subcommand (struct
+ * joycon_input_report): timer, battery and connection, buttons, both
+ * sticks centred, then ack, the subcommand's ID and its data from byte 15. */
+static void switch_subcmd_reply(struct replica *rep, struct uhid_dev *dev, uint8_t ack,
+				uint8_t subcmd, const uint8_t *data, size_t len)
+{
+	uint8_t r[SWITCH_REPORT_SIZE] = { 0x21, rep->timer++, 0x91 };
+
+	put_12bit_pair(r + 6, 2048, 2048);
+	put_12bit_pair(r + 9, 2048, 2048);
+	r[13] = ack;
+	r[14] = subcmd;
+	if (len > sizeof(r) - 15)
+		len = sizeof(r) - 15;
+	memcpy(r + 15, data, len);
+	uhid_dev_send_input(dev, r, sizeof(r));
+}
+
+static void switch_subcommand(struct replica *rep, struct uhid_dev *dev, const uint8_t *out,
+			      size_t size)
+{
+	/* Output report 0x01: packet number, 8 bytes of rumble, the
+	 * subcommand in byte 10, its arguments from byte 11. */
+	uint8_t subcmd = out[10], data[40] = { 0 };
+	uint32_t addr;
+	uint8_t len;
+
+	switch (subcmd) {
+	case 0x02:	/* JC_SUBCMD_REQ_DEV_INFO (joycon_read_info): firmware
+			 * version, controller type (3: Pro) at data[2], MAC
+			 * from data[4] */
+		data[0] = 0x04;
+		data[1] = 0x21;
+		data[2] = 0x03;
+		data[3] = 0x02;
+		memcpy(data + 4, (const uint8_t[]){ 0x98, 0xb6, 0xe9, 0x12, 0x34, 0x56 }, 6);
+		data[10] = 0x01;
+		switch_subcmd_reply(rep, dev, 0x82, subcmd, data, 12);
+		break;
+	case 0x10:	/* JC_SUBCMD_SPI_FLASH_READ: address le32, length; the
+			 * reply repeats both, the bytes follow from data[5] */
+		if (size < 16)
+			return;
+		addr = out[11] | out[12] << 8 | out[13] << 16 | (uint32_t)out[14] << 24;
+		len = out[15];
+		if (addr >= SWITCH_FLASH_SIZE || len > SWITCH_FLASH_SIZE - addr ||
+		    len > sizeof(data) - 5)
+			return;
+		memcpy(data, out + 11, 5);
+		memcpy(data + 5, rep->flash + addr, len);
+		switch_subcmd_reply(rep, dev, 0x90, subcmd, data, 5 + len);
+		break;
+	default:	/* report mode, IMU, vibration, lights: a plain ACK */
+		switch_subcmd_reply(rep, dev, 0x80, subcmd, data, 0);
+		break;
+	}
+}
+
+static void switch_pro_answer(struct replica *rep, struct uhid_dev *dev,
+			      const struct uhid_dev_record *req)
+{
+	const uint8_t *out = req->data;
+	uint8_t r[SWITCH_REPORT_SIZE] = { 0x81 };
+
+	if (req->request != UHID_DEV_OUTPUT || req->size < 2)
+		return;
+	switch (out[0]) {
+	case 0x80:	/* JC_OUTPUT_USB_CMD: handshake (2) and baud rate (3)
+			 * are acknowledged with input report 0x81 and the
+			 * command; "no timeout" (4) gets no answer */
+		if (out[1] == 0x02 || out[1] == 0x03) {
+			r[1] = out[1];
+			uhid_dev_send_input(dev, r, sizeof(r));
+		}
+		break;
+	case 0x01:	/* JC_OUTPUT_RUMBLE_AND_SUBCMD */
+		if (req->size >= 11)
+			switch_subcommand(rep, dev, out, req->size);
+		break;
+	}
+}
+
+/* ---- Valve Steam Deck controller and Steam Controller (USB) ---- */
+
+static void steam_answer(struct replica *rep, struct uhid_dev *dev,
+			      const struct uhid_dev_record *req)
+{
+	/* Feature report 0, not numbered: byte 0 is 0, the command in byte
+	 * 1. hid-steam steam_get_serial sends 0xae (get string attribute),
+	 * the length it takes (0x15), 0x01 (serial number) and reads the
+	 * reply from GET_REPORT: 0xae, the length, 0x01, the serial. Linux
+	 * 6.1 wants the length repeated as it asked. */
+	static const char serial[] = "FVZZ12345678";
+	uint8_t r[65] = { 0x00, 0xae, 0, 0x01 };
+
+	if (req->request != UHID_DEV_SET_REPORT || req->rtype != UHID_FEATURE_REPORT ||
+	    req->size < 4 || req->data[1] != 0xae || req->data[3] != 0x01)
+		return;
+	r[2] = req->data[2];
+	memcpy(r + 4, serial, sizeof(serial));
+	reply_get(dev, r, sizeof(r));
+}
+
+/* ---- Logitech Unifying receiver (USB), with one paired mouse ---- */
+
+#define HIDPP_SHORT 0x10
+#define HIDPP_LONG 0x11
+#define DJ_SHORT 0x20
+#define RECEIVER 0xff
+#define PAIRED_INDEX 1
+#define PAIRED_WPID 0x4061		/* a Unifying mouse's wireless PID */
+
+static void send_report(struct uhid_dev *dev, const uint8_t *r, size_t size)
+{
+	uhid_dev_send_input(dev, r, size);
+}
+
+/* A HID++ 1.0 error: 0x8f, the request's sub ID and register, the code. */
+static void hidpp_error(struct uhid_dev *dev, const uint8_t *q, uint8_t code)
+{
+	uint8_t r[7] = { HIDPP_SHORT, q[1], 0x8f, q[2], q[3], code };
+
+	send_report(dev, r, sizeof(r));
+}
+
+static void unifying_receiver_register(struct uhid_dev *dev, const uint8_t *q)
+{
+	uint8_t r[20] = { 0 };
+
+	memcpy(r, q, 4);
+	switch (q[2]) {
+	case 0x80:	/* set short register: notifications (0x00), device
+			 * arrival (0x02): acknowledged */
+		r[0] = HIDPP_SHORT;
+		send_report(dev, r, 7);
+		break;
+	case 0x83:	/* get long register */
+		if (q[3] != 0xb5) {
+			hidpp_error(dev, q, 0x02);	/* invalid address */
+			break;
+		}
+		/* pairing information of the paired device (hid-logitech-
+		 * hidpp hidpp_unifying_get_serial, _get_name), a long reply
+		 * that hid-logitech-dj hands to the device it names in byte 4 */
+		r[0] = HIDPP_LONG;
+		r[4] = q[4];
+		if ((q[4] & 0xf0) == 0x30) {		/* extended pairing: serial */
+			memcpy(r + 5, (const uint8_t[]){ 0x1a, 0x2b, 0x3c, 0x4d }, 4);
+		} else if ((q[4] & 0xf0) == 0x40) {	/* device name */
+			r[5] = 4;
+			memcpy(r + 6, "M705", 4);
+		} else if ((q[4] & 0xf0) == 0x20) {	/* pairing: wireless PID, type */
+			r[7] = PAIRED_WPID >> 8;
+			r[8] = PAIRED_WPID & 0xff;
+			r[11] = 0x02;			/* mouse */
+		} else {
+			hidpp_error(dev, q, 0x02);
+			break;
+		}
+		send_report(dev, r, sizeof(r));
+		break;
+	default:
+		hidpp_error(dev, q, 0x01);		/* invalid sub ID */
+		break;
+	}
+}
+
+static void unifying_answer(struct replica *rep, struct uhid_dev *dev,
+			    const struct uhid_dev_record *req)
+{
+	const uint8_t *q = req->data;
+	uint8_t r[15] = { DJ_SHORT };
+
+	/* hid-logitech-dj and -hidpp send output reports with SET_REPORT */
+	if (!(req->request == UHID_DEV_OUTPUT ||
+	      (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT)) ||
+	    req->size < 4)
+		return;
+	if (q[0] == DJ_SHORT && q[1] == RECEIVER && q[2] == 0x81) {
+		/* DJ "get paired devices" (logi_dj_recv_query_paired_devices):
+		 * one "device paired" notification per device: index, 0x41,
+		 * special function 0, wireless PID (lsb, msb), the RF reports
+		 * it sends (le32; bit 2: standard mouse) */
+		r[1] = PAIRED_INDEX;
+		r[2] = 0x41;
+		r[4] = PAIRED_WPID & 0xff;
+		r[5] = PAIRED_WPID >> 8;
+		r[6] = 1u << 2;
+		send_report(dev, r, sizeof(r));
+		return;
+	}
+	if (q[0] != HIDPP_SHORT && q[0] != HIDPP_LONG)
+		return;
+	if (q[1] == RECEIVER)
+		unifying_receiver_register(dev, q);
+	else if (q[1] == PAIRED_INDEX)
+		/* The mouse speaks HID++ 1.0: a 2.0 request (root feature,
+		 * protocol version) gets "invalid sub ID", which hid-logitech-
+		 * hidpp takes for protocol 1.0 */
+		hidpp_error(dev, q, 0x01);
+}
+
+/* ---- descriptors ---- */
+
+#define VENDOR_BYTES(usage, count, main) 0x09, (usage), 0x95, (count), (main), 0x02
+#define INPUT 0x81
+#define OUTPUT 0x91
+#define FEATURE 0xb1
+#define BYTE_FIELDS 0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08
+
+/* Report sizes below count the bytes after the report ID. */
+static const uint8_t dualsense_rdesc[] = {
+	0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,	/* Generic Desktop, Gamepad, Application */
+	0x85, 0x01,				/* input 0x01: 63 bytes */
+	0x09, 0x30, 0x09, 0x31, 0x09, 0x32, 0x09, 0x35, BYTE_FIELDS, 0x95, 0x04, INPUT, 0x02,
+	0x06, 0x00, 0xff,			/* the rest: vendor defined */
+	VENDOR_BYTES(0x20, 59, INPUT),
+	0x85, 0x02, VENDOR_BYTES(0x21, 62, OUTPUT),	/* effects, lights */
+	0x85, 0x05, VENDOR_BYTES(0x22, 40, FEATURE),	/* calibration */
+	0x85, 0x09, VENDOR_BYTES(0x23, 19, FEATURE),	/* pairing information */
+	0x85, 0x20, VENDOR_BYTES(0x24, 63, FEATURE),	/* firmware information */
+	0x85, 0x80, VENDOR_BYTES(0x25, 63, FEATURE),	/* NVS, test commands */
+	0x85, 0x82, VENDOR_BYTES(0x26, 63, FEATURE),	/* stick calibration */
+	0x85, 0xf4, VENDOR_BYTES(0x27, 63, FEATURE),	/* firmware update */
+	0x85, 0xf5, VENDOR_BYTES(0x28, 3, FEATURE),	/* update status */
+	0xc0,
+};
+
+static const uint8_t dualshock4_rdesc[] = {
+	0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,	/* Generic Desktop, Gamepad, Application */
+	0x85, 0x01,				/* input 0x01: 63 bytes */
+	0x09, 0x30, 0x09, 0x31, 0x09, 0x32, 0x09, 0x35, BYTE_FIELDS, 0x95, 0x04, INPUT, 0x02,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x0e,	/* 14 buttons, 2 bits padding */
+	0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x0e, INPUT, 0x02,
+	0x95, 0x02, INPUT, 0x03,
+	0x06, 0x00, 0xff, BYTE_FIELDS,		/* the rest: vendor defined */
+	VENDOR_BYTES(0x20, 57, INPUT),
+	0x85, 0x05, VENDOR_BYTES(0x21, 31, OUTPUT),	/* rumble, lightbar */
+	0x85, 0x02, VENDOR_BYTES(0x22, 36, FEATURE),	/* calibration */
+	0x85, 0x12, VENDOR_BYTES(0x23, 15, FEATURE),	/* pairing information */
+	0x85, 0x81, VENDOR_BYTES(0x24, 6, FEATURE),	/* MAC address */
+	0x85, 0xa3, VENDOR_BYTES(0x25, 48, FEATURE),	/* firmware information */
+	0x85, 0xa0, VENDOR_BYTES(0x26, 63, FEATURE),	/* NVS */
+	0x85, 0x90, VENDOR_BYTES(0x27, 63, FEATURE),	/* calibration writes */
+	0xc0,
+};
+
+static const uint8_t switch_pro_rdesc[] = {
+	0x05, 0x01, 0x09, 0x04, 0xa1, 0x01,	/* Generic Desktop, Joystick, Application */
+	0x06, 0x01, 0xff, BYTE_FIELDS,		/* vendor defined, 63 bytes each */
+	0x85, 0x21, VENDOR_BYTES(0x21, 63, INPUT),	/* subcommand replies */
+	0x85, 0x30, VENDOR_BYTES(0x30, 63, INPUT),	/* full input reports */
+	0x85, 0x81, VENDOR_BYTES(0x81, 63, INPUT),	/* USB command replies */
+	0x85, 0x01, VENDOR_BYTES(0x01, 63, OUTPUT),	/* rumble and subcommand */
+	0x85, 0x03, VENDOR_BYTES(0x03, 63, OUTPUT),	/* firmware update packet */
+	0x85, 0x10, VENDOR_BYTES(0x10, 63, OUTPUT),	/* rumble */
+	0x85, 0x80, VENDOR_BYTES(0x80, 63, OUTPUT),	/* USB commands */
+	0xc0,
+};
+
+static const uint8_t steam_rdesc[] = {
+	0x06, 0xff, 0xff, 0x09, 0x01, 0xa1, 0x01,	/* vendor defined, Application */
+	BYTE_FIELDS,				/* reports not numbered, 64 bytes */
+	VENDOR_BYTES(0x01, 64, INPUT),
+	VENDOR_BYTES(0x01, 64, FEATURE),
+	0xc0,
+};
+
+/* The receiver's HID++/DJ interface: HID++ short and long reports in the
+ * collections hid-logitech-dj looks for (vendor page 0xff00, usage 1 and 2),
+ * DJ reports in the third; arrays of bytes, as on the real receiver. */
+#define ARRAY_BYTES(usage, count) \
+	0x95, (count), 0x09, (usage), INPUT, 0x00, 0x09, (usage), OUTPUT, 0x00
+static const uint8_t unifying_rdesc[] = {
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, BYTE_FIELDS,
+	0x85, HIDPP_SHORT, ARRAY_BYTES(0x01, 6),
+	0xc0,
+	0x06, 0x00, 0xff, 0x09, 0x02, 0xa1, 0x01, BYTE_FIELDS,
+	0x85, HIDPP_LONG, ARRAY_BYTES(0x02, 19),
+	0xc0,
+	0x06, 0x00, 0xff, 0x09, 0x04, 0xa1, 0x01, BYTE_FIELDS,
+	0x85, DJ_SHORT, ARRAY_BYTES(0x41, 14),
+	0x85, 0x21, ARRAY_BYTES(0x42, 31),
+	0xc0,
+};
+
+const struct replica_model replica_dualsense = {
+	"Sony Interactive Entertainment DualSense Wireless Controller",
+	BUS_USB, 0x054c, 0x0ce6, dualsense_rdesc, sizeof(dualsense_rdesc), dualsense_answer,
+};
+const struct replica_model replica_dualshock4 = {
+	"Sony Interactive Entertainment Wireless Controller",
+	BUS_USB, 0x054c, 0x09cc, dualshock4_rdesc, sizeof(dualshock4_rdesc), dualshock4_answer,
+};
+const struct replica_model replica_switch_pro = {
+	"Nintendo Co., Ltd. Pro Controller",
+	BUS_USB, 0x057e, 0x2009, switch_pro_rdesc, sizeof(switch_pro_rdesc), switch_pro_answer,
+};
+const struct replica_model replica_steam_deck = {
+	"Valve Software Steam Deck Controller",
+	BUS_USB, 0x28de, 0x1205, steam_rdesc, sizeof(steam_rdesc), steam_answer,
+};
+const struct replica_model replica_steam_controller = {
+	"Valve Software Steam Controller",
+	BUS_USB, 0x28de, 0x1102, steam_rdesc, sizeof(steam_rdesc), steam_answer,
+};
+const struct replica_model replica_unifying = {
+	"Logitech USB Receiver",
+	BUS_USB, 0x046d, 0xc52b, unifying_rdesc, sizeof(unifying_rdesc), unifying_answer,
+};
+
+/* ---- what the drivers ask at probe ---- */
+
+#define GET(id, what) { what, UHID_DEV_GET_REPORT, id, .at = -1 }
+#define OUT(id, what) { what, UHID_DEV_OUTPUT, id, .at = -1 }
+#define OUT_CMD(id, at_, v, what) { what, UHID_DEV_OUTPUT, id, at_, v }
+#define SET_CMD(id, at_, v, what) { what, UHID_DEV_SET_REPORT, id, at_, v }
+
+/* hid-playstation dualsense_create */
+const struct probe_request replica_dualsense_probe[] = {
+	GET(0x09, "get-feature-09-pairing-info"),
+	GET(0x20, "get-feature-20-firmware-info"),
+	GET(0x05, "get-feature-05-calibration"),
+	OUT(0x02, "output-02-reset-leds"),
+	{ 0 },
+};
+
+/* hid-playstation dualshock4_create (Linux 6.2 and later) */
+const struct probe_request replica_dualshock4_probe_playstation[] = {
+	GET(0x12, "get-feature-12-pairing-info"),
+	GET(0xa3, "get-feature-a3-firmware-info"),
+	GET(0x02, "get-feature-02-calibration"),
+	OUT(0x05, "output-05-lightbar"),
+	{ 0 },
+};
+
+/* hid-sony sony_input_configured (Linux 6.1) */
+const struct probe_request replica_dualshock4_probe_sony[] = {
+	GET(0x81, "get-feature-81-mac-address"),
+	GET(0x02, "get-feature-02-calibration"),
+	GET(0xa3, "get-feature-a3-firmware-info"),
+	OUT(0x05, "output-05-lightbar"),
+	{ 0 },
+};
+
+/* hid-nintendo joycon_init, joycon_leds_create */
+const struct probe_request replica_switch_pro_probe[] = {
+	OUT_CMD(0x80, 1, 0x02, "output-80-02-usb-handshake"),
+	OUT_CMD(0x80, 1, 0x03, "output-80-03-usb-baudrate"),
+	OUT_CMD(0x80, 1, 0x04, "output-80-04-usb-no-timeout"),
+	OUT_CMD(0x01, 10, 0x02, "output-01-subcommand-02-device-info"),
+	OUT_CMD(0x01, 10, 0x10, "output-01-subcommand-10-spi-flash-read"),
+	OUT_CMD(0x01, 10, 0x40, "output-01-subcommand-40-enable-imu"),
+	OUT_CMD(0x01, 10, 0x03, "output-01-subcommand-03-report-mode"),
+	OUT_CMD(0x01, 10, 0x48, "output-01-subcommand-48-enable-vibration"),
+	OUT_CMD(0x01, 10, 0x30, "output-01-subcommand-30-player-lights"),
+	OUT_CMD(0x01, 10, 0x38, "output-01-subcommand-38-home-light"),
+	{ 0 },
+};
+
+/* hid-steam steam_register: serial number, lizard mode (default mappings,
+ * then default settings; "default mouse" on Linux 6.1, the same command) */
+const struct probe_request replica_steam_probe[] = {
+	SET_CMD(0x00, 1, 0xae, "set-feature-00-ae-get-serial"),
+	GET(0x00, "get-feature-00-reply"),
+	SET_CMD(0x00, 1, 0x85, "set-feature-00-85-default-mappings"),
+	SET_CMD(0x00, 1, 0x8e, "set-feature-00-8e-default-settings"),
+	{ 0 },
+};
+
+/* hid-logitech-dj logi_dj_probe, then hid-logitech-hidpp's probe of the
+ * paired mouse through the receiver */
+const struct probe_request replica_unifying_probe[] = {
+	OUT_CMD(DJ_SHORT, 2, 0x80, "output-20-ff80-switch-to-dj-mode"),
+	OUT_CMD(HIDPP_SHORT, 2, 0x80, "output-10-ff80-notifications"),
+	OUT_CMD(DJ_SHORT, 2, 0x81, "output-20-ff81-paired-devices"),
+	OUT_CMD(HIDPP_SHORT, 3, 0xb5, "output-10-ff83b5-pairing-information"),
+	OUT_CMD(HIDPP_SHORT, 1, PAIRED_INDEX, "output-10-01-mouse-protocol-version"),
+	{ 0 },
+};
+
+/* ---- the replica ---- */
+
+/* Output reports count whichever way they came: hid_hw_output_report
+ * (UHID_OUTPUT) or SET_REPORT of an output report. */
+static bool probe_matches(const struct probe_request *p, const struct uhid_dev_record *req)
+{
+	bool output = req->request == UHID_DEV_OUTPUT ||
+		      (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT);
+
+	if (p->request == UHID_DEV_OUTPUT ? !output : p->request != req->request || output)
+		return false;
+	if (req->rnum != p->id)
+		return false;
+	return p->at < 0 || (p->at < req->size && req->data[p->at] == p->value);
+}
+
+static void on_request(struct uhid_dev *dev, const struct uhid_dev_record *req, void *userdata)
+{
+	struct replica *rep = userdata;
+
+	for (unsigned int i = 0; i < rep->n_probe; i++)
+		if (probe_matches(&rep->probe[i], req))
+			atomic_fetch_add(&rep->seen[i], 1);
+	rep->model->answer(rep, dev, req);
+}
+
+struct replica *replica_new(const struct replica_model *model, const struct probe_request *probe)
+{
+	struct replica *rep = calloc(1, sizeof(*rep));
+
+	CHECK(rep, "out of memory");
+	rep->model = model;
+	rep->probe = probe;
+	while (probe && probe[rep->n_probe].what)
+		rep->n_probe++;
+	CHECK(rep->n_probe <= MAX_PROBE, "%u probe requests, at most %d", rep->n_probe, MAX_PROBE);
+	if (model == &replica_switch_pro) {
+		rep->flash = malloc(SWITCH_FLASH_SIZE);
+		CHECK(rep->flash, "out of memory");
+		switch_flash_init(rep->flash);
+	}
+	return rep;
+}
+
+void replica_free(struct replica *rep)
+{
+	if (!rep)
+		return;
+	free(rep->flash);
+	free(rep);
+}
+
+int replica_create(struct replica *rep, struct uhid_dev *dev)
+{
+	const struct uhid_dev_config cfg = {
+		.name = rep->model->name,
+		.bus = rep->model->bus,
+		.vendor = rep->model->vendor,
+		.product = rep->model->product,
+		.rdesc = rep->model->rdesc,
+		.rdesc_size = rep->model->rdesc_size,
+		.on_request = on_request,
+		.userdata = rep,
+		.no_hidraw_wait = true,
+	};
+
+	return uhid_dev_create(dev, &cfg);
+}
+
+unsigned int replica_probe_count(const struct replica *rep)
+{
+	return rep->n_probe;
+}
+
+unsigned int replica_probe_missing(struct replica *rep, bool log)
+{
+	unsigned int missing = 0;
+
+	for (int waited = 0; waited <= PROBE_WAIT_MS; waited += 50) {
+		missing = 0;
+		for (unsigned int i = 0; i < rep->n_probe; i++)
+			missing += atomic_load(&rep->seen[i]) == 0;
+		if (!missing)
+			return 0;
+		usleep(50000);
+	}
+	for (unsigned int i = 0; log && i < rep->n_probe; i++)
+		if (atomic_load(&rep->seen[i]) == 0)
+			test_log("the replica did not receive %s", rep->probe[i].what);
+	return missing;
+}
+
+void replica_forget_probe(struct replica *rep)
+{
+	for (unsigned int i = 0; i < rep->n_probe; i++)
+		atomic_store(&rep->seen[i], 0);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Replicas of real devices for their vendor drivers: the identity and a
+ * report descriptor declaring the reports the driver uses, and answers to
+ * what the driver asks at probe time, as the device gives them. Facts
+ * (report IDs, sizes, offsets, commands) come from the drivers in
+ * drivers/hid of Linux 6.1 and 6.12; each answer names the function that
+ * reads it.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uhid_dev.h"
+
+/* One request a driver sends at probe: the kind, the report ID and, when
+ * at >= 0, the command byte at that offset. */
+struct probe_request {
+	const char *what;		/* NULL ends a list */
+	enum uhid_dev_request request;
+	uint8_t id;
+	int8_t at;
+	uint8_t value;
+};
+
+struct replica;
+
+struct replica_model {
+	const char *name;		/* the device's product name */
+	uint16_t bus, vendor, product;
+	const uint8_t *rdesc;
+	size_t rdesc_size;
+	/* Answer one request (uhid_dev_request_fn's context). */
+	void (*answer)(struct replica *rep, struct uhid_dev *dev,
+		       const struct uhid_dev_record *req);
+};
+
+extern const struct replica_model replica_dualsense, replica_dualshock4,
+	replica_switch_pro, replica_steam_deck, replica_steam_controller, replica_unifying;
+
+/* What the drivers ask at probe, per driver. */
+extern const struct probe_request replica_dualsense_probe[],
+	replica_dualshock4_probe_playstation[], replica_dualshock4_probe_sony[],
+	replica_switch_pro_probe[], replica_steam_probe[], replica_unifying_probe[];
+
+/* A replica that expects PROBE (a list ending with .what == NULL). */
+struct replica *replica_new(const struct replica_model *model, const struct probe_request *probe);
+void replica_free(struct replica *rep);
+/* Create its uhid device (uhid_dev_create without waiting for hidraw). */
+int replica_create(struct replica *rep, struct uhid_dev *dev);
+
+/* Entries of the probe list. */
+unsigned int replica_probe_count(const struct replica *rep);
+/* Wait until every request of the probe list reached the replica (up to a
+ * few seconds: some are sent from work the probe queued); returns how many
+ * did not, naming them (test_log) when LOG. */
+unsigned int replica_probe_missing(struct replica *rep, bool log);
+/* Forget which probe requests were seen (before a driver binds again). */
+void replica_forget_probe(struct replica *rep);
