@@ -101,8 +101,41 @@ static void test_decision_line_holds_every_field(void)
 	CHECK_EQ(json_path_int(o, "process.uid"), 1000);
 	CHECK_EQ(json_path_int(o, "process.gid"), 100);
 	CHECK(!strcmp(json_path_str(o, "process.comm"), "fw-attacker"), "comm");
-	CHECK(!strcmp(json_path_str(o, "process.source"), "0xffff888004a1b000"), "source %s",
+	/* No kernel address (the hidraw file) leaves the daemon. */
+	CHECK(!strcmp(json_path_str(o, "process.source"), "hidraw"), "source %s",
 	      json_path_str(o, "process.source"));
+	CHECK(!strcmp(json_path_str(o, "process.identity_from"), "kernel"), "identity_from %s",
+	      json_path_str(o, "process.identity_from"));
+	{
+		char *text = json_dumps(o, 0);
+
+		CHECK(text && !strstr(text, "ffff888004a1b000"), "a kernel address in the record");
+		free(text);
+	}
+	json_decref(o);
+}
+
+/* Upstream kernels give the firewall the pid alone: uid, gid and comm
+ * come from /proc when the record is read, and the record says so. */
+static void test_identity_the_kernel_did_not_give_is_read_from_proc(void)
+{
+	struct hid_fw_record rec = deny_record();
+	char comm[32] = "";
+	json_t *o;
+	FILE *f = fopen("/proc/self/comm", "r");
+
+	CHECK(f && fgets(comm, sizeof(comm), f), "cannot read /proc/self/comm");
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	rec.flags = HID_FW_REC_ENFORCED | HID_FW_REC_HAVE_PID;
+	rec.pid_tgid = (uint64_t)getpid() << 32 | (uint32_t)getpid();
+	o = format(&rec, NULL);
+	CHECK_EQ(json_path_int(o, "process.uid"), (long long)getuid());
+	CHECK_EQ(json_path_int(o, "process.gid"), (long long)getgid());
+	CHECK(!strcmp(json_path_str(o, "process.comm"), comm), "comm %s, not %s",
+	      json_path_str(o, "process.comm"), comm);
+	CHECK(!strcmp(json_path_str(o, "process.identity_from"), "proc"), "identity_from");
+	CHECK(json_path_str(o, "process.exe")[0] == '/', "exe");
 	json_decref(o);
 }
 
@@ -255,6 +288,8 @@ static void test_summary_line_has_no_control_characters(void)
 
 static const struct test_case tests[] = {
 	{ "decision_line_holds_every_field", test_decision_line_holds_every_field },
+	{ "identity_the_kernel_did_not_give_is_read_from_proc",
+	  test_identity_the_kernel_did_not_give_is_read_from_proc },
 	{ "default_decision_without_process_or_device",
 	  test_default_decision_without_process_or_device },
 	{ "hostile_strings_are_escaped_and_kept", test_hostile_strings_are_escaped_and_kept },
