@@ -36,9 +36,9 @@ for f in "$src"/bpf/*.bpf.c; do
 done
 
 for t in test_hid_bpf test_hid_bpf_requests; do
-	cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -std=gnu11 \
+	cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Wno-unused-parameter -Werror -std=gnu11 \
 		-D_GNU_SOURCE -I"$repo/tests/lib" -I"$src" \
 		-o "$out/${t//_/-}" "$src/$t.c" "$src/hid_bpf_loader.c" "$src/kernel_fixture.c" \
-		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" \
+		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" "$repo/tests/lib/usb_gadget.c" \
 		-lbpf -lpthread
 done
