@@ -11,7 +11,10 @@
  * which round broke it.
  *
  * Run with a request-only policy (no program on the input path) and with a
- * policy whose input_event rule needs one.
+ * policy whose input_event rule needs one, on uhid and on USB (usbhid on
+ * dummy_hcd). A USB device sends input only once it is opened (usbhid
+ * polls its interrupt endpoint from then on), so there the reports start
+ * when the test opens the node, not at creation.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -67,17 +70,24 @@ static const char input_policy[] =
 
 static const uint8_t stream_report[64] = { 0x01 };
 
+static enum test_dev_backend backend;
+
 static struct uhid_dev_config streaming_controller(void)
 {
-	return (struct uhid_dev_config){
+	struct uhid_dev_config cfg = {
+		.backend = backend,
 		.name = "streaming controller",
 		.vendor = 0x1234,
 		.product = 0x5679,
 		.rdesc = uhid_test_rdesc,
 		.rdesc_size = uhid_test_rdesc_size,
-		.stream_report = stream_report,
-		.stream_size = sizeof(stream_report),
 	};
+
+	if (backend == TEST_DEV_UHID) {
+		cfg.stream_report = stream_report;
+		cfg.stream_size = sizeof(stream_report);
+	}
+	return cfg;
 }
 
 static long now_ms(void)
@@ -214,6 +224,8 @@ static void hotplug_rounds(const char *policy, bool input_rule)
 		      round, dev.sysname, ATTACH_TIMEOUT_MS);
 		fd = uhid_dev_open_hidraw(&dev, O_NONBLOCK);
 		CHECK(fd >= 0, "round %d: open %s: %s", round, dev.hidraw, strerror(-fd));
+		for (int i = 0; backend == TEST_DEV_USB && i < 20; i++)
+			CHECK_OK(uhid_dev_send_input(&dev, stream_report, sizeof(stream_report)));
 		CHECK(stream_reaches_reader(fd), "round %d: the stream does not reach %s",
 		      round, dev.hidraw);
 		err = firmware_update(fd);
@@ -257,5 +269,10 @@ int main(int argc, char **argv)
 		  test_streaming_controllers_with_an_input_rule_are_protected_without_a_crash, 600 },
 	};
 
-	return test_main(argc, argv, "e2e-hotplug-stream", tests, ARRAY_SIZE(tests));
+	int failed;
+
+	failed = test_main(argc, argv, "e2e-hotplug-stream", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e-hotplug-stream/usb", tests, ARRAY_SIZE(tests));
+	return failed;
 }
