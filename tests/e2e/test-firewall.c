@@ -206,6 +206,9 @@ static void test_payload_rule_blocks_only_the_matching_command_byte(void)
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 0);
 	CHECK_EQ(set_feature(c.fd, 4, 0x91), 0);
 	CHECK_EQ(set_feature(c.fd, 4, 0x10), 0);
+	/* A USB device records a control transfer's data once the host's
+	 * transfer completed, a moment after the caller has its answer. */
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 4, 2, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 2);
 
 	policyd_case_end(&c);
@@ -241,22 +244,37 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 				  uid_filter, pid_filter, hid_id, "device.vendor=1234",
 				  "device.product=5678", "report_id=240",
 				  "request=set_report", "report_type=feature", NULL };
-	int status;
+	int status, result[2], release[2];
+	char verdict = 0;
 	pid_t child;
 
 	policyd_case_start(&c, test_device(), test_policy);
+	CHECK_OK(pipe(result));
+	CHECK_OK(pipe(release));
 
 	child = fork();
 	CHECK_OK(child);
 	if (child == 0) {
-		/* An unprivileged program that was handed the hidraw node. */
+		/* An unprivileged program that was handed the hidraw node. It
+		 * lives on until the test has read the record: on kernels that
+		 * give the firewall no uid or comm, the daemon reads them from
+		 * /proc when the record arrives. */
+		char v, done;
+
+		close(result[0]);
+		close(release[1]);
 		prctl(PR_SET_NAME, "fw-attacker");
 		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
 			_exit(2);
-		_exit(set_feature(c.fd, 0xf0, 0) == EPERM ? 0 : 1);
+		v = set_feature(c.fd, 0xf0, 0) == EPERM ? 'y' : 'n';
+		if (write(result[1], &v, 1) != 1)
+			_exit(3);
+		_exit(read(release[0], &done, 1) >= 0 ? 0 : 4);
 	}
-	CHECK_EQ(waitpid(child, &status, 0), child);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	close(result[1]);
+	close(release[0]);
+	CHECK_EQ(read(result[0], &verdict, 1), 1);
+	CHECK(verdict == 'y', "the child's request was not refused with EPERM");
 
 	snprintf(uid_filter, sizeof(uid_filter), "process.uid=1000");
 	snprintf(pid_filter, sizeof(pid_filter), "process.pid=%d", (int)child);
@@ -273,6 +291,9 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 		json_decref(last);
 		CHECK(0, "no audit record names the process, user, device and rule");
 	}
+	close(release[1]);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 
 	policyd_case_end(&c);
 }
