@@ -256,6 +256,8 @@ static bool field_equals(json_t *obj, const char *filter)
 	memcpy(key, filter, eq - filter);
 	key[eq - filter] = '\0';
 	v = json_path(obj, key);
+	if (!eq[1])
+		return v == NULL;
 	if (json_is_string(v))
 		snprintf(text, sizeof(text), "%s", json_string_value(v));
 	else if (json_is_integer(v))

@@ -36,7 +36,8 @@ int policyd_reload(struct policyd_run *run);
 int policyd_cleanup(struct policyd_run *run);
 
 /* Audit records (one JSON object per line) matching every given
- * "key=value" filter, where key may be dotted ("device.hid_id"). Waits up to
+ * "key=value" filter, where key may be dotted ("device.hid_id"); "key="
+ * with nothing after it matches records without that key. Waits up to
  * timeout_ms for at least `want` of them. Returns the count. */
 size_t policyd_audit_count(struct policyd_run *run, const char *const *filters,
 			   size_t want, int timeout_ms);
