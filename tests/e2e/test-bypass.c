@@ -20,6 +20,10 @@
 
 #define UNDECLARED_RULE "(report ID the device does not declare)"
 
+/* Every case runs on uhid, then on USB (usbhid on dummy_hcd), where the
+ * shifted bytes of an undeclared report ID would really reach the wire. */
+static enum test_dev_backend backend;
+
 /* uhid_test_rdesc numbers every report: input 1, output 2, feature 3, 4
  * and 0xf0 (the firmware update). */
 static const char numbered_policy[] =
@@ -37,6 +41,7 @@ static const char numbered_policy[] =
 static struct uhid_dev_config numbered_device(void)
 {
 	return (struct uhid_dev_config){
+		.backend = backend,
 		.name = "numbered reports",
 		.vendor = 0x1234,
 		.product = 0x5701,
@@ -78,6 +83,7 @@ static const char unnumbered_policy[] =
 static struct uhid_dev_config unnumbered_device(void)
 {
 	return (struct uhid_dev_config){
+		.backend = backend,
 		.name = "unnumbered reports",
 		.vendor = 0x1234,
 		.product = 0x5702,
@@ -339,5 +345,10 @@ int main(int argc, char **argv)
 		  test_get_report_records_carry_no_payload },
 	};
 
-	return test_main(argc, argv, "e2e-bypass", tests, ARRAY_SIZE(tests));
+	int failed;
+
+	failed = test_main(argc, argv, "e2e-bypass", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e-bypass/usb", tests, ARRAY_SIZE(tests));
+	return failed;
 }
