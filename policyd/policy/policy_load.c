@@ -146,6 +146,21 @@ static int read_file(const char *path, char **ret, size_t *len, struct diag *dia
 	return 0;
 }
 
+/* Validate what was parsed; hand the policy over only when no message
+ * since ERRORS is an error. */
+static int policy_load_finish(struct policy **p, size_t errors, struct diag *diag,
+			      struct policy **ret)
+{
+	int r = policy_validate(*p, diag);
+
+	if (r == -ENOMEM)
+		return r;
+	if (diag->n_errors > errors)
+		return -EINVAL;
+	*ret = TAKE_PTR(*p);
+	return 0;
+}
+
 int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 		     struct diag *diag, struct policy **ret)
 {
@@ -178,13 +193,7 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 		if (r == -ENOMEM)
 			return r;
 	}
-	r = policy_validate(p, diag);
-	if (r == -ENOMEM)
-		return r;
-	if (diag->n_errors > errors)
-		return -EINVAL;
-	*ret = TAKE_PTR(p);
-	return 0;
+	return policy_load_finish(&p, errors, diag, ret);
 }
 
 int policy_load_buffer(const char *name, const char *buf, size_t len,
@@ -200,11 +209,5 @@ int policy_load_buffer(const char *name, const char *buf, size_t len,
 	r = policy_parse_buffer(p, name, name, buf, len, diag);
 	if (r == -ENOMEM)
 		return r;
-	r = policy_validate(p, diag);
-	if (r == -ENOMEM)
-		return r;
-	if (diag->n_errors > errors)
-		return -EINVAL;
-	*ret = TAKE_PTR(p);
-	return 0;
+	return policy_load_finish(&p, errors, diag, ret);
 }
