@@ -7,6 +7,7 @@
  *	policy_parse.c		one JSON document into rule sets and rules
  *	policy_value.c		scalars: numbers, IDs, enums, payload bytes
  *	policy_validate.c	checks across rules: names, limits, shadowing
+ *	policy_capacity.c	whether every device's rules fit, all files together
  *	policy_compile.c	one device's effective rules, compiled
  *	policy_match.c		device matching and the evaluation of a request
  *	policy_explain.c	a decision told in words (hid-policyd --explain)

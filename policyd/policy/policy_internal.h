@@ -18,6 +18,11 @@ struct parse_ctx {
 
 #define perr(c, path, ...) diag_error((c)->diag, (c)->file, path, __VA_ARGS__)
 
+/* Can the rule sets of all files together give one device more rules than
+ * it holds? An error naming them when they can (policy_capacity.c).
+ * Returns 0, -EINVAL or -ENOMEM. */
+int policy_check_capacity(const struct policy *p, struct diag *diag);
+
 /* "parent.key" and "parent[i]" (or "key" at the top). */
 const char *path_key(char *buf, size_t size, const char *parent, const char *key);
 const char *path_index(char *buf, size_t size, const char *parent, size_t i);
