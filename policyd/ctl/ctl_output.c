@@ -136,8 +136,9 @@ static void print_devices(FILE *f, json_t *r)
 			snprintf(prog, sizeof(prog), "%lld", (long long)json_integer_value(programs));
 		else
 			snprintf(prog, sizeof(prog), "?");
-		snprintf(prot, sizeof(prot), "%s", json_is_true(json_object_get(d, "protected")) ?
-			 str(d, "mode") : "no");
+		snprintf(prot, sizeof(prot), "%s", !json_is_true(json_object_get(d, "protected")) ?
+			 "no" : json_is_true(json_object_get(d, "fail_closed")) ? "closed" :
+			 str(d, "mode"));
 		fprintf(f, "%-22s %-9s %-9s %-10s %-8s %-8s ", str(d, "sysfs"), str(d, "bus"), id, prot,
 			yes(d, "attached"), prog);
 		json_array_foreach(sets, k, s)

@@ -174,6 +174,8 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		json_object_set_new(o, "protected", json_boolean(m->protected));
 		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&d->loader, m->info.hid_id)));
 		if (m->protected) {
+			/* No rules could be loaded: every request is refused. */
+			json_object_set_new(o, "fail_closed", json_boolean(m->fail_closed));
 			json_object_set_new(o, "mode", json_string(mode_name(m->mode)));
 			json_object_set_new(o, "rules", json_integer(m->n_rules));
 		}
