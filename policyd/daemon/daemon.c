@@ -179,7 +179,7 @@ static int start(struct daemon *d)
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
 
-	r = decisions_init(d->cfg->runtime_dir);
+	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
 	if (r < 0) {
 		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;
