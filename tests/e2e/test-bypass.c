@@ -391,7 +391,7 @@ static void test_a_device_whose_rules_cannot_be_stored_fails_closed(void)
 
 	CHECK_OK(uhid_dev_create(&dev, &cfg));
 	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev.hid_id);
-	CHECK(policyd_said(&run, "failing closed", 30000), "the daemon never said it fails closed");
+	CHECK(policyd_said(&run, dev.sysname, 30000), "the daemon never mentioned %s", dev.sysname);
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
 
@@ -403,6 +403,7 @@ static void test_a_device_whose_rules_cannot_be_stored_fails_closed(void)
 	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, -1), 0);
 	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
 	CHECK_EQ(policyd_audit_count(&run, refusals, 3, 3000), 3);
+	CHECK(policyd_said(&run, "failing closed", 0), "the daemon did not say it fails closed");
 
 	CHECK_OK(uhid_dev_send_input(&dev, report, sizeof(report)));
 	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
