@@ -15,6 +15,7 @@
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
  */
 #include "hid_bpf.h"
+#include <bpf/bpf_core_read.h>
 #include "hid_rules.h"
 #include "hid_firewall.h"
 
@@ -23,11 +24,12 @@ char LICENSE[] SEC("license") = "GPL";
 /* errno of a refusal that no rule chose (no libc headers here) */
 #define FW_EPERM 1
 
-/* Helpers the running kernel offers to hid_bpf_ops programs (probed by
- * the loader, set before load). */
+/* What the running kernel lets hid_bpf_ops programs know of their caller
+ * (probed by the loader, set before load): the pid helper (upstream's
+ * bpf_base_func_proto), and the current task (CAP_PERFMON and
+ * CONFIG_BPF_EVENTS), which names its uid, gid and comm. */
 const volatile bool have_pid_tgid;
-const volatile bool have_uid_gid;
-const volatile bool have_comm;
+const volatile bool have_task;
 
 /* Not preallocated: an update links a new element and frees the old one
  * only after an RCU grace period, so a program walking a device's rules
@@ -221,6 +223,24 @@ static __always_inline void count(__u32 field_offset)
 		__sync_fetch_and_add((__u64 *)((char *)st + field_offset), 1);
 }
 
+/* The caller's uid, gid and comm, from its task; each one only when it
+ * could be read. */
+static __always_inline void name_caller(struct hid_fw_record *rec)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = NULL;
+	__u32 uid, gid;
+
+	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
+		return;
+	if (!BPF_CORE_READ_INTO(&uid, cred, uid.val) && !BPF_CORE_READ_INTO(&gid, cred, gid.val)) {
+		rec->uid_gid = (__u64)gid << 32 | uid;
+		rec->flags |= HID_FW_REC_HAVE_UID;
+	}
+	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)
+		rec->flags |= HID_FW_REC_HAVE_COMM;
+}
+
 static __always_inline void emit_record(const struct request *req,
 					const struct decision *d, int err)
 {
@@ -251,12 +271,8 @@ static __always_inline void emit_record(const struct request *req,
 		rec->pid_tgid = bpf_get_current_pid_tgid();
 		rec->flags |= HID_FW_REC_HAVE_PID;
 	}
-	if (have_uid_gid) {
-		rec->uid_gid = bpf_get_current_uid_gid();
-		rec->flags |= HID_FW_REC_HAVE_UID;
-	}
-	if (have_comm && !bpf_get_current_comm(rec->comm, sizeof(rec->comm)))
-		rec->flags |= HID_FW_REC_HAVE_COMM;
+	if (have_task)
+		name_caller(rec);
 	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
 	 * zero it, and what it holds is kernel memory, not a request. */
 	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {

@@ -175,7 +175,7 @@ static int start(struct daemon *d)
 		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
-	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
+	say(d, LOG_INFO, "names callers: pid %s, uid %s, comm %s",
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
 
