@@ -73,6 +73,13 @@ struct hid_bpf_ops {
  * (upstream, and the port alike), but may read the task that
  * bpf_get_current_task() returns with bpf_probe_read_kernel().
  */
+struct group_info {
+	int ngroups;
+	struct {
+		__u32 val;
+	} gid[];
+} __attribute__((preserve_access_index));
+
 struct cred {
 	struct {
 		__u32 val;
@@ -80,10 +87,29 @@ struct cred {
 	struct {
 		__u32 val;
 	} gid;
+	struct group_info *group_info;
+} __attribute__((preserve_access_index));
+
+struct super_block {
+	__u32 s_dev;		/* dev_t: major << 20 | minor */
+} __attribute__((preserve_access_index));
+
+struct inode {
+	unsigned long i_ino;
+	struct super_block *i_sb;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct inode *f_inode;
+} __attribute__((preserve_access_index));
+
+struct mm_struct {
+	struct file *exe_file;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
 	const struct cred *cred;
+	struct mm_struct *mm;
 	char comm[16];
 } __attribute__((preserve_access_index));
 

@@ -178,6 +178,9 @@ static int start(struct daemon *d)
 	say(d, LOG_INFO, "names callers: pid %s, uid %s, comm %s",
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
+	r = daemon_check_senders(d, d->policy, NULL);
+	if (r < 0)
+		return r;
 
 	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
 	if (r < 0) {
