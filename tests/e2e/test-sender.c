@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/hidraw.h>
 
 #include "harness.h"
 #include "policyd_case.h"
@@ -196,6 +198,104 @@ static void test_a_rule_for_one_user_refuses_that_user_alone(void)
 	policyd_case_end(&c);
 }
 
+/* A child of this program, as uid UID, that sends a firmware update when
+ * told to through *GO and answers the errno through *DONE. */
+static pid_t waiting_sender(const char *node, uid_t uid, int *go, int *done)
+{
+	int to_child[2], from_child[2];
+	pid_t child;
+
+	CHECK_OK(pipe(to_child));
+	CHECK_OK(pipe(from_child));
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t buf[64] = { 0xf0 };
+		char c, e;
+		int fd;
+
+		close(to_child[1]);
+		close(from_child[0]);
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(2);
+		if (read(to_child[0], &c, 1) != 1)
+			_exit(3);
+		fd = open(node, O_RDWR);
+		e = fd < 0 ? (char)100 : ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? (char)errno : 0;
+		_exit(write(from_child[1], &e, 1) == 1 ? 0 : 4);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	*go = to_child[1];
+	*done = from_child[0];
+	return child;
+}
+
+static int let_it_send(pid_t child, int go, int done)
+{
+	char e = 127;
+	int status;
+
+	CHECK_EQ(write(go, "g", 1), 1);
+	CHECK_EQ(read(done, &e, 1), 1);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	close(go);
+	close(done);
+	return e;
+}
+
+/* hid-policyctl allow --pid: the window opens for that process's user and
+ * program alone; --executable for one program, whoever runs it. */
+static void test_a_temporary_allow_opens_for_one_process_or_program(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const struct sender tool_as_user = { tool_path(), USER_UID, USER_UID, NULL, 0 };
+	const struct sender tool_as_other = { tool_path(), 1001, 1001, NULL, 0 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyctl_output out;
+	struct policyd_case c;
+	int go, done, go2, done2;
+	pid_t updater, stranger;
+	char pid[16];
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	updater = waiting_sender(c.dev.hidraw, USER_UID, &go, &done);
+	stranger = waiting_sender(c.dev.hidraw, 1001, &go2, &done2);
+	usleep(100 * 1000);	/* both have dropped to their user */
+
+	snprintf(pid, sizeof(pid), "%d", (int)updater);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s", "--pid", pid);
+	CHECK(out.status == 0, "allow --pid: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	/* The same user with another program, and the same program as
+	 * another user, stay refused. */
+	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_EQ(let_it_send(stranger, go2, done2), EPERM);
+	CHECK_EQ(let_it_send(updater, go, done), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+
+	POLICYCTL(&c.run, (uid_t)-1, &out, "revoke", c.dev.sysname);
+	CHECK(out.status == 0, "revoke: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s",
+		  "--executable", tool_path());
+	CHECK(out.status == 0, "allow --executable: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	CHECK_EQ(send_feature_as(&tool_as_other, c.dev.hidraw, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+
+	policyd_case_end(&c);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
@@ -205,6 +305,8 @@ int main(int argc, char **argv)
 		  test_only_the_updater_executable_may_update_firmware },
 		{ "a_rule_for_one_user_refuses_that_user_alone",
 		  test_a_rule_for_one_user_refuses_that_user_alone },
+		{ "a_temporary_allow_opens_for_one_process_or_program",
+		  test_a_temporary_allow_opens_for_one_process_or_program },
 	};
 	int failed;
 
