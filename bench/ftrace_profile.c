@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The function profiler through tracefs; see ftrace_profile.h. */
+#include "ftrace_profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static int write_file(const char *name, const char *text, int flags)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
+int fprof_start(const char *const *functions)
+{
+	int r, kept = 0;
+
+	write_file("function_profile_enabled", "0", 0);
+	/* Time on the CPU only: a request sleeps while uhid's reader answers. */
+	r = write_file("options/sleep-time", "0", 0);
+	if (r < 0)
+		return r;
+	r = write_file("set_ftrace_filter", "", O_TRUNC);
+	if (r < 0)
+		return r;
+	/* One name per write: the kernel refuses a write naming a function
+	 * it cannot trace, and keeps the ones written before. */
+	for (size_t i = 0; functions[i]; i++)
+		if (write_file("set_ftrace_filter", functions[i], O_APPEND) == 0)
+			kept++;
+	if (!kept)
+		return -ENOENT;
+	/* Enabling clears what an earlier run counted. */
+	r = write_file("function_profile_enabled", "1", 0);
+	return r < 0 ? r : kept;
+}
+
+static double to_ns(double v, const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return v;
+	if (!strcmp(unit, "us"))
+		return v * 1e3;
+	if (!strcmp(unit, "ms"))
+		return v * 1e6;
+	return v * 1e9;
+}
+
+/* Add one trace_stat/functionN file (lines "name hits time unit avg ...")
+ * to OUT. */
+static void add_cpu(FILE *f, struct fprof_result *out)
+{
+	char line[512], name[64], unit[8];
+	unsigned long long hits;
+	double t;
+
+	while (fgets(line, sizeof(line), f)) {
+		size_t i;
+
+		if (sscanf(line, " %63s %llu %lf %7s", name, &hits, &t, unit) != 4)
+			continue;
+		for (i = 0; i < out->n; i++)
+			if (!strcmp(out->fn[i].name, name))
+				break;
+		if (i == out->n) {
+			if (out->n == FPROF_MAX_FUNCTIONS)
+				continue;
+			snprintf(out->fn[i].name, sizeof(out->fn[i].name), "%s", name);
+			out->n++;
+		}
+		out->fn[i].hits += hits;
+		out->fn[i].total_ns += to_ns(t, unit);
+	}
+}
+
+int fprof_stop(struct fprof_result *out)
+{
+	int r = write_file("function_profile_enabled", "0", 0);
+
+	memset(out, 0, sizeof(*out));
+	if (r < 0)
+		return r;
+	for (int cpu = 0;; cpu++) {
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), TRACEFS "/trace_stat/function%d", cpu);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		add_cpu(f, out);
+		fclose(f);
+	}
+	write_file("set_ftrace_filter", "", O_TRUNC);
+	write_file("options/sleep-time", "1", 0);
+	return 0;
+}
+
+double fprof_avg_ns(const struct fprof_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->fn[i].name, name) && r->fn[i].hits)
+			return r->fn[i].total_ns / r->fn[i].hits;
+	return -1;
+}
