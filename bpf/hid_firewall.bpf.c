@@ -10,7 +10,9 @@
  * counters. A reload rewrites map entries; the programs stay attached.
  *
  * Decision: the first rule of the device that matches the request decides;
- * when none does, the device's default does. A deny is enforced unless the
+ * when none does, the device's default does. Only the rules the device's
+ * index names for the request's kind and report ID are looked at (in rule
+ * order): a request to a report no rule names costs one map lookup. A deny is enforced unless the
  * device or the rule is in audit mode. Every deny, and every allow whose rule
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
  */
@@ -146,22 +148,72 @@ static __always_inline void take_rule(struct decision *d, const struct hid_rule 
 struct rule_walk {
 	struct request req;
 	const struct hid_device_rules *dev;
+	__u64 candidates;	/* rules still to look at: bit i is rules[i] */
 	__u64 now;
 	struct decision d;
 	struct audit_match am;
 };
 
+/* The index of the lowest set bit of a non-zero V. */
+static __always_inline __u32 lowest_bit(__u64 v)
+{
+	__u32 n = 0;
+
+	if (!(v & 0xffffffffull)) {
+		n += 32;
+		v >>= 32;
+	}
+	if (!(v & 0xffff)) {
+		n += 16;
+		v >>= 16;
+	}
+	if (!(v & 0xff)) {
+		n += 8;
+		v >>= 8;
+	}
+	if (!(v & 0xf)) {
+		n += 4;
+		v >>= 4;
+	}
+	if (!(v & 0x3)) {
+		n += 2;
+		v >>= 2;
+	}
+	if (!(v & 0x1))
+		n += 1;
+	return n;
+}
+
+/* The rules of DEV that a request of KIND (one HID_RULE_KIND_* bit, or 0)
+ * to REPORT_ID can match, from the device's index. */
+static __always_inline __u64 candidate_rules(const struct hid_device_rules *dev,
+					     __u32 kind, __u8 report_id)
+{
+	__u64 rules = dev->report_id_rules[report_id];
+
+	for (__u32 k = 0; k < HID_RULES_KINDS; k++)
+		if (kind == 1u << k)
+			return rules & dev->kind_rules[k];
+	return 0;
+}
+
 /*
- * One rule of the walk (a bpf_loop() callback: the verifier checks it once,
- * not once per rule, which keeps 64 rules of 8 conditions within its
- * limits). Returns 1 to stop at the deciding rule, 0 to go on.
+ * The next candidate rule of the walk (a bpf_loop() callback: the verifier
+ * checks it once, not once per rule, which keeps 64 rules of 8 conditions
+ * within its limits). Returns 1 to stop at the deciding rule or when no
+ * candidate is left, 0 to go on.
  */
-static long walk_rule(__u32 i, struct rule_walk *w)
+static long walk_rule(__u32 n, struct rule_walk *w)
 {
 	const struct hid_device_rules *dev = w->dev;
 	const struct hid_rule *rule;
+	__u32 i;
 
-	if (!dev || i >= dev->n_rules)
+	if (!dev || !w->candidates)
+		return 1;
+	i = lowest_bit(w->candidates);
+	w->candidates &= w->candidates - 1;
+	if (i >= dev->n_rules)
 		return 1;
 	/* Bounded on the register the access uses: the compiler would
 	 * otherwise check a copy of i, or drop a mask it proves redundant. */
@@ -208,7 +260,9 @@ static __always_inline void evaluate(struct rule_walk *w)
 	d->action = dev->default_action;
 	d->err = dev->default_err;
 	d->flags = dev->default_flags;
-	bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
+	w->candidates = candidate_rules(dev, w->req.kind, w->req.report_id);
+	if (w->candidates)
+		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
 }
 
