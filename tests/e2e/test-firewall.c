@@ -417,6 +417,55 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* More denials than the ring buffer holds while the daemon reads none
+ * (stopped): the firewall must count every record it could not queue, so
+ * that written + dropped is exactly what was refused, and the audit log
+ * must say how many were lost. */
+static void test_overflowing_the_ring_buffer_counts_every_dropped_record(void)
+{
+	/* HID_FW_RINGBUF_BYTES holds about 18,700 records. */
+	const unsigned long flood = 40000;
+	const char *filters[] = { "action=deny", "rule.name=no-firmware-update", NULL };
+	const char *lost[] = { "event=records_dropped", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	unsigned long refused = 0, dropped;
+	json_t *last;
+	char said[64];
+	size_t written;
+	int fd;
+
+	CHECK_OK(uhid_dev_create(&dev, test_device()));
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK(kill(run.pid, SIGSTOP) == 0, "cannot stop the daemon: %m");
+	for (unsigned long i = 0; i < flood; i++)
+		refused += set_feature(fd, 0xf0, (uint8_t)i) == EPERM;
+	CHECK(kill(run.pid, SIGCONT) == 0, "cannot continue the daemon: %m");
+	CHECK_EQ(refused, flood);
+
+	/* Stopping drains the ring buffer and reports the totals. */
+	CHECK_OK(policyd_stop(&run, false));
+	written = policyd_audit_count(&run, filters, 0, 0);
+	CHECK(written > 0 && written < flood, "%zu of %lu records written: no overflow", written, flood);
+	dropped = flood - written;
+	snprintf(said, sizeof(said), "logged %zu,", written);
+	CHECK(policyd_said(&run, said, 0), "the firewall's logged count is not the %zu records written", written);
+	snprintf(said, sizeof(said), "dropped %lu;", dropped);
+	CHECK(policyd_said(&run, said, 0), "%zu written + dropped != %lu refused", written, flood);
+	last = policyd_audit_last(&run, lost);
+	CHECK(last, "no records_dropped record in the audit log");
+	CHECK_EQ(json_integer_value(json_object_get(last, "total")), (json_int_t)dropped);
+	json_decref(last);
+	test_log("%lu denied requests with the daemon stopped: %zu written, %lu dropped",
+		 flood, written, dropped);
+
+	close(fd);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
 /* The value of a "Key:\tvalue" line of /proc/PID/status. */
 static void status_field(pid_t pid, const char *key, char *out, size_t size)
 {
@@ -509,6 +558,8 @@ static const struct test_case tests[] = {
 	  test_device_name_reaches_the_daemon_log_without_control_characters },
 	{ "flood_of_denials_is_logged_or_counted_exactly",
 	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
+	{ "overflowing_the_ring_buffer_counts_every_dropped_record",
+	  test_overflowing_the_ring_buffer_counts_every_dropped_record, 600 },
 };
 
 int main(int argc, char **argv)
