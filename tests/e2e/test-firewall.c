@@ -6,7 +6,9 @@
  * device received. Every case runs on uhid devices ("e2e/CASE"), then on
  * USB devices that usbhid drives ("e2e/usb/CASE").
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -141,6 +143,50 @@ static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
 }
 
 /* The last request of this kind the device received is BUF, byte for byte. */
+/* 64 rules: 62 on reports the requests never name, then an allow of one
+ * command of feature 4, then a deny of every request to any report. The
+ * firewall walks only the rules that name a request's kind and report ID:
+ * the last two must still be found, in their order, for every kind. */
+static void test_rules_for_any_report_decide_behind_62_others(void)
+{
+	const char *denied[] = { "action=deny", "rule.name=deny-everything-else", NULL };
+	uint8_t out[64] = { 2, 0x11 };
+	struct policyd_case c;
+	char *policy, *p;
+	size_t cap = 16384;
+
+	policy = p = malloc(cap);
+	CHECK(policy, "out of memory");
+	p += snprintf(p, cap, "{ \"version\": 1, \"devices\": [ { \"name\": \"test-device\",\n"
+		      "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+		      "  \"default\": \"allow\", \"rules\": [\n");
+	for (int i = 0; i < 62; i++)
+		p += snprintf(p, cap - (p - policy),
+			      "    { \"name\": \"deny-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+			      "      \"report_id\": %d, \"action\": \"deny\" },\n", 0x10 + i, 0x10 + i);
+	snprintf(p, cap - (p - policy),
+		 "    { \"name\": \"allow-command-1\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		 "      \"report_id\": 4, \"payload\": [ { \"offset\": 1, \"value\": \"0x01\" } ], \"action\": \"allow\" },\n"
+		 "    { \"name\": \"deny-everything-else\", \"request\": \"any\", \"report_id\": \"any\",\n"
+		 "      \"action\": \"deny\" } ] } ] }\n");
+	policyd_case_start(&c, test_device(), policy);
+	free(policy);
+
+	CHECK_EQ(set_feature(c.fd, 4, 1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
+	CHECK_EQ(set_feature(c.fd, 4, 2), EPERM);
+	CHECK_EQ(set_feature(c.fd, 3, 0), EPERM);
+	CHECK_EQ(get_feature(c.fd, 0xf0), EPERM);
+	CHECK(write(c.fd, out, sizeof(out)) < 0 && errno == EPERM, "output report 2 not refused");
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, 2), 0);
+	CHECK_EQ(policyd_audit_count(&c.run, denied, 4, 5000), 4);
+
+	policyd_case_end(&c);
+}
+
 static void check_received_intact(struct uhid_dev *dev, enum uhid_dev_request req,
 				  const uint8_t *buf, size_t len)
 {
@@ -558,6 +604,8 @@ static const struct test_case tests[] = {
 	  test_device_name_reaches_the_daemon_log_without_control_characters },
 	{ "flood_of_denials_is_logged_or_counted_exactly",
 	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
+	{ "rules_for_any_report_decide_behind_62_others",
+	  test_rules_for_any_report_decide_behind_62_others },
 	{ "overflowing_the_ring_buffer_counts_every_dropped_record",
 	  test_overflowing_the_ring_buffer_counts_every_dropped_record, 600 },
 };
