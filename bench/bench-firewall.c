@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,9 +35,9 @@
 #include <bpf/libbpf.h>
 #include <linux/hidraw.h>
 
-#include "bench_passthrough.skel.h"
 #include "bpf_stats.h"
 #include "ftrace_profile.h"
+#include "hid_bpf_loader.h"
 #include "hid_firewall.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
@@ -47,9 +48,11 @@
 #define FREE_FEATURE_ID 0x0f
 #define FIRST_RULE_ID 0x10
 #define MAX_BENCH_RULES 64
-/* Calls per profiled or BPF-timed phase. */
-#define PROFILED_CALLS 2000
-#define TIMED_REQUESTS 500
+/* A timed figure is the median over BATCHES batches of BATCH_CALLS
+ * calls: a batch during which the host took the CPU from the guest
+ * counts once, not in the average of all. */
+#define BATCHES 25
+#define BATCH_CALLS 40
 /* Audit: records drained in one go (fewer than the ring buffer holds), and
  * a flood that overfills it. */
 #define DRAIN_RECORDS 10000
@@ -174,6 +177,61 @@ static double request_rate(int fd)
 	return n / t;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the N values of V that are not negative (-1: none). */
+static double median(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] >= 0)
+			v[k++] = v[i];
+	if (!k)
+		return -1;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* What a timed batch does: input reports from DEV read back through FD,
+ * or allowed SET_REPORT requests of report ID with BYTE1 through FD. */
+struct workload {
+	struct uhid_dev *dev;
+	int fd;
+	bool input;
+	uint8_t id, byte1;
+};
+
+static void run_batch(const struct workload *w)
+{
+	if (w->input) {
+		for (int i = 0; i < BATCH_CALLS; i++)
+			input_report(w->dev, w->fd, (uint8_t)i);
+	} else {
+		requests(w->fd, w->id, w->byte1, BATCH_CALLS, 0);
+	}
+}
+
+/* Run time of the programs named PROG per call of W, from BPF stats
+ * (enabled by the caller): the median of the batches' averages. */
+static double bpf_ns(const char *prog, const struct workload *w)
+{
+	double avg[BATCHES];
+
+	for (int b = 0; b < BATCHES; b++) {
+		struct prog_stats s0 = bpf_stats_of(prog);
+
+		run_batch(w);
+		avg[b] = bpf_stats_avg_ns(s0, bpf_stats_of(prog));
+	}
+	return median(avg, BATCHES);
+}
+
 static void start_daemon(struct policyd_run *run, const char *const *names,
 			 const char *const *texts)
 {
@@ -254,79 +312,92 @@ static const char *const profiled[] = {
 	NULL,
 };
 
-static void profile_figure(const struct fprof_result *r, const char *c, const char *what,
-			   const char *port_name, const char *upstream_name)
+/* Average ns per call of the event and request paths' functions, each the
+ * median over batches of W_INPUT and W_REQUEST. */
+static void profile_paths(const char *c, const struct workload *w_input,
+			  const struct workload *w_request)
 {
+	static const struct {
+		const char *fn, *what;
+	} figures[] = {
+		{ "hid_input_report", "input" },
+		{ "__dispatch_hid_bpf_device_event", "input_dispatch" },	/* port */
+		{ "dispatch_hid_bpf_device_event", "input_dispatch" },		/* upstream */
+		{ "__hid_hw_raw_request", "request" },
+		{ "__dispatch_hid_bpf_raw_requests", "request_dispatch" },	/* port */
+		{ "dispatch_hid_bpf_raw_requests", "request_dispatch" },	/* upstream */
+	};
+	enum { N = sizeof(figures) / sizeof(figures[0]) };
+	double avg[N][BATCHES];
+	struct fprof_result prof;
 	char name[96];
-	double ns = fprof_avg_ns(r, port_name);
+	int r;
 
-	if (ns < 0 && upstream_name)
-		ns = fprof_avg_ns(r, upstream_name);
-	snprintf(name, sizeof(name), "ftrace.%s.%s_ns", c, what);
-	figure(name, ns);
+	for (int b = 0; b < BATCHES; b++) {
+		r = fprof_start(profiled);
+		if (r < 0) {
+			printf("# no function profiler: %s\n", strerror(-r));
+			return;
+		}
+		run_batch(w_input);
+		run_batch(w_request);
+		fprof_stop(&prof);
+		for (int f = 0; f < N; f++)
+			avg[f][b] = fprof_avg_ns(&prof, figures[f].fn);
+	}
+	for (int f = 0; f < N; f++) {
+		double m = median(avg[f], BATCHES);
+
+		if (m < 0)
+			continue;
+		snprintf(name, sizeof(name), "ftrace.%s.%s_ns", c, figures[f].what);
+		figure(name, m);
+	}
 }
 
 static void measure_case(enum path_case c, struct uhid_dev *dev, int fd)
 {
+	const struct workload w_input = { .dev = dev, .fd = fd, .input = true };
+	const struct workload w_request = { .fd = fd, .id = FREE_FEATURE_ID };
 	const char *cn = case_names[c];
-	struct fprof_result prof;
-	struct prog_stats ev0, rq0;
 	char name[96];
-	int r;
 
 	snprintf(name, sizeof(name), "rate.%s.input", cn);
 	figure(name, input_rate(dev, fd));
 	snprintf(name, sizeof(name), "rate.%s.request", cn);
 	figure(name, request_rate(fd));
-
-	r = fprof_start(profiled);
-	if (r < 0) {
-		printf("# no function profiler: %s\n", strerror(-r));
-	} else {
-		for (int i = 0; i < PROFILED_CALLS; i++)
-			input_report(dev, fd, (uint8_t)i);
-		requests(fd, FREE_FEATURE_ID, 0, PROFILED_CALLS, 0);
-		fprof_stop(&prof);
-		profile_figure(&prof, cn, "input", "hid_input_report", NULL);
-		profile_figure(&prof, cn, "input_dispatch", "__dispatch_hid_bpf_device_event",
-			       "dispatch_hid_bpf_device_event");
-		profile_figure(&prof, cn, "request", "__hid_hw_raw_request", NULL);
-		profile_figure(&prof, cn, "request_dispatch", "__dispatch_hid_bpf_raw_requests",
-			       "dispatch_hid_bpf_raw_requests");
-	}
-
+	profile_paths(cn, &w_input, &w_request);
 	if (c == CASE_NONE)
 		return;
-	{
-		const char *ev = c == CASE_PASS ? "pass_event" : "fw_device_event";
-		const char *rq = c == CASE_PASS ? "pass_request" : "fw_hw_request";
-
-		if (bpf_stats_enable(true) < 0)
-			die("kernel.bpf_stats_enabled", errno);
-		ev0 = bpf_stats_of(ev);
-		rq0 = bpf_stats_of(rq);
-		for (int i = 0; i < PROFILED_CALLS; i++)
-			input_report(dev, fd, (uint8_t)i);
-		requests(fd, FREE_FEATURE_ID, 0, PROFILED_CALLS, 0);
-		snprintf(name, sizeof(name), "bpf.%s.input_ns", cn);
-		figure(name, bpf_stats_avg_ns(ev0, bpf_stats_of(ev)));
-		snprintf(name, sizeof(name), "bpf.%s.request_ns", cn);
-		figure(name, bpf_stats_avg_ns(rq0, bpf_stats_of(rq)));
-		bpf_stats_enable(false);
-	}
+	if (bpf_stats_enable(true) < 0)
+		die("kernel.bpf_stats_enabled", errno);
+	snprintf(name, sizeof(name), "bpf.%s.input_ns", cn);
+	figure(name, bpf_ns(c == CASE_PASS ? "pass_event" : "fw_device_event", &w_input));
+	snprintf(name, sizeof(name), "bpf.%s.request_ns", cn);
+	figure(name, bpf_ns(c == CASE_PASS ? "pass_request" : "fw_hw_request", &w_request));
+	bpf_stats_enable(false);
 }
 
-/* The struct_ops map's hid_id before load: the object's own struct
- * hid_bpf_ops (bpf/hid_bpf.h) starts with it. */
-static void set_ops_hid_id(struct bpf_map *map, int hid_id)
+/* The pass-through program attached to HID_ID: a fresh object each time
+ * (a struct_ops map registers once), from bench_passthrough.bpf.o beside
+ * this program. */
+static struct bpf_object *attach_passthrough(int hid_id, struct bpf_link **link)
 {
-	size_t size = 0;
-	/* libbpf hands out the value it will load, const only in name */
-	int *value = (int *)bpf_map__initial_value(map, &size);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct bpf_object *obj;
 
-	if (!value || size < sizeof(*value))
-		die("the pass-through program's struct_ops map", EINVAL);
-	*value = hid_id;
+	if (n <= 0)
+		die("/proc/self/exe", errno);
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	setenv("HID_BPF_TEST_OBJDIR", self, 1);
+	obj = hbt_load("bench_passthrough", hid_id, NULL, 0);
+	if (!obj)
+		die("loading the pass-through program", errno);
+	if (hbt_attach(obj, "passthrough", link) < 0)
+		die("attaching the pass-through program", errno);
+	return obj;
 }
 
 static void bench_paths(void)
@@ -342,22 +413,13 @@ static void bench_paths(void)
 	/* O_NONBLOCK is for reads; requests block in the kernel regardless. */
 	input_rate(&dev, fd);	/* warm up */
 	for (int c = 0; c < N_CASES; c++) {
-		struct bench_passthrough_bpf *pass = NULL;
+		struct bpf_object *pass = NULL;
 		struct bpf_link *link = NULL;
 		struct policyd_run run;
 
 		switch (c) {
 		case CASE_PASS:
-			/* A struct_ops map registers once: a fresh object. */
-			pass = bench_passthrough_bpf__open();
-			if (!pass)
-				die("bench_passthrough.bpf.o", errno);
-			set_ops_hid_id(pass->maps.passthrough, dev.hid_id);
-			if (bench_passthrough_bpf__load(pass))
-				die("loading the pass-through program", errno);
-			link = bpf_map__attach_struct_ops(pass->maps.passthrough);
-			if (!link)
-				die("attaching the pass-through program", errno);
+			pass = attach_passthrough(dev.hid_id, &link);
 			break;
 		case CASE_SHIPPED:
 			start_shipped(&run);
@@ -369,7 +431,7 @@ static void bench_paths(void)
 		measure_case(c, &dev, fd);
 		if (c == CASE_PASS) {
 			bpf_link__destroy(link);
-			bench_passthrough_bpf__destroy(pass);
+			bpf_object__close(pass);
 		} else if (c != CASE_NONE) {
 			stop_daemon(&run);
 		}
@@ -396,9 +458,9 @@ static char *rules_policy(uint16_t product, int n, bool distinct)
 		       "  \"default\": \"allow\", \"rules\": [", product, product);
 	for (int i = 0; i < n; i++)
 		len += snprintf(s + len, cap - len,
-				"%s\n    { \"name\": \"allow-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+				"%s\n    { \"name\": \"allow-%04x-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
 				"      \"report_id\": %d, \"payload\": [ { \"offset\": 1, \"value\": \"0x%02x\" } ],\n"
-				"      \"action\": \"allow\" }", i ? "," : "", i,
+				"      \"action\": \"allow\" }", i ? "," : "", product, i,
 				distinct ? FIRST_RULE_ID + i : FIRST_RULE_ID, i);
 	snprintf(s + len, cap - len, "\n  ] } ] }\n");
 	return s;
@@ -406,10 +468,9 @@ static char *rules_policy(uint16_t product, int n, bool distinct)
 
 static double timed_requests(int fd, uint8_t id, uint8_t byte1)
 {
-	struct prog_stats s0 = bpf_stats_of("fw_hw_request");
+	const struct workload w = { .fd = fd, .id = id, .byte1 = byte1 };
 
-	requests(fd, id, byte1, TIMED_REQUESTS, 0);
-	return bpf_stats_avg_ns(s0, bpf_stats_of("fw_hw_request"));
+	return bpf_ns("fw_hw_request", &w);
 }
 
 static void bench_rules(void)
@@ -566,13 +627,6 @@ static void bench_audit(void)
 	uhid_dev_destroy(&dev);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void bench_hotplug(void)
 {
 	static const char *const names[] = { "50-bench-hotplug.json", NULL };
@@ -614,23 +668,36 @@ static void bench_hotplug(void)
 
 int main(int argc, char **argv)
 {
-	const char *which = "all";
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} benches[] = {
+		{ "paths", bench_paths },
+		{ "rules", bench_rules },
+		{ "audit", bench_audit },
+		{ "hotplug", bench_hotplug },
+	};
+	bool want[4] = { false }, any = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(NULL);
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+		size_t b;
+
+		if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
 			rate_seconds = atof(argv[++i]);
-		else
-			which = argv[i];
+			continue;
+		}
+		for (b = 0; b < 4 && strcmp(argv[i], benches[b].name); b++)
+			;
+		if (b == 4) {
+			fprintf(stderr, "usage: bench-firewall [--seconds S] [paths|rules|audit|hotplug]...\n");
+			return 2;
+		}
+		want[b] = any = true;
 	}
-	if (!strcmp(which, "all") || !strcmp(which, "paths"))
-		bench_paths();
-	if (!strcmp(which, "all") || !strcmp(which, "rules"))
-		bench_rules();
-	if (!strcmp(which, "all") || !strcmp(which, "audit"))
-		bench_audit();
-	if (!strcmp(which, "all") || !strcmp(which, "hotplug"))
-		bench_hotplug();
+	for (size_t b = 0; b < 4; b++)
+		if (want[b] || !any)
+			benches[b].run();
 	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +14,50 @@
 
 static int write_file(const char *name, const char *text, int flags)
 {
+	size_t len = strlen(text), done = 0;
 	char path[128];
-	ssize_t n;
-	int fd;
+	int fd, r = 0;
 
 	snprintf(path, sizeof(path), TRACEFS "/%s", name);
 	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0) {
-		int r = -errno;
+	/* set_ftrace_filter may take one name per write() */
+	do {
+		ssize_t n = write(fd, text + done, len - done);
 
-		close(fd);
-		return r;
-	}
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0 && len) {
+			r = -EIO;
+			break;
+		}
+		done += n;
+	} while (done < len);
 	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -EIO;
+	return r;
+}
+
+/* Is NAME in available_filter_functions? */
+static bool traceable(const char *name)
+{
+	FILE *f = fopen(TRACEFS "/available_filter_functions", "re");
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, len) && (line[len] == '\n' || line[len] == ' ');
+	if (f)
+		fclose(f);
+	return found;
 }
 
 int fprof_start(const char *const *functions)
 {
+	char filter[FPROF_MAX_FUNCTIONS * 64] = "";
 	int r, kept = 0;
 
 	write_file("function_profile_enabled", "0", 0);
@@ -41,16 +65,21 @@ int fprof_start(const char *const *functions)
 	r = write_file("options/sleep-time", "0", 0);
 	if (r < 0)
 		return r;
-	r = write_file("set_ftrace_filter", "", O_TRUNC);
-	if (r < 0)
-		return r;
-	/* One name per write: the kernel refuses a write naming a function
-	 * it cannot trace, and keeps the ones written before. */
-	for (size_t i = 0; functions[i]; i++)
-		if (write_file("set_ftrace_filter", functions[i], O_APPEND) == 0)
-			kept++;
+	/* Only names the kernel can trace: a write naming another one fails,
+	 * and takes the names before it in the same open file along. */
+	for (size_t i = 0; functions[i]; i++) {
+		if (!traceable(functions[i]))
+			continue;
+		if (kept)
+			strcat(filter, " ");
+		strcat(filter, functions[i]);
+		kept++;
+	}
 	if (!kept)
 		return -ENOENT;
+	r = write_file("set_ftrace_filter", filter, O_TRUNC);
+	if (r < 0)
+		return r;
 	/* Enabling clears what an earlier run counted. */
 	r = write_file("function_profile_enabled", "1", 0);
 	return r < 0 ? r : kept;
