@@ -255,14 +255,16 @@ static __always_inline void evaluate(struct rule_walk *w)
 		return;
 	}
 	w->dev = dev;
-	w->now = bpf_ktime_get_boot_ns();
 	d->rule_index = HID_RULE_INDEX_DEFAULT;
 	d->action = dev->default_action;
 	d->err = dev->default_err;
 	d->flags = dev->default_flags;
 	w->candidates = candidate_rules(dev, w->req.kind, w->req.report_id);
-	if (w->candidates)
+	if (w->candidates) {
+		/* for the temporary allows' expiry */
+		w->now = bpf_ktime_get_boot_ns();
 		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
+	}
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
 }
 
