@@ -146,10 +146,18 @@ int fprof_stop(struct fprof_result *out)
 	return 0;
 }
 
+/* trace_stat prints at most this many characters of a function's name */
+#define PRINTED_NAME_LEN 30
+
 double fprof_avg_ns(const struct fprof_result *r, const char *name)
 {
+	size_t len = strlen(name);
+
+	if (len > PRINTED_NAME_LEN)
+		len = PRINTED_NAME_LEN;
 	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->fn[i].name, name) && r->fn[i].hits)
+		if (strlen(r->fn[i].name) == len && !strncmp(r->fn[i].name, name, len) &&
+		    r->fn[i].hits)
 			return r->fn[i].total_ns / r->fn[i].hits;
 	return -1;
 }
