@@ -51,8 +51,8 @@
 /* A timed figure is the median over BATCHES batches of BATCH_CALLS
  * calls: a batch during which the host took the CPU from the guest
  * counts once, not in the average of all. */
-#define BATCHES 25
-#define BATCH_CALLS 40
+#define BATCHES 15
+#define BATCH_CALLS 30
 /* Audit: records drained in one go (fewer than the ring buffer holds), and
  * a flood that overfills it. */
 #define DRAIN_RECORDS 10000
@@ -151,29 +151,29 @@ static void input_report(struct uhid_dev *dev, int fd, uint8_t seq)
 		die("input report lost", EIO);
 }
 
-static double input_rate(struct uhid_dev *dev, int fd)
+static double input_rate(struct uhid_dev *dev, int fd, double seconds)
 {
 	double t0 = now_s(), t;
 	unsigned long n = 0;
 
 	do {
-		for (int i = 0; i < 256; i++, n++)
+		for (int i = 0; i < 64; i++, n++)
 			input_report(dev, fd, (uint8_t)n);
 		t = now_s() - t0;
-	} while (t < rate_seconds);
+	} while (t < seconds);
 	return n / t;
 }
 
-static double request_rate(int fd)
+static double request_rate(int fd, double seconds)
 {
 	double t0 = now_s(), t;
 	unsigned long n = 0;
 
 	do {
-		requests(fd, FREE_FEATURE_ID, 0, 64, 0);
-		n += 64;
+		requests(fd, FREE_FEATURE_ID, 0, 16, 0);
+		n += 16;
 		t = now_s() - t0;
-	} while (t < rate_seconds);
+	} while (t < seconds);
 	return n / t;
 }
 
@@ -319,66 +319,98 @@ static const struct {
 };
 #define N_PATH_FUNCTIONS (sizeof(path_functions) / sizeof(path_functions[0]))
 
-/* Average ns per call of the event and request paths' functions, each the
- * median over batches of W_INPUT and W_REQUEST. */
-static void profile_paths(const char *c, const struct workload *w_input,
-			  const struct workload *w_request)
+/* One batch of W_INPUT and W_REQUEST under the function profiler: the
+ * average ns per call of each of path_functions, -1 where none ran.
+ * Returns 0 or -errno (no profiler). */
+static int profile_batch(const struct workload *w_input, const struct workload *w_request,
+			 double avg[N_PATH_FUNCTIONS])
 {
 	const char *names[N_PATH_FUNCTIONS * 3 + 1] = { 0 };
-	double avg[N_PATH_FUNCTIONS][BATCHES];
 	struct fprof_result prof;
 	size_t n = 0;
-	char name[96];
 	int r;
 
 	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
 		for (size_t k = 0; k < 3 && path_functions[f].names[k]; k++)
 			names[n++] = path_functions[f].names[k];
-	for (int b = 0; b < BATCHES; b++) {
-		r = fprof_start(names);
-		if (r < 0) {
-			printf("# no function profiler: %s\n", strerror(-r));
-			return;
-		}
-		run_batch(w_input);
-		run_batch(w_request);
-		fprof_stop(&prof);
-		for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
-			avg[f][b] = -1;
-			for (size_t k = 0; k < 3 && path_functions[f].names[k] && avg[f][b] < 0; k++)
-				avg[f][b] = fprof_avg_ns(&prof, path_functions[f].names[k]);
-		}
-	}
+	r = fprof_start(names);
+	if (r < 0)
+		return r;
+	run_batch(w_input);
+	run_batch(w_request);
+	fprof_stop(&prof);
 	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
-		double m = median(avg[f], BATCHES);
-
-		if (m < 0)
-			continue;
-		snprintf(name, sizeof(name), "ftrace.%s.%s_ns", c, path_functions[f].what);
-		figure(name, m);
+		avg[f] = -1;
+		for (size_t k = 0; k < 3 && path_functions[f].names[k] && avg[f] < 0; k++)
+			avg[f] = fprof_avg_ns(&prof, path_functions[f].names[k]);
 	}
+	return 0;
 }
 
-static void measure_case(enum path_case c, struct uhid_dev *dev, int fd)
+/* A side (the device the case sets up) or the bare device beside it. */
+struct side {
+	struct uhid_dev *dev;
+	int fd;
+	const char *prefix;	/* "" or "bare_" */
+};
+
+/*
+ * The figures of case C: its device A against the bare device B (no
+ * program, no daemon's rules), measured side by side: rate slices and
+ * profiled batches alternate between them, so that the host's load hits
+ * both alike; then the programs' own run time on A.
+ */
+static void measure_case(enum path_case c, struct side *a, struct side *b)
 {
-	const struct workload w_input = { .dev = dev, .fd = fd, .input = true };
-	const struct workload w_request = { .fd = fd, .id = FREE_FEATURE_ID };
+	struct side *sides[2] = { a, b };
+	double in[2] = { 0 }, rq[2] = { 0 }, prof[2][N_PATH_FUNCTIONS][BATCHES];
 	const char *cn = case_names[c];
 	char name[96];
+	int r = 0;
 
-	snprintf(name, sizeof(name), "rate.%s.input", cn);
-	figure(name, input_rate(dev, fd));
-	snprintf(name, sizeof(name), "rate.%s.request", cn);
-	figure(name, request_rate(fd));
-	profile_paths(cn, &w_input, &w_request);
+	for (int slice = 0; slice < 4; slice++)
+		for (int s = 0; s < 2; s++) {
+			in[s] += input_rate(sides[s]->dev, sides[s]->fd, rate_seconds / 4) / 4;
+			rq[s] += request_rate(sides[s]->fd, rate_seconds / 4) / 4;
+		}
+	for (int bt = 0; bt < BATCHES && r == 0; bt++)
+		for (int s = 0; s < 2 && r == 0; s++) {
+			const struct workload w_input = {
+				.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
+			};
+			const struct workload w_request = { .fd = sides[s]->fd, .id = FREE_FEATURE_ID };
+			double avg[N_PATH_FUNCTIONS] = { 0 };
+
+			r = profile_batch(&w_input, &w_request, avg);
+			for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
+				prof[s][f][bt] = avg[f];
+		}
+	if (r < 0)
+		printf("# no function profiler: %s\n", strerror(-r));
+	for (int s = 0; s < 2; s++) {
+		snprintf(name, sizeof(name), "rate.%s.%sinput", cn, sides[s]->prefix);
+		figure(name, in[s]);
+		snprintf(name, sizeof(name), "rate.%s.%srequest", cn, sides[s]->prefix);
+		figure(name, rq[s]);
+		for (size_t f = 0; f < N_PATH_FUNCTIONS && r == 0; f++) {
+			snprintf(name, sizeof(name), "ftrace.%s.%s%s_ns", cn, sides[s]->prefix,
+				 path_functions[f].what);
+			figure(name, median(prof[s][f], BATCHES));
+		}
+	}
 	if (c == CASE_NONE)
 		return;
 	if (bpf_stats_enable(true) < 0)
 		die("kernel.bpf_stats_enabled", errno);
-	snprintf(name, sizeof(name), "bpf.%s.input_ns", cn);
-	figure(name, bpf_ns(c == CASE_PASS ? "pass_event" : "fw_device_event", &w_input));
-	snprintf(name, sizeof(name), "bpf.%s.request_ns", cn);
-	figure(name, bpf_ns(c == CASE_PASS ? "pass_request" : "fw_hw_request", &w_request));
+	{
+		const struct workload w_input = { .dev = a->dev, .fd = a->fd, .input = true };
+		const struct workload w_request = { .fd = a->fd, .id = FREE_FEATURE_ID };
+
+		snprintf(name, sizeof(name), "bpf.%s.input_ns", cn);
+		figure(name, bpf_ns(c == CASE_PASS ? "pass_event" : "fw_device_event", &w_input));
+		snprintf(name, sizeof(name), "bpf.%s.request_ns", cn);
+		figure(name, bpf_ns(c == CASE_PASS ? "pass_request" : "fw_hw_request", &w_request));
+	}
 	bpf_stats_enable(false);
 }
 
@@ -406,16 +438,20 @@ static struct bpf_object *attach_passthrough(int hid_id, struct bpf_link **link)
 
 static void bench_paths(void)
 {
-	struct uhid_dev dev;
-	int fd;
+	struct uhid_dev dev_a, dev_b;
+	struct side a = { .dev = &dev_a, .prefix = "" }, b = { .dev = &dev_b, .prefix = "bare_" };
 
-	/* A DualSense's IDs, so that the shipped rule set applies. */
-	create(&dev, 0x054c, 0x0ce6);
-	fd = uhid_dev_open_hidraw(&dev, O_NONBLOCK);
-	if (fd < 0)
-		die("opening hidraw", fd);
+	/* A has a DualSense's IDs, so that the shipped rule set applies; no
+	 * rule set names B's. */
+	create(&dev_a, 0x054c, 0x0ce6);
+	create(&dev_b, 0x1234, 0x7005);
 	/* O_NONBLOCK is for reads; requests block in the kernel regardless. */
-	input_rate(&dev, fd);	/* warm up */
+	a.fd = uhid_dev_open_hidraw(&dev_a, O_NONBLOCK);
+	b.fd = uhid_dev_open_hidraw(&dev_b, O_NONBLOCK);
+	if (a.fd < 0 || b.fd < 0)
+		die("opening hidraw", a.fd < 0 ? a.fd : b.fd);
+	input_rate(&dev_a, a.fd, 0.2);	/* warm up */
+	input_rate(&dev_b, b.fd, 0.2);
 	for (int c = 0; c < N_CASES; c++) {
 		struct bpf_object *pass = NULL;
 		struct bpf_link *link = NULL;
@@ -423,7 +459,7 @@ static void bench_paths(void)
 
 		switch (c) {
 		case CASE_PASS:
-			pass = attach_passthrough(dev.hid_id, &link);
+			pass = attach_passthrough(dev_a.hid_id, &link);
 			break;
 		case CASE_SHIPPED:
 			start_shipped(&run);
@@ -432,7 +468,7 @@ static void bench_paths(void)
 			start_input_rule(&run);
 			break;
 		}
-		measure_case(c, &dev, fd);
+		measure_case(c, &a, &b);
 		if (c == CASE_PASS) {
 			bpf_link__destroy(link);
 			bpf_object__close(pass);
@@ -440,8 +476,10 @@ static void bench_paths(void)
 			stop_daemon(&run);
 		}
 	}
-	close(fd);
-	uhid_dev_destroy(&dev);
+	close(a.fd);
+	close(b.fd);
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
 }
 
 /*

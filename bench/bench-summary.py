@@ -46,9 +46,10 @@ def ratio_pairs(names):
     """(numerator, denominator) names measured in the same boot."""
     pairs = []
     for name in sorted(names):
-        m = re.match(r"^((?:before|after)\.)?(rate|ftrace|bpf)\.(pass|shipped|firewall)\.(.*)$", name)
+        # a device set up by the case against the bare one beside it
+        m = re.match(r"^((?:before|after)\.)?(rate|ftrace)\.(\w+)\.(?!bare_)(.*)$", name)
         if m:
-            den = f"{m.group(1) or ''}{m.group(2)}.none.{m.group(4)}"
+            den = f"{m.group(1) or ''}{m.group(2)}.{m.group(3)}.bare_{m.group(4)}"
             if den in names:
                 pairs.append((name, den))
         m = re.match(r"^((?:before|after)\.)?rules\.(16|64)\.(.*)$", name)

@@ -10,7 +10,7 @@
 #               default: paths rules audit
 #   --rounds N  boots of each kernel, alternating port and upstream
 #               (default 5, at least 5 for figures that mean anything)
-#   --seconds S length of each rate measurement (default 1)
+#   --seconds S length of each rate measurement (default 0.5)
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
 #               are named before.*, this build's after.*
@@ -23,7 +23,7 @@ cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 
 rounds=5
-seconds=1
+seconds=0.5
 baseline=
 out=
 names=()
