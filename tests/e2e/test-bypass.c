@@ -219,7 +219,8 @@ static void test_a_temporary_allow_ends_when_the_daemon_is_dead(void)
 	policyctl_output_done(&out);
 
 	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
-	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	/* a USB device records the control transfer after the call returned */
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 2000));
 
 	policyd_stop(&c.run, true);	/* SIGKILL: nothing ends the allow */
 	sleep(3);
