@@ -14,6 +14,8 @@
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
 #               are named before.*, this build's after.*
+#   --baseline-for "NAME..."  only these benchmarks run for both builds
+#               (default: all named)
 #   --out FILE  keep every figure of every boot there (default: a file in
 #               the build directory, named on stdout)
 # Absolute figures in an emulated VM mean little; ratios do.
@@ -25,6 +27,7 @@ build=${HID_POLICY_BUILDDIR:-$repo/build}
 rounds=5
 seconds=0.5
 baseline=
+baseline_for=
 out=
 names=()
 while [ $# -gt 0 ]; do
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
 	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
+	--baseline-for) baseline_for=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	paths|rules|audit|hotplug|policy) names+=("$1"); shift ;;
 	*) echo "bench.sh: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
@@ -71,12 +75,25 @@ append=${khz:+tsc_early_khz=$khz tsc=reliable}
 # One boot: every benchmark named, for the baseline's daemon first when
 # there is one; figure lines are tagged with the build.
 guest_script() {
-	local b tag
+	local b tag run
 	for b in ${baseline:+"$baseline"} "$build"; do
 		tag=
-		[ -n "$baseline" ] && { [ "$b" = "$baseline" ] && tag=before. || tag=after.; }
+		run=("${vm_names[@]}")
+		if [ -n "$baseline" ]; then
+			[ "$b" = "$baseline" ] && tag=before. || tag=after.
+			[ -z "$baseline_for" ] || run=($baseline_for)
+		fi
 		printf 'HID_POLICY_BUILDDIR=%q %q --seconds %q %s | sed -u "s/^figure /figure %s/" || exit 1\n' \
-			"$b" "$build/bench/bench-firewall" "$seconds" "${vm_names[*]}" "$tag"
+			"$b" "$build/bench/bench-firewall" "$seconds" "${run[*]}" "$tag"
+		# the benchmarks not compared run once, untagged
+		if [ -n "$baseline" ] && [ -n "$baseline_for" ] && [ "$b" = "$build" ]; then
+			run=()
+			for n in "${vm_names[@]}"; do
+				[[ " $baseline_for " == *" $n "* ]] || run+=("$n")
+			done
+			[ ${#run[@]} -eq 0 ] || printf 'HID_POLICY_BUILDDIR=%q %q --seconds %q %s || exit 1\n' \
+				"$b" "$build/bench/bench-firewall" "$seconds" "${run[*]}"
+		fi
 	done
 }
 script=$(guest_script)
