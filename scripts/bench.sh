@@ -96,7 +96,7 @@ guest_script() {
 		fi
 	done
 }
-script=$(guest_script)
+script="set -o pipefail"$'\n'"$(guest_script)"
 
 for ((r = 1; r <= rounds; r++)); do
 	# Alternate which kernel boots first, so a trend in the host's load
