@@ -319,14 +319,10 @@ static const struct {
 };
 #define N_PATH_FUNCTIONS (sizeof(path_functions) / sizeof(path_functions[0]))
 
-/* One batch of W_INPUT and W_REQUEST under the function profiler: the
- * average ns per call of each of path_functions, -1 where none ran.
- * Returns 0 or -errno (no profiler). */
-static int profile_batch(const struct workload *w_input, const struct workload *w_request,
-			 double avg[N_PATH_FUNCTIONS])
+/* Start the function profiler on the paths' functions. 0 or -errno. */
+static int profile_start(void)
 {
 	const char *names[N_PATH_FUNCTIONS * 3 + 1] = { 0 };
-	struct fprof_result prof;
 	size_t n = 0;
 	int r;
 
@@ -334,17 +330,25 @@ static int profile_batch(const struct workload *w_input, const struct workload *
 		for (size_t k = 0; k < 3 && path_functions[f].names[k]; k++)
 			names[n++] = path_functions[f].names[k];
 	r = fprof_start(names);
-	if (r < 0)
-		return r;
+	return r < 0 ? r : 0;
+}
+
+/* One batch of W_INPUT and W_REQUEST under the running profiler: the
+ * average ns per call of each of path_functions, -1 where none ran. */
+static void profile_batch(const struct workload *w_input, const struct workload *w_request,
+			  double avg[N_PATH_FUNCTIONS])
+{
+	struct fprof_result before, after;
+
+	fprof_read(&before);
 	run_batch(w_input);
 	run_batch(w_request);
-	fprof_stop(&prof);
+	fprof_read(&after);
 	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
 		avg[f] = -1;
 		for (size_t k = 0; k < 3 && path_functions[f].names[k] && avg[f] < 0; k++)
-			avg[f] = fprof_avg_ns(&prof, path_functions[f].names[k]);
+			avg[f] = fprof_delta_avg_ns(&before, &after, path_functions[f].names[k]);
 	}
-	return 0;
 }
 
 /* A side (the device the case sets up) or the bare device beside it. */
@@ -373,20 +377,23 @@ static void measure_case(enum path_case c, struct side *a, struct side *b)
 			in[s] += input_rate(sides[s]->dev, sides[s]->fd, rate_seconds / 4) / 4;
 			rq[s] += request_rate(sides[s]->fd, rate_seconds / 4) / 4;
 		}
+	r = profile_start();
 	for (int bt = 0; bt < BATCHES && r == 0; bt++)
-		for (int s = 0; s < 2 && r == 0; s++) {
+		for (int s = 0; s < 2; s++) {
 			const struct workload w_input = {
 				.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
 			};
 			const struct workload w_request = { .fd = sides[s]->fd, .id = FREE_FEATURE_ID };
 			double avg[N_PATH_FUNCTIONS] = { 0 };
 
-			r = profile_batch(&w_input, &w_request, avg);
+			profile_batch(&w_input, &w_request, avg);
 			for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
 				prof[s][f][bt] = avg[f];
 		}
 	if (r < 0)
 		printf("# no function profiler: %s\n", strerror(-r));
+	else
+		fprof_stop();
 	for (int s = 0; s < 2; s++) {
 		snprintf(name, sizeof(name), "rate.%s.%sinput", cn, sides[s]->prefix);
 		figure(name, in[s]);

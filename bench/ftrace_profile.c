@@ -40,6 +40,21 @@ static int write_file(const char *name, const char *text, int flags)
 	return r;
 }
 
+/* trace_stat prints at most this many characters of a function's name */
+#define PRINTED_NAME_LEN 30
+
+static const struct fprof_fn *find(const struct fprof_result *r, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len > PRINTED_NAME_LEN)
+		len = PRINTED_NAME_LEN;
+	for (size_t i = 0; i < r->n; i++)
+		if (strlen(r->fn[i].name) == len && !strncmp(r->fn[i].name, name, len))
+			return &r->fn[i];
+	return NULL;
+}
+
 /* Is NAME in available_filter_functions? */
 static bool traceable(const char *name)
 {
@@ -123,13 +138,9 @@ static void add_cpu(FILE *f, struct fprof_result *out)
 	}
 }
 
-int fprof_stop(struct fprof_result *out)
+int fprof_read(struct fprof_result *out)
 {
-	int r = write_file("function_profile_enabled", "0", 0);
-
 	memset(out, 0, sizeof(*out));
-	if (r < 0)
-		return r;
 	for (int cpu = 0;; cpu++) {
 		char path[128];
 		FILE *f;
@@ -141,23 +152,24 @@ int fprof_stop(struct fprof_result *out)
 		add_cpu(f, out);
 		fclose(f);
 	}
-	write_file("set_ftrace_filter", "", O_TRUNC);
-	write_file("options/sleep-time", "1", 0);
 	return 0;
 }
 
-/* trace_stat prints at most this many characters of a function's name */
-#define PRINTED_NAME_LEN 30
-
-double fprof_avg_ns(const struct fprof_result *r, const char *name)
+void fprof_stop(void)
 {
-	size_t len = strlen(name);
-
-	if (len > PRINTED_NAME_LEN)
-		len = PRINTED_NAME_LEN;
-	for (size_t i = 0; i < r->n; i++)
-		if (strlen(r->fn[i].name) == len && !strncmp(r->fn[i].name, name, len) &&
-		    r->fn[i].hits)
-			return r->fn[i].total_ns / r->fn[i].hits;
-	return -1;
+	write_file("function_profile_enabled", "0", 0);
+	write_file("set_ftrace_filter", "", O_TRUNC);
+	write_file("options/sleep-time", "1", 0);
 }
+
+double fprof_delta_avg_ns(const struct fprof_result *before, const struct fprof_result *after,
+			  const char *name)
+{
+	const struct fprof_fn *a = find(after, name), *b = find(before, name);
+	uint64_t hits = (a ? a->hits : 0) - (b ? b->hits : 0);
+
+	if (!a || !hits)
+		return -1;
+	return (a->total_ns - (b ? b->total_ns : 0)) / hits;
+}
+
