@@ -10,6 +10,7 @@
 #               default: paths rules audit
 #   --rounds N  boots of each kernel, alternating port and upstream
 #               (default 5, at least 5 for figures that mean anything)
+#   --kernel K  only this test kernel (port or upstream; repeatable)
 #   --seconds S length of each rate measurement (default 0.5)
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
@@ -28,12 +29,19 @@ rounds=5
 seconds=0.5
 baseline=
 baseline_for=
+kernels=()
 out=
 names=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
+	--kernel)
+		case "$2" in
+		port|upstream) kernels+=("$2") ;;
+		*) echo "bench.sh: --kernel takes port or upstream" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
 	--baseline-for) baseline_for=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -43,6 +51,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 1 ] || { echo "bench.sh: --rounds takes a number" >&2; exit 2; }
 [ ${#names[@]} -gt 0 ] || names=(paths rules audit)
+[ ${#kernels[@]} -gt 0 ] || kernels=(port upstream)
 [ -z "$baseline" ] || [ -x "$baseline/policyd/hid-policyd" ] ||
 	{ echo "bench.sh: no hid-policyd in $baseline/policyd" >&2; exit 2; }
 
@@ -61,7 +70,7 @@ done
 out=${out:-$build/bench/figures-$(date -u +%Y%m%dT%H%M%S).txt}
 : > "$out"
 declare -A image
-for k in port upstream; do
+for k in "${kernels[@]}"; do
 	image[$k]=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')
 	[ -n "${image[$k]}" ] || { echo "bench.sh: no $k kernel" >&2; exit 1; }
 done
@@ -101,8 +110,8 @@ script="set -o pipefail"$'\n'"$(guest_script)"
 for ((r = 1; r <= rounds; r++)); do
 	# Alternate which kernel boots first, so a trend in the host's load
 	# does not favour one of them.
-	order=(port upstream)
-	[ $((r % 2)) -eq 0 ] && order=(upstream port)
+	order=("${kernels[@]}")
+	[ $((r % 2)) -eq 0 ] && [ ${#kernels[@]} -eq 2 ] && order=("${kernels[1]}" "${kernels[0]}")
 	for k in "${order[@]}"; do
 		echo "== round $r/$rounds: $k"
 		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
