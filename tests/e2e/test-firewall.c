@@ -114,6 +114,7 @@ static void test_other_report_ids_and_get_feature_pass_and_reach_device(void)
 	uhid_dev_set_get_reply(&c.dev, 0xf0, reply, sizeof(reply), 0);
 
 	CHECK_EQ(set_feature(c.fd, 3, 0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
 	CHECK_EQ(get_feature(c.fd, 0xf0), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 0xf0), 1);
@@ -276,6 +277,7 @@ static void test_audit_mode_logs_but_lets_the_request_through(void)
 	policyd_case_start(&c, test_device(), policy);
 
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(policyd_audit_count(&c.run, filters, 1, 10000), 1);
 
@@ -422,6 +424,7 @@ static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
 	CHECK(policyd_said(&c.run, "policy reloaded", 0), "no reload reported");
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
 	CHECK_EQ(set_feature(c.fd, 3, 0), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 0);
 
