@@ -154,34 +154,23 @@ struct rule_walk {
 	struct audit_match am;
 };
 
+/* A 64-bit de Bruijn sequence, and where each bit lands when the word
+ * holding that bit alone is multiplied by it: the index of the lowest set
+ * bit is one multiplication and a table away. No branch per bit, so the
+ * verifier looks at the walk of a rule once, not once for each index a
+ * branchy search could prove. */
+#define DEBRUIJN64 0x03f79d71b4cb0a89ull
+static const __u8 debruijn64_bit[64] = {
+	0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+	62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
+};
+
 /* The index of the lowest set bit of a non-zero V. */
 static __always_inline __u32 lowest_bit(__u64 v)
 {
-	__u32 n = 0;
-
-	if (!(v & 0xffffffffull)) {
-		n += 32;
-		v >>= 32;
-	}
-	if (!(v & 0xffff)) {
-		n += 16;
-		v >>= 16;
-	}
-	if (!(v & 0xff)) {
-		n += 8;
-		v >>= 8;
-	}
-	if (!(v & 0xf)) {
-		n += 4;
-		v >>= 4;
-	}
-	if (!(v & 0x3)) {
-		n += 2;
-		v >>= 2;
-	}
-	if (!(v & 0x1))
-		n += 1;
-	return n;
+	return debruijn64_bit[((v & -v) * DEBRUIJN64) >> 58];
 }
 
 /* The rules of DEV that a request of KIND (one HID_RULE_KIND_* bit, or 0)
@@ -189,12 +178,15 @@ static __always_inline __u32 lowest_bit(__u64 v)
 static __always_inline __u64 candidate_rules(const struct hid_device_rules *dev,
 					     __u32 kind, __u8 report_id)
 {
-	__u64 rules = dev->report_id_rules[report_id];
+	__u32 slot;
 
-	for (__u32 k = 0; k < HID_RULES_KINDS; k++)
-		if (kind == 1u << k)
-			return rules & dev->kind_rules[k];
-	return 0;
+	if (!kind || kind > HID_RULE_KIND_ALL)
+		return 0;
+	slot = lowest_bit(kind);
+	barrier_var(slot);
+	if (slot >= HID_RULES_KINDS)
+		return 0;
+	return dev->report_id_rules[report_id] & dev->kind_rules[slot];
 }
 
 /*
