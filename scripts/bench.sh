@@ -115,7 +115,7 @@ for ((r = 1; r <= rounds; r++)); do
 	for k in "${order[@]}"; do
 		echo "== round $r/$rounds: $k"
 		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
-			bash -c "$script" | tee /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
+			bash -c "$script" | tee -a /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
 	done
 done
 echo "figures of every boot: $out"
