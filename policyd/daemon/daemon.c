@@ -175,6 +175,9 @@ static int start(struct daemon *d)
 		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
+	if (d->loader.previous_root)
+		say(d, LOG_NOTICE, "%s held the state of a hid-policyd with other rules: moved to %s, whose firewalls protect their devices until this version's are attached",
+		    d->cfg->state_dir, d->loader.previous_root);
 	say(d, LOG_INFO, "names callers: pid %s, uid %s, comm %s",
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
@@ -244,6 +247,17 @@ static int start(struct daemon *d)
 	if (r < 0)
 		say(d, LOG_WARNING, "cannot list %s: %s", d->cfg->sysfs_devices, strerror(-r));
 	fw_for_each_attached(&d->loader, drop_if_gone, d);
+	if (d->loader.previous_root) {
+		_cleanup_free_ char *previous = strdup(d->loader.previous_root);
+
+		r = fw_retire_previous(&d->loader);
+		if (r < 0)
+			say(d, LOG_ERR, "cannot detach the firewalls of the previous version in %s: %s (hid-policyd --cleanup --state-dir %s does)",
+			    previous ?: "", strerror(-r), previous ?: "");
+		else
+			say(d, LOG_INFO, "the previous version's firewalls are detached, its state in %s removed",
+			    previous ?: "");
+	}
 	return 0;
 }
 

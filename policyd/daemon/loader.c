@@ -199,6 +199,48 @@ static int open_pinned(const struct fw_loader *l, const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Move the state under PIN_ROOT aside when its rules map is not of this
+ * version's layout. bpffs refuses names with a dot: PIN_ROOT-previous. */
+static int move_aside_other_layout(struct fw_loader *l)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	_cleanup_free_ char *rules = NULL, *previous = NULL;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (asprintf(&rules, "%s/hid_rules", l->pin_root) < 0 ||
+	    asprintf(&previous, "%s-previous", l->pin_root) < 0)
+		return -ENOMEM;
+	fd = bpf_obj_get(rules);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+		return -errno;
+	if (info.value_size == sizeof(struct hid_device_rules))
+		return 0;
+	/* Left by an upgrade that did not finish: its firewalls go first. */
+	r = fw_cleanup(previous);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (rename(l->pin_root, previous) < 0)
+		return -errno;
+	l->previous_root = TAKE_PTR(previous);
+	return 0;
+}
+
+int fw_retire_previous(struct fw_loader *l)
+{
+	int r;
+
+	if (!l->previous_root)
+		return 0;
+	r = fw_cleanup(l->previous_root);
+	free(l->previous_root);
+	l->previous_root = NULL;
+	return r;
+}
+
 int fw_loader_open(struct fw_loader *l, const char *pin_root)
 {
 	_cleanup_free_ char *devices = NULL;
@@ -226,6 +268,9 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	l->pin_root = strdup(pin_root);
 	if (!l->pin_root || asprintf(&devices, "%s/devices", pin_root) < 0)
 		return -ENOMEM;
+	r = move_aside_other_layout(l);
+	if (r < 0)
+		return r;
 	if (mkdir(pin_root, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	if (mkdir(devices, 0700) < 0 && errno != EEXIST)
@@ -258,6 +303,8 @@ void fw_loader_close(struct fw_loader *l)
 		close(l->watches[i].fd);
 	free(l->watches);
 	l->watches = NULL;
+	free(l->previous_root);
+	l->previous_root = NULL;
 	l->n_watches = l->cap_watches = 0;
 	free(l->layout);
 	l->layout = NULL;

@@ -52,11 +52,20 @@ struct fw_loader {
 	int stats_fd;
 	struct fw_watch *watches;
 	size_t n_watches, cap_watches;
+	/* State of a hid-policyd with another rules layout (an older
+	 * version), moved aside: PIN_ROOT-previous, or NULL. */
+	char *previous_root;
 };
 
 /* Check kernel support, probe helpers, create (or reuse) the shared maps
- * under pin_root. Returns 0, -EOPNOTSUPP without HID-BPF, or -errno. */
+ * under pin_root. State pinned there by a hid-policyd whose rules have
+ * another layout cannot be shared: it is moved to PIN_ROOT-previous, where
+ * its firewalls keep protecting their devices until fw_retire_previous().
+ * Returns 0, -EOPNOTSUPP without HID-BPF, or -errno. */
 int fw_loader_open(struct fw_loader *l, const char *pin_root);
+/* Detach the firewalls of the state moved aside, once this daemon has
+ * attached its own, and remove their pins. Returns 0 or -errno. */
+int fw_retire_previous(struct fw_loader *l);
 void fw_loader_close(struct fw_loader *l);
 
 /* Does the kernel have HID-BPF? (vmlinux BTF has struct hid_bpf_ops) */

@@ -12,9 +12,11 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hidraw.h>
+#include <bpf/bpf.h>
 
 #include "harness.h"
 #include "policyd_case.h"
@@ -383,6 +385,48 @@ static void test_the_firewall_names_a_requester_that_has_exited(void)
 	policyd_case_end(&c);
 }
 
+/* An upgrade: the state directory holds the rules map of a hid-policyd
+ * whose rules had another layout (9744-byte values, before rule senders
+ * and the rule index). It cannot be shared; the daemon used to fail to
+ * start. It moves it aside, protects the device with its own firewall,
+ * then removes what it moved. */
+static void test_state_of_another_version_is_moved_aside_and_retired(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	struct policyd_run run;
+	struct uhid_dev dev;
+	char path[160];
+	struct stat st;
+	int fd, map;
+
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", test_policy));
+	CHECK_OK(mkdir(run.state_dir, 0700));
+	map = bpf_map_create(BPF_MAP_TYPE_HASH, "hid_rules", 4, 9744, 1024, &opts);
+	CHECK(map >= 0, "bpf_map_create: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/hid_rules", run.state_dir);
+	CHECK_OK(bpf_obj_pin(map, path));
+	close(map);
+
+	CHECK_OK(uhid_dev_create(&dev, test_device()));
+	CHECK_OK(policyd_start(&run, NULL));
+	CHECK(policyd_said(&run, "held the state of a hid-policyd with other rules", 0),
+	      "the daemon did not say it moved the old state aside");
+	CHECK(policyd_said(&run, "the previous version's firewalls are detached", 0),
+	      "the daemon did not retire the old state");
+	snprintf(path, sizeof(path), "%s-previous", run.state_dir);
+	CHECK_EQ(stat(path, &st) < 0 ? errno : 0, ENOENT);
+	CHECK_EQ(firewall_instance_count(dev.hid_id), 1);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature(fd, 0xf0, 0), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	close(fd);
+
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 static void test_hotplugged_device_is_protected_and_again_after_readd(void)
 {
 	struct policyd_run run;
@@ -636,6 +680,8 @@ static const struct test_case tests[] = {
 	  test_audit_record_names_process_user_device_and_rule },
 	{ "the_firewall_names_a_requester_that_has_exited",
 	  test_the_firewall_names_a_requester_that_has_exited },
+	{ "state_of_another_version_is_moved_aside_and_retired",
+	  test_state_of_another_version_is_moved_aside_and_retired },
 	{ "hotplugged_device_is_protected_and_again_after_readd",
 	  test_hotplugged_device_is_protected_and_again_after_readd },
 	{ "killed_daemon_leaves_protection_and_restart_adopts_it",
