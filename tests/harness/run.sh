@@ -66,6 +66,7 @@ check_systemd_boot_runs_cmd_as_a_service() {
 	out=$($vm --systemd --timeout 600 -- sh -c 'echo "pid1=$(cat /proc/1/comm)"
 		systemctl is-active systemd-journald.service systemd-udevd.service dbus.service systemd-logind.service | tr "\n" " "; echo
 		grep -o "hid-policy-vm-command.service" /proc/self/cgroup; exit 7' 2>&1); st=$?
+	out=${out//$'\r'/}	# the serial line ends lines with \r\n
 	[ $st -eq 7 ] && grep -qx 'pid1=systemd' <<< "$out" &&
 		grep -qx 'active active active active ' <<< "$out" &&
 		grep -qx 'hid-policy-vm-command.service' <<< "$out"
