@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,7 +99,7 @@ static long now_ms(void)
 static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int sh(char **out, const char *fmt, ...)
 {
-	char *cmd = NULL, *text = NULL, buf[4096];
+	char *cmd = NULL, *full = NULL, *text = NULL, buf[4096];
 	size_t size = 0, n;
 	FILE *p, *mem;
 	va_list ap;
@@ -109,8 +109,6 @@ static int sh(char **out, const char *fmt, ...)
 	len = vasprintf(&cmd, fmt, ap);
 	va_end(ap);
 	CHECK(len >= 0, "out of memory");
-	char *full = NULL;
-
 	CHECK(asprintf(&full, "( %s ) 2>&1", cmd) >= 0, "out of memory");
 	free(cmd);
 	p = popen(full, "r");
@@ -522,7 +520,7 @@ static void test_sandbox_in_proc_is_what_the_manual_says(void)
  * pam_systemd registering the session with logind). */
 static int policyctl_as(const char *user, char **out, const char *args)
 {
-	return sh(out, "runuser -l %s -c '%s/hid-policyctl --no-ask-password %s' 2>&1", user,
+	return sh(out, "runuser -l %s -c '%s/hid-policyctl --no-ask-password %s'", user,
 		  installed("HID_POLICY_BINDIR"), args);
 }
 
