@@ -12,9 +12,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
@@ -24,8 +22,8 @@
 #include "daemon_ctl.h"
 #include "daemon_internal.h"
 #include "decisions.h"
-#include "notify.h"
 #include "enforce.h"
+#include "notify.h"
 #include "reload.h"
 #include "sandbox.h"
 
