@@ -19,6 +19,9 @@ packages=(
 	# system integration (polkit tests: gdbus waits for polkitd, libcrypt hashes a test
 	# password; SELinux module and its test)
 	polkitd dbus libglib2.0-bin libcrypt-dev selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
+	# the service suite (tests/service, scripts/vm.sh --systemd): systemd as the
+	# guest's PID 1, logind sessions for runuser -l, useradd
+	systemd libpam-systemd passwd
 	# policy schema test (tests/unit/test-policy-schema.sh)
 	python3-jsonschema
 	# upstream's HID selftest (tests/hid-selftests/build.sh embeds its object)

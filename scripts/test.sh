@@ -13,14 +13,15 @@
 # VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
 # with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
 # --kernel picks one (repeat it for both). Their result lines name the
-# kernel: "PASS: upstream/e2e/...".
+# kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
+# (scripts/vm.sh options, such as --systemd) gets a boot of its own.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 vm_suites_all=(smoke)
-for s in kernel hid-selftests e2e policies vendor; do
+for s in kernel hid-selftests e2e policies vendor service; do
 	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 
@@ -98,9 +99,9 @@ for s in "${host_suites[@]+"${host_suites[@]}"}"; do
 done
 
 # One kernel: build it, the suites' host parts against it, and run the
-# suites in one boot. Results are prefixed with the kernel's name.
+# suites in one boot (and those with vm-options in one each). Results are prefixed with the kernel's name.
 run_vm_suites() {
-	local k=$1 kernel_out image kbuild st failed_before s
+	local k=$1 kernel_out image kbuild s
 	local suites_ok=()
 
 	step "test kernel $k"
@@ -121,20 +122,37 @@ run_vm_suites() {
 		suites_ok+=("$s")
 	done
 	[ ${#suites_ok[@]} -gt 0 ] || return
-	step "VM suites on $k: ${suites_ok[*]}"
+	local plain=()
+	for s in "${suites_ok[@]}"; do
+		[ -f "tests/$s/vm-options" ] || plain+=("$s")
+	done
+	[ ${#plain[@]} -eq 0 ] || boot_suites "$k" "$image" "$kbuild" vm "" "${plain[@]}"
+	for s in "${suites_ok[@]}"; do
+		[ -f "tests/$s/vm-options" ] || continue
+		boot_suites "$k" "$image" "$kbuild" "vm/$s" "$(cat "tests/$s/vm-options")" "$s"
+	done
+}
+
+# One boot of kernel K running SUITES; the boot's own results are named
+# K/LABEL/...; OPTIONS: more scripts/vm.sh options (split on blanks).
+boot_suites() {
+	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
+	shift 5
+	step "VM suites on $k: $* ${options:+(vm.sh $options)}"
 	failed_before=$(grep -c '^FAIL: ' "$log")
-	scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" \
+	# shellcheck disable=SC2086
+	scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" $options \
 		-- env HID_POLICY_KERNEL_NAME="$k" HID_POLICY_KERNEL_BUILDDIR="$kbuild" \
-		tests/run-in-vm.sh "$build" "${suites_ok[@]}" 2>&1 |
+		tests/run-in-vm.sh "$build" "$@" 2>&1 |
 		sed -u -E "s#^(PASS|FAIL|SKIP): #\1: $k/#" | tee -a "$log"
 	st=${PIPESTATUS[0]}
 	# 124..126: the VM itself failed (timeout, crash, kernel warning).
 	if [ $st -ge 124 ] && [ $st -le 126 ]; then
-		fail_line "$k/vm/guest_finished_with_a_clean_kernel_log (vm.sh exit $st)"
+		fail_line "$k/$label/guest_finished_with_a_clean_kernel_log (vm.sh exit $st)"
 	else
-		echo "PASS: $k/vm/guest_finished_with_a_clean_kernel_log" | tee -a "$log"
+		echo "PASS: $k/$label/guest_finished_with_a_clean_kernel_log" | tee -a "$log"
 		if [ $st -ne 0 ] && [ "$(grep -c '^FAIL: ' "$log")" -eq "$failed_before" ]; then
-			fail_line "$k/vm/suites_exited_with_status_${st}_without_naming_a_failure"
+			fail_line "$k/$label/suites_exited_with_status_${st}_without_naming_a_failure"
 		fi
 	fi
 }

@@ -15,6 +15,10 @@
 #                    the devices they know; by default the guest sets
 #                    hid.ignore_special_drivers=1, since test devices are
 #                    replicas meant for the generic driver
+#   --systemd        boot the host's systemd as PID 1 (journald, udevd, D-Bus,
+#                    logind; /etc a writable copy without the host's enabled
+#                    units) and run CMD as a service once basic.target is up;
+#                    the journal is saved as results/journal.log
 #
 # The guest sees the host's root file system read-only (virtio-9p), has
 # writable tmpfs /tmp, /run and /var, proc, sysfs, devtmpfs, bpffs at
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--keep) keep=1; shift ;;
 	--append) append=$2; shift 2 ;;
 	--vendor-drivers) append+=" HID_POLICY_VM_IGNORE_SPECIAL_DRIVERS=0"; shift ;;
+	--systemd) append+=" HID_POLICY_VM_SYSTEMD=1"; shift ;;
 	--) shift; break ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//;/^set -e/d'; exit 0 ;;
 	*) die "unknown option '$1' (CMD goes after --; see --help)" ;;
@@ -67,7 +72,8 @@ if [ -z "$results" ]; then
 else
 	mkdir -p "$results"
 fi
-rm -f "$results/status" "$results/console.log" "$results/output.log" "$results/dmesg"
+rm -f "$results/status" "$results/console.log" "$results/output.log" "$results/dmesg" \
+	"$results/journal.log"
 
 # The repository is shared on its own too, and mounted at the same path
 # after the guest's tmpfs mounts, so a checkout under /tmp works.

@@ -12,9 +12,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
@@ -25,6 +23,7 @@
 #include "daemon_internal.h"
 #include "decisions.h"
 #include "enforce.h"
+#include "notify.h"
 #include "reload.h"
 #include "sandbox.h"
 
@@ -116,29 +115,6 @@ static void check_dropped(struct daemon *d)
 		json_decref(o);
 	}
 	d->dropped_reported = st.dropped;
-}
-
-static void notify_ready(void)
-{
-	const char *path = getenv("NOTIFY_SOCKET");
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	size_t len;
-	int fd;
-
-	if (!path || (path[0] != '/' && path[0] != '@'))
-		return;
-	len = strlen(path);
-	if (len >= sizeof(addr.sun_path))
-		return;
-	memcpy(addr.sun_path, path, len);
-	if (addr.sun_path[0] == '@')
-		addr.sun_path[0] = '\0';
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	sendto(fd, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&addr,
-	       offsetof(struct sockaddr_un, sun_path) + len);
-	close(fd);
 }
 
 static int watch(struct daemon *d, int fd)
@@ -323,7 +299,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.audit = { .fd = -1 },
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
-	size_t n_protected = 0;
+	size_t n_protected;
 	uint64_t next_check;
 	int r;
 
@@ -332,8 +308,7 @@ int daemon_run(const struct daemon_config *cfg)
 		stop(&d);
 		return r;
 	}
-	for (size_t i = 0; i < d.n_devices; i++)
-		n_protected += d.devices[i].protected;
+	n_protected = daemon_n_protected(&d);
 	if (cfg->sandbox) {
 		r = sandbox_enter();
 		if (r < 0) {
@@ -345,7 +320,10 @@ int daemon_run(const struct daemon_config *cfg)
 	d.sandboxed = cfg->sandbox;
 	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
 	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
-	notify_ready();
+	/* Type=notify: "systemctl start" returns now, with every device
+	 * present that a rule set matches protected. */
+	service_notifyf("READY=1\nSTATUS=running: %zu device%s protected", n_protected,
+			n_protected == 1 ? "" : "s");
 
 	next_check = daemon_boottime_ms() + CHECK_INTERVAL_MS;
 	while (!d.quit) {
@@ -379,6 +357,7 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 		control_tick(d.control);
 	}
+	service_notify("STOPPING=1\nSTATUS=stopping; the attached firewalls stay in force");
 	/* The firewalls stay; temporary allows must not outlive the daemon
 	 * that would end them. (After a crash, the next start recompiles
 	 * every device's rules without them.) */

@@ -69,6 +69,16 @@ struct daemon {
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Devices with a firewall attached. */
+static inline size_t daemon_n_protected(const struct daemon *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_devices; i++)
+		n += d->devices[i].protected;
+	return n;
+}
+
 /* CLOCK_BOOTTIME in milliseconds: expiries, the event loop's timing. */
 static inline uint64_t daemon_boottime_ms(void)
 {

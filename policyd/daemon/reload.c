@@ -9,11 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
 #include "common/util.h"
 #include "enforce.h"
+#include "notify.h"
 
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {
@@ -85,7 +87,7 @@ int daemon_secure_audit_log(struct daemon *d)
 	return 0;
 }
 
-int daemon_reload(struct daemon *d, json_t *messages)
+static int reload(struct daemon *d, json_t *messages)
 {
 	struct policy *fresh = NULL, *old;
 	int r;
@@ -124,4 +126,39 @@ int daemon_reload(struct daemon *d, json_t *messages)
 	say(d, LOG_INFO, "policy reloaded: %zu rule set%s, %zu rule%s", fresh->n_sets,
 	    fresh->n_sets == 1 ? "" : "s", fresh->n_rules, fresh->n_rules == 1 ? "" : "s");
 	return 0;
+}
+
+/* The service manager sees the reload begin (RELOADING=1: "systemctl
+ * status" says "reloading", also for a reload that "hid-policyctl reload"
+ * or SIGHUP started) and end (READY=1), and the verdict as the status. */
+static void notify_reloading(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	service_notifyf("RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=reloading the policy",
+			(unsigned long long)ts.tv_sec * 1000000ULL +
+				(unsigned long long)ts.tv_nsec / 1000ULL);
+}
+
+static void notify_reloaded(const struct daemon *d, int r)
+{
+	size_t n = daemon_n_protected(d);
+
+	if (r < 0)
+		service_notifyf("READY=1\nSTATUS=reload failed: the policy is rejected, the rules in force stay in force; %zu device%s protected",
+				n, n == 1 ? "" : "s");
+	else
+		service_notifyf("READY=1\nSTATUS=running: %zu device%s protected", n,
+				n == 1 ? "" : "s");
+}
+
+int daemon_reload(struct daemon *d, json_t *messages)
+{
+	int r;
+
+	notify_reloading();
+	r = reload(d, messages);
+	notify_reloaded(d, r);
+	return r;
 }

@@ -59,8 +59,24 @@ check_hanging_guest_is_killed() {
 	result hanging_guest_is_killed_by_the_timeout $? "exit $st, output: $(tail -n 3 <<< "$out")"
 }
 
+# vm.sh --systemd: PID 1 is systemd, the services the service suite needs
+# run before CMD, and CMD's output and status come back as without it.
+check_systemd_boot_runs_cmd_as_a_service() {
+	local out st
+	out=$($vm --systemd --timeout 600 -- sh -c 'echo "pid1=$(cat /proc/1/comm)"
+		systemctl is-active systemd-journald.service systemd-udevd.service dbus.service systemd-logind.service | tr "\n" " "; echo
+		grep -o "hid-policy-vm-command.service" /proc/self/cgroup; exit 7' 2>&1); st=$?
+	out=${out//$'\r'/}	# the serial line ends lines with \r\n
+	[ $st -eq 7 ] && grep -qx 'pid1=systemd' <<< "$out" &&
+		grep -qx 'active active active active ' <<< "$out" &&
+		grep -qx 'hid-policy-vm-command.service' <<< "$out"
+	result systemd_boot_runs_cmd_as_a_service_after_journald_udevd_dbus_logind $? \
+		"exit $st, output: $(tail -n 5 <<< "$out")"
+}
+
 check_warning_in_log_is_flagged
 check_guest_exit_status_is_returned
+check_systemd_boot_runs_cmd_as_a_service
 check_kernel_is_6_1
 check_panic_fails_the_run
 check_hanging_guest_is_killed
