@@ -55,7 +55,7 @@ static char *policy_text(uint16_t product, int n_rules)
 
 	len = snprintf(s, cap,
 		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench\",\n"
-		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"%04x\" },\n"
+		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x%04x\" },\n"
 		       "  \"default\": \"allow\", \"rules\": [\n"
 		       "    { \"name\": \"deny-f0\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
 		       "      \"report_id\": \"0xf0\", \"action\": \"deny\" }", product);

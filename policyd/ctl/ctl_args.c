@@ -24,8 +24,12 @@ enum {
 	OPT_ID,
 	OPT_PAYLOAD,
 	OPT_EXCEPTION,
+	OPT_USAGE,
+	OPT_UNIQ,
+	OPT_PHYS,
 	OPT_VERSION,
 };
+#define OPT_LAST_COMMAND_OPTION OPT_PHYS
 
 void ctl_usage(FILE *f)
 {
@@ -39,7 +43,9 @@ void ctl_usage(FILE *f)
 		"  log [--device D] [--since T] [--action allow|deny] [--follow]\n"
 		"                              audit records (a table, or JSON lines with --json)\n"
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
-		"                              which rule decides a request, and why\n"
+		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
+		"                              which rule decides a request, and why; --usage,\n"
+		"                              --uniq and --phys replace what DEVICE says of itself\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
 		"                              let DEVICE's requests through for a while (default 10m)\n"
@@ -89,7 +95,8 @@ static const struct {
 	{ "devices", 0, 0, 0 },
 	{ "rules", 1, 1, 0 },
 	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) },
-	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) },
+	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
+			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) },
 	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
@@ -102,6 +109,8 @@ static const char *const option_names[] = {
 	[OPT_FOR - OPT_DEVICE] = "--for", [OPT_REQUEST - OPT_DEVICE] = "--request",
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
+	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
+	[OPT_PHYS - OPT_DEVICE] = "--phys",
 };
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
@@ -137,6 +146,9 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
 		{ "exception", required_argument, NULL, OPT_EXCEPTION },
+		{ "usage", required_argument, NULL, OPT_USAGE },
+		{ "uniq", required_argument, NULL, OPT_UNIQ },
+		{ "phys", required_argument, NULL, OPT_PHYS },
 		{}
 	};
 	unsigned int seen = 0, n_operands;
@@ -148,8 +160,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
-		if (c >= OPT_DEVICE && c <= OPT_EXCEPTION) {
-			if (seen & BIT(c))
+		if (c >= OPT_DEVICE && c <= OPT_LAST_COMMAND_OPTION) {
+			if ((seen & BIT(c)) && c != OPT_USAGE)
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
 			seen |= BIT(c);
 		}
@@ -213,6 +225,17 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
 			a->exception_id = (long)v;
 			break;
+		case OPT_USAGE:
+			if (a->n_usages == ELEMENTSOF(a->usages))
+				return bad("at most %zu --usage", ELEMENTSOF(a->usages));
+			a->usages[a->n_usages++] = optarg;
+			break;
+		case OPT_UNIQ:
+			a->uniq = optarg;
+			break;
+		case OPT_PHYS:
+			a->phys = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -225,7 +248,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			break;
 	if (cmd == ELEMENTSOF(commands))
 		return bad("unknown command \"%s\" (try --help)", a->command);
-	for (int o = OPT_DEVICE; o <= OPT_EXCEPTION; o++)
+	for (int o = OPT_DEVICE; o <= OPT_LAST_COMMAND_OPTION; o++)
 		if ((seen & BIT(o)) && !(commands[cmd].options & BIT(o))) {
 			fprintf(stderr, "hid-policyctl: %s does not go with %s\n",
 				option_names[o - OPT_DEVICE], a->command);
@@ -279,6 +302,17 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "duration_s", json_integer((json_int_t)a->duration_s));
 	if (a->exception_id >= 0)
 		json_object_set_new(args, "id", json_integer(a->exception_id));
+	if (a->n_usages) {
+		json_t *u = json_array();
+
+		for (size_t i = 0; i < a->n_usages; i++)
+			json_array_append_new(u, json_string(a->usages[i]));
+		json_object_set_new(args, "usage", u);
+	}
+	if (a->uniq)
+		json_object_set_new(args, "uniq", json_string(a->uniq));
+	if (a->phys)
+		json_object_set_new(args, "phys", json_string(a->phys));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,
 			 "command", a->command, "args", args, "interactive", interactive);
 }

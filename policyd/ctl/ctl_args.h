@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -25,6 +26,11 @@ struct ctl_args {
 	int report_id;			/* --id, -1 unset */
 	const char *payload;		/* --payload */
 	uint64_t duration_s;		/* allow --for; 0 unset */
+	/* explain: what the device says of itself, replaced */
+	const char *usages[16];		/* --usage, repeatable */
+	size_t n_usages;
+	const char *uniq;		/* --uniq */
+	const char *phys;		/* --phys */
 	/* revoke */
 	long exception_id;		/* --exception, -1 unset */
 };

@@ -35,6 +35,11 @@ static int run_check(const struct options *opts)
 
 	r = load(opts, &diag, &p);
 	diag_print(&diag, stdout);
+	if (r == 0 && opts->strict && diag.n_warnings) {
+		printf("policy rejected (--strict): 0 errors, %zu warning%s\n", diag.n_warnings,
+		       plural(diag.n_warnings));
+		return -EINVAL;
+	}
 	if (r < 0) {
 		printf("policy rejected: %zu error%s, %zu warning%s\n", diag.n_errors,
 		       plural(diag.n_errors), diag.n_warnings, plural(diag.n_warnings));
@@ -82,6 +87,58 @@ static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 	return 0;
 }
 
+/*
+ * What --usage, --uniq, --phys, --interface and --descriptor-sha256 tell of
+ * the device. Usages are the device's own, so each names one usage: a class
+ * such as "game_pad" or "0xPPPP:0xUUUU". Its report descriptor counts as
+ * known: whatever was not given, it does not have.
+ */
+static int describe_device(const struct options *opts, struct policy_device *dev,
+			   uint32_t usages[POLICY_USAGE_LIST_MAX], uint8_t hash[POLICY_SHA256_BYTES])
+{
+	dev->uniq = opts->uniq;
+	dev->phys = opts->phys;
+	dev->descriptor_known = true;
+	if (opts->n_usages > POLICY_USAGE_LIST_MAX) {
+		fprintf(stderr, "hid-policyd: at most %d --usage\n", POLICY_USAGE_LIST_MAX);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < opts->n_usages; i++) {
+		struct policy_usage u;
+
+		if (policy_usage_parse(opts->usages[i], &u, 1) != 1 || u.mask != 0xffffffffu) {
+			fprintf(stderr, "hid-policyd: --usage \"%s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU\n",
+				opts->usages[i]);
+			return -EINVAL;
+		}
+		usages[i] = u.value;
+	}
+	dev->usages = usages;
+	dev->n_usages = opts->n_usages;
+	if (opts->interface) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(opts->interface, &end, 0);
+		if (!*opts->interface || *end || errno || n > 255) {
+			fprintf(stderr, "hid-policyd: --interface \"%s\": expected a USB interface number, 0..255\n",
+				opts->interface);
+			return -EINVAL;
+		}
+		dev->has_interface = true;
+		dev->interface = (uint8_t)n;
+	}
+	if (opts->descriptor_sha256) {
+		if (policy_sha256_parse(opts->descriptor_sha256, hash) < 0) {
+			fprintf(stderr, "hid-policyd: --descriptor-sha256: expected 64 hex digits\n");
+			return -EINVAL;
+		}
+		dev->descriptor_sha256 = hash;
+	}
+	return 0;
+}
+
 static int run_explain(const struct options *opts)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -90,6 +147,8 @@ static int run_explain(const struct options *opts)
 	struct policy_device dev;
 	struct policy_request req = {};
 	struct policy_verdict v;
+	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	uint8_t hash[POLICY_SHA256_BYTES];
 	uint8_t buf[4096];
 	int r;
 
@@ -99,6 +158,9 @@ static int run_explain(const struct options *opts)
 			opts->device);
 		return r;
 	}
+	r = describe_device(opts, &dev, usages, hash);
+	if (r < 0)
+		return r;
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;

@@ -29,7 +29,7 @@ static const char test_policy[] =
 	"  \"version\": 1,\n"
 	"  \"devices\": [ {\n"
 	"    \"name\": \"test-device\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
 	"    \"mode\": \"enforce\",\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
