@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
 #include "policy_internal.h"
@@ -74,36 +75,42 @@ void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Levenshtein distance of A and B (ASCII case folded), or more than MAX. */
+/* Edit distance of A and B (ASCII case folded), a swap of two neighbours
+ * counting as one edit; anything over MAX is MAX + 1. */
 static size_t edit_distance(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t row[POLICY_NAME_MAX + 1];
+	size_t d[POLICY_NAME_MAX + 1][POLICY_NAME_MAX + 1];
 
-	if (la > POLICY_NAME_MAX || lb > POLICY_NAME_MAX)
+	if (la > POLICY_NAME_MAX || lb > POLICY_NAME_MAX || (la > lb ? la - lb : lb - la) > max)
 		return max + 1;
-	if ((la > lb ? la - lb : lb - la) > max)
-		return max + 1;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			size_t best = diag + cost;
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (ca != cb);
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[lb];
+	return d[la][lb] > max ? max + 1 : d[la][lb];
+}
+
+/* Is the shorter of A and B, 3 characters or more, how the other starts? */
+static bool prefix_of_other(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	return n >= 3 && !strncasecmp(a, b, n);
 }
 
 const char *nearest_name(const char *s, const char *const *names)
@@ -114,7 +121,7 @@ const char *nearest_name(const char *s, const char *const *names)
 	for (; *names; names++) {
 		/* a third of the name's letters may be wrong, at least one, at most 3 */
 		size_t len = strlen(*names), max = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
-		size_t d = edit_distance(s, *names, max);
+		size_t d = prefix_of_other(s, *names) ? 1 : edit_distance(s, *names, max);
 
 		if (d <= max && d < best_d) {
 			best = *names;
