@@ -118,10 +118,12 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
 	char *end;
 	unsigned long v;
 
-	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+	/* decimal, or hexadecimal after "0x"; never octal */
+	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ' ||
+	    (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
 		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 0);
+	v = strtoul(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno || *end || v > max)
 		return -EINVAL;
 	*ret = v;

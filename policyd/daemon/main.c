@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hid-policyd: the firewall service, and the policy commands --check and --explain. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,29 @@ static int run_check(const struct options *opts)
 	return 0;
 }
 
+/*
+ * A number on the command line: decimal, or hexadecimal after "0x", as in
+ * the policy files; never octal ("010" is refused, not taken for 8).
+ */
+static int parse_cli_number(const char *s, unsigned long max, unsigned long *ret)
+{
+	unsigned long n;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+	if (*end || errno || n > max)
+		return -EINVAL;
+	*ret = n;
+	return 0;
+}
+
 static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 			 struct policy_request *req)
 {
 	unsigned long id;
-	char *end;
 	int n;
 
 	if (policy_kind_from_names(opts->request, opts->report, &req->kind) < 0) {
@@ -63,10 +82,8 @@ static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 			opts->request, opts->report ? " --report " : "", opts->report ?: "");
 		return -EINVAL;
 	}
-	errno = 0;
-	id = strtoul(opts->id, &end, 0);
-	if (!*opts->id || *end || errno || id > 255) {
-		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255\n", opts->id);
+	if (parse_cli_number(opts->id, 255, &id) < 0) {
+		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255 (decimal or 0x..)\n", opts->id);
 		return -EINVAL;
 	}
 	req->report_id = (uint8_t)id;
@@ -116,12 +133,9 @@ static int describe_device(const struct options *opts, struct policy_device *dev
 	dev->usages = usages;
 	dev->n_usages = opts->n_usages;
 	if (opts->interface) {
-		char *end;
 		unsigned long n;
 
-		errno = 0;
-		n = strtoul(opts->interface, &end, 0);
-		if (!*opts->interface || *end || errno || n > 255) {
+		if (parse_cli_number(opts->interface, 255, &n) < 0) {
 			fprintf(stderr, "hid-policyd: --interface \"%s\": expected a USB interface number, 0..255\n",
 				opts->interface);
 			return -EINVAL;

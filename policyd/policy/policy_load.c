@@ -119,8 +119,7 @@ static int cmp_sources(const void *a, const void *b)
 }
 
 /* Read PATH whole into *ret (NUL-terminated) and its length into *len. */
-static int read_file(const char *path, char **ret, size_t *len, struct diag *diag,
-		     const char *name)
+static int read_file(const char *path, char **ret, size_t *len, struct diag *diag)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
@@ -193,13 +192,13 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 			return r;
 	}
 	if (s.n > 1)	/* s.v is NULL when no file was found */
-		qsort(s.v, s.n, sizeof(*s.v), cmp_sources);
+		policy_sort(s.v, s.n, sizeof(*s.v), cmp_sources);
 
 	for (size_t i = 0; i < s.n; i++) {
 		_cleanup_free_ char *buf = NULL;
 		size_t len = 0;
 
-		r = read_file(s.v[i].path, &buf, &len, diag, s.v[i].name);
+		r = read_file(s.v[i].path, &buf, &len, diag);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)

@@ -21,6 +21,9 @@
 #define POS_DEPTH_MAX 10
 /* jansson refuses deeper documents (JSON_PARSER_MAX_DEPTH); so do we. */
 #define POS_NESTING_MAX 2048
+/* Past this many values, a message about a later one is placed at its
+ * nearest recorded ancestor: a huge list costs no more than this. */
+#define POS_ENTRIES_MAX (1u << 18)
 
 const char *path_key(char *buf, size_t size, const char *parent, const char *key)
 {
@@ -98,8 +101,11 @@ static struct json_pos here(const struct scanner *s)
 
 static int record(struct scanner *s, struct json_pos value, struct json_pos key)
 {
-	char *p = strdup(s->path);
+	char *p;
 
+	if (s->map->n >= POS_ENTRIES_MAX)
+		return 0;
+	p = strdup(s->path);
 	if (!p || GROW(s->map->v, s->map->n, s->map->cap) < 0) {
 		free(p);
 		return -ENOMEM;
@@ -345,7 +351,7 @@ int pos_map_build(const char *buf, size_t len, struct pos_map **ret)
 	}
 	/* A document jansson accepted scans whole; if not, keep what was found. */
 	if (s.map->n > 1)
-		qsort(s.map->v, s.map->n, sizeof(*s.map->v), cmp_entries);
+		policy_sort(s.map->v, s.map->n, sizeof(*s.map->v), cmp_entries);
 	*ret = s.map;
 	return 0;
 }

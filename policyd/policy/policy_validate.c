@@ -405,7 +405,7 @@ static int check_names(const struct policy *p, struct diag *diag)
 		if (p->rules[i].name)
 			idx[n++] = i;
 	sort_policy = p;
-	qsort(idx, n, sizeof(*idx), cmp_rule_names);
+	policy_sort(idx, n, sizeof(*idx), cmp_rule_names);
 	for (size_t k = 1, first = 0; k < n; k++) {
 		const struct policy_rule *a = &p->rules[idx[first]], *b = &p->rules[idx[k]];
 

@@ -172,6 +172,9 @@ run_case explain_phys_matches_the_port 0 \
 	"decision: deny (EPERM) by rule \"port3-deny-out\" (20-serial.json: devices[1].rules[0])" \
 	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --phys usb-0000:00:14.0-3/input0 \
 	--request output_report --id 2
+run_case explain_id_is_decimal_or_hex_never_octal 1 \
+	"hid-policyd: --id \"010\": expected a report ID 0..255 (decimal or 0x..)" \
+	-- --explain --config-dir "$tmp/vendor" --device usb:28de:1205 --request output_report --id 010
 run_case explain_rejects_an_unknown_usage 1 \
 	"hid-policyd: --usage \"gamepad\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU" \
 	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage gamepad \
