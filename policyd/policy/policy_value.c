@@ -218,6 +218,8 @@ static void number_string_error(struct parse_ctx *c, const char *path, const cha
 {
 	size_t len = strlen(s);
 
+	/* all decimal digits: the integer they spell (leading zeros dropped, "0"
+	 * kept), or the same digits as hex */
 	if (len && len <= 8 && strspn(s, "0123456789") == len)
 		perr(c, path, "\"%s\" is not %s: a number in a string is hex and starts with \"0x\"; write %s (a JSON integer, decimal) or \"0x%s\" (hex)",
 		     s, what, s + strspn(s, "0") - (strspn(s, "0") == len), s);
