@@ -13,7 +13,9 @@
  *     output report pass, everything else is refused; a device of the same
  *     vendor and product with another serial is not touched;
  *   - what the daemon shows of a device (hid-policyctl devices), pins
- *     (generate) and explains (explain --usage).
+ *     (generate) and explains (explain --usage);
+ *   - a policy that would lock out every device's input is refused at
+ *     reload, and the rules in force stay.
  *
  * Each check looks at both ends: the caller's errno and what the device
  * received.
@@ -397,6 +399,40 @@ static void test_deny_by_default_on_one_device_matched_by_serial(void)
 	policyd_case_end(&c);
 }
 
+/* A policy that would refuse every input event (deny by default on every
+ * device, naming no input_event) is refused by the running daemon at
+ * reload, with its place in the file; the rules in force stay, and the
+ * device's input still flows. */
+static void test_a_lockout_policy_is_refused_and_the_rules_in_force_stay(void)
+{
+	static const char lockout[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"any\" },\n"
+		"    \"default\": \"deny\",\n"
+		"    \"rules\": [] } ] }\n";
+	struct uhid_dev_config cfg = device("pad of vendor 1234", 0x1234, 0x5804, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	struct policyd_case c;
+	char said[512];
+
+	policyd_case_start(&c, &cfg, controllers_policy);
+	CHECK_OK(policyd_write_policy(&c.run, "90-lockout.json", lockout));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "reload failed: the rules in force stay in force", 0),
+	      "the lockout policy was not refused");
+	snprintf(said, sizeof(said), "%s/90-lockout.json:3:16: devices[0].default: \"default\": \"deny\" refuses input events too",
+		 c.run.config_dir);
+	CHECK(policyd_said(&c.run, said, 0), "no message naming %s", said);
+
+	CHECK_OK(input_passes(&c.dev, c.fd));
+	CHECK_EQ(set_feature_errno(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(set_feature_errno(c.fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+
+	policyd_case_end(&c);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
@@ -406,6 +442,8 @@ int main(int argc, char **argv)
 		  test_devices_generate_and_explain_know_the_device_class },
 		{ "deny_by_default_on_one_device_matched_by_serial",
 		  test_deny_by_default_on_one_device_matched_by_serial },
+		{ "a_lockout_policy_is_refused_and_the_rules_in_force_stay",
+		  test_a_lockout_policy_is_refused_and_the_rules_in_force_stay },
 	};
 	int failed;
 
