@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/ctl_protocol.h"
 #include "common/util.h"
@@ -24,6 +26,9 @@ enum {
 	OPT_ID,
 	OPT_PAYLOAD,
 	OPT_EXCEPTION,
+	OPT_USER,
+	OPT_EXECUTABLE,
+	OPT_PID,
 	OPT_USAGE,
 	OPT_UNIQ,
 	OPT_PHYS,
@@ -48,6 +53,7 @@ void ctl_usage(FILE *f)
 		"                              --uniq and --phys replace what DEVICE says of itself\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
+		"        [--user USER] [--executable PATH] [--pid PID]\n"
 		"                              let DEVICE's requests through for a while (default 10m)\n"
 		"  revoke DEVICE | --exception N\n"
 		"                              end temporary allows early\n"
@@ -98,7 +104,8 @@ static const struct {
 	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
 			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
 	{ "reload", 0, 0, 0 },
-	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) },
+	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
+			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) },
 	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
 	{ "generate", 0, 0, 0 },
 };
@@ -109,6 +116,8 @@ static const char *const option_names[] = {
 	[OPT_FOR - OPT_DEVICE] = "--for", [OPT_REQUEST - OPT_DEVICE] = "--request",
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
+	[OPT_USER - OPT_DEVICE] = "--user", [OPT_EXECUTABLE - OPT_DEVICE] = "--executable",
+	[OPT_PID - OPT_DEVICE] = "--pid",
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
 	[OPT_PHYS - OPT_DEVICE] = "--phys",
 };
@@ -148,6 +157,9 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
 		{ "exception", required_argument, NULL, OPT_EXCEPTION },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
+		{ "pid", required_argument, NULL, OPT_PID },
 		{ "usage", required_argument, NULL, OPT_USAGE },
 		{ "uniq", required_argument, NULL, OPT_UNIQ },
 		{ "phys", required_argument, NULL, OPT_PHYS },
@@ -158,7 +170,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	size_t cmd;
 	int c, r;
 
-	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1 };
+	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1,
+				.uid = -1, .pid = -1 };
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
@@ -227,6 +240,29 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
 			a->exception_id = (long)v;
 			break;
+		case OPT_USER: {
+			struct passwd *pw;
+
+			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0) {
+				a->uid = (long long)v;
+				break;
+			}
+			pw = getpwnam(optarg);
+			if (!pw)
+				return bad("--user \"%s\": no such user", optarg);
+			a->uid = pw->pw_uid;
+			break;
+		}
+		case OPT_EXECUTABLE:
+			if (optarg[0] != '/')
+				return bad("--executable \"%s\": expected an absolute path", optarg);
+			a->executable = optarg;
+			break;
+		case OPT_PID:
+			if (parse_uint(optarg, INT32_MAX, &v) < 0 || v == 0)
+				return bad("--pid \"%s\": expected a process ID", optarg);
+			a->pid = (long)v;
+			break;
 		case OPT_USAGE:
 			if (a->n_usages == ELEMENTSOF(a->usages))
 				return bad("at most %zu --usage", ELEMENTSOF(a->usages));
@@ -242,6 +278,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			return -EINVAL;
 		}
 	}
+	if (a->pid >= 0 && (a->uid >= 0 || a->executable))
+		return bad("%s", "--pid names the process's user and executable itself: give --pid or --user/--executable");
 	if (optind >= argc)
 		return bad("%s", "no command given (try --help)");
 	a->command = argv[optind++];
@@ -278,6 +316,43 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	return 0;
 }
 
+int ctl_args_resolve_pid(struct ctl_args *a)
+{
+	char path[64], line[256];
+	unsigned int uid;
+	ssize_t n;
+	FILE *f;
+
+	if (a->pid < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/exe", a->pid);
+	n = readlink(path, a->pid_exe, sizeof(a->pid_exe) - 1);
+	if (n < 0) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: cannot read its executable: %s\n", a->pid,
+			strerror(errno));
+		return -errno;
+	}
+	a->pid_exe[n] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/status", a->pid);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: %s\n", a->pid, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			a->uid = uid;
+			break;
+		}
+	fclose(f);
+	if (a->uid < 0) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: cannot tell its user\n", a->pid);
+		return -EIO;
+	}
+	a->executable = a->pid_exe;
+	return 0;
+}
+
 json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 {
 	json_t *args = json_object();
@@ -304,6 +379,12 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "duration_s", json_integer((json_int_t)a->duration_s));
 	if (a->exception_id >= 0)
 		json_object_set_new(args, "id", json_integer(a->exception_id));
+	if (a->uid >= 0)
+		json_object_set_new(args, "user", json_integer(a->uid));
+	if (a->executable)
+		json_object_set_new(args, "executable", json_string(a->executable));
+	if (a->pid >= 0)
+		json_object_set_new(args, "pid", json_integer(a->pid));
 	if (a->n_usages) {
 		json_t *u = json_array();
 

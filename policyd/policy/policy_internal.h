@@ -37,6 +37,11 @@ struct json_pos parse_pos(const struct parse_ctx *c, const char *path);
  * near enough to be a likely misspelling; NULL otherwise. */
 const char *nearest_name(const char *s, const char *const *names);
 
+/* Can the rule sets of all files together give one device more rules than
+ * it holds? An error naming them when they can (policy_capacity.c).
+ * Returns 0, -EINVAL or -ENOMEM. */
+int policy_check_capacity(const struct policy *p, struct diag *diag);
+
 /* "parent.key" and "parent[i]" (or "key" at the top). */
 const char *path_key(char *buf, size_t size, const char *parent, const char *key);
 const char *path_index(char *buf, size_t size, const char *parent, size_t i);
@@ -72,6 +77,8 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
 /* Report IDs: "any", an ID, a range "lo-hi", or a non-empty list of IDs and ranges. */
 int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
 		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+/* A rule's "sender" object (policy_sender.c). */
+int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_sender *out);
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
 int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	     size_t size, size_t *n);

@@ -63,6 +63,9 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 {
 	if (b->kinds & ~a->kinds)
 		return false;
+	/* a rule for one sender covers only a rule for the same sender */
+	if (a->sender.fields && memcmp(&a->sender, &b->sender, sizeof(a->sender)))
+		return false;
 	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
 		if (b->report_ids[w] & ~a->report_ids[w])
 			return false;
@@ -490,6 +493,8 @@ int policy_validate(struct policy *p, struct diag *diag)
 	if (check_names(p, diag) < 0)
 		r = -EINVAL;
 	if (check_limits(p, diag) < 0)
+		r = -EINVAL;
+	else if (r == 0 && policy_check_capacity(p, diag) < 0)
 		r = -EINVAL;
 	check_reachability(p, diag);
 	return r;

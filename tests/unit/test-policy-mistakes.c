@@ -172,12 +172,42 @@ static void shadowed_overlapping_and_duplicate_rules_across_files(void)
 	free(dir);
 }
 
+/* An allow for one sender before a deny for everyone is an exception, not a
+ * rule that hides the deny; the same allow again after them is hidden by
+ * the first. */
+static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+	char *msg;
+
+	write_policy(dir, "30-fw.json",
+		"{'version': 1, 'devices': [{'match': {'usage': 'game_controller'}, 'rules': [\n"
+		"  {'name': 'fw-root', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'sender': {'user': 'root'}, 'action': 'allow'},\n"
+		"  {'name': 'fw-deny', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'action': 'deny'},\n"
+		"  {'name': 'fw-root-late', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'sender': {'user': 'root'}, 'action': 'allow'}]}]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "rejected");
+	msg = in_dir(dir, "30-fw.json:6:3: devices[0].rules[2]: warning: rule \"fw-root-late\" can never match: rule \"fw-root\" (line 2: devices[0].rules[0]) comes first and matches every request it does");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
 static const struct test_case tests[] = {
 	{ "misspellings_and_numbers_point_at_their_place", misspellings_and_numbers_point_at_their_place },
 	{ "lockout_is_an_error_at_the_default_and_at_the_rule", lockout_is_an_error_at_the_default_and_at_the_rule },
 	{ "naming_input_event_makes_deny_by_default_deliberate", naming_input_event_makes_deny_by_default_deliberate },
 	{ "override_in_etc_is_named_by_its_full_path", override_in_etc_is_named_by_its_full_path },
 	{ "shadowed_overlapping_and_duplicate_rules_across_files", shadowed_overlapping_and_duplicate_rules_across_files },
+	{ "an_allow_for_one_sender_does_not_shadow_the_deny_after_it", an_allow_for_one_sender_does_not_shadow_the_deny_after_it },
 };
 
 int main(int argc, char **argv)
