@@ -1,35 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hid-policyd benchmarks, run in the test VM (scripts/bench.sh firewall):
- *   hotplug   time from creating a device to its first refused request,
- *             median and p99 over 50 devices;
- *   audit     audit records per second from the ring buffer to the file,
- *             under a flood of denied requests;
- *   request   cost of an allowed HIDIOCSFEATURE with the firewall attached
- *             (1, 16, 64 rules, none matching: the worst case) against no
- *             program, measured side by side, plus the program's own average
- *             run time from BPF statistics.
- * Only ratios mean anything in an emulated VM.
+ * hid-policyd benchmarks, run in the test VM by scripts/bench.sh, which
+ * boots both kernels in turn and gathers the figures of every boot:
+ *
+ *   paths     input reports and allowed SET_REPORT requests with no
+ *             program, a pass-through program, the shipped policies
+ *             attached (no rule names input) and a firewall with an input
+ *             rule: rates, the kernel's function profile of the event and
+ *             request paths, and the programs' own run time (BPF stats);
+ *   rules     the firewall's hid_hw_request run time for 1, 16 and 64
+ *             rules, the request matching none, the first and the last,
+ *             with rules on distinct report IDs and all on one;
+ *   audit     records per second from the ring buffer to the file, and the
+ *             counters after a flood larger than the ring buffer;
+ *   hotplug   time from creating a device to its first refused request.
+ *
+ * Every figure is one line "figure NAME VALUE" on stdout; remarks start
+ * with "#". Only ratios mean anything in an emulated VM.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <linux/hidraw.h>
 
+#include "bpf_stats.h"
+#include "ftrace_profile.h"
+#include "hid_bpf_loader.h"
+#include "hid_firewall.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
 #define HOTPLUG_DEVICES 50
-#define FLOOD_REQUESTS 50000
-#define REQUEST_ROUNDS 5
-#define REQUESTS_PER_ROUND 4000
+#define REPORT_LEN 64
+/* The feature report no rule names; rules name FIRST_RULE_ID on. */
+#define FREE_FEATURE_ID 0x0f
+#define FIRST_RULE_ID 0x10
+#define MAX_BENCH_RULES 64
+/* A timed figure is the median over BATCHES batches of BATCH_CALLS
+ * calls: a batch during which the host took the CPU from the guest
+ * counts once, not in the average of all. */
+#define BATCHES 15
+#define BATCH_CALLS 30
+/* Audit: records drained in one go (fewer than the ring buffer holds), and
+ * a flood that overfills it. */
+#define DRAIN_RECORDS 10000
+#define FLOOD_RECORDS 30000
+
+static double rate_seconds = 1.0;
 
 static double now_s(void)
 {
@@ -45,37 +74,48 @@ static void die(const char *what, int r)
 	exit(1);
 }
 
-/* A policy for vendor 1234 product PRODUCT with N rules; the first denies
- * SET_REPORT feature 0xf0, the others deny report IDs the benchmark never
- * uses, so an allowed request walks all of them. */
-static char *policy_text(uint16_t product, int n_rules)
+static void figure(const char *name, double value)
 {
-	size_t cap = 4096 + n_rules * 256, len;
-	char *s = malloc(cap);
-
-	len = snprintf(s, cap,
-		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench\",\n"
-		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x%04x\" },\n"
-		       "  \"default\": \"allow\", \"rules\": [\n"
-		       "    { \"name\": \"deny-f0\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
-		       "      \"report_id\": \"0xf0\", \"action\": \"deny\" }", product);
-	for (int i = 1; i < n_rules; i++)
-		len += snprintf(s + len, cap - len,
-				",\n    { \"name\": \"deny-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
-				"      \"report_id\": %d, \"payload\": [ { \"offset\": 1, \"value\": \"0x%02x\" } ],\n"
-				"      \"action\": \"deny\" }", i, 0x10 + i, i);
-	snprintf(s + len, cap - len, "\n  ] } ] }\n");
-	return s;
+	if (value >= 0)
+		printf("figure %s %.6g\n", name, value);
 }
 
-static void create(struct uhid_dev *dev, uint16_t product)
+/*
+ * A vendor collection with input report 1, output report 2 and feature
+ * reports FREE_FEATURE_ID to FIRST_RULE_ID + MAX_BENCH_RULES - 1, all 64
+ * bytes with their ID, so that every request the benchmarks make is to a
+ * report the device declares.
+ */
+static size_t bench_rdesc(uint8_t *out)
 {
+	static const uint8_t head[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26, 0xff, 0x00,
+		0x75, 0x08, 0x95, REPORT_LEN - 1,
+		0x85, 0x01, 0x09, 0x02, 0x81, 0x02,
+		0x85, 0x02, 0x09, 0x03, 0x91, 0x02,
+	};
+	size_t n = sizeof(head);
+
+	memcpy(out, head, n);
+	for (int id = FREE_FEATURE_ID; id < FIRST_RULE_ID + MAX_BENCH_RULES; id++) {
+		const uint8_t item[] = { 0x85, (uint8_t)id, 0x09, 0x04, 0xb1, 0x02 };
+
+		memcpy(out + n, item, sizeof(item));
+		n += sizeof(item);
+	}
+	out[n++] = 0xc0;
+	return n;
+}
+
+static void create(struct uhid_dev *dev, uint16_t vendor, uint16_t product)
+{
+	static uint8_t rdesc[512];
 	const struct uhid_dev_config cfg = {
 		.name = "bench device",
-		.vendor = 0x1234,
+		.vendor = vendor,
 		.product = product,
-		.rdesc = uhid_test_rdesc,
-		.rdesc_size = uhid_test_rdesc_size,
+		.rdesc = rdesc,
+		.rdesc_size = bench_rdesc(rdesc),
 	};
 	int r = uhid_dev_create(dev, &cfg);
 
@@ -83,11 +123,58 @@ static void create(struct uhid_dev *dev, uint16_t product)
 		die("creating a uhid device", r);
 }
 
-static int set_feature(int fd, uint8_t id)
+static int set_feature(int fd, uint8_t id, uint8_t byte1)
 {
-	uint8_t buf[64] = { id };
+	uint8_t buf[REPORT_LEN] = { id, byte1 };
 
 	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+static void requests(int fd, uint8_t id, uint8_t byte1, int n, int want)
+{
+	for (int i = 0; i < n; i++) {
+		int r = set_feature(fd, id, byte1);
+
+		if (r != want)
+			die(want ? "request not refused" : "allowed request refused", r ? r : EIO);
+	}
+}
+
+/* One input report from the device, read back from hidraw. */
+static void input_report(struct uhid_dev *dev, int fd, uint8_t seq)
+{
+	uint8_t report[REPORT_LEN] = { 1, seq }, buf[256];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (uhid_dev_send_input(dev, report, sizeof(report)) ||
+	    poll(&p, 1, 1000) != 1 || read(fd, buf, sizeof(buf)) != REPORT_LEN)
+		die("input report lost", EIO);
+}
+
+static double input_rate(struct uhid_dev *dev, int fd, double seconds)
+{
+	double t0 = now_s(), t;
+	unsigned long n = 0;
+
+	do {
+		for (int i = 0; i < 64; i++, n++)
+			input_report(dev, fd, (uint8_t)n);
+		t = now_s() - t0;
+	} while (t < seconds);
+	return n / t;
+}
+
+static double request_rate(int fd, double seconds)
+{
+	double t0 = now_s(), t;
+	unsigned long n = 0;
+
+	do {
+		requests(fd, FREE_FEATURE_ID, 0, 16, 0);
+		n += 16;
+		t = now_s() - t0;
+	} while (t < seconds);
+	return n / t;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -97,40 +184,531 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void start(struct policyd_run *run, uint16_t product, int n_rules)
+/* The median of the N values of V that are not negative (-1: none). */
+static double median(double *v, size_t n)
 {
-	char *text = policy_text(product, n_rules);
-	int r;
+	size_t k = 0;
 
-	if ((r = policyd_prepare(run)) < 0 ||
-	    (r = policyd_write_policy(run, "50-bench.json", text)) < 0 ||
-	    (r = policyd_start(run, NULL)) < 0)
-		die("starting hid-policyd", r);
-	free(text);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] >= 0)
+			v[k++] = v[i];
+	if (!k)
+		return -1;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
-static void stop(struct policyd_run *run)
+/* What a timed batch does: input reports from DEV read back through FD,
+ * or allowed SET_REPORT requests of report ID with BYTE1 through FD. */
+struct workload {
+	struct uhid_dev *dev;
+	int fd;
+	bool input;
+	uint8_t id, byte1;
+};
+
+static void run_batch(const struct workload *w)
+{
+	if (w->input) {
+		for (int i = 0; i < BATCH_CALLS; i++)
+			input_report(w->dev, w->fd, (uint8_t)i);
+	} else {
+		requests(w->fd, w->id, w->byte1, BATCH_CALLS, 0);
+	}
+}
+
+/* Run time of the programs named PROG per call of W, from BPF stats
+ * (enabled by the caller): the median of the batches' averages. */
+static double bpf_ns(const char *prog, const struct workload *w)
+{
+	double avg[BATCHES];
+
+	for (int b = 0; b < BATCHES; b++) {
+		struct prog_stats s0 = bpf_stats_of(prog);
+
+		run_batch(w);
+		avg[b] = bpf_stats_avg_ns(s0, bpf_stats_of(prog));
+	}
+	return median(avg, BATCHES);
+}
+
+static void start_daemon(struct policyd_run *run, const char *const *names,
+			 const char *const *texts)
+{
+	int r = policyd_prepare(run);
+
+	for (size_t i = 0; r >= 0 && names[i]; i++)
+		r = policyd_write_policy(run, names[i], texts[i]);
+	if (r >= 0)
+		r = policyd_start(run, NULL);
+	if (r < 0)
+		die("starting hid-policyd", r);
+}
+
+static void stop_daemon(struct policyd_run *run)
 {
 	policyd_stop(run, false);
 	policyd_cleanup(run);
 }
 
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t size = 0;
+
+	if (!f)
+		die(path, errno);
+	if (getdelim(&text, &size, '\0', f) < 0)
+		die(path, EIO);
+	fclose(f);
+	return text;
+}
+
+/* hid-policyd with every shipped rule set (policies/, the working
+ * directory being the repository). */
+static void start_shipped(struct policyd_run *run)
+{
+	const char *names[16] = { 0 }, *texts[16] = { 0 };
+	glob_t g;
+
+	if (glob("policies/[0-9]*.json", 0, NULL, &g) || g.gl_pathc >= 16)
+		die("policies/*.json", ENOENT);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		names[i] = strrchr(g.gl_pathv[i], '/') + 1;
+		texts[i] = read_text(g.gl_pathv[i]);
+	}
+	start_daemon(run, names, texts);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		free((char *)texts[i]);
+	globfree(&g);
+}
+
+/* The firewall on the input path: a rule that names input events (of a
+ * report the device never sends), so every report runs the program. */
+static void start_input_rule(struct policyd_run *run)
+{
+	static const char *const names[] = { "50-bench-input.json", NULL };
+	static const char *const texts[] = {
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-input\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x054c\", \"product\": \"0x0ce6\" },\n"
+		"  \"default\": \"allow\", \"rules\": [\n"
+		"    { \"name\": \"deny-input-7f\", \"request\": \"input_event\",\n"
+		"      \"report_id\": \"0x7f\", \"action\": \"deny\" } ] } ] }\n",
+		NULL,
+	};
+
+	start_daemon(run, names, texts);
+}
+
+enum path_case { CASE_NONE, CASE_PASS, CASE_SHIPPED, CASE_INPUT_RULE, N_CASES };
+static const char *const case_names[N_CASES] = { "none", "pass", "shipped", "firewall" };
+
+/* The event and request paths' functions on both kernels: uhid enters
+ * hid-core through hid_safe_input_report() where the kernel has it (Debian's
+ * 6.1 and 6.12), else hid_input_report(); the port dispatches through
+ * __dispatch_*, upstream through dispatch_*. A figure takes the first of
+ * its names that ran. */
+static const struct {
+	const char *what, *names[3];
+} path_functions[] = {
+	{ "input", { "hid_safe_input_report", "hid_input_report" } },
+	{ "input_dispatch", { "__dispatch_hid_bpf_device_event", "dispatch_hid_bpf_device_event" } },
+	{ "request", { "__hid_hw_raw_request" } },
+	{ "request_dispatch", { "__dispatch_hid_bpf_raw_requests", "dispatch_hid_bpf_raw_requests" } },
+};
+#define N_PATH_FUNCTIONS (sizeof(path_functions) / sizeof(path_functions[0]))
+
+/* Start the function profiler on the paths' functions. 0 or -errno. */
+static int profile_start(void)
+{
+	const char *names[N_PATH_FUNCTIONS * 3 + 1] = { 0 };
+	size_t n = 0;
+	int r;
+
+	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
+		for (size_t k = 0; k < 3 && path_functions[f].names[k]; k++)
+			names[n++] = path_functions[f].names[k];
+	r = fprof_start(names);
+	return r < 0 ? r : 0;
+}
+
+/* One batch of W_INPUT and W_REQUEST under the running profiler: the
+ * average ns per call of each of path_functions, -1 where none ran. */
+static void profile_batch(const struct workload *w_input, const struct workload *w_request,
+			  double avg[N_PATH_FUNCTIONS])
+{
+	struct fprof_result before, after;
+
+	fprof_read(&before);
+	run_batch(w_input);
+	run_batch(w_request);
+	fprof_read(&after);
+	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
+		avg[f] = -1;
+		for (size_t k = 0; k < 3 && path_functions[f].names[k] && avg[f] < 0; k++)
+			avg[f] = fprof_delta_avg_ns(&before, &after, path_functions[f].names[k]);
+	}
+}
+
+/* A side (the device the case sets up) or the bare device beside it. */
+struct side {
+	struct uhid_dev *dev;
+	int fd;
+	const char *prefix;	/* "" or "bare_" */
+};
+
+/*
+ * The figures of case C: its device A against the bare device B (no
+ * program, no daemon's rules), measured side by side: rate slices and
+ * profiled batches alternate between them, so that the host's load hits
+ * both alike; then the programs' own run time on A.
+ */
+static void measure_case(enum path_case c, struct side *a, struct side *b)
+{
+	struct side *sides[2] = { a, b };
+	double in[2] = { 0 }, rq[2] = { 0 }, prof[2][N_PATH_FUNCTIONS][BATCHES];
+	const char *cn = case_names[c];
+	char name[96];
+	int r = 0;
+
+	for (int slice = 0; slice < 4; slice++)
+		for (int s = 0; s < 2; s++) {
+			in[s] += input_rate(sides[s]->dev, sides[s]->fd, rate_seconds / 4) / 4;
+			rq[s] += request_rate(sides[s]->fd, rate_seconds / 4) / 4;
+		}
+	r = profile_start();
+	for (int bt = 0; bt < BATCHES && r == 0; bt++)
+		for (int s = 0; s < 2; s++) {
+			const struct workload w_input = {
+				.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
+			};
+			const struct workload w_request = { .fd = sides[s]->fd, .id = FREE_FEATURE_ID };
+			double avg[N_PATH_FUNCTIONS] = { 0 };
+
+			profile_batch(&w_input, &w_request, avg);
+			for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
+				prof[s][f][bt] = avg[f];
+		}
+	if (r < 0)
+		printf("# no function profiler: %s\n", strerror(-r));
+	else
+		fprof_stop();
+	for (int s = 0; s < 2; s++) {
+		snprintf(name, sizeof(name), "rate.%s.%sinput", cn, sides[s]->prefix);
+		figure(name, in[s]);
+		snprintf(name, sizeof(name), "rate.%s.%srequest", cn, sides[s]->prefix);
+		figure(name, rq[s]);
+		for (size_t f = 0; f < N_PATH_FUNCTIONS && r == 0; f++) {
+			snprintf(name, sizeof(name), "ftrace.%s.%s%s_ns", cn, sides[s]->prefix,
+				 path_functions[f].what);
+			figure(name, median(prof[s][f], BATCHES));
+		}
+	}
+	if (c == CASE_NONE)
+		return;
+	if (bpf_stats_enable(true) < 0)
+		die("kernel.bpf_stats_enabled", errno);
+	{
+		const struct workload w_input = { .dev = a->dev, .fd = a->fd, .input = true };
+		const struct workload w_request = { .fd = a->fd, .id = FREE_FEATURE_ID };
+
+		snprintf(name, sizeof(name), "bpf.%s.input_ns", cn);
+		figure(name, bpf_ns(c == CASE_PASS ? "pass_event" : "fw_device_event", &w_input));
+		snprintf(name, sizeof(name), "bpf.%s.request_ns", cn);
+		figure(name, bpf_ns(c == CASE_PASS ? "pass_request" : "fw_hw_request", &w_request));
+	}
+	bpf_stats_enable(false);
+}
+
+/* The pass-through program attached to HID_ID: a fresh object each time
+ * (a struct_ops map registers once), from bench_passthrough.bpf.o beside
+ * this program. */
+static struct bpf_object *attach_passthrough(int hid_id, struct bpf_link **link)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct bpf_object *obj;
+
+	if (n <= 0)
+		die("/proc/self/exe", errno);
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	setenv("HID_BPF_TEST_OBJDIR", self, 1);
+	obj = hbt_load("bench_passthrough", hid_id, NULL, 0);
+	if (!obj)
+		die("loading the pass-through program", errno);
+	if (hbt_attach(obj, "passthrough", link) < 0)
+		die("attaching the pass-through program", errno);
+	return obj;
+}
+
+static void bench_paths(void)
+{
+	struct uhid_dev dev_a, dev_b;
+	struct side a = { .dev = &dev_a, .prefix = "" }, b = { .dev = &dev_b, .prefix = "bare_" };
+
+	/* A has a DualSense's IDs, so that the shipped rule set applies; no
+	 * rule set names B's. */
+	create(&dev_a, 0x054c, 0x0ce6);
+	create(&dev_b, 0x1234, 0x7005);
+	/* O_NONBLOCK is for reads; requests block in the kernel regardless. */
+	a.fd = uhid_dev_open_hidraw(&dev_a, O_NONBLOCK);
+	b.fd = uhid_dev_open_hidraw(&dev_b, O_NONBLOCK);
+	if (a.fd < 0 || b.fd < 0)
+		die("opening hidraw", a.fd < 0 ? a.fd : b.fd);
+	input_rate(&dev_a, a.fd, 0.2);	/* warm up */
+	input_rate(&dev_b, b.fd, 0.2);
+	for (int c = 0; c < N_CASES; c++) {
+		struct bpf_object *pass = NULL;
+		struct bpf_link *link = NULL;
+		struct policyd_run run;
+
+		switch (c) {
+		case CASE_PASS:
+			pass = attach_passthrough(dev_a.hid_id, &link);
+			break;
+		case CASE_SHIPPED:
+			start_shipped(&run);
+			break;
+		case CASE_INPUT_RULE:
+			start_input_rule(&run);
+			break;
+		}
+		measure_case(c, &a, &b);
+		if (c == CASE_PASS) {
+			bpf_link__destroy(link);
+			bpf_object__close(pass);
+		} else if (c != CASE_NONE) {
+			stop_daemon(&run);
+		}
+	}
+	close(a.fd);
+	close(b.fd);
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
+}
+
+/*
+ * N allow rules for set_report feature on PRODUCT; rule i holds when byte 1
+ * is i. DISTINCT: rule i names report FIRST_RULE_ID + i; else all name
+ * FIRST_RULE_ID. Allow rules log nothing, so the run time is the decision.
+ */
+static char *rules_policy(uint16_t product, int n, bool distinct)
+{
+	size_t cap = 1024 + n * 256, len;
+	char *s = malloc(cap);
+
+	if (!s)
+		die("policy", ENOMEM);
+	len = snprintf(s, cap,
+		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench-%04x\",\n"
+		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"%04x\" },\n"
+		       "  \"default\": \"allow\", \"rules\": [", product, product);
+	for (int i = 0; i < n; i++)
+		len += snprintf(s + len, cap - len,
+				"%s\n    { \"name\": \"allow-%04x-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+				"      \"report_id\": %d, \"payload\": [ { \"offset\": 1, \"value\": \"0x%02x\" } ],\n"
+				"      \"action\": \"allow\" }", i ? "," : "", product, i,
+				distinct ? FIRST_RULE_ID + i : FIRST_RULE_ID, i);
+	snprintf(s + len, cap - len, "\n  ] } ] }\n");
+	return s;
+}
+
+static void bench_rules(void)
+{
+	static const int counts[] = { 1, 16, 64 };
+	static const char *const variants[] = {
+		"none", "first", "last", "same_none", "same_first", "same_last",
+	};
+	enum { N_VARIANTS = sizeof(variants) / sizeof(variants[0]) };
+	struct uhid_dev distinct, same;
+	int fd_d, fd_s;
+
+	create(&distinct, 0x1234, 0x7003);
+	create(&same, 0x1234, 0x7004);
+	fd_d = uhid_dev_open_hidraw(&distinct, 0);
+	fd_s = uhid_dev_open_hidraw(&same, 0);
+	if (fd_d < 0 || fd_s < 0)
+		die("opening hidraw", fd_d < 0 ? fd_d : fd_s);
+	if (bpf_stats_enable(true) < 0)
+		die("kernel.bpf_stats_enabled", errno);
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		int n = counts[k];
+		char *t_d = rules_policy(0x7003, n, true), *t_s = rules_policy(0x7004, n, false);
+		const char *names[] = { "50-distinct.json", "51-same.json", NULL };
+		const char *texts[] = { t_d, t_s, NULL };
+		/* distinct: rule i names report FIRST_RULE_ID + i; same: all
+		 * name FIRST_RULE_ID, and byte 1 picks the rule (0xff: none) */
+		const struct workload w[N_VARIANTS] = {
+			{ .fd = fd_d, .id = FREE_FEATURE_ID },
+			{ .fd = fd_d, .id = FIRST_RULE_ID, .byte1 = 0 },
+			{ .fd = fd_d, .id = FIRST_RULE_ID + n - 1, .byte1 = n - 1 },
+			{ .fd = fd_s, .id = FIRST_RULE_ID, .byte1 = 0xff },
+			{ .fd = fd_s, .id = FIRST_RULE_ID, .byte1 = 0 },
+			{ .fd = fd_s, .id = FIRST_RULE_ID, .byte1 = n - 1 },
+		};
+		double avg[N_VARIANTS][BATCHES];
+		struct policyd_run run;
+		char name[64];
+
+		start_daemon(&run, names, texts);
+		requests(fd_d, FREE_FEATURE_ID, 0, 50, 0);	/* warm up */
+		/* variants interleaved batch by batch: drift hits all alike */
+		for (int b = 0; b < BATCHES; b++)
+			for (int v = 0; v < N_VARIANTS; v++) {
+				struct prog_stats s0 = bpf_stats_of("fw_hw_request");
+
+				run_batch(&w[v]);
+				avg[v][b] = bpf_stats_avg_ns(s0, bpf_stats_of("fw_hw_request"));
+			}
+		for (int v = 0; v < N_VARIANTS; v++) {
+			snprintf(name, sizeof(name), "rules.%d.%s_ns", n, variants[v]);
+			figure(name, median(avg[v], BATCHES));
+		}
+		stop_daemon(&run);
+		free(t_d);
+		free(t_s);
+	}
+	bpf_stats_enable(false);
+	close(fd_d);
+	close(fd_s);
+	uhid_dev_destroy(&distinct);
+	uhid_dev_destroy(&same);
+}
+
+/* The firewall's counters, summed over the CPUs, from its pinned map. */
+static struct hid_fw_stats read_counters(struct policyd_run *run)
+{
+	struct hid_fw_stats sum = { 0 }, *per_cpu;
+	int ncpus = libbpf_num_possible_cpus(), fd;
+	char path[160];
+	__u32 key = 0;
+
+	snprintf(path, sizeof(path), "%s/hid_stats", run->state_dir);
+	fd = bpf_obj_get(path);
+	per_cpu = calloc(ncpus > 0 ? ncpus : 1, sizeof(*per_cpu));
+	if (fd < 0 || !per_cpu || bpf_map_lookup_elem(fd, &key, per_cpu) < 0)
+		die("the firewall's counters", errno);
+	for (int i = 0; i < ncpus; i++) {
+		sum.allowed += per_cpu[i].allowed;
+		sum.denied += per_cpu[i].denied;
+		sum.logged += per_cpu[i].logged;
+		sum.dropped += per_cpu[i].dropped;
+	}
+	free(per_cpu);
+	close(fd);
+	return sum;
+}
+
+/* Seconds from now until the log stops growing (no growth for half a
+ * second), measured to its last growth. */
+static double wait_log_quiet(const char *path)
+{
+	double t0 = now_s(), last = t0;
+	off_t prev = -1;
+
+	for (int quiet = 0; quiet < 50;) {
+		struct stat st;
+
+		usleep(10000);
+		if (stat(path, &st) < 0)
+			die(path, errno);
+		if (st.st_size == prev) {
+			quiet++;
+			continue;
+		}
+		prev = st.st_size;
+		last = now_s();
+		quiet = 0;
+	}
+	return last - t0;
+}
+
+/* N denied requests while the daemon is stopped (SIGSTOP), so that they
+ * all wait in the ring buffer (or are dropped when it is full); then the
+ * daemon goes on. Returns the seconds it took to write them all. */
+static double drain_burst(struct policyd_run *run, int fd, int n)
+{
+	kill(run->pid, SIGSTOP);
+	requests(fd, FIRST_RULE_ID, 0, n, EPERM);
+	kill(run->pid, SIGCONT);
+	return wait_log_quiet(run->audit_log);
+}
+
+static void bench_audit(void)
+{
+	static const char *const names[] = { "50-bench-audit.json", NULL };
+	static const char *const texts[] = {
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-audit\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7002\" },\n"
+		"  \"default\": \"allow\", \"rules\": [\n"
+		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
+		NULL,
+	};
+	const char *filters[] = { "action=deny", NULL };
+	struct hid_fw_stats c0, c1, c2;
+	struct policyd_run run;
+	struct uhid_dev dev;
+	size_t lines0, lines1, lines2;
+	double secs;
+	int fd;
+
+	create(&dev, 0x1234, 0x7002);
+	start_daemon(&run, names, texts);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	if (fd < 0)
+		die("opening hidraw", fd);
+	c0 = read_counters(&run);
+	lines0 = policyd_audit_count(&run, filters, 0, 0);
+
+	secs = drain_burst(&run, fd, DRAIN_RECORDS);
+	c1 = read_counters(&run);
+	lines1 = policyd_audit_count(&run, filters, 0, 0);
+	printf("# drain: %d records queued, %zu written in %.3f s, %llu dropped\n",
+	       DRAIN_RECORDS, lines1 - lines0, secs, (unsigned long long)(c1.dropped - c0.dropped));
+	figure("audit.drain_records_per_s", (lines1 - lines0) / secs);
+
+	drain_burst(&run, fd, FLOOD_RECORDS);
+	c2 = read_counters(&run);
+	lines2 = policyd_audit_count(&run, filters, 0, 0);
+	printf("# flood: %d denied, %llu logged, %llu dropped, %zu written\n", FLOOD_RECORDS,
+	       (unsigned long long)(c2.logged - c1.logged),
+	       (unsigned long long)(c2.dropped - c1.dropped), lines2 - lines1);
+	figure("audit.flood_dropped", c2.dropped - c1.dropped);
+	figure("audit.flood_unaccounted",
+	       (double)FLOOD_RECORDS - (double)(lines2 - lines1) - (double)(c2.dropped - c1.dropped));
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 static void bench_hotplug(void)
 {
+	static const char *const names[] = { "50-bench-hotplug.json", NULL };
+	static const char *const texts[] = {
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-hotplug\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7001\" },\n"
+		"  \"default\": \"allow\", \"rules\": [\n"
+		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
+		NULL,
+	};
 	double lat[HOTPLUG_DEVICES];
 	struct policyd_run run;
 
-	start(&run, 0x7001, 1);
+	start_daemon(&run, names, texts);
 	for (int i = 0; i < HOTPLUG_DEVICES; i++) {
 		struct uhid_dev dev;
 		double t0 = now_s();
 		int fd;
 
-		create(&dev, 0x7001);
+		create(&dev, 0x1234, 0x7001);
 		fd = uhid_dev_open_hidraw(&dev, 0);
 		if (fd < 0)
 			die("opening hidraw", fd);
-		while (set_feature(fd, 0xf0) != EPERM) {
+		while (set_feature(fd, FIRST_RULE_ID, 0) != EPERM) {
 			if (now_s() - t0 > 10)
 				die("device never protected", ETIMEDOUT);
 			usleep(200);
@@ -139,135 +717,44 @@ static void bench_hotplug(void)
 		close(fd);
 		uhid_dev_destroy(&dev);
 	}
-	stop(&run);
+	stop_daemon(&run);
 	qsort(lat, HOTPLUG_DEVICES, sizeof(lat[0]), cmp_double);
-	printf("hotplug to protected over %d devices (from UHID_CREATE2, includes hid-core probe): median %.1f ms, p99 %.1f ms\n",
-	       HOTPLUG_DEVICES, lat[HOTPLUG_DEVICES / 2] * 1e3,
-	       lat[(HOTPLUG_DEVICES * 99 + 99) / 100 - 1] * 1e3);
-}
-
-static void bench_audit(void)
-{
-	const char *filters[] = { "action=deny", NULL };
-	struct policyd_run run;
-	struct uhid_dev dev;
-	double t0, t1, t2;
-	size_t lines, prev = 0;
-	int fd;
-
-	create(&dev, 0x7002);
-	start(&run, 0x7002, 1);
-	fd = uhid_dev_open_hidraw(&dev, 0);
-	t0 = now_s();
-	for (int i = 0; i < FLOOD_REQUESTS; i++)
-		set_feature(fd, 0xf0);
-	t1 = now_s();
-	/* Until the log stops growing: every record the daemon will write.
-	 * Only its size is watched while it grows (parsing it each time would
-	 * compete with the daemon for the emulated CPU), and only a second
-	 * without growth counts as the end; t2 is the last growth seen. */
-	t2 = t1;
-	for (int quiet = 0; quiet < 10;) {
-		struct stat st;
-
-		usleep(100000);
-		if (stat(run.audit_log, &st) < 0)
-			die("audit log", errno);
-		if ((size_t)st.st_size == prev) {
-			quiet++;
-			continue;
-		}
-		prev = st.st_size;
-		t2 = now_s();
-		quiet = 0;
-	}
-	lines = policyd_audit_count(&run, filters, 0, 0);
-	printf("audit flood: %d denied requests in %.2f s (%.0f/s); %zu records in the log after %.2f s: %.0f records/s; %zu dropped\n",
-	       FLOOD_REQUESTS, t1 - t0, FLOOD_REQUESTS / (t1 - t0), lines, t2 - t0,
-	       lines / (t2 - t0), FLOOD_REQUESTS - lines);
-	close(fd);
-	stop(&run);
-	uhid_dev_destroy(&dev);
-}
-
-/* Seconds per allowed request, best of REQUEST_ROUNDS. */
-static double time_requests(int fd)
-{
-	double best = 1e9;
-
-	for (int round = 0; round < REQUEST_ROUNDS; round++) {
-		double t0 = now_s();
-
-		for (int i = 0; i < REQUESTS_PER_ROUND; i++)
-			if (set_feature(fd, 3) != 0)
-				die("allowed request refused", EIO);
-		if ((now_s() - t0) / REQUESTS_PER_ROUND < best)
-			best = (now_s() - t0) / REQUESTS_PER_ROUND;
-	}
-	return best;
-}
-
-/* Average run time of the firewall's hid_hw_request program, from BPF
- * statistics (kernel.bpf_stats_enabled). */
-static double program_ns(void)
-{
-	__u32 id = 0;
-	double ns = -1;
-
-	while (bpf_prog_get_next_id(id, &id) == 0) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
-		    !strcmp(info.name, "fw_hw_request") && info.run_cnt)
-			ns = (double)info.run_time_ns / info.run_cnt;
-		close(fd);
-	}
-	return ns;
-}
-
-static void bench_request(void)
-{
-	static const int rules[] = { 1, 16, 64 };
-	struct uhid_dev dev;
-	double base;
-	int fd, stats;
-
-	stats = open("/proc/sys/kernel/bpf_stats_enabled", O_WRONLY);
-	if (stats >= 0 && write(stats, "1", 1) != 1)
-		fprintf(stderr, "bench-firewall: cannot enable BPF statistics\n");
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		struct policyd_run run;
-		double with;
-
-		create(&dev, 0x7003);
-		fd = uhid_dev_open_hidraw(&dev, 0);
-		base = time_requests(fd);
-		start(&run, 0x7003, rules[i]);
-		with = time_requests(fd);
-		printf("allowed HIDIOCSFEATURE, %2d rules: %.1f us with the firewall, %.1f us without: ratio %.3f; program run time %.0f ns\n",
-		       rules[i], with * 1e6, base * 1e6, with / base, program_ns());
-		close(fd);
-		stop(&run);
-		uhid_dev_destroy(&dev);
-	}
-	if (stats >= 0)
-		close(stats);
+	figure("hotplug.median_ms", lat[HOTPLUG_DEVICES / 2] * 1e3);
+	figure("hotplug.p99_ms", lat[(HOTPLUG_DEVICES * 99 + 99) / 100 - 1] * 1e3);
 }
 
 int main(int argc, char **argv)
 {
-	const char *which = argc > 1 ? argv[1] : "all";
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} benches[] = {
+		{ "paths", bench_paths },
+		{ "rules", bench_rules },
+		{ "audit", bench_audit },
+		{ "hotplug", bench_hotplug },
+	};
+	bool want[4] = { false }, any = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(which, "all") || !strcmp(which, "hotplug"))
-		bench_hotplug();
-	if (!strcmp(which, "all") || !strcmp(which, "audit"))
-		bench_audit();
-	if (!strcmp(which, "all") || !strcmp(which, "request"))
-		bench_request();
+	libbpf_set_print(NULL);
+	for (int i = 1; i < argc; i++) {
+		size_t b;
+
+		if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+			rate_seconds = atof(argv[++i]);
+			continue;
+		}
+		for (b = 0; b < 4 && strcmp(argv[i], benches[b].name); b++)
+			;
+		if (b == 4) {
+			fprintf(stderr, "usage: bench-firewall [--seconds S] [paths|rules|audit|hotplug]...\n");
+			return 2;
+		}
+		want[b] = any = true;
+	}
+	for (size_t b = 0; b < 4; b++)
+		if (want[b] || !any)
+			benches[b].run();
 	return 0;
 }

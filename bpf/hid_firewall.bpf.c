@@ -10,7 +10,9 @@
  * counters. A reload rewrites map entries; the programs stay attached.
  *
  * Decision: the first rule of the device that matches the request decides;
- * when none does, the device's default does. A deny is enforced unless the
+ * when none does, the device's default does. Only the rules the device's
+ * index names for the request's kind and report ID are looked at (in rule
+ * order): a request to a report no rule names costs one map lookup. A deny is enforced unless the
  * device or the rule is in audit mode. Every deny, and every allow whose rule
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
  */
@@ -147,7 +149,6 @@ static __always_inline void take_rule(struct decision *d, const struct hid_rule 
 /* Who sent the request, read from the current task the first time a rule
  * with a sender needs it. */
 struct caller {
-	bool read;
 	bool known;		/* uid, gid and groups could be read */
 	bool exe_known;
 	__u32 uid, gid;
@@ -161,13 +162,17 @@ struct caller {
 struct rule_walk {
 	struct request req;
 	const struct hid_device_rules *dev;
+	__u64 candidates;	/* rules still to look at: bit i is rules[i] */
 	__u64 now;
 	struct decision d;
 	struct audit_match am;
 	struct caller caller;
 };
 
-static __always_inline void read_caller(struct caller *c)
+/* Who is calling, read once per request before the rules are walked. A
+ * global function: the verifier checks it once, not in every program and
+ * in every path through the walk. */
+__noinline int read_caller(struct caller *c)
 {
 	struct task_struct *task;
 	const struct cred *cred = NULL;
@@ -176,28 +181,35 @@ static __always_inline void read_caller(struct caller *c)
 	struct file *exe = NULL;
 	struct inode *inode = NULL;
 	struct super_block *sb = NULL;
+	const char *groups;
+	kuid_t uid;
+	kgid_t gid;
 	int n = 0;
 
-	c->read = true;
-	if (!have_task)
-		return;
+	if (!c || !have_task)
+		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
-		return;
-	if (BPF_CORE_READ_INTO(&c->uid, cred, uid.val) || BPF_CORE_READ_INTO(&c->gid, cred, gid.val))
-		return;
+		return 0;
+	if (BPF_CORE_READ_INTO(&uid, cred, uid) || BPF_CORE_READ_INTO(&gid, cred, gid))
+		return 0;
+	c->uid = uid.val;
+	c->gid = gid.val;
 	if (BPF_CORE_READ_INTO(&gi, cred, group_info) || !gi || BPF_CORE_READ_INTO(&n, gi, ngroups))
-		return;
+		return 0;
+	/* The array's offset is relocated; its kgid_t elements are 4 bytes
+	 * on every kernel. */
+	groups = (const char *)gi + bpf_core_field_offset(gi->gid);
 	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
 		if ((int)i >= n)
 			break;
-		if (bpf_core_read(&c->groups[i], sizeof(c->groups[i]), &gi->gid[i].val))
-			return;
+		if (bpf_probe_read_kernel(&c->groups[i], sizeof(c->groups[i]), groups + 4 * i))
+			return 0;
 		c->n_groups = i + 1;
 	}
 	/* More groups than are read: a group rule cannot be decided. */
 	if (n > HID_SENDER_GROUPS_READ)
-		return;
+		return 0;
 	c->known = true;
 	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
 	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
@@ -205,8 +217,9 @@ static __always_inline void read_caller(struct caller *c)
 	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
 	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
 	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
-		return;
+		return 0;
 	c->exe_known = true;
+	return 0;
 }
 
 static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
@@ -261,8 +274,6 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	/* A driver's own request has no user, group or executable. */
 	if (from_kernel)
 		return false;
-	if (!c->read)
-		read_caller(c);
 	if (!c->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !c->exe_known))
 		return rule->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
@@ -274,17 +285,58 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	return true;
 }
 
+/* A 64-bit de Bruijn sequence, and where each bit lands when the word
+ * holding that bit alone is multiplied by it: the index of the lowest set
+ * bit is one multiplication and a table away. No branch per bit, so the
+ * verifier looks at the walk of a rule once, not once for each index a
+ * branchy search could prove. */
+#define DEBRUIJN64 0x03f79d71b4cb0a89ull
+static const __u8 debruijn64_bit[64] = {
+	0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+	62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
+};
+
+/* The index of the lowest set bit of a non-zero V. */
+static __always_inline __u32 lowest_bit(__u64 v)
+{
+	return debruijn64_bit[((v & -v) * DEBRUIJN64) >> 58];
+}
+
+/* The rules of DEV that a request of KIND (one HID_RULE_KIND_* bit, or 0)
+ * to REPORT_ID can match, from the device's index. */
+static __always_inline __u64 candidate_rules(const struct hid_device_rules *dev,
+					     __u32 kind, __u8 report_id)
+{
+	__u32 slot;
+
+	if (!kind || kind > HID_RULE_KIND_ALL)
+		return 0;
+	slot = lowest_bit(kind);
+	barrier_var(slot);
+	if (slot >= HID_RULES_KINDS)
+		return 0;
+	return dev->report_id_rules[report_id] & dev->kind_rules[slot];
+}
+
 /*
- * One rule of the walk (a bpf_loop() callback: the verifier checks it once,
- * not once per rule, which keeps 64 rules of 8 conditions within its
- * limits). Returns 1 to stop at the deciding rule, 0 to go on.
+ * The next candidate rule of the walk (a bpf_loop() callback: the verifier
+ * checks it once, not once per rule, which keeps 64 rules of 8 conditions
+ * within its limits). Returns 1 to stop at the deciding rule or when no
+ * candidate is left, 0 to go on.
  */
-static long walk_rule(__u32 i, struct rule_walk *w)
+static long walk_rule(__u32 n, struct rule_walk *w)
 {
 	const struct hid_device_rules *dev = w->dev;
 	const struct hid_rule *rule;
+	__u32 i;
 
-	if (!dev || i >= dev->n_rules)
+	if (!dev || !w->candidates)
+		return 1;
+	i = lowest_bit(w->candidates);
+	w->candidates &= w->candidates - 1;
+	if (i >= dev->n_rules)
 		return 1;
 	/* Bounded on the register the access uses: the compiler would
 	 * otherwise check a copy of i, or drop a mask it proves redundant. */
@@ -326,12 +378,19 @@ static __always_inline void evaluate(struct rule_walk *w)
 		return;
 	}
 	w->dev = dev;
-	w->now = bpf_ktime_get_boot_ns();
 	d->rule_index = HID_RULE_INDEX_DEFAULT;
 	d->action = dev->default_action;
 	d->err = dev->default_err;
 	d->flags = dev->default_flags;
-	bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
+	w->candidates = candidate_rules(dev, w->req.kind, w->req.report_id);
+	if (w->candidates) {
+		/* for the temporary allows' expiry */
+		w->now = bpf_ktime_get_boot_ns();
+		/* A request a program sends: who sent it, should a rule ask. */
+		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source)
+			read_caller(&w->caller);
+		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
+	}
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
 }
 
@@ -350,12 +409,13 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	const struct cred *cred = NULL;
-	__u32 uid, gid;
+	kuid_t uid;
+	kgid_t gid;
 
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
 		return;
-	if (!BPF_CORE_READ_INTO(&uid, cred, uid.val) && !BPF_CORE_READ_INTO(&gid, cred, gid.val)) {
-		rec->uid_gid = (__u64)gid << 32 | uid;
+	if (!BPF_CORE_READ_INTO(&uid, cred, uid) && !BPF_CORE_READ_INTO(&gid, cred, gid)) {
+		rec->uid_gid = (__u64)gid.val << 32 | uid.val;
 		rec->flags |= HID_FW_REC_HAVE_UID;
 	}
 	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)

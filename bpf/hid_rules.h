@@ -15,6 +15,17 @@
  *			return the rule's decision;
  *	return the device's default decision;
  *
+ * The same walk, with the index (kind_rules, report_id_rules), looks only at
+ * the rules that name the request's kind and report ID, in the same order:
+ *
+ *	candidates = kind_rules[kind slot] & report_id_rules[report_id];
+ *	for each bit i of candidates, lowest first: as above
+ *
+ * so a request to a report no rule names costs one map lookup, whatever the
+ * number of rules. The index is derived from rules[] (rule_index_build()
+ * in hid-policyd's loader, whenever it stores a device's rules); a rule
+ * left out of it is never evaluated.
+ *
  * A rule matches when all of these hold:
  *   - (rule->kinds & kind) != 0;
  *   - hid_rule_has_report_id(rule, report_id);
@@ -63,7 +74,11 @@
 /* No condition looks past this many bytes from the start of the buffer. */
 #define HID_RULES_MAX_PAYLOAD		256
 /* Report IDs are 0..255: a 256-bit bitmap of 32-bit words. */
-#define HID_RULES_REPORT_ID_WORDS	8
+#define HID_RULES_REPORT_IDS		256
+#define HID_RULES_REPORT_ID_WORDS	(HID_RULES_REPORT_IDS / 32)
+/* Request kinds (HID_RULE_KIND_* bits below); the kind in bit k has slot k
+ * in struct hid_device_rules.kind_rules. */
+#define HID_RULES_KINDS			8
 
 /* Request kinds, one bit each (struct hid_rule.kinds). */
 #define HID_RULE_KIND_GET_FEATURE	(1u << 0) /* hid_hw_request GET_REPORT, feature */
@@ -171,12 +186,20 @@ struct hid_device_rules {
 	__u8 mode;		/* HID_RULES_MODE_* */
 	__u8 reserved[7];
 	struct hid_rule rules[HID_RULES_MAX_RULES]; /* in evaluation order; zeroed past n_rules */
+	/* The index of rules[] (see the top of this file): bit i of
+	 * kind_rules[k] is set when rules[i].kinds has kind bit k, bit i of
+	 * report_id_rules[r] when rules[i] names report ID r; no bit at or
+	 * past n_rules. */
+	__u64 kind_rules[HID_RULES_KINDS];
+	__u64 report_id_rules[HID_RULES_REPORT_IDS];
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
 _Static_assert(sizeof(struct hid_rule_sender) == 104, "hid_rule_sender layout");
 _Static_assert(sizeof(struct hid_rule) == 256, "hid_rule layout");
-_Static_assert(sizeof(struct hid_device_rules) == 16 + 256 * HID_RULES_MAX_RULES,
+_Static_assert(HID_RULES_MAX_RULES <= 64, "a rule index word has a bit per rule");
+_Static_assert(sizeof(struct hid_device_rules) ==
+	       16 + 256 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS),
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */

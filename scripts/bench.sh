@@ -1,26 +1,122 @@
 #!/bin/bash
-# Run benchmarks in the test VM and print their figures.
-# Usage: scripts/bench.sh [NAME [ARGS...]]
-#   firewall [hotplug|audit|request]   hid-policyd (bench/bench-firewall.c)
-#   policy                             policy compiler, on the host
-# Without a name: all of them.
+# Run the benchmarks on both test kernels and print, for every figure, the
+# median and spread over the rounds, the port against upstream, and the
+# ratios measured side by side within each boot.
+#
+# Usage: scripts/bench.sh [--rounds N] [--seconds S] [--baseline BUILD_DIR]
+#                         [--out FILE] [NAME...]
+#   NAME        paths, rules, audit, hotplug (bench/bench-firewall.c, in
+#               the VM) or policy (the policy compiler, on the host);
+#               default: paths rules audit
+#   --rounds N  boots of each kernel, alternating port and upstream
+#               (default 5, at least 5 for figures that mean anything)
+#   --kernel K  only this test kernel (port or upstream; repeatable)
+#   --seconds S length of each rate measurement (default 0.5)
+#   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
+#               build) in the same boots, before this build's: its figures
+#               are named before.*, this build's after.*
+#   --baseline-for "NAME..."  only these benchmarks run for both builds
+#               (default: all named)
+#   --out FILE  keep every figure of every boot there (default: a file in
+#               the build directory, named on stdout)
+# Absolute figures in an emulated VM mean little; ratios do.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 
+rounds=5
+seconds=0.5
+baseline=
+baseline_for=
+kernels=()
+out=
+names=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rounds) rounds=$2; shift 2 ;;
+	--seconds) seconds=$2; shift 2 ;;
+	--kernel)
+		case "$2" in
+		port|upstream) kernels+=("$2") ;;
+		*) echo "bench.sh: --kernel takes port or upstream" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
+	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
+	--baseline-for) baseline_for=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	paths|rules|audit|hotplug|policy) names+=("$1"); shift ;;
+	*) echo "bench.sh: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
+	esac
+done
+[[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 1 ] || { echo "bench.sh: --rounds takes a number" >&2; exit 2; }
+[ ${#names[@]} -gt 0 ] || names=(paths rules audit)
+[ ${#kernels[@]} -gt 0 ] || kernels=(port upstream)
+[ -z "$baseline" ] || [ -x "$baseline/policyd/hid-policyd" ] ||
+	{ echo "bench.sh: no hid-policyd in $baseline/policyd" >&2; exit 2; }
+
 scripts/prepare.sh "$build"
 
-name=${1:-all}
-[ $# -gt 0 ] && shift
-case "$name" in
-policy|all)
-	"$build/bench/bench-policy-compile" "$@" ;;&
-firewall|all)
-	scripts/vm.sh --timeout 1800 -- env HID_POLICY_BUILDDIR="$build" \
-		"$build/bench/bench-firewall" "$@" ;;
-policy) ;;
-*)
-	echo "bench.sh: unknown benchmark '$name' (firewall, policy)" >&2
-	exit 2 ;;
-esac
+vm_names=()
+for n in "${names[@]}"; do
+	if [ "$n" = policy ]; then
+		"$build/bench/bench-policy-compile"
+	else
+		vm_names+=("$n")
+	fi
+done
+[ ${#vm_names[@]} -gt 0 ] || exit 0
+
+out=${out:-$build/bench/figures-$(date -u +%Y%m%dT%H%M%S).txt}
+: > "$out"
+declare -A image
+for k in "${kernels[@]}"; do
+	image[$k]=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')
+	[ -n "${image[$k]}" ] || { echo "bench.sh: no $k kernel" >&2; exit 1; }
+done
+
+# Without KVM the guest may fail to calibrate its TSC and fall back to
+# jiffies, which leaves BPF stats (sched_clock) with a 4 ms resolution:
+# give it the host's TSC rate, which QEMU's TCG TSC runs at.
+khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+append=${khz:+tsc_early_khz=$khz tsc=reliable}
+
+# One boot: every benchmark named, for the baseline's daemon first when
+# there is one; figure lines are tagged with the build.
+guest_script() {
+	local b tag run
+	for b in ${baseline:+"$baseline"} "$build"; do
+		tag=
+		run=("${vm_names[@]}")
+		if [ -n "$baseline" ]; then
+			[ "$b" = "$baseline" ] && tag=before. || tag=after.
+			[ -z "$baseline_for" ] || run=($baseline_for)
+		fi
+		printf 'HID_POLICY_BUILDDIR=%q %q --seconds %q %s | sed -u "s/^figure /figure %s/" || exit 1\n' \
+			"$b" "$build/bench/bench-firewall" "$seconds" "${run[*]}" "$tag"
+		# the benchmarks not compared run once, untagged
+		if [ -n "$baseline" ] && [ -n "$baseline_for" ] && [ "$b" = "$build" ]; then
+			run=()
+			for n in "${vm_names[@]}"; do
+				[[ " $baseline_for " == *" $n "* ]] || run+=("$n")
+			done
+			[ ${#run[@]} -eq 0 ] || printf 'HID_POLICY_BUILDDIR=%q %q --seconds %q %s || exit 1\n' \
+				"$b" "$build/bench/bench-firewall" "$seconds" "${run[*]}"
+		fi
+	done
+}
+script="set -o pipefail"$'\n'"$(guest_script)"
+
+for ((r = 1; r <= rounds; r++)); do
+	# Alternate which kernel boots first, so a trend in the host's load
+	# does not favour one of them.
+	order=("${kernels[@]}")
+	[ $((r % 2)) -eq 0 ] && [ ${#kernels[@]} -eq 2 ] && order=("${kernels[1]}" "${kernels[0]}")
+	for k in "${order[@]}"; do
+		echo "== round $r/$rounds: $k"
+		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
+			bash -c "$script" | tee -a /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
+	done
+done
+echo "figures of every boot: $out"
+python3 bench/bench-summary.py "$out"

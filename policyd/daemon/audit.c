@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "audit_format.h"
+#include "audit_process.h"
 #include "common/util.h"
 #include "hid_rules.h"
 #include "policy/policy.h"
@@ -130,6 +131,10 @@ int audit_flush(struct audit_log *a)
 			}
 	}
 	a->buf_len = 0;
+	/* The batch is out: what /proc said of its processes is not
+	 * taken for the next one. */
+	if (a->line.processes)
+		audit_processes_forget(a->line.processes);
 	return r;
 }
 

@@ -13,12 +13,14 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "audit_process.h"
 #include "hid_rules.h"
 #include "policy/policy.h"
 
 void audit_line_free(struct audit_line *l)
 {
 	free(l->buf);
+	free(l->processes);
 	*l = (struct audit_line){};
 }
 
@@ -329,139 +331,55 @@ static void format_rule(struct audit_line *l, const struct hid_fw_record *rec,
 	PUT_LITERAL(l, "}");
 }
 
-/* The executable of a process, if it still exists and may be read. */
-static ssize_t process_exe(uint32_t tgid, char *target, size_t size)
-{
-	char link[32];
-
-	snprintf(link, sizeof(link), "/proc/%u/exe", tgid);
-	return readlink(link, target, size);
-}
-
-/* A small file of /proc/TGID, NUL-terminated; its length or -1. */
-static ssize_t proc_file(uint32_t tgid, const char *name, char *buf, size_t size)
-{
-	char path[48];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%u/%s", tgid, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-/* What the kernel could not tell (upstream gives hid_bpf_ops programs no
- * uid or comm helper), read from /proc when the record arrives: the
- * process may have changed since, or be gone. */
-struct proc_identity {
-	bool have_ids, have_comm;
-	uint32_t uid, gid;
-	char comm[HID_FW_COMM_LEN];
-	size_t comm_len;
-};
-
-static void proc_identity_read(uint32_t tgid, struct proc_identity *id)
-{
-	char status[2048], comm[64];
-	const char *u, *g;
-	ssize_t n;
-
-	if (proc_file(tgid, "status", status, sizeof(status)) > 0 &&
-	    (u = strstr(status, "\nUid:\t")) && (g = strstr(status, "\nGid:\t")) &&
-	    sscanf(u + 6, "%u", &id->uid) == 1 && sscanf(g + 6, "%u", &id->gid) == 1)
-		id->have_ids = true;
-	n = proc_file(tgid, "comm", comm, sizeof(comm));
-	if (n > 0) {
-		if (comm[n - 1] == '\n')
-			n--;
-		id->comm_len = (size_t)n < sizeof(id->comm) ? (size_t)n : sizeof(id->comm);
-		memcpy(id->comm, comm, id->comm_len);
-		id->have_comm = true;
-	}
-}
-
-/* The systemd unit of a process: the last component of its cgroup path
- * that names a service or a scope. */
-static size_t process_unit(uint32_t tgid, char *unit, size_t size)
-{
-	char cgroup[1024], *line, *save = NULL;
-	size_t len = 0;
-
-	if (proc_file(tgid, "cgroup", cgroup, sizeof(cgroup)) <= 0)
-		return 0;
-	for (line = strtok_r(cgroup, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *path = strstr(line, "::");
-		char *c, *save2 = NULL;
-
-		if (!path)
-			continue;
-		for (c = strtok_r(path + 2, "/", &save2); c; c = strtok_r(NULL, "/", &save2)) {
-			size_t n = strlen(c);
-
-			if ((n > 8 && !strcmp(c + n - 8, ".service")) ||
-			    (n > 6 && !strcmp(c + n - 6, ".scope"))) {
-				len = n < size ? n : size;
-				memcpy(unit, c, len);
-			}
-		}
-	}
-	return len;
-}
-
 static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
 {
-	struct proc_identity id = {};
+	const struct audit_process *proc = NULL;
 	bool first = true, have_pid = rec->flags & HID_FW_REC_HAVE_PID;
+	bool identity = !(rec->flags & HID_FW_REC_HAVE_UID) || !(rec->flags & HID_FW_REC_HAVE_COMM);
 	uint32_t tgid = rec->pid_tgid >> 32;
 
 	put_key(l, "process", false);
 	PUT_LITERAL(l, "{");
 	if (have_pid) {
-		char exe[PATH_MAX], unit[256];
-		ssize_t n = process_exe(tgid, exe, sizeof(exe));
-		size_t un = process_unit(tgid, unit, sizeof(unit));
-
+		if (!l->processes)
+			l->processes = calloc(1, sizeof(*l->processes));
+		if (!l->processes) {
+			l->error = -ENOMEM;
+			return;
+		}
+		proc = audit_process_get(l->processes, tgid, identity);
 		put_key(l, "pid", true);
 		put_uint(l, tgid);
 		put_key_uint(l, "tid", (uint32_t)rec->pid_tgid);
-		if (n > 0)
-			put_key_string(l, "exe", exe, n);
-		if (un)
-			put_key_string(l, "unit", unit, un);
+		if (proc->exe_len)
+			put_key_string(l, "exe", proc->exe, proc->exe_len);
+		if (proc->unit_len)
+			put_key_string(l, "unit", proc->unit, proc->unit_len);
 		first = false;
-		if (!(rec->flags & HID_FW_REC_HAVE_UID) || !(rec->flags & HID_FW_REC_HAVE_COMM))
-			proc_identity_read(tgid, &id);
 	}
 	if (rec->flags & HID_FW_REC_HAVE_UID) {
 		put_key(l, "uid", first);
 		put_uint(l, (uint32_t)rec->uid_gid);
 		put_key_uint(l, "gid", rec->uid_gid >> 32);
 		first = false;
-	} else if (id.have_ids) {
+	} else if (proc && proc->have_ids) {
 		put_key(l, "uid", first);
-		put_uint(l, id.uid);
-		put_key_uint(l, "gid", id.gid);
+		put_uint(l, proc->uid);
+		put_key_uint(l, "gid", proc->gid);
 		first = false;
 	}
 	if (rec->flags & HID_FW_REC_HAVE_COMM) {
 		put_key(l, "comm", first);
 		put_string(l, rec->comm, HID_FW_COMM_LEN);
 		first = false;
-	} else if (id.have_comm) {
+	} else if (proc && proc->have_comm) {
 		put_key(l, "comm", first);
-		put_string(l, id.comm, id.comm_len);
+		put_string(l, proc->comm, proc->comm_len);
 		first = false;
 	}
 	/* Where uid, gid and comm came from: the kernel at the request, or
 	 * /proc when the record was read. */
-	if (id.have_ids || id.have_comm) {
+	if (proc && identity && (proc->have_ids || proc->have_comm)) {
 		put_name(l, "identity_from", "proc");
 		first = false;
 	} else if (rec->flags & (HID_FW_REC_HAVE_UID | HID_FW_REC_HAVE_COMM)) {

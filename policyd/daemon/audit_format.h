@@ -13,6 +13,7 @@
 #include "hid_firewall.h"
 
 struct audit_context;
+struct audit_processes;
 
 /* The rule name of a refusal of a report number the device does not
  * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
@@ -27,6 +28,10 @@ struct audit_line {
 	uint64_t time_secs;	/* the second time[] holds */
 	char time[32];		/* "\"2026-12-03T06:29:40" */
 	size_t time_len;	/* 0: none yet */
+	/* The processes of the current batch, read from /proc once each
+	 * (audit_process.h); allocated with the first record that names
+	 * one. */
+	struct audit_processes *processes;
 };
 
 void audit_line_free(struct audit_line *l);

@@ -16,6 +16,7 @@
 #include "common/util.h"
 #include "hid_firewall.skel.h"
 #include "hid_probe.skel.h"
+#include "rule_index.h"
 
 /* devices/<hid_id>-next: the pin of an instance being swapped in. */
 #define SWAP_SUFFIX "-next"
@@ -266,7 +267,18 @@ void fw_loader_close(struct fw_loader *l)
 
 int fw_set_rules(struct fw_loader *l, uint32_t hid_id, const struct hid_device_rules *rules)
 {
-	return bpf_map_update_elem(l->rules_fd, &hid_id, rules, BPF_ANY) < 0 ? -errno : 0;
+	_cleanup_free_ struct hid_device_rules *indexed = malloc(sizeof(*indexed));
+	int r;
+
+	if (!indexed)
+		return -ENOMEM;
+	/* The firewall evaluates only the rules the index names: it is
+	 * derived here, from the very rules stored with it. */
+	*indexed = *rules;
+	r = rule_index_build(indexed);
+	if (r < 0)
+		return r;
+	return bpf_map_update_elem(l->rules_fd, &hid_id, indexed, BPF_ANY) < 0 ? -errno : 0;
 }
 
 int fw_delete_rules(struct fw_loader *l, uint32_t hid_id)

@@ -63,7 +63,8 @@ void fw_loader_close(struct fw_loader *l);
 bool fw_kernel_has_hid_bpf(void);
 
 /* Set a device's rules (atomic per device: a request sees the old rules or
- * the new ones, never a mix). */
+ * the new ones, never a mix), with their index (rule_index.h) built from
+ * them; RULES's own index is ignored. -E2BIG past HID_RULES_MAX_RULES. */
 int fw_set_rules(struct fw_loader *l, uint32_t hid_id,
 		 const struct hid_device_rules *rules);
 int fw_delete_rules(struct fw_loader *l, uint32_t hid_id);

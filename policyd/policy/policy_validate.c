@@ -63,8 +63,9 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 {
 	if (b->kinds & ~a->kinds)
 		return false;
-	/* a rule for one sender covers only a rule for the same sender */
-	if (a->sender.fields && memcmp(&a->sender, &b->sender, sizeof(a->sender)))
+	/* A rule for some senders leaves the others' requests to later
+	 * rules (whether B's senders are all among A's is not worked out). */
+	if (a->sender.fields)
 		return false;
 	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
 		if (b->report_ids[w] & ~a->report_ids[w])
@@ -305,7 +306,10 @@ static const struct policy_rule *overlapping_rule(const struct policy *p,
 	for (size_t i = a->first_rule; i < limit; i++) {
 		const struct policy_rule *o = &p->rules[i];
 
-		if (bytes[i].impossible || o->invalid || o->action == r->action)
+		/* whose requests two rules with senders share is decided at
+		 * request time: not worked out here */
+		if (bytes[i].impossible || o->invalid || o->action == r->action ||
+		    o->sender.fields || r->sender.fields)
 			continue;
 		if (rules_intersect(o, &bytes[i], r, &bytes[j]) &&
 		    !rule_covers(r, &bytes[j], o, &bytes[i]))

@@ -635,9 +635,9 @@ static void test_log_follow_streams_records_as_they_happen_and_after_rotation(vo
 	policyd_case_end(&c);
 }
 
-/* A reload whose rules cannot be compiled for a device (two rule sets
- * that together hold more rules than a device takes) leaves the rules in
- * force; a temporary allow placed before them still ends when it expires. */
+/* A reload refused because two rule sets together hold more rules than a
+ * device takes leaves the rules in force; a temporary allow placed before
+ * them still ends when it expires. */
 static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 {
 	const char *const expired[] = { "event=exception_ended", "reason=expired", NULL };
@@ -667,7 +667,10 @@ static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 	CHECK_OK(policyd_write_policy(&c.run, "60-many.json", many));
 	free(many);
 	CHECK_OK(policyd_reload(&c.run));
-	CHECK(policyd_said(&c.run, "cannot compile its rules", 5000), "the reload compiled the device's rules");
+	CHECK(policyd_said(&c.run, "would get 66 rules, more than the 64 a device holds", 5000),
+	      "the reload was not refused for the device's 66 rules");
+	CHECK(policyd_said(&c.run, "reload failed: the rules in force stay in force", 5000),
+	      "the reload did not say the rules in force stay");
 	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), 0);
 
 	CHECK_EQ(policyd_audit_count(&c.run, expired, 1, 10000), 1);

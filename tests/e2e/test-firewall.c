@@ -6,7 +6,9 @@
  * device received. Every case runs on uhid devices ("e2e/CASE"), then on
  * USB devices that usbhid drives ("e2e/usb/CASE").
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -112,6 +114,7 @@ static void test_other_report_ids_and_get_feature_pass_and_reach_device(void)
 	uhid_dev_set_get_reply(&c.dev, 0xf0, reply, sizeof(reply), 0);
 
 	CHECK_EQ(set_feature(c.fd, 3, 0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
 	CHECK_EQ(get_feature(c.fd, 0xf0), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 0xf0), 1);
@@ -141,6 +144,51 @@ static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
 }
 
 /* The last request of this kind the device received is BUF, byte for byte. */
+/* 64 rules: 62 on reports the requests never name, then an allow of one
+ * command of feature 4, then a deny of every request to any report. The
+ * firewall walks only the rules that name a request's kind and report ID:
+ * the last two must still be found, in their order, for every kind. */
+static void test_rules_for_any_report_decide_behind_62_others(void)
+{
+	const char *denied[] = { "action=deny", "rule.name=deny-everything-else", NULL };
+	uint8_t out[64] = { 2, 0x11 };
+	struct policyd_case c;
+	char *policy, *p;
+	size_t cap = 16384;
+
+	policy = p = malloc(cap);
+	CHECK(policy, "out of memory");
+	p += snprintf(p, cap, "{ \"version\": 1, \"devices\": [ { \"name\": \"test-device\",\n"
+		      "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
+		      "  \"default\": \"allow\", \"rules\": [\n");
+	for (int i = 0; i < 62; i++)
+		p += snprintf(p, cap - (p - policy),
+			      "    { \"name\": \"deny-%d\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+			      "      \"report_id\": %d, \"action\": \"deny\" },\n", 0x10 + i, 0x10 + i);
+	snprintf(p, cap - (p - policy),
+		 "    { \"name\": \"allow-command-1\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		 "      \"report_id\": 4, \"payload\": [ { \"offset\": 1, \"value\": \"0x01\" } ], \"action\": \"allow\" },\n"
+		 "    { \"name\": \"deny-everything-else\", \"request\": \"any\", \"report_id\": \"any\",\n"
+		 "      \"action\": \"deny\" } ] } ] }\n");
+	policyd_case_start(&c, test_device(), policy);
+	free(policy);
+
+	CHECK_EQ(set_feature(c.fd, 4, 1), 0);
+	/* a USB device records the control transfer after the call returned */
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 4, 1, 2000));
+	CHECK_EQ(set_feature(c.fd, 4, 2), EPERM);
+	CHECK_EQ(set_feature(c.fd, 3, 0), EPERM);
+	CHECK_EQ(get_feature(c.fd, 0xf0), EPERM);
+	CHECK(write(c.fd, out, sizeof(out)) < 0 && errno == EPERM, "output report 2 not refused");
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, 2), 0);
+	CHECK_EQ(policyd_audit_count(&c.run, denied, 4, 5000), 4);
+
+	policyd_case_end(&c);
+}
+
 static void check_received_intact(struct uhid_dev *dev, enum uhid_dev_request req,
 				  const uint8_t *buf, size_t len)
 {
@@ -229,6 +277,7 @@ static void test_audit_mode_logs_but_lets_the_request_through(void)
 	policyd_case_start(&c, test_device(), policy);
 
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(policyd_audit_count(&c.run, filters, 1, 10000), 1);
 
@@ -411,6 +460,7 @@ static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
 	CHECK(policyd_said(&c.run, "policy reloaded", 0), "no reload reported");
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), 0);
 	CHECK_EQ(set_feature(c.fd, 3, 0), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 0);
 
@@ -447,6 +497,55 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 	snprintf(said, sizeof(said), "dropped %lu", flood - logged);
 	CHECK(policyd_said(&run, said, 0), "logged %zu + dropped != %lu", logged, flood);
 	test_log("%lu denied requests: %zu logged, %lu dropped", flood, logged, flood - logged);
+
+	close(fd);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
+/* More denials than the ring buffer holds while the daemon reads none
+ * (stopped): the firewall must count every record it could not queue, so
+ * that written + dropped is exactly what was refused, and the audit log
+ * must say how many were lost. */
+static void test_overflowing_the_ring_buffer_counts_every_dropped_record(void)
+{
+	/* HID_FW_RINGBUF_BYTES holds about 18,700 records. */
+	const unsigned long flood = 40000;
+	const char *filters[] = { "action=deny", "rule.name=no-firmware-update", NULL };
+	const char *lost[] = { "event=records_dropped", NULL };
+	struct policyd_run run;
+	struct uhid_dev dev;
+	unsigned long refused = 0, dropped;
+	json_t *last;
+	char said[64];
+	size_t written;
+	int fd;
+
+	CHECK_OK(uhid_dev_create(&dev, test_device()));
+	start_daemon(&run, test_policy);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK(kill(run.pid, SIGSTOP) == 0, "cannot stop the daemon: %m");
+	for (unsigned long i = 0; i < flood; i++)
+		refused += set_feature(fd, 0xf0, (uint8_t)i) == EPERM;
+	CHECK(kill(run.pid, SIGCONT) == 0, "cannot continue the daemon: %m");
+	CHECK_EQ(refused, flood);
+
+	/* Stopping drains the ring buffer and reports the totals. */
+	CHECK_OK(policyd_stop(&run, false));
+	written = policyd_audit_count(&run, filters, 0, 0);
+	CHECK(written > 0 && written < flood, "%zu of %lu records written: no overflow", written, flood);
+	dropped = flood - written;
+	snprintf(said, sizeof(said), "logged %zu,", written);
+	CHECK(policyd_said(&run, said, 0), "the firewall's logged count is not the %zu records written", written);
+	snprintf(said, sizeof(said), "dropped %lu;", dropped);
+	CHECK(policyd_said(&run, said, 0), "%zu written + dropped != %lu refused", written, flood);
+	last = policyd_audit_last(&run, lost);
+	CHECK(last, "no records_dropped record in the audit log");
+	CHECK_EQ(json_integer_value(json_object_get(last, "total")), (json_int_t)dropped);
+	json_decref(last);
+	test_log("%lu denied requests with the daemon stopped: %zu written, %lu dropped",
+		 flood, written, dropped);
 
 	close(fd);
 	CHECK_OK(policyd_cleanup(&run));
@@ -547,6 +646,10 @@ static const struct test_case tests[] = {
 	  test_device_name_reaches_the_daemon_log_without_control_characters },
 	{ "flood_of_denials_is_logged_or_counted_exactly",
 	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
+	{ "rules_for_any_report_decide_behind_62_others",
+	  test_rules_for_any_report_decide_behind_62_others },
+	{ "overflowing_the_ring_buffer_counts_every_dropped_record",
+	  test_overflowing_the_ring_buffer_counts_every_dropped_record, 600 },
 };
 
 int main(int argc, char **argv)

@@ -173,8 +173,8 @@ static void shadowed_overlapping_and_duplicate_rules_across_files(void)
 }
 
 /* An allow for one sender before a deny for everyone is an exception, not a
- * rule that hides the deny; the same allow again after them is hidden by
- * the first. */
+ * rule that hides the deny (a rule for some senders shadows nothing); the
+ * same allow after the deny can never match. */
 static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
 {
 	char *dir = make_temp_dir();
@@ -192,7 +192,7 @@ static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
 		"   'sender': {'user': 'root'}, 'action': 'allow'}]}]}\n");
 	p = load((const char *[]){ dir, NULL }, &d);
 	CHECK(p, "rejected");
-	msg = in_dir(dir, "30-fw.json:6:3: devices[0].rules[2]: warning: rule \"fw-root-late\" can never match: rule \"fw-root\" (line 2: devices[0].rules[0]) comes first and matches every request it does");
+	msg = in_dir(dir, "30-fw.json:6:3: devices[0].rules[2]: warning: rule \"fw-root-late\" can never match: rule \"fw-deny\" (line 4: devices[0].rules[1]) comes first and matches every request it does");
 	CHECK_MESSAGES(&d, msg);
 	free(msg);
 	policy_free(p);
