@@ -291,7 +291,7 @@ static void start_input_rule(struct policyd_run *run)
 	static const char *const names[] = { "50-bench-input.json", NULL };
 	static const char *const texts[] = {
 		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-input\",\n"
-		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"054c\", \"product\": \"0ce6\" },\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x054c\", \"product\": \"0x0ce6\" },\n"
 		"  \"default\": \"allow\", \"rules\": [\n"
 		"    { \"name\": \"deny-input-7f\", \"request\": \"input_event\",\n"
 		"      \"report_id\": \"0x7f\", \"action\": \"deny\" } ] } ] }\n",
@@ -503,7 +503,7 @@ static char *rules_policy(uint16_t product, int n, bool distinct)
 		die("policy", ENOMEM);
 	len = snprintf(s, cap,
 		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench-%04x\",\n"
-		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"%04x\" },\n"
+		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"%04x\" },\n"
 		       "  \"default\": \"allow\", \"rules\": [", product, product);
 	for (int i = 0; i < n; i++)
 		len += snprintf(s + len, cap - len,
@@ -641,7 +641,7 @@ static void bench_audit(void)
 	static const char *const names[] = { "50-bench-audit.json", NULL };
 	static const char *const texts[] = {
 		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-audit\",\n"
-		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"7002\" },\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7002\" },\n"
 		"  \"default\": \"allow\", \"rules\": [\n"
 		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
 		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
@@ -689,7 +689,7 @@ static void bench_hotplug(void)
 	static const char *const names[] = { "50-bench-hotplug.json", NULL };
 	static const char *const texts[] = {
 		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-hotplug\",\n"
-		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"7001\" },\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7001\" },\n"
 		"  \"default\": \"allow\", \"rules\": [\n"
 		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
 		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",

@@ -75,7 +75,7 @@ static int write_policies(const char *dir)
 			int d = file * SETS_PER_FILE + s;
 
 			fprintf(f, "%s{\"name\": \"dev%d\", \"match\": {\"bus\": [\"usb\", \"bluetooth\"], "
-				"\"vendor\": \"%04x\", \"product\": \"%04x\"}, \"default\": \"allow\", \"rules\": [\n",
+				"\"vendor\": \"0x%04x\", \"product\": \"0x%04x\"}, \"default\": \"allow\", \"rules\": [\n",
 				s ? ",\n" : "", d, device_vendor(d), device_product(d));
 			for (int r = 0; r < RULES_PER_SET; r++)
 				write_rule(f, d, r);

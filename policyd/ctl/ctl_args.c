@@ -29,8 +29,12 @@ enum {
 	OPT_USER,
 	OPT_EXECUTABLE,
 	OPT_PID,
+	OPT_USAGE,
+	OPT_UNIQ,
+	OPT_PHYS,
 	OPT_VERSION,
 };
+#define OPT_LAST_COMMAND_OPTION OPT_PHYS
 
 void ctl_usage(FILE *f)
 {
@@ -44,7 +48,9 @@ void ctl_usage(FILE *f)
 		"  log [--device D] [--since T] [--action allow|deny] [--follow]\n"
 		"                              audit records (a table, or JSON lines with --json)\n"
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
-		"                              which rule decides a request, and why\n"
+		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
+		"                              which rule decides a request, and why; --usage,\n"
+		"                              --uniq and --phys replace what DEVICE says of itself\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
 		"        [--user USER] [--executable PATH] [--pid PID]\n"
@@ -95,7 +101,8 @@ static const struct {
 	{ "devices", 0, 0, 0 },
 	{ "rules", 1, 1, 0 },
 	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) },
-	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) },
+	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
+			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
 			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) },
@@ -111,6 +118,8 @@ static const char *const option_names[] = {
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
 	[OPT_USER - OPT_DEVICE] = "--user", [OPT_EXECUTABLE - OPT_DEVICE] = "--executable",
 	[OPT_PID - OPT_DEVICE] = "--pid",
+	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
+	[OPT_PHYS - OPT_DEVICE] = "--phys",
 };
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
@@ -118,10 +127,12 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
 	char *end;
 	unsigned long v;
 
-	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+	/* decimal, or hexadecimal after "0x"; never octal */
+	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ' ||
+	    (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
 		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 0);
+	v = strtoul(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno || *end || v > max)
 		return -EINVAL;
 	*ret = v;
@@ -149,6 +160,9 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
 		{ "pid", required_argument, NULL, OPT_PID },
+		{ "usage", required_argument, NULL, OPT_USAGE },
+		{ "uniq", required_argument, NULL, OPT_UNIQ },
+		{ "phys", required_argument, NULL, OPT_PHYS },
 		{}
 	};
 	unsigned int seen = 0, n_operands;
@@ -161,8 +175,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
-		if (c >= OPT_DEVICE && c <= OPT_PID) {
-			if (seen & BIT(c))
+		if (c >= OPT_DEVICE && c <= OPT_LAST_COMMAND_OPTION) {
+			if ((seen & BIT(c)) && c != OPT_USAGE)
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
 			seen |= BIT(c);
 		}
@@ -249,6 +263,17 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 				return bad("--pid \"%s\": expected a process ID", optarg);
 			a->pid = (long)v;
 			break;
+		case OPT_USAGE:
+			if (a->n_usages == ELEMENTSOF(a->usages))
+				return bad("at most %zu --usage", ELEMENTSOF(a->usages));
+			a->usages[a->n_usages++] = optarg;
+			break;
+		case OPT_UNIQ:
+			a->uniq = optarg;
+			break;
+		case OPT_PHYS:
+			a->phys = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -263,7 +288,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			break;
 	if (cmd == ELEMENTSOF(commands))
 		return bad("unknown command \"%s\" (try --help)", a->command);
-	for (int o = OPT_DEVICE; o <= OPT_PID; o++)
+	for (int o = OPT_DEVICE; o <= OPT_LAST_COMMAND_OPTION; o++)
 		if ((seen & BIT(o)) && !(commands[cmd].options & BIT(o))) {
 			fprintf(stderr, "hid-policyctl: %s does not go with %s\n",
 				option_names[o - OPT_DEVICE], a->command);
@@ -360,6 +385,17 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "executable", json_string(a->executable));
 	if (a->pid >= 0)
 		json_object_set_new(args, "pid", json_integer(a->pid));
+	if (a->n_usages) {
+		json_t *u = json_array();
+
+		for (size_t i = 0; i < a->n_usages; i++)
+			json_array_append_new(u, json_string(a->usages[i]));
+		json_object_set_new(args, "usage", u);
+	}
+	if (a->uniq)
+		json_object_set_new(args, "uniq", json_string(a->uniq));
+	if (a->phys)
+		json_object_set_new(args, "phys", json_string(a->phys));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,
 			 "command", a->command, "args", args, "interactive", interactive);
 }

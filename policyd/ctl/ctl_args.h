@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -30,6 +31,11 @@ struct ctl_args {
 	const char *executable;		/* --executable */
 	long pid;			/* --pid: that process's user and executable; -1 unset */
 	char pid_exe[256];		/* ... as ctl_args_resolve_pid() found it */
+	/* explain: what the device says of itself, replaced */
+	const char *usages[16];		/* --usage, repeatable */
+	size_t n_usages;
+	const char *uniq;		/* --uniq */
+	const char *phys;		/* --phys */
 	/* revoke */
 	long exception_id;		/* --exception, -1 unset */
 };

@@ -129,6 +129,27 @@ static void print_status(FILE *f, json_t *r)
 		print_exception(f, e);
 }
 
+/* What the device is, on a line of its own: its application collections
+ * (once a driver parsed its descriptor), serial and USB interface. */
+static void print_device_class(FILE *f, json_t *d)
+{
+	json_t *usages = json_object_get(d, "usages"), *u;
+	size_t k;
+
+	fprintf(f, "%-22s usages: ", "");
+	if (!json_is_array(usages))
+		fprintf(f, "(descriptor not parsed yet)");
+	else if (!json_array_size(usages))
+		fprintf(f, "none");
+	json_array_foreach(usages, k, u)
+		fprintf(f, "%s%s", k ? ", " : "", ctl_output_text(u, false));
+	if (json_is_string(json_object_get(d, "uniq")))
+		fprintf(f, "; serial \"%s\"", str(d, "uniq"));
+	if (json_is_integer(json_object_get(d, "interface")))
+		fprintf(f, "; USB interface %lld", num(d, "interface"));
+	fputc('\n', f);
+}
+
 static void print_devices(FILE *f, json_t *r)
 {
 	json_t *list = json_object_get(r, "devices"), *d;
@@ -158,6 +179,7 @@ static void print_devices(FILE *f, json_t *r)
 		if (num(d, "exceptions"))
 			fprintf(f, " (%lld temporary allow%s)", num(d, "exceptions"), plural(num(d, "exceptions")));
 		fputc('\n', f);
+		print_device_class(f, d);
 	}
 }
 

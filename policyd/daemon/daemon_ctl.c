@@ -167,6 +167,8 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		int programs = fw_count_device_ops(m->info.hid_id);
 
 		daemon_policy_device(&m->info, &pdev);
+		if (o)
+			view_device_class(o, &m->info);
 		for (size_t s = 0; s < d->policy->n_sets; s++)
 			if (policy_ruleset_matches(&d->policy->sets[s], &pdev))
 				json_array_append_new(sets, ruleset_ref_json(d->policy, s));
@@ -328,6 +330,44 @@ static int report_id_arg(json_t *args, int *id, char *err, size_t errsize)
 	return 0;
 }
 
+/*
+ * explain's "usage", "uniq" and "phys": what the device says of itself,
+ * replaced, to ask what the rules would decide for another device. Usages
+ * go to USAGES (room for POLICY_USAGE_LIST_MAX).
+ */
+static int device_overrides(json_t *args, struct policy_device *pdev, uint32_t *usages,
+			    char *err, size_t errsize)
+{
+	json_t *u = json_object_get(args, "usage"), *uniq = json_object_get(args, "uniq"),
+	       *phys = json_object_get(args, "phys"), *e;
+	size_t i;
+
+	if ((uniq && !json_is_string(uniq)) || (phys && !json_is_string(phys)))
+		return failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
+	if (uniq)
+		pdev->uniq = json_string_value(uniq);
+	if (phys)
+		pdev->phys = json_string_value(phys);
+	if (!u)
+		return 0;
+	if (!json_is_array(u) || json_array_size(u) > POLICY_USAGE_LIST_MAX)
+		return failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
+			     POLICY_USAGE_LIST_MAX);
+	json_array_foreach(u, i, e) {
+		struct policy_usage pu;
+
+		if (!json_is_string(e) || policy_usage_parse(json_string_value(e), &pu, 1) != 1 ||
+		    pu.mask != 0xffffffffu)
+			return failf(err, errsize, -EINVAL, "usage \"%.32s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU",
+				     json_is_string(e) ? json_string_value(e) : "?");
+		usages[i] = pu.value;
+	}
+	pdev->usages = usages;
+	pdev->n_usages = json_array_size(u);
+	pdev->descriptor_known = true;
+	return 0;
+}
+
 static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *payload = json_object_get(args, "payload");
@@ -338,6 +378,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	_cleanup_free_ char *text = NULL;
 	size_t text_len = 0;
 	uint8_t buf[HID_RULES_MAX_PAYLOAD];
+	uint32_t usages[POLICY_USAGE_LIST_MAX];
 	FILE *f;
 	int r = 0, id;
 
@@ -365,6 +406,9 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	req.data = buf;
 
 	daemon_policy_device(&m->info, &pdev);
+	r = device_overrides(args, &pdev, usages, err, errsize);
+	if (r < 0)
+		return r;
 	f = open_memstream(&text, &text_len);
 	if (!f)
 		return failf(err, errsize, -ENOMEM, "out of memory");
@@ -664,6 +708,52 @@ static json_t *generated_set(struct daemon *d, size_t s, json_t *match, const ch
 	return copy;
 }
 
+/* fnmatch(3) pattern matching S alone: glob characters escaped. */
+static char *glob_literal(const char *s)
+{
+	char *out = malloc(2 * strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = 0;
+	return out;
+}
+
+/*
+ * A match for this device alone, as far as it can tell: its IDs, its
+ * report descriptor's hash (once a driver parsed it), and its serial
+ * (HID_UNIQ) where it has one. A bus without a name in the format matches
+ * any bus.
+ */
+static json_t *pinned_match(const struct hid_dev_info *info)
+{
+	char vid[8], pid[8], hash[2 * SHA256_BYTES + 1];
+	json_t *o;
+
+	snprintf(vid, sizeof(vid), "0x%04x", info->vendor);
+	snprintf(pid, sizeof(pid), "0x%04x", info->product);
+	o = json_pack("{s:s*, s:s, s:s}", "bus", policy_bus_name(info->bus), "vendor", vid,
+		      "product", pid);
+	if (o && info->descriptor_known) {
+		policy_sha256_format(info->descriptor_sha256, hash);
+		json_object_set_new(o, "descriptor_sha256", json_string(hash));
+	}
+	if (o && info->uniq[0]) {
+		_cleanup_free_ char *glob = glob_literal(info->uniq);
+		json_t *s = glob ? json_string(glob) : NULL;
+
+		/* a serial that is not UTF-8 cannot be written in JSON: left out */
+		if (s)
+			json_object_set_new(o, "uniq", s);
+	}
+	return o;
+}
+
 static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	_cleanup_json_ json_t *policy = NULL;
@@ -695,18 +785,12 @@ static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *e
 		for (size_t i = 0; i < d->n_devices; i++) {
 			const struct hid_dev_info *info = &d->devices[i].info;
 			struct policy_device pdev;
-			char vid[8], pid[8];
 
 			daemon_policy_device(info, &pdev);
 			if (!policy_ruleset_matches(set, &pdev))
 				continue;
 			covered[i] = true;
-			snprintf(vid, sizeof(vid), "%04x", info->vendor);
-			snprintf(pid, sizeof(pid), "%04x", info->product);
-			/* A bus without a name in the format: match any bus. */
-			json_array_append_new(match, json_pack("{s:s*, s:s, s:s}", "bus",
-							       policy_bus_name(info->bus),
-							       "vendor", vid, "product", pid));
+			json_array_append_new(match, pinned_match(info));
 			if (names_len < sizeof(names))
 				names_len += (size_t)snprintf(names + names_len, sizeof(names) - names_len,
 							      "%s%s", names_len ? ", " : "", info->sysname);

@@ -117,5 +117,11 @@ static inline void daemon_policy_device(const struct hid_dev_info *info,
 		.name = info->name,
 		.uniq = info->uniq,
 		.phys = info->phys,
+		.descriptor_known = info->descriptor_known || info->bound,
+		.usages = info->usages,
+		.n_usages = info->n_usages,
+		.descriptor_sha256 = info->descriptor_known ? info->descriptor_sha256 : NULL,
+		.has_interface = info->has_interface,
+		.interface = info->interface,
 	};
 }

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/input.h>
 #include <linux/netlink.h>
 
 #include "common/util.h"
 
 #define UEVENT_BUFFER_SIZE 8192
+#define HID_DESCRIPTOR_SIZE_MAX 4096	/* the kernel's HID_MAX_DESCRIPTOR_SIZE */
 
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info)
 {
@@ -75,10 +77,45 @@ static void copy_value(char *dst, size_t size, const char *uevent, const char *k
 	}
 }
 
+void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len)
+{
+	size_t n = 0;
+	int r;
+
+	info->descriptor_known = len > 0;
+	info->n_usages = 0;
+	if (!len)
+		return;
+	sha256(desc, len, info->descriptor_sha256);
+	r = hid_descriptor_applications(desc, len, info->usages, HID_DESCRIPTOR_USAGES_MAX, &n);
+	info->n_usages = (uint8_t)n;
+	info->descriptor_malformed = r == -EBADMSG;
+}
+
+/* The USB interface a HID device hangs from is its parent directory in sysfs. */
+static void read_interface(int dirfd, struct hid_dev_info *info)
+{
+	char buf[8];
+	unsigned long n;
+	char *end;
+	ssize_t k;
+
+	k = read_small_file(dirfd, "../bInterfaceNumber", buf, sizeof(buf) - 1);
+	if (k <= 0)
+		return;
+	buf[k] = '\0';
+	n = strtoul(buf, &end, 16);
+	if (end == buf || (*end && *end != '\n') || n > 255)
+		return;
+	info->has_interface = true;
+	info->interface = (uint8_t)n;
+}
+
 int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int dirfd = -1;
+	uint8_t desc[HID_DESCRIPTOR_SIZE_MAX + 1];
 	char uevent[2048];
 	ssize_t n;
 	int r;
@@ -106,6 +143,12 @@ int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *inf
 	 * event, which follows a successful probe, says so too). */
 	info->bound = faccessat(dirfd, "hidraw", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 
+	/* One byte more than the kernel's limit tells a descriptor cut short. */
+	n = read_small_file(dirfd, "report_descriptor", desc, sizeof(desc));
+	if (n > 0 && (size_t)n < sizeof(desc))
+		hid_dev_set_descriptor(info, desc, (size_t)n);
+	if (info->bus == BUS_USB)
+		read_interface(dirfd, info);
 	return 0;
 }
 

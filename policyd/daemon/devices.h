@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/hid_descriptor.h"
+#include "policy/sha256.h"
+
 #define HID_SYSFS_DEVICES "/sys/bus/hid/devices"
 
 struct hid_dev_info {
@@ -21,10 +24,22 @@ struct hid_dev_info {
 	bool bound;		/* hid-core has parsed its reports: a driver's
 				 * probe connected it (hid_dev_read: it has a
 				 * hidraw node; or its bind event came) */
+	/* Its report descriptor, as sysfs shows it: empty until a driver's
+	 * probe parsed it. */
+	bool descriptor_known;	/* read, and not empty */
+	bool descriptor_malformed;
+	uint8_t n_usages;
+	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];	/* top-level application collections */
+	uint8_t descriptor_sha256[SHA256_BYTES];
+	bool has_interface;	/* USB: bInterfaceNumber of its interface */
+	uint8_t interface;
 };
 
 /* Parse a sysfs name into bus, vendor, product and hid_id. */
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info);
+
+/* What DESC (a report descriptor of LEN bytes) tells: its hash and usages. */
+void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len);
 
 /* Read one device's identity from sysfs (root: HID_SYSFS_DEVICES). */
 int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info);

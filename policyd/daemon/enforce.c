@@ -127,6 +127,11 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	daemon_policy_device(info, &pdev);
 	if (!rules)
 		return -ENOMEM;
+	/* A rule set that matches by report descriptor may apply once a
+	 * driver has parsed it: the decision waits for the bind event (the
+	 * hidraw node, which udev holds until then, comes with the probe). */
+	if (policy_waits_for_descriptor(policy, &pdev))
+		return 0;
 	if (!m) {
 		r = GROW(d->devices, d->n_devices, d->cap_devices);
 		if (r < 0)
@@ -278,6 +283,9 @@ void enforce_added(struct daemon *d, const char *sysname, bool bound)
 		return;
 	/* A bind event follows a successful probe: the reports are parsed. */
 	info.bound = info.bound || bound;
+	if (info.descriptor_malformed)
+		say(d, LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault",
+		    info.sysname, info.name);
 	apply_policy(d, d->policy, &info);
 }
 

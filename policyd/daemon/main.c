@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hid-policyd: the firewall service, and the policy commands --check and --explain. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static int run_check(const struct options *opts)
 
 	r = load(opts, &diag, &p);
 	diag_print(&diag, stdout);
+	if (r == 0 && opts->strict && diag.n_warnings) {
+		printf("policy rejected (--strict): 0 errors, %zu warning%s\n", diag.n_warnings,
+		       plural(diag.n_warnings));
+		return -EINVAL;
+	}
 	if (r < 0) {
 		printf("policy rejected: %zu error%s, %zu warning%s\n", diag.n_errors,
 		       plural(diag.n_errors), diag.n_warnings, plural(diag.n_warnings));
@@ -47,11 +53,29 @@ static int run_check(const struct options *opts)
 	return 0;
 }
 
+/*
+ * A number on the command line: decimal, or hexadecimal after "0x", as in
+ * the policy files; never octal ("010" is refused, not taken for 8).
+ */
+static int parse_cli_number(const char *s, unsigned long max, unsigned long *ret)
+{
+	unsigned long n;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+	if (*end || errno || n > max)
+		return -EINVAL;
+	*ret = n;
+	return 0;
+}
+
 static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 			 struct policy_request *req)
 {
 	unsigned long id;
-	char *end;
 	int n;
 
 	if (policy_kind_from_names(opts->request, opts->report, &req->kind) < 0) {
@@ -59,10 +83,8 @@ static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 			opts->request, opts->report ? " --report " : "", opts->report ?: "");
 		return -EINVAL;
 	}
-	errno = 0;
-	id = strtoul(opts->id, &end, 0);
-	if (!*opts->id || *end || errno || id > 255) {
-		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255\n", opts->id);
+	if (parse_cli_number(opts->id, 255, &id) < 0) {
+		fprintf(stderr, "hid-policyd: --id \"%s\": expected a report ID 0..255 (decimal or 0x..)\n", opts->id);
 		return -EINVAL;
 	}
 	req->report_id = (uint8_t)id;
@@ -83,6 +105,55 @@ static int parse_request(const struct options *opts, uint8_t *buf, size_t size,
 	return 0;
 }
 
+/*
+ * What --usage, --uniq, --phys, --interface and --descriptor-sha256 tell of
+ * the device. Usages are the device's own, so each names one usage: a class
+ * such as "game_pad" or "0xPPPP:0xUUUU". Its report descriptor counts as
+ * known: whatever was not given, it does not have.
+ */
+static int describe_device(const struct options *opts, struct policy_device *dev,
+			   uint32_t usages[POLICY_USAGE_LIST_MAX], uint8_t hash[POLICY_SHA256_BYTES])
+{
+	dev->uniq = opts->uniq;
+	dev->phys = opts->phys;
+	dev->descriptor_known = true;
+	if (opts->n_usages > POLICY_USAGE_LIST_MAX) {
+		fprintf(stderr, "hid-policyd: at most %d --usage\n", POLICY_USAGE_LIST_MAX);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < opts->n_usages; i++) {
+		struct policy_usage u;
+
+		if (policy_usage_parse(opts->usages[i], &u, 1) != 1 || u.mask != 0xffffffffu) {
+			fprintf(stderr, "hid-policyd: --usage \"%s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU\n",
+				opts->usages[i]);
+			return -EINVAL;
+		}
+		usages[i] = u.value;
+	}
+	dev->usages = usages;
+	dev->n_usages = opts->n_usages;
+	if (opts->interface) {
+		unsigned long n;
+
+		if (parse_cli_number(opts->interface, 255, &n) < 0) {
+			fprintf(stderr, "hid-policyd: --interface \"%s\": expected a USB interface number, 0..255\n",
+				opts->interface);
+			return -EINVAL;
+		}
+		dev->has_interface = true;
+		dev->interface = (uint8_t)n;
+	}
+	if (opts->descriptor_sha256) {
+		if (policy_sha256_parse(opts->descriptor_sha256, hash) < 0) {
+			fprintf(stderr, "hid-policyd: --descriptor-sha256: expected 64 hex digits\n");
+			return -EINVAL;
+		}
+		dev->descriptor_sha256 = hash;
+	}
+	return 0;
+}
+
 static int run_explain(const struct options *opts)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -91,6 +162,8 @@ static int run_explain(const struct options *opts)
 	struct policy_device dev;
 	struct policy_request req = {};
 	struct policy_verdict v;
+	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	uint8_t hash[POLICY_SHA256_BYTES];
 	uint8_t buf[4096];
 	int r;
 
@@ -100,6 +173,9 @@ static int run_explain(const struct options *opts)
 			opts->device);
 		return r;
 	}
+	r = describe_device(opts, &dev, usages, hash);
+	if (r < 0)
+		return r;
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;

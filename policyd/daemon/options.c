@@ -31,6 +31,12 @@ enum {
 	OPT_WAIT_DECIDED,
 	OPT_TIMEOUT,
 	OPT_ON_TIMEOUT,
+	OPT_STRICT,
+	OPT_USAGE,
+	OPT_UNIQ,
+	OPT_PHYS,
+	OPT_INTERFACE,
+	OPT_DESCRIPTOR_SHA256,
 };
 
 void options_usage(FILE *f)
@@ -41,8 +47,10 @@ void options_usage(FILE *f)
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
 		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
 		"                   [--runtime-dir DIR]\n"
-		"       hid-policyd --check [--config-dir DIR]...\n"
-		"       hid-policyd --explain --device BUS:VID:PID[:NAME] --request REQUEST\n"
+		"       hid-policyd --check [--strict] [--config-dir DIR]...\n"
+		"       hid-policyd --explain --device BUS:VID:PID[:NAME] [--usage USAGE]...\n"
+		"                   [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
+		"                   [--descriptor-sha256 HASH] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
 		"\n"
 		"  (no command)        run the firewall service\n"
@@ -60,10 +68,17 @@ void options_usage(FILE *f)
 		"                      closed when a rule set matches the device), closed, open\n"
 		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
+		"  --strict            with --check: warnings fail it too\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
 		"  --config-dir DIR    read policies from DIR (repeatable; replaces the defaults\n"
 		"                      " POLICY_VENDOR_DIR " and " POLICY_ADMIN_DIR ")\n"
 		"  --device D          BUS:VID:PID[:NAME], e.g. usb:054c:0ce6:DualSense\n"
+		"  --usage USAGE       an application collection of the device: game_pad,\n"
+		"                      keyboard, ... or 0xPPPP:0xUUUU (repeatable)\n"
+		"  --uniq UNIQ         its serial (HID_UNIQ)\n"
+		"  --phys PHYS         its physical path (HID_PHYS)\n"
+		"  --interface N       its USB interface number\n"
+		"  --descriptor-sha256 HASH  the SHA-256 of its report descriptor\n"
 		"  --request REQUEST   get_report, set_report, output_report or input_event\n"
 		"  --report TYPE       feature, input or output (get_report and set_report)\n"
 		"  --id ID             report ID, 0..255 (decimal or 0x..)\n"
@@ -104,6 +119,12 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "on-timeout", required_argument, NULL, OPT_ON_TIMEOUT },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "usage", required_argument, NULL, OPT_USAGE },
+		{ "uniq", required_argument, NULL, OPT_UNIQ },
+		{ "phys", required_argument, NULL, OPT_PHYS },
+		{ "interface", required_argument, NULL, OPT_INTERFACE },
+		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
 		{}
 	};
 	int c;
@@ -189,6 +210,26 @@ int options_parse(int argc, char **argv, struct options *opts)
 			}
 			opts->on_timeout_given = true;
 			break;
+		case OPT_STRICT:
+			opts->strict = true;
+			break;
+		case OPT_USAGE:
+			if (GROW(opts->usages, opts->n_usages, opts->cap_usages) < 0)
+				return -ENOMEM;
+			opts->usages[opts->n_usages++] = optarg;
+			break;
+		case OPT_UNIQ:
+			opts->uniq = optarg;
+			break;
+		case OPT_PHYS:
+			opts->phys = optarg;
+			break;
+		case OPT_INTERFACE:
+			opts->interface = optarg;
+			break;
+		case OPT_DESCRIPTOR_SHA256:
+			opts->descriptor_sha256 = optarg;
+			break;
 		case OPT_NO_SANDBOX:
 			opts->no_sandbox = true;
 			break;
@@ -232,8 +273,14 @@ int options_parse(int argc, char **argv, struct options *opts)
 		return -EINVAL;
 	}
 	if (opts->command != COMMAND_EXPLAIN &&
-	    (opts->device || opts->request || opts->report || opts->id || opts->payload)) {
-		fprintf(stderr, "hid-policyd: --device, --request, --report, --id and --payload go with --explain\n");
+	    (opts->device || opts->request || opts->report || opts->id || opts->payload ||
+	     opts->n_usages || opts->uniq || opts->phys || opts->interface ||
+	     opts->descriptor_sha256)) {
+		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id and --payload go with --explain\n");
+		return -EINVAL;
+	}
+	if (opts->strict && opts->command != COMMAND_CHECK) {
+		fprintf(stderr, "hid-policyd: --strict goes with --check\n");
 		return -EINVAL;
 	}
 	if (opts->command == COMMAND_EXPLAIN && (!opts->device || !opts->request || !opts->id)) {
@@ -246,5 +293,6 @@ int options_parse(int argc, char **argv, struct options *opts)
 void options_done(struct options *opts)
 {
 	free(opts->config_dirs);
+	free(opts->usages);
 	*opts = (struct options){};
 }

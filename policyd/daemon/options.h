@@ -34,6 +34,14 @@ struct options {
 	const char *report;
 	const char *id;
 	const char *payload;
+	const char **usages;	/* --usage, repeatable */
+	size_t n_usages, cap_usages;
+	const char *uniq;
+	const char *phys;
+	const char *interface;
+	const char *descriptor_sha256;
+	/* --check */
+	bool strict;
 	/* the daemon */
 	bool foreground;
 	bool no_sandbox;

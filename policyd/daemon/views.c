@@ -2,6 +2,7 @@
 /* JSON views of devices and temporary allows. */
 #include "views.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,40 @@ json_t *view_device(const struct hid_dev_info *info)
 	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:o}", "hid_id", (json_int_t)info->hid_id,
 			 "sysfs", info->sysname, "bus", policy_bus_name(info->bus),
 			 "vendor", vid, "product", pid, "name", maybe_utf8_json(info->name));
+}
+
+/* A device-supplied string as JSON: NULL (no key) when empty. */
+static json_t *device_text_json(const char *s)
+{
+	return s[0] ? maybe_utf8_json(s) : NULL;
+}
+
+int view_device_class(json_t *o, const struct hid_dev_info *info)
+{
+	json_t *usages = json_array();
+	char hash[2 * SHA256_BYTES + 1], buf[48];
+	int r = 0;
+
+	if (!usages)
+		return -ENOMEM;
+	for (size_t i = 0; i < info->n_usages; i++)
+		json_array_append_new(usages, json_string(policy_usage_name(info->usages[i], buf, sizeof(buf))));
+	r |= json_object_set_new(o, "uniq", device_text_json(info->uniq) ?: json_null());
+	r |= json_object_set_new(o, "phys", device_text_json(info->phys) ?: json_null());
+	r |= json_object_set_new(o, "interface", info->has_interface ?
+				 json_integer(info->interface) : json_null());
+	if (info->descriptor_known) {
+		policy_sha256_format(info->descriptor_sha256, hash);
+		r |= json_object_set_new(o, "usages", usages);
+		r |= json_object_set_new(o, "descriptor_sha256", json_string(hash));
+		if (info->descriptor_malformed)
+			r |= json_object_set_new(o, "descriptor_malformed", json_true());
+	} else {
+		json_decref(usages);
+		r |= json_object_set_new(o, "usages", json_null());
+		r |= json_object_set_new(o, "descriptor_sha256", json_null());
+	}
+	return r ? -ENOMEM : 0;
 }
 
 json_t *view_grantor(const struct exception_grantor *g)

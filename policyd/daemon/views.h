@@ -15,6 +15,10 @@
 
 /* {hid_id, sysfs, bus, vendor, product, name} */
 json_t *view_device(const struct hid_dev_info *info);
+/* Add to O what a device is: uniq, phys, interface (null when not USB),
+ * usages and descriptor_sha256 (null until a driver parsed its
+ * descriptor). Returns 0 or -ENOMEM. */
+int view_device_class(json_t *o, const struct hid_dev_info *info);
 /* A temporary allow: what it lets through, when it ends, who granted it. */
 json_t *view_exception(const struct exception *e);
 /* {uid, pid, comm} */

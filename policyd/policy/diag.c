@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "diag.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +14,8 @@ void diag_done(struct diag *d)
 	*d = (struct diag){};
 }
 
-static void diag_store(struct diag *d, enum diag_severity sev, char *text)
+static void diag_store(struct diag *d, enum diag_severity sev, int line, int column,
+		       char *text)
 {
 	if (sev == DIAG_ERROR)
 		d->n_errors++;
@@ -26,30 +26,49 @@ static void diag_store(struct diag *d, enum diag_severity sev, char *text)
 		d->oom = true;
 		return;
 	}
-	d->entries[d->n++] = (struct diag_entry){ .severity = sev, .text = text };
+	d->entries[d->n++] = (struct diag_entry){
+		.severity = sev, .line = line, .column = column, .text = text,
+	};
+}
+
+void diag_vadd_at(struct diag *d, enum diag_severity sev, const char *file, int line,
+		  int column, const char *path, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *msg = NULL;
+	char where[32] = "";
+	char *text = NULL;
+	int r;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		diag_store(d, sev, line, column, NULL);
+		return;
+	}
+	if (file && *file && line > 0)
+		snprintf(where, sizeof(where), ":%d:%d", line, column);
+	r = asprintf(&text, "%s%s%s%s%s%s%s", file ?: "", where, file && *file ? ": " : "",
+		     path ?: "", path && *path ? ": " : "",
+		     sev == DIAG_WARNING ? "warning: " : "", msg);
+	diag_store(d, sev, line, column, r < 0 ? NULL : text);
+}
+
+void diag_add_at(struct diag *d, enum diag_severity sev, const char *file, int line,
+		 int column, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd_at(d, sev, file, line, column, path, fmt, ap);
+	va_end(ap);
 }
 
 void diag_add(struct diag *d, enum diag_severity sev, const char *file,
 	      const char *path, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL;
-	char *text = NULL;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
+	diag_vadd_at(d, sev, file, 0, 0, path, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		msg = NULL;
-
-	if (msg)
-		r = asprintf(&text, "%s%s%s%s%s%s", file ?: "", file && *file ? ": " : "",
-			     path ?: "", path && *path ? ": " : "",
-			     sev == DIAG_WARNING ? "warning: " : "", msg);
-	if (!msg || r < 0)
-		text = NULL;
-	diag_store(d, sev, text);
 }
 
 void diag_syntax(struct diag *d, const char *file, int line, int column,
@@ -59,7 +78,7 @@ void diag_syntax(struct diag *d, const char *file, int line, int column,
 
 	if (asprintf(&s, "%s:%d:%d: %s", file, line, column, text) < 0)
 		s = NULL;
-	diag_store(d, DIAG_ERROR, s);
+	diag_store(d, DIAG_ERROR, line, column, s);
 }
 
 void diag_print(const struct diag *d, FILE *f)

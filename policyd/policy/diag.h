@@ -3,12 +3,17 @@
  * Diagnostics: the errors and warnings found while loading a policy, kept in
  * order so that one run reports all of them. Each message is formatted as
  *
- *	FILE: JSON.PATH: text		(errors)
- *	FILE: JSON.PATH: warning: text	(warnings)
- *	FILE:LINE:COLUMN: text		(JSON syntax errors)
+ *	FILE:LINE:COLUMN: JSON.PATH: text		(errors)
+ *	FILE:LINE:COLUMN: JSON.PATH: warning: text	(warnings)
+ *	FILE:LINE:COLUMN: text				(JSON syntax errors)
+ *
+ * FILE is the path the file was read from; LINE and COLUMN (from 1, columns
+ * in characters) are where the value at JSON.PATH starts. Parts that are not
+ * known are left out with their separator.
  */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +25,8 @@ enum diag_severity {
 
 struct diag_entry {
 	enum diag_severity severity;
-	char *text;
+	int line, column;	/* 0 when not known */
+	char *text;		/* the whole message, as printed */
 };
 
 struct diag {
@@ -39,6 +45,14 @@ void diag_add(struct diag *d, enum diag_severity sev, const char *file,
 
 #define diag_error(d, file, path, ...) diag_add(d, DIAG_ERROR, file, path, __VA_ARGS__)
 #define diag_warning(d, file, path, ...) diag_add(d, DIAG_WARNING, file, path, __VA_ARGS__)
+
+/* The same, at LINE:COLUMN of FILE (0: not known). */
+void diag_add_at(struct diag *d, enum diag_severity sev, const char *file, int line,
+		 int column, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+void diag_vadd_at(struct diag *d, enum diag_severity sev, const char *file, int line,
+		  int column, const char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
 
 /* A JSON syntax error at LINE:COLUMN of FILE. */
 void diag_syntax(struct diag *d, const char *file, int line, int column,

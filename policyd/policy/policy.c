@@ -17,6 +17,8 @@ static void match_done(struct policy_match *m)
 	free(m->name);
 	free(m->uniq);
 	free(m->phys);
+	free(m->usages);
+	free(m->hashes);
 }
 
 void policy_free(struct policy *p)

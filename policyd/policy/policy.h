@@ -37,6 +37,15 @@
 #endif
 #define POLICY_ADMIN_DIR	"/etc/hid-policy.d"
 
+/* Where a key or value starts in its file: line and column from 1 (0: not known). */
+struct json_pos {
+	int line, column;
+};
+
+#define POLICY_USAGE_LIST_MAX	32	/* usages in one match */
+#define POLICY_HASH_LIST_MAX	64	/* descriptor hashes in one match */
+#define POLICY_SHA256_BYTES	32
+
 /* Identity of a HID device, as sysfs and uevents tell it. */
 struct policy_device {
 	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (linux/input.h) */
@@ -45,6 +54,20 @@ struct policy_device {
 	const char *name;	/* HID_NAME; NULL or "" when unknown */
 	const char *uniq;	/* HID_UNIQ */
 	const char *phys;	/* HID_PHYS */
+	/* What its report descriptor says; known once a driver parsed it
+	 * (sysfs shows the descriptor from the driver's probe on). */
+	bool descriptor_known;
+	const uint32_t *usages;	/* top-level application collections, page << 16 | usage */
+	size_t n_usages;
+	const uint8_t *descriptor_sha256;	/* POLICY_SHA256_BYTES; NULL: not known */
+	bool has_interface;	/* USB: the interface's bInterfaceNumber */
+	uint8_t interface;
+};
+
+/* A usage to match: (page << 16 | usage) & mask == value. */
+struct policy_usage {
+	uint32_t value;
+	uint32_t mask;
 };
 
 /* A set of 16-bit IDs; any == true matches every ID. */
@@ -62,6 +85,14 @@ struct policy_match {
 	char *name;		/* fnmatch(3) globs; NULL: not checked */
 	char *uniq;
 	char *phys;
+	/* What the report descriptor says; n == 0: not checked */
+	struct policy_usage *usages;	/* any application collection matching any of them */
+	size_t n_usages;
+	uint8_t (*hashes)[POLICY_SHA256_BYTES];	/* the descriptor's SHA-256, one of them */
+	size_t n_hashes;
+	bool has_interfaces;	/* USB interface numbers, bit n: interface n */
+	uint32_t interfaces[8];
+	struct json_pos at;
 };
 
 struct policy_rule {
@@ -79,6 +110,8 @@ struct policy_rule {
 	struct hid_rule_sender sender; /* who sends the request; fields 0: anyone */
 	bool impossible;	/* its payload conditions contradict each other */
 	bool invalid;		/* had errors: left out of cross-rule checks */
+	bool names_input_event;	/* "input_event" is in its request list by name */
+	struct json_pos at;
 };
 
 struct policy_ruleset {
@@ -94,6 +127,7 @@ struct policy_ruleset {
 	uint16_t default_err;
 	size_t first_rule;	/* this set's rules: policy.rules[first_rule ...] */
 	size_t n_rules;
+	struct json_pos at, default_at;
 };
 
 struct policy_file {
@@ -149,6 +183,14 @@ int policy_load_buffer(const char *name, const char *buf, size_t len,
 /* Does rule set S apply to DEV? */
 bool policy_ruleset_matches(const struct policy_ruleset *s,
 			    const struct policy_device *dev);
+
+/*
+ * DEV's report descriptor is not known yet (no driver parsed it): could a
+ * rule set apply to it once it is? True when a match that tests the
+ * descriptor (usage, descriptor_sha256) holds in everything else. Until
+ * then the device's rules are not final.
+ */
+bool policy_waits_for_descriptor(const struct policy *p, const struct policy_device *dev);
 
 /*
  * Compile the effective rules of DEV: rules of every matching rule set, in
@@ -219,6 +261,16 @@ const char *policy_kind_name(uint8_t kind);
 
 /* "BUS:VID:PID[:NAME]", e.g. "usb:054c:0ce6:Sony DualSense" or "0003:054C:0CE6". */
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage);
+
+/* Device classes (policy_class.c). */
+/* "game_pad", "keyboard", ... or "0xPPPP:0xUUUU" for PAGE << 16 | USAGE. */
+const char *policy_usage_name(uint32_t usage, char *buf, size_t size);
+/* A usage as a match or the command line names it: a class name, "0xPPPP:0xUUUU"
+ * or "0xPPPP" (a whole page). Fills up to MAX entries; returns the count or -EINVAL. */
+int policy_usage_parse(const char *s, struct policy_usage *out, size_t max);
+/* 64 hex digits into POLICY_SHA256_BYTES bytes. */
+int policy_sha256_parse(const char *s, uint8_t out[POLICY_SHA256_BYTES]);
+void policy_sha256_format(const uint8_t h[POLICY_SHA256_BYTES], char out[2 * POLICY_SHA256_BYTES + 1]);
 
 /* Hex bytes ("01 ff", "01ff" or "0x01 0xff") into BUF (at most SIZE); returns the count or -EINVAL. */
 int policy_hex_bytes(const char *s, uint8_t *buf, size_t size);

@@ -66,7 +66,7 @@ static int axis_finish(struct id_axis *a)
 	uint32_t other = 0;
 
 	if (a->n > 1)
-		qsort(a->v, a->n, sizeof(*a->v), cmp_u16);
+		policy_sort(a->v, a->n, sizeof(*a->v), cmp_u16);
 	for (size_t i = 0; i < a->n; i++)
 		if (!n || a->v[n - 1] != a->v[i])
 			a->v[n++] = a->v[i];

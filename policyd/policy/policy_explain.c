@@ -101,6 +101,31 @@ static const char *mismatch(const struct hid_rule *r, const struct policy_reques
 	return NULL;
 }
 
+/* What the device says of itself beyond its IDs, as far as it is known. */
+static void print_device_class(const struct policy_device *dev, FILE *f)
+{
+	char buf[48], hash[2 * POLICY_SHA256_BYTES + 1];
+
+	if (dev->uniq && *dev->uniq)
+		fprintf(f, "  uniq: \"%s\"\n", dev->uniq);
+	if (dev->phys && *dev->phys)
+		fprintf(f, "  phys: \"%s\"\n", dev->phys);
+	if (dev->has_interface)
+		fprintf(f, "  USB interface: %u\n", dev->interface);
+	if (!dev->descriptor_known) {
+		fprintf(f, "  report descriptor: not parsed yet (no driver bound): rule sets matching by usage or descriptor_sha256 do not apply\n");
+		return;
+	}
+	fprintf(f, "  application collections:");
+	for (size_t i = 0; i < dev->n_usages; i++)
+		fprintf(f, "%s %s", i ? "," : "", policy_usage_name(dev->usages[i], buf, sizeof(buf)));
+	fprintf(f, "%s\n", dev->n_usages ? "" : " none");
+	if (dev->descriptor_sha256) {
+		policy_sha256_format(dev->descriptor_sha256, hash);
+		fprintf(f, "  descriptor_sha256: %s\n", hash);
+	}
+}
+
 static void print_rule_ref(const struct policy *p, size_t index, FILE *f)
 {
 	const struct policy_rule *pr = &p->rules[index];
@@ -120,6 +145,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		return -ENOMEM;
 	fprintf(f, "device: %s %04x:%04x \"%s\"\n",
 		policy_bus_name(dev->bus) ?: "bus", dev->vendor, dev->product, dev->name ?: "");
+	print_device_class(dev, f);
 	fprintf(f, "request: %s, report ID 0x%02x, %zu payload bytes\n",
 		policy_kind_name(req->kind), req->report_id, req->len);
 	if (req->len && req->data[0] != req->report_id)

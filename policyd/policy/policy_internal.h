@@ -8,15 +8,34 @@
 
 #define POLICY_PATH_MAX 256
 
+/* Where each key and value of a document starts (policy_positions.c). */
+struct pos_map;
+int pos_map_build(const char *buf, size_t len, struct pos_map **ret);
+void pos_map_free(struct pos_map *m);
+/* The start of the value at PATH (KEY: of its key, when it has one), or of
+ * its nearest ancestor that was recorded; {0, 0} when none was. */
+struct json_pos pos_map_find(const struct pos_map *m, const char *path, bool key);
+
 /* Where the parser is: the policy being filled and the file being read. */
 struct parse_ctx {
 	struct policy *p;
 	struct diag *diag;
-	const char *file;	/* name used in messages */
+	const char *file;	/* the file's path, as messages name it */
 	size_t file_idx;
+	const struct pos_map *pos;
 };
 
-#define perr(c, path, ...) diag_error((c)->diag, (c)->file, path, __VA_ARGS__)
+/* An error about the value at PATH, or (perr_key) about its key. */
+void perr(struct parse_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Where the value at PATH starts. */
+struct json_pos parse_pos(const struct parse_ctx *c, const char *path);
+
+/* The name of NAMES (NULL-terminated) nearest to S by edit distance, when
+ * near enough to be a likely misspelling; NULL otherwise. */
+const char *nearest_name(const char *s, const char *const *names);
 
 /* Can the rule sets of all files together give one device more rules than
  * it holds? An error naming them when they can (policy_capacity.c).
@@ -63,3 +82,12 @@ int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
 int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	     size_t size, size_t *n);
+
+/* The match keys of device classes (policy_class.c), filling M. */
+int pv_usages(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
+int pv_interfaces(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
+int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
+
+/* Sort like qsort(3), which the daemon's seccomp filter does not let run
+ * on more than 1 KiB (policy_sort.c). Not stable. */
+void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));

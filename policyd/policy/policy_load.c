@@ -48,8 +48,14 @@ static bool is_policy_name(const char *name)
 {
 	size_t len = strlen(name);
 
-	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json") &&
-	       strcmp(name, "schema.json");
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json");
+}
+
+/* Not read, and said so: "10-local.json~", "10-local.json.dpkg-old" or a
+ * "README" is no rule file, and whoever left it there may think it is. */
+static bool is_ignored_quietly(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, "schema.json");
 }
 
 /* Add or replace NAME with DIR/NAME. */
@@ -98,8 +104,17 @@ static int scan_dir(struct sources *s, const char *dir, bool required, struct di
 		return r;
 	}
 	while ((errno = 0, de = readdir(d))) {
-		if (!is_policy_name(de->d_name))
+		if (is_ignored_quietly(de->d_name))
 			continue;
+		if (!is_policy_name(de->d_name)) {
+			_cleanup_free_ char *path = NULL;
+
+			if (asprintf(&path, "%s/%s", dir, de->d_name) < 0)
+				return -ENOMEM;
+			diag_warning(diag, path, NULL,
+				     "not read: rule files are named *.json (and do not start with a dot)");
+			continue;
+		}
 		r = sources_put(s, dir, de->d_name);
 		if (r < 0)
 			return r;
@@ -117,8 +132,7 @@ static int cmp_sources(const void *a, const void *b)
 }
 
 /* Read PATH whole into *ret (NUL-terminated) and its length into *len. */
-static int read_file(const char *path, char **ret, size_t *len, struct diag *diag,
-		     const char *name)
+static int read_file(const char *path, char **ret, size_t *len, struct diag *diag)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
@@ -129,20 +143,20 @@ static int read_file(const char *path, char **ret, size_t *len, struct diag *dia
 	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		diag_error(diag, name, NULL, "cannot read %s: %s", path, strerror(errno));
+		diag_error(diag, path, NULL, "cannot read: %s", strerror(errno));
 		return -errno;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		diag_error(diag, name, NULL, "%s is not a regular file", path);
+		diag_error(diag, path, NULL, "not a regular file");
 		return -EINVAL;
 	}
 	r = trusted_file_check(fd, path, geteuid(), why, sizeof(why));
 	if (r < 0) {
-		diag_error(diag, name, NULL, "refused: %s; %s", why, UNTRUSTED_HINT);
+		diag_error(diag, path, NULL, "refused: %s; %s", why, UNTRUSTED_HINT);
 		return r;
 	}
 	if ((size_t)st.st_size > POLICY_FILE_MAX) {
-		diag_error(diag, name, NULL, "%s is larger than %u bytes", path, POLICY_FILE_MAX);
+		diag_error(diag, path, NULL, "larger than %u bytes", POLICY_FILE_MAX);
 		return -EFBIG;
 	}
 	buf = malloc((size_t)st.st_size + 1);
@@ -153,7 +167,7 @@ static int read_file(const char *path, char **ret, size_t *len, struct diag *dia
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
-			diag_error(diag, name, NULL, "cannot read %s: %s", path, strerror(errno));
+			diag_error(diag, path, NULL, "cannot read: %s", strerror(errno));
 			return -errno;
 		}
 		if (k == 0)
@@ -198,13 +212,13 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 			return r;
 	}
 	if (s.n > 1)	/* s.v is NULL when no file was found */
-		qsort(s.v, s.n, sizeof(*s.v), cmp_sources);
+		policy_sort(s.v, s.n, sizeof(*s.v), cmp_sources);
 
 	for (size_t i = 0; i < s.n; i++) {
 		_cleanup_free_ char *buf = NULL;
 		size_t len = 0;
 
-		r = read_file(s.v[i].path, &buf, &len, diag, s.v[i].name);
+		r = read_file(s.v[i].path, &buf, &len, diag);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)

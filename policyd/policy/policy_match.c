@@ -5,6 +5,7 @@
  * same order, same bounds, same meaning of every field.
  */
 #include <fnmatch.h>
+#include <string.h>
 
 #include "policy.h"
 
@@ -23,13 +24,50 @@ static bool glob_ok(const char *glob, const char *s)
 	return !glob || fnmatch(glob, s ?: "", 0) == 0;
 }
 
-static bool match_device(const struct policy_match *m, const struct policy_device *dev)
+static bool usage_ok(const struct policy_match *m, const struct policy_device *dev)
+{
+	for (size_t i = 0; i < m->n_usages; i++)
+		for (size_t j = 0; j < dev->n_usages; j++)
+			if ((dev->usages[j] & m->usages[i].mask) == m->usages[i].value)
+				return true;
+	return false;
+}
+
+static bool hash_ok(const struct policy_match *m, const struct policy_device *dev)
+{
+	if (!dev->descriptor_sha256)
+		return false;
+	for (size_t i = 0; i < m->n_hashes; i++)
+		if (!memcmp(m->hashes[i], dev->descriptor_sha256, POLICY_SHA256_BYTES))
+			return true;
+	return false;
+}
+
+/* Everything but what the report descriptor tells. */
+static bool match_identity(const struct policy_match *m, const struct policy_device *dev)
 {
 	if (m->buses != UINT32_MAX && (dev->bus >= 32 || !(m->buses & (1u << dev->bus))))
+		return false;
+	if (m->has_interfaces &&
+	    (!dev->has_interface || !(m->interfaces[dev->interface / 32] & (1u << (dev->interface % 32)))))
 		return false;
 	return id_in(&m->vendors, dev->vendor) && id_in(&m->products, dev->product) &&
 	       glob_ok(m->name, dev->name) && glob_ok(m->uniq, dev->uniq) &&
 	       glob_ok(m->phys, dev->phys);
+}
+
+static bool tests_descriptor(const struct policy_match *m)
+{
+	return m->n_usages || m->n_hashes;
+}
+
+static bool match_device(const struct policy_match *m, const struct policy_device *dev)
+{
+	if (!match_identity(m, dev))
+		return false;
+	if (tests_descriptor(m) && !dev->descriptor_known)
+		return false;
+	return (!m->n_usages || usage_ok(m, dev)) && (!m->n_hashes || hash_ok(m, dev));
 }
 
 bool policy_ruleset_matches(const struct policy_ruleset *s, const struct policy_device *dev)
@@ -37,6 +75,20 @@ bool policy_ruleset_matches(const struct policy_ruleset *s, const struct policy_
 	for (size_t i = 0; i < s->n_matches; i++)
 		if (match_device(&s->matches[i], dev))
 			return true;
+	return false;
+}
+
+bool policy_waits_for_descriptor(const struct policy *p, const struct policy_device *dev)
+{
+	if (dev->descriptor_known)
+		return false;
+	for (size_t s = 0; s < p->n_sets; s++)
+		for (size_t i = 0; i < p->sets[s].n_matches; i++) {
+			const struct policy_match *m = &p->sets[s].matches[i];
+
+			if (tests_descriptor(m) && match_identity(m, dev))
+				return true;
+		}
 	return false;
 }
 

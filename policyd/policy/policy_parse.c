@@ -116,39 +116,53 @@ static json_t *required(struct parse_ctx *c, const char *path, json_t *obj, cons
 	return v;
 }
 
+/*
+ * Every key of a match is optional (bus, vendor and product default to
+ * "any"), but a match states at least one: an empty object would be a
+ * device-wide rule set nobody meant.
+ */
 static int parse_match(struct parse_ctx *c, const char *path, json_t *v,
 		       struct policy_match *m)
 {
 	static const char *const keys[] = {
-		"bus", "vendor", "product", "name", "uniq", "phys", NULL,
+		"bus", "vendor", "product", "name", "uniq", "phys",
+		"usage", "interface", "descriptor_sha256", NULL,
 	};
 	char sub[POLICY_PATH_MAX];
 	uint32_t bus_set = 0;
 	json_t *e;
-	int r = 0;
+	int r = 0, k;
 
 	m->path = strdup(path);
 	if (!m->path)
 		return -ENOMEM;
+	m->at = parse_pos(c, path);
+	m->buses = UINT32_MAX;
+	m->vendors.any = m->products.any = true;
 	if (pv_expect_object(c, path, v) < 0)
 		return -EINVAL;
 	if (pv_check_keys(c, path, v, keys) < 0)
 		r = -EINVAL;
-
-	e = required(c, path, v, "bus");
-	if (!e || pv_enum_set(c, path_key(sub, sizeof(sub), path, "bus"), e, bus_names, &bus_set) < 0)
+	if (json_object_size(v) == 0) {
+		perr(c, path, "empty match: it would match every device (write {\"bus\": \"any\"} to say so)");
 		r = -EINVAL;
-	for (size_t i = 0; i < ELEMENTSOF(bus_numbers); i++)
-		if (bus_set & (1u << i))
-			m->buses |= 1u << bus_numbers[i];
-	if (bus_set & (1u << ELEMENTSOF(bus_numbers)))
-		m->buses = UINT32_MAX;
+	}
 
-	e = required(c, path, v, "vendor");
-	if (!e || pv_id_set(c, path_key(sub, sizeof(sub), path, "vendor"), e, &m->vendors) < 0)
+	if ((e = json_object_get(v, "bus"))) {
+		if (pv_enum_set(c, path_key(sub, sizeof(sub), path, "bus"), e, bus_names, &bus_set) < 0)
+			r = -EINVAL;
+		m->buses = 0;
+		for (size_t i = 0; i < ELEMENTSOF(bus_numbers); i++)
+			if (bus_set & (1u << i))
+				m->buses |= 1u << bus_numbers[i];
+		if (bus_set & (1u << ELEMENTSOF(bus_numbers)))
+			m->buses = UINT32_MAX;
+	}
+	if ((e = json_object_get(v, "vendor")) &&
+	    pv_id_set(c, path_key(sub, sizeof(sub), path, "vendor"), e, &m->vendors) < 0)
 		r = -EINVAL;
-	e = required(c, path, v, "product");
-	if (!e || pv_id_set(c, path_key(sub, sizeof(sub), path, "product"), e, &m->products) < 0)
+	if ((e = json_object_get(v, "product")) &&
+	    pv_id_set(c, path_key(sub, sizeof(sub), path, "product"), e, &m->products) < 0)
 		r = -EINVAL;
 
 	if ((e = json_object_get(v, "name")) &&
@@ -160,6 +174,15 @@ static int parse_match(struct parse_ctx *c, const char *path, json_t *v,
 	if ((e = json_object_get(v, "phys")) &&
 	    pv_string(c, path_key(sub, sizeof(sub), path, "phys"), e, POLICY_TEXT_MAX, &m->phys) < 0)
 		r = -EINVAL;
+	if ((e = json_object_get(v, "usage")) &&
+	    (k = pv_usages(c, path_key(sub, sizeof(sub), path, "usage"), e, m)) < 0)
+		r = k == -ENOMEM ? k : -EINVAL;
+	if ((e = json_object_get(v, "interface")) &&
+	    pv_interfaces(c, path_key(sub, sizeof(sub), path, "interface"), e, m) < 0)
+		r = -EINVAL;
+	if ((e = json_object_get(v, "descriptor_sha256")) &&
+	    (k = pv_hashes(c, path_key(sub, sizeof(sub), path, "descriptor_sha256"), e, m)) < 0)
+		r = k == -ENOMEM ? k : -EINVAL;
 	return r;
 }
 
@@ -270,6 +293,7 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 	rule->path = strdup(path);
 	if (!rule->path)
 		return -ENOMEM;
+	rule->at = parse_pos(c, path);
 	if (pv_expect_object(c, path, v) < 0)
 		return -EINVAL;
 	if (pv_check_keys(c, path, v, keys) < 0)
@@ -297,6 +321,7 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		}
 	}
 	rule->kinds = kinds_of(requests, rtypes);
+	rule->names_input_event = requests & (1u << REQ_INPUT);
 
 	e = required(c, path, v, "report_id");
 	if (!e || pv_report_ids(c, path_key(sub, sizeof(sub), path, "report_id"), e,
@@ -397,6 +422,7 @@ static int parse_ruleset(struct parse_ctx *c, const char *path, json_t *v, size_
 	if (!s->path)
 		return -ENOMEM;
 	s->file = c->file_idx;
+	s->at = parse_pos(c, path);
 	s->first_rule = c->p->n_rules;
 	s->default_err = EPERM;
 	if (pv_expect_object(c, path, v) < 0)
@@ -421,6 +447,7 @@ static int parse_ruleset(struct parse_ctx *c, const char *path, json_t *v, size_
 		r = -EINVAL;
 	s->mode = mode == 1 ? HID_RULES_MODE_AUDIT : HID_RULES_MODE_ENFORCE;
 	if ((e = json_object_get(v, "default"))) {
+		s->default_at = parse_pos(c, path_key(sub, sizeof(sub), path, "default"));
 		if (pv_enum(c, path_key(sub, sizeof(sub), path, "default"), e, action_names, &def) < 0) {
 			r = -EINVAL;
 		} else {
@@ -519,7 +546,8 @@ static int parse_document(struct parse_ctx *c, json_t *root)
 int policy_parse_buffer(struct policy *p, const char *name, const char *path,
 			const char *buf, size_t len, struct diag *diag)
 {
-	struct parse_ctx c = { .p = p, .diag = diag, .file = name, .file_idx = p->n_files };
+	struct parse_ctx c = { .p = p, .diag = diag, .file = path ?: name, .file_idx = p->n_files };
+	struct pos_map *pos = NULL;
 	json_error_t error;
 	json_t *root;
 	int r;
@@ -533,13 +561,21 @@ int policy_parse_buffer(struct policy *p, const char *name, const char *path,
 	p->n_files++;
 	if (!p->files[c.file_idx].name || !p->files[c.file_idx].path)
 		return -ENOMEM;
+	c.file = p->files[c.file_idx].path;
 
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &error);
 	if (!root) {
-		diag_syntax(diag, name, error.line, error.column, error.text);
+		diag_syntax(diag, c.file, error.line, error.column, error.text);
 		return -EINVAL;
 	}
+	r = pos_map_build(buf, len, &pos);
+	if (r < 0) {
+		json_decref(root);
+		return r;
+	}
+	c.pos = pos;
 	r = parse_document(&c, root);
+	pos_map_free(pos);
 	json_decref(root);
 	return r;
 }

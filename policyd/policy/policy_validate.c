@@ -4,6 +4,8 @@
  * limit of a rule set, and rules that can never match (warnings).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,12 +102,61 @@ static bool glob_covers(const char *a, const char *b)
 	return !a || (b && !strcmp(a, b));
 }
 
+static bool usages_cover(const struct policy_match *a, const struct policy_match *b)
+{
+	if (!a->n_usages)
+		return true;
+	if (!b->n_usages)
+		return false;
+	/* every usage B accepts is one A accepts */
+	for (size_t i = 0; i < b->n_usages; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < a->n_usages && !found; j++)
+			found = (a->usages[j].mask & ~b->usages[i].mask) == 0 &&
+				(b->usages[i].value & a->usages[j].mask) == a->usages[j].value;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool hashes_cover(const struct policy_match *a, const struct policy_match *b)
+{
+	if (!a->n_hashes)
+		return true;
+	if (!b->n_hashes)
+		return false;
+	for (size_t i = 0; i < b->n_hashes; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < a->n_hashes && !found; j++)
+			found = !memcmp(a->hashes[j], b->hashes[i], POLICY_SHA256_BYTES);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool interfaces_cover(const struct policy_match *a, const struct policy_match *b)
+{
+	if (!a->has_interfaces)
+		return true;
+	if (!b->has_interfaces)
+		return false;
+	for (size_t w = 0; w < ELEMENTSOF(a->interfaces); w++)
+		if (b->interfaces[w] & ~a->interfaces[w])
+			return false;
+	return true;
+}
+
 /* Does A match every device B does? (Globs are compared as text.) */
 static bool match_covers(const struct policy_match *a, const struct policy_match *b)
 {
 	return !(b->buses & ~a->buses) && ids_cover(&a->vendors, &b->vendors) &&
 	       ids_cover(&a->products, &b->products) && glob_covers(a->name, b->name) &&
-	       glob_covers(a->uniq, b->uniq) && glob_covers(a->phys, b->phys);
+	       glob_covers(a->uniq, b->uniq) && glob_covers(a->phys, b->phys) &&
+	       usages_cover(a, b) && hashes_cover(a, b) && interfaces_cover(a, b);
 }
 
 /* Does rule set A apply to every device rule set B applies to? */
@@ -122,20 +173,88 @@ static bool set_covers(const struct policy_ruleset *a, const struct policy_rules
 	return b->n_matches > 0;
 }
 
+/* The path of the file rule R was read from: what messages name. */
 static const char *file_of(const struct policy *p, const struct policy_rule *r)
 {
-	return p->files[p->sets[r->set].file].name;
+	return p->files[p->sets[r->set].file].path;
+}
+
+/* "rule "x" (FILE:LINE:COL: PATH)" of BY, as seen from a message about R: the
+ * file is left out when it is R's. */
+static void rule_ref(const struct policy *p, const struct policy_rule *by,
+		     const struct policy_rule *r, char *buf, size_t size)
+{
+	const char *fby = file_of(p, by);
+
+	if (!strcmp(file_of(p, r), fby))
+		snprintf(buf, size, "rule \"%s\" (line %d: %s)", by->name, by->at.line, by->path);
+	else
+		snprintf(buf, size, "rule \"%s\" (%s:%d:%d: %s)", by->name, fby, by->at.line,
+			 by->at.column, by->path);
+}
+
+static void rule_warning(const struct policy *p, const struct policy_rule *r, struct diag *diag,
+			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void rule_warning(const struct policy *p, const struct policy_rule *r, struct diag *diag,
+			 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd_at(diag, DIAG_WARNING, file_of(p, r), r->at.line, r->at.column, r->path, fmt, ap);
+	va_end(ap);
 }
 
 static void report_shadowed(const struct policy *p, const struct policy_rule *by,
 			    const struct policy_rule *r, struct diag *diag)
 {
-	const char *f = file_of(p, r), *fby = file_of(p, by);
-	bool same_file = !strcmp(f, fby);
+	char ref[POLICY_TEXT_MAX];
 
-	diag_warning(diag, f, r->path,
-		     "rule \"%s\" can never match: rule \"%s\" (%s%s%s) comes first and matches every request it does",
-		     r->name, by->name, same_file ? "" : fby, same_file ? "" : ": ", by->path);
+	rule_ref(p, by, r, ref, sizeof(ref));
+	rule_warning(p, r, diag, "rule \"%s\" can never match: %s comes first and matches every request it does",
+		     r->name, ref);
+}
+
+/* Can one request match both A and B? */
+static bool rules_intersect(const struct policy_rule *a, const struct rule_bytes *ab,
+			    const struct policy_rule *b, const struct rule_bytes *bb)
+{
+	bool ids = false;
+
+	if (!(a->kinds & b->kinds))
+		return false;
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS && !ids; w++)
+		ids = a->report_ids[w] & b->report_ids[w];
+	if (!ids)
+		return false;
+	/* a GET_REPORT meets no payload condition */
+	if ((ab->n || bb->n) && !((a->kinds & b->kinds) & ~HID_RULE_KIND_GET_ANY))
+		return false;
+	for (size_t k = 0; k < ab->n; k++) {
+		const struct byte_test *t = find_byte(bb, ab->b[k].offset);
+
+		if (t && ((t->value ^ ab->b[k].value) & t->mask & ab->b[k].mask))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * BY comes first and decides differently from R on some requests R matches,
+ * but not on all of them (that would shadow R), nor does R merely carve an
+ * exception out of it (BY within R: the usual "allow this, deny the rest").
+ */
+static void report_overlap(const struct policy *p, const struct policy_rule *by,
+			   const struct policy_rule *r, struct diag *diag)
+{
+	char ref[POLICY_TEXT_MAX];
+
+	rule_ref(p, by, r, ref, sizeof(ref));
+	rule_warning(p, r, diag, "rule \"%s\" (%s) overlaps %s, which comes first and %ss some of the requests this rule would %s; say which wins by making one cover the other, or by narrowing one",
+		     r->name, r->action == HID_RULE_DENY ? "deny" : "allow", ref,
+		     by->action == HID_RULE_DENY ? "deny" : "allow",
+		     r->action == HID_RULE_DENY ? "deny" : "allow");
 }
 
 /*
@@ -172,6 +291,34 @@ static const struct policy_rule *covering_rule(const struct policy *p,
 }
 
 /*
+ * The first rule of set A before rule J with the other action that matches
+ * some of J's requests, neither covering J (shadowing) nor covered by it.
+ */
+static const struct policy_rule *overlapping_rule(const struct policy *p,
+						  const struct rule_bytes *bytes,
+						  const struct policy_ruleset *a, size_t j)
+{
+	const struct policy_rule *r = &p->rules[j];
+	size_t limit = a->first_rule + a->n_rules;
+
+	if (limit > j && a->first_rule <= j)
+		limit = j;
+	for (size_t i = a->first_rule; i < limit; i++) {
+		const struct policy_rule *o = &p->rules[i];
+
+		/* whose requests two rules with senders share is decided at
+		 * request time: not worked out here */
+		if (bytes[i].impossible || o->invalid || o->action == r->action ||
+		    o->sender.fields || r->sender.fields)
+			continue;
+		if (rules_intersect(o, &bytes[i], r, &bytes[j]) &&
+		    !rule_covers(r, &bytes[j], o, &bytes[i]))
+			return o;
+	}
+	return NULL;
+}
+
+/*
  * A rule can never match when an earlier rule of its own set, or of an
  * earlier set that applies to every device its set does, matches every
  * request it matches. A rule of an audit-mode set never keeps a rule of an
@@ -196,7 +343,7 @@ static void check_reachability(struct policy *p, struct diag *diag)
 		rule_bytes_of(&p->rules[i], &bytes[i]);
 		p->rules[i].impossible = bytes[i].impossible;
 		if (bytes[i].impossible && !p->rules[i].invalid)
-			diag_warning(diag, file_of(p, &p->rules[i]), p->rules[i].path,
+			rule_warning(p, &p->rules[i], diag,
 				     "rule \"%s\" can never match: its payload conditions contradict each other",
 				     p->rules[i].name);
 	}
@@ -230,8 +377,15 @@ static void check_reachability(struct policy *p, struct diag *diag)
 			}
 			if (!by)
 				by = covering_rule(p, bytes, set, j, j);
-			if (by)
+			if (by) {
 				report_shadowed(p, by, &p->rules[j], diag);
+				continue;
+			}
+			by = overlapping_rule(p, bytes, set, j);
+			for (size_t k = 0; k < n_covering && !by; k++)
+				by = overlapping_rule(p, bytes, &p->sets[covering[k]], j);
+			if (by)
+				report_overlap(p, by, &p->rules[j], diag);
 		}
 	}
 }
@@ -258,7 +412,7 @@ static int check_names(const struct policy *p, struct diag *diag)
 		if (p->rules[i].name)
 			idx[n++] = i;
 	sort_policy = p;
-	qsort(idx, n, sizeof(*idx), cmp_rule_names);
+	policy_sort(idx, n, sizeof(*idx), cmp_rule_names);
 	for (size_t k = 1, first = 0; k < n; k++) {
 		const struct policy_rule *a = &p->rules[idx[first]], *b = &p->rules[idx[k]];
 
@@ -266,9 +420,9 @@ static int check_names(const struct policy *p, struct diag *diag)
 			first = k;
 			continue;
 		}
-		diag_error(diag, file_of(p, b), b->path,
-			   "duplicate rule name \"%s\" (first defined at %s: %s)",
-			   b->name, file_of(p, a), a->path);
+		diag_add_at(diag, DIAG_ERROR, file_of(p, b), b->at.line, b->at.column, b->path,
+			    "duplicate rule name \"%s\" (first defined at %s:%d:%d: %s)",
+			    b->name, file_of(p, a), a->at.line, a->at.column, a->path);
 		r = -EINVAL;
 	}
 	return r;
@@ -280,17 +434,65 @@ static int check_limits(const struct policy *p, struct diag *diag)
 
 	for (size_t s = 0; s < p->n_sets; s++)
 		if (p->sets[s].n_rules > HID_RULES_MAX_RULES) {
-			diag_error(diag, p->files[p->sets[s].file].name, p->sets[s].path,
-				   "%zu rules, more than the %d a device can hold",
-				   p->sets[s].n_rules, HID_RULES_MAX_RULES);
+			diag_add_at(diag, DIAG_ERROR, p->files[p->sets[s].file].path,
+				    p->sets[s].at.line, p->sets[s].at.column, p->sets[s].path,
+				    "%zu rules, more than the %d a device can hold",
+				    p->sets[s].n_rules, HID_RULES_MAX_RULES);
 			r = -EINVAL;
 		}
+	return r;
+}
+
+/*
+ * Input events are what keyboards and mice are for: a rule set that can
+ * refuse them locks the machine unless its author meant it. It may, only
+ * by naming "input_event" in a rule's request list:
+ *  - a deny rule covering input events through "request": "any" is an
+ *    error;
+ *  - so is "default": "deny" in a rule set none of whose rules names
+ *    input_event (an input event no rule matches would meet the default).
+ * Audit-mode sets count too: they are the rollout of an enforcing set, and
+ * would log every input event.
+ */
+static int check_lockout(const struct policy *p, struct diag *diag)
+{
+	int r = 0;
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+		const char *file = p->files[set->file].path;
+		bool named = false;
+
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
+			const struct policy_rule *rule = &p->rules[i];
+
+			named = named || rule->names_input_event;
+			if (rule->invalid || rule->action != HID_RULE_DENY ||
+			    !(rule->kinds & HID_RULE_KIND_INPUT_EVENT) || rule->names_input_event)
+				continue;
+			diag_add_at(diag, DIAG_ERROR, file, rule->at.line, rule->at.column, rule->path,
+				    "rule \"%s\" denies input events (\"request\": \"any\"), which would lock out keyboards and mice: list the requests it refuses (get_report, set_report, output_report), or name \"input_event\" to refuse input on purpose",
+				    rule->name);
+			r = -EINVAL;
+		}
+		if (set->has_default && set->default_action == HID_RULE_DENY && !named) {
+			char where[POLICY_PATH_MAX];
+
+			snprintf(where, sizeof(where), "%s.default", set->path);
+			diag_add_at(diag, DIAG_ERROR, file, set->default_at.line, set->default_at.column, where,
+				    "\"default\": \"deny\" refuses input events too, which would lock out keyboards and mice: add a rule for \"input_event\" (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"})");
+			r = -EINVAL;
+		}
+	}
 	return r;
 }
 
 int policy_validate(struct policy *p, struct diag *diag)
 {
 	int r = 0;
+
+	if (check_lockout(p, diag) < 0)
+		r = -EINVAL;
 
 	if (check_names(p, diag) < 0)
 		r = -EINVAL;

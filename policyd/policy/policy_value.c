@@ -3,26 +3,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
 #include "policy_internal.h"
-
-const char *path_key(char *buf, size_t size, const char *parent, const char *key)
-{
-	if (parent && *parent)
-		snprintf(buf, size, "%s.%s", parent, key);
-	else
-		snprintf(buf, size, "%s", key);
-	return buf;
-}
-
-const char *path_index(char *buf, size_t size, const char *parent, size_t i)
-{
-	snprintf(buf, size, "%s[%zu]", parent ?: "", i);
-	return buf;
-}
 
 const char *json_describe(const json_t *v, char *buf, size_t size)
 {
@@ -53,6 +41,111 @@ const char *json_describe(const json_t *v, char *buf, size_t size)
 	return "?";
 }
 
+struct json_pos parse_pos(const struct parse_ctx *c, const char *path)
+{
+	return pos_map_find(c->pos, path, false);
+}
+
+static void perr_at(struct parse_ctx *c, const char *path, bool key, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void perr_at(struct parse_ctx *c, const char *path, bool key, const char *fmt,
+		    va_list ap)
+{
+	struct json_pos at = pos_map_find(c->pos, path, key);
+
+	diag_vadd_at(c->diag, DIAG_ERROR, c->file, at.line, at.column, path, fmt, ap);
+}
+
+void perr(struct parse_ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	perr_at(c, path, false, fmt, ap);
+	va_end(ap);
+}
+
+void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	perr_at(c, path, true, fmt, ap);
+	va_end(ap);
+}
+
+/* Edit distance of A and B (ASCII case folded), a swap of two neighbours
+ * counting as one edit; anything over MAX is MAX + 1. */
+static size_t edit_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[POLICY_NAME_MAX + 1][POLICY_NAME_MAX + 1];
+
+	if (la > POLICY_NAME_MAX || lb > POLICY_NAME_MAX || (la > lb ? la - lb : lb - la) > max)
+		return max + 1;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (ca != cb);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb] > max ? max + 1 : d[la][lb];
+}
+
+/* Is the shorter of A and B, 3 characters or more, how the other starts? */
+static bool prefix_of_other(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	return n >= 3 && !strncasecmp(a, b, n);
+}
+
+const char *nearest_name(const char *s, const char *const *names)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+
+	for (; *names; names++) {
+		/* a third of the name's letters may be wrong, at least one, at most 3 */
+		size_t len = strlen(*names), max = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+		size_t d = prefix_of_other(s, *names) ? 1 : edit_distance(s, *names, max);
+
+		if (d <= max && d < best_d) {
+			best = *names;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* An error shown at PATH, placed where the key KEY_PATH starts. */
+static void perr_at_key_of(struct parse_ctx *c, const char *key_path, const char *path,
+			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void perr_at_key_of(struct parse_ctx *c, const char *key_path, const char *path,
+			   const char *fmt, ...)
+{
+	struct json_pos at = pos_map_find(c->pos, key_path, true);
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd_at(c->diag, DIAG_ERROR, c->file, at.line, at.column, path, fmt, ap);
+	va_end(ap);
+}
+
 static bool key_allowed(const char *key, const char *const *allowed)
 {
 	for (; *allowed; allowed++)
@@ -69,9 +162,18 @@ int pv_check_keys(struct parse_ctx *c, const char *path, json_t *obj,
 	int r = 0;
 
 	json_object_foreach(obj, key, v) {
+		char sub[POLICY_PATH_MAX];
+		const char *near;
+
 		if (key_allowed(key, allowed))
 			continue;
-		perr(c, path, "unknown key \"%.64s\"", key);
+		/* the message names the object; the position is the key's */
+		path_key(sub, sizeof(sub), path, key);
+		near = nearest_name(key, allowed);
+		if (near)
+			perr_at_key_of(c, sub, path, "unknown key \"%.64s\"; did you mean \"%s\"?", key, near);
+		else
+			perr_at_key_of(c, sub, path, "unknown key \"%.64s\"", key);
 		r = -EINVAL;
 	}
 	return r;
@@ -87,32 +189,49 @@ int pv_expect_object(struct parse_ctx *c, const char *path, json_t *v)
 	return -EINVAL;
 }
 
-/* Parse S fully as an unsigned number; HEX forces base 16 (0x optional). */
-static int parse_number(const char *s, bool hex, unsigned long *ret)
+/*
+ * A number in a string is hex and says so: "0x" and 1..8 hex digits. Every
+ * string form is hex and every JSON integer decimal, so "10" never means
+ * ten in one place and sixteen in another.
+ */
+static int parse_hex_string(const char *s, unsigned long *ret)
 {
-	unsigned long n;
-	char *end;
-	int base = 10;
+	unsigned long n = 0;
+	size_t digits;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		base = 16;
-	} else if (hex) {
-		base = 16;
-	}
-	if (!isxdigit((unsigned char)*s))
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return -EINVAL;
-	errno = 0;
-	n = strtoul(s, &end, base);
-	if (*end || errno)
+	s += 2;
+	digits = strspn(s, "0123456789abcdefABCDEF");
+	if (digits == 0 || s[digits] || digits > 8)
 		return -EINVAL;
+	for (size_t i = 0; i < digits; i++)
+		n = n << 4 | (unsigned long)(isdigit((unsigned char)s[i]) ? s[i] - '0' :
+					     tolower((unsigned char)s[i]) - 'a' + 10);
 	*ret = n;
 	return 0;
 }
 
+/* Why the string S is no number, with the spellings that were likely meant. */
+static void number_string_error(struct parse_ctx *c, const char *path, const char *s,
+				const char *what)
+{
+	size_t len = strlen(s);
+
+	/* all decimal digits: the integer they spell (leading zeros dropped, "0"
+	 * kept), or the same digits as hex */
+	if (len && len <= 8 && strspn(s, "0123456789") == len)
+		perr(c, path, "\"%s\" is not %s: a number in a string is hex and starts with \"0x\"; write %s (a JSON integer, decimal) or \"0x%s\" (hex)",
+		     s, what, s + strspn(s, "0") - (strspn(s, "0") == len), s);
+	else if (len && len <= 8 && strspn(s, "0123456789abcdefABCDEF") == len)
+		perr(c, path, "\"%s\" is not %s: a number in a string is hex and starts with \"0x\"; write \"0x%s\"",
+		     s, what, s);
+	else
+		perr(c, path, "\"%.40s%s\" is not %s", s, len > 40 ? "..." : "", what);
+}
+
 static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
-			   bool hex, unsigned long max, const char *what,
-			   unsigned long *ret)
+			   unsigned long max, const char *what, unsigned long *ret)
 {
 	unsigned long n;
 	char d[64];
@@ -131,8 +250,8 @@ static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
 		perr(c, path, "expected %s, got %s", what, json_describe(v, d, sizeof(d)));
 		return -EINVAL;
 	}
-	if (parse_number(json_string_value(v), hex, &n) < 0) {
-		perr(c, path, "%s is not %s", json_describe(v, d, sizeof(d)), what);
+	if (parse_hex_string(json_string_value(v), &n) < 0) {
+		number_string_error(c, path, json_string_value(v), what);
 		return -EINVAL;
 	}
 	if (n > max) {
@@ -146,8 +265,8 @@ static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
 int pv_uint(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
 	    unsigned long *ret)
 {
-	return number_in_range(c, path, v, false, max,
-			       "a number (integer, \"0x..\" or decimal string)", ret);
+	return number_in_range(c, path, v, max, "a number (a JSON integer, or hex such as \"0x1f\")",
+			       ret);
 }
 
 int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
@@ -155,8 +274,8 @@ int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 	unsigned long n;
 	int r;
 
-	r = number_in_range(c, path, v, true, 0xffff,
-			    "an ID (integer or hex string such as \"054c\")", &n);
+	r = number_in_range(c, path, v, 0xffff, "an ID (hex such as \"0x054c\", or a JSON integer)",
+			    &n);
 	if (r < 0)
 		return r;
 	*ret = (uint16_t)n;
@@ -276,8 +395,14 @@ int pv_enum(struct parse_ctx *c, const char *path, json_t *v,
 
 	i = json_is_string(v) ? enum_index(json_string_value(v), names) : -1;
 	if (i < 0) {
+		const char *near = json_is_string(v) ? nearest_name(json_string_value(v), names) : NULL;
+
 		enum_list(names, list, sizeof(list));
-		perr(c, path, "expected %s, got %s", list, json_describe(v, d, sizeof(d)));
+		if (near)
+			perr(c, path, "expected %s, got %s; did you mean \"%s\"?", list,
+			     json_describe(v, d, sizeof(d)), near);
+		else
+			perr(c, path, "expected %s, got %s", list, json_describe(v, d, sizeof(d)));
 		return -EINVAL;
 	}
 	*ret = i;
@@ -360,7 +485,7 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 			     json_describe(v, d, sizeof(d)));
 			return -EINVAL;
 		}
-		if (number_in_range(c, path, v, false, 4095, "", &n) < 0)
+		if (number_in_range(c, path, v, 4095, "an errno", &n) < 0)
 			return -ERANGE;
 		if (n == 0) {
 			perr(c, path, "errno 0 would not refuse anything: use 1..4095");
@@ -398,8 +523,8 @@ static int report_id_item(struct parse_ctx *c, const char *path, json_t *v,
 
 		if (!first)
 			return -ENOMEM;
-		if (parse_number(first, false, &lo) < 0 || parse_number(dash + 1, false, &hi) < 0) {
-			perr(c, path, "%s is not a report ID range such as \"0x10-0x1f\"",
+		if (parse_hex_string(first, &lo) < 0 || parse_hex_string(dash + 1, &hi) < 0) {
+			perr(c, path, "%s is not a report ID range such as \"0x10-0x1f\" (both ends hex, with \"0x\")",
 			     json_describe(v, d, sizeof(d)));
 			return -EINVAL;
 		}
@@ -414,8 +539,8 @@ static int report_id_item(struct parse_ctx *c, const char *path, json_t *v,
 		ids_set_range(ids, lo, hi);
 		return 0;
 	}
-	if (number_in_range(c, path, v, false, 255,
-			    "a report ID (0..255, \"0x..\", \"lo-hi\" or \"any\")", &lo) < 0)
+	if (number_in_range(c, path, v, 255,
+			    "a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\")", &lo) < 0)
 		return -EINVAL;
 	ids_set_range(ids, lo, lo);
 	return 0;
@@ -480,7 +605,7 @@ int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	int r;
 
 	if (json_is_integer(v)) {
-		if (number_in_range(c, path, v, false, 255, "", &b) < 0)
+		if (number_in_range(c, path, v, 255, "a byte", &b) < 0)
 			return -ERANGE;
 		buf[0] = (uint8_t)b;
 		*n = 1;

@@ -35,7 +35,7 @@ static enum test_dev_backend backend;
 static const char numbered_policy[] =
 	"{ \"version\": 1, \"devices\": [ {\n"
 	"    \"name\": \"numbered\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5701\" },\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
 	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
@@ -78,7 +78,7 @@ static const uint8_t unnumbered_rdesc[] = {
 static const char unnumbered_policy[] =
 	"{ \"version\": 1, \"devices\": [ {\n"
 	"    \"name\": \"unnumbered\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5702\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5702\" },\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
 	"      { \"name\": \"no-command-0x90\", \"request\": \"set_report\",\n"
@@ -181,11 +181,11 @@ static void test_nonzero_report_number_on_an_unnumbered_device_is_refused(void)
 static const char audit_first_policy[] =
 	"{ \"version\": 1, \"devices\": [\n"
 	"  { \"name\": \"rollout\", \"mode\": \"audit\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5701\" },\n"
 	"    \"rules\": [ { \"name\": \"watch-features\", \"request\": \"set_report\",\n"
 	"      \"report_type\": \"feature\", \"report_id\": \"any\", \"action\": \"deny\" } ] },\n"
 	"  { \"name\": \"enforced\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5701\" },\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [ { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
 	"      \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" } ] }\n"
@@ -275,7 +275,7 @@ static void test_an_allow_without_request_logs_no_input(void)
 static const char short_input_policy[] =
 	"{ \"version\": 1, \"devices\": [ {\n"
 	"    \"name\": \"short-input\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5701\" },\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [ { \"name\": \"drop-zero-byte-10\", \"request\": \"input_event\",\n"
 	"      \"report_id\": 1, \"payload\": [ { \"offset\": 10, \"value\": \"00\" } ],\n"
@@ -307,7 +307,7 @@ static void test_a_condition_past_the_end_of_a_short_report_does_not_match(void)
 static const char logged_get_policy[] =
 	"{ \"version\": 1, \"devices\": [ {\n"
 	"    \"name\": \"logged-get\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5701\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5701\" },\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [ { \"name\": \"log-reads\", \"request\": \"get_report\",\n"
 	"      \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\", \"log\": true } ]\n"

@@ -34,7 +34,7 @@ static const char test_policy[] =
 	"  \"version\": 1,\n"
 	"  \"devices\": [ {\n"
 	"    \"name\": \"test-device\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": [\"5678\", \"5679\"] },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": [\"0x5678\", \"0x5679\"] },\n"
 	"    \"mode\": \"enforce\",\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
@@ -657,7 +657,7 @@ static void test_an_allow_expires_even_where_a_reload_left_the_old_rules(void)
 	f = open_memstream(&many, &len);
 	CHECK(f, "open_memstream");
 	fprintf(f, "{ \"version\": 1, \"devices\": [ { \"name\": \"many\",\n"
-		   "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+		   "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
 		   "  \"rules\": [\n");
 	for (int i = 0; i < 64; i++)
 		fprintf(f, "    %s{ \"name\": \"read-%d\", \"request\": \"get_report\", \"report_type\": \"feature\", \"report_id\": %d, \"action\": \"allow\" }\n",

@@ -33,7 +33,7 @@ static const char test_policy[] =
 	"  \"version\": 1,\n"
 	"  \"devices\": [ {\n"
 	"    \"name\": \"test-device\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
 	"    \"mode\": \"enforce\",\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
@@ -161,7 +161,7 @@ static void test_rules_for_any_report_decide_behind_62_others(void)
 	policy = p = malloc(cap);
 	CHECK(policy, "out of memory");
 	p += snprintf(p, cap, "{ \"version\": 1, \"devices\": [ { \"name\": \"test-device\",\n"
-		      "  \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+		      "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
 		      "  \"default\": \"allow\", \"rules\": [\n");
 	for (int i = 0; i < 62; i++)
 		p += snprintf(p, cap - (p - policy),

@@ -31,7 +31,7 @@ static const char policy[] =
 	"  \"version\": 1,\n"
 	"  \"devices\": [ {\n"
 	"    \"name\": \"tamper-test\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": \"5678\" },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
 	"    \"mode\": \"enforce\",\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"

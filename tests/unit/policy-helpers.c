@@ -91,3 +91,25 @@ struct policy_verdict eval(const struct hid_device_rules *rules, uint8_t kind,
 	policy_evaluate(rules, &req, &v);
 	return v;
 }
+
+char *in_dir(const char *dir, const char *text)
+{
+	size_t n = strlen(dir) + 1, len = n + strlen(text) + 1;
+	char *out, *o;
+
+	for (const char *t = strstr(text, "DIR/"); t; t = strstr(t + 4, "DIR/"))
+		len += n;
+	out = malloc(len);
+	CHECK(out, "out of memory");
+	o = out + sprintf(out, "%s/", dir);
+	while (*text) {
+		if (!strncmp(text, "DIR/", 4)) {
+			o += sprintf(o, "%s/", dir);
+			text += 4;
+		} else {
+			*o++ = *text++;
+		}
+	}
+	*o = 0;
+	return out;
+}

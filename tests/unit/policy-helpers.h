@@ -21,6 +21,9 @@ void rm_tree(const char *dir);
 /* Write SQUOTED (quotes converted) to DIR/NAME. */
 void write_policy(const char *dir, const char *name, const char *squoted);
 
+/* "DIR/" and TEXT, every "DIR/" in TEXT replaced by DIR too (malloc'd). */
+char *in_dir(const char *dir, const char *text);
+
 /* Fail the test unless DIAG holds exactly the messages EXPECTED (NULL-ended). */
 void check_messages(const struct diag *diag, const char *const *expected);
 #define CHECK_MESSAGES(diag, ...) check_messages(diag, (const char *const[]){ __VA_ARGS__, NULL })

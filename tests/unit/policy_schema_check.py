@@ -74,14 +74,22 @@ def check_valid(validator, label, name, text):
 
 
 # Invalid documents that both must refuse: (test name, document).
-RULESET = '{"match": {"bus": "usb", "vendor": "054c", "product": "0ce6"}, "rules": [%s]}'
+RULESET = '{"match": {"bus": "usb", "vendor": "0x054c", "product": "0x0ce6"}, "rules": [%s]}'
 RULE = '{"name": "r", "request": "set_report", "report_type": "feature", "report_id": 1, "action": "deny"%s}'
 INVALID = [
     ("unknown-top-level-key", '{"version": 1, "devices": [], "comment": "x"}'),
     ("version-2", '{"version": 2, "devices": []}'),
     ("devices-missing", '{"version": 1}'),
     ("match-missing", '{"version": 1, "devices": [{"rules": []}]}'),
-    ("match-without-product", '{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": 1}, "rules": []}]}'),
+    ("empty-match", '{"version": 1, "devices": [{"match": {}, "rules": []}]}'),
+    ("vendor-without-0x", '{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "054c", "product": 1}, "rules": []}]}'),
+    ("report-id-decimal-string", '{"version": 1, "devices": [%s]}' % (RULESET % RULE.replace('"report_id": 1', '"report_id": "16"') % "")),
+    ("report-id-range-decimal", '{"version": 1, "devices": [%s]}' % (RULESET % RULE.replace('"report_id": 1', '"report_id": "16-0x1f"') % "")),
+    ("offset-decimal-string", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "payload": [{"offset": "1", "value": 1}]')),
+    ("deny-any-request-locks-input", '{"version": 1, "devices": [%s]}' % (RULESET % RULE.replace('"set_report", "report_type": "feature"', '"any"') % "")),
+    ("default-deny-without-input-event", '{"version": 1, "devices": [{"match": {"bus": "any"}, "default": "deny", "rules": [%s]}]}' % (RULE % "")),
+    ("unknown-usage", '{"version": 1, "devices": [{"match": {"usage": "gamepad"}, "rules": []}]}'),
+    ("short-descriptor-hash", '{"version": 1, "devices": [{"match": {"descriptor_sha256": "abcd"}, "rules": []}]}'),
     ("empty-vendor-list", '{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": [], "product": 1}, "rules": []}]}'),
     ("unknown-bus", '{"version": 1, "devices": [{"match": {"bus": "pci", "vendor": 1, "product": 1}, "rules": []}]}'),
     ("vendor-out-of-range", '{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "1054c", "product": 1}, "rules": []}]}'),

@@ -345,10 +345,11 @@ static void test_log_rows_show_chosen_names_without_terminal_controls(void)
 static void test_results_keep_their_lines_and_lose_terminal_controls(void)
 {
 	json_t *explain = json_pack("{s:s}", "text", "device \"pad\x1b[8m\"\ndecision: deny\n");
-	json_t *devices = json_pack("{s:[{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:b, s:[]}]}", "devices",
+	json_t *devices = json_pack("{s:[{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:b, s:[], s:s, s:[s]}]}", "devices",
 				    "sysfs", "0003:1234:5678.0001", "bus", "usb", "vendor", "1234",
 				    "product", "5678", "name", "pad\x1b]52;c;ZWNobyBoaQ==\x07",
-				    "protected", 1, "mode", "enforce", "attached", 1, "rule_sets");
+				    "protected", 1, "mode", "enforce", "attached", 1, "rule_sets",
+				    "uniq", "SN\x1b[2J", "usages", "game_pad");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -368,7 +369,9 @@ static void test_results_keep_their_lines_and_lose_terminal_controls(void)
 	CHECK_OK(fclose(f));
 	check_terminal_safe(text, true);
 	CHECK(strstr(text, "\"pad\\x1b]52;c;ZWNobyBoaQ==\\x07\""), "devices: %s", text);
-	CHECK_EQ(strchr(strchr(text, '\n') + 1, '\n') - text + 1, (long)strlen(text));	/* two rows */
+	CHECK(strstr(text, "\n                       usages: game_pad; serial \"SN\\x1b[2J\"\n"), "devices: %s", text);
+	/* a header, the device's row and its class's */
+	CHECK_EQ(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') - text + 1, (long)strlen(text));
 	free(text);
 	json_decref(explain);
 	json_decref(devices);

@@ -3,7 +3,10 @@
  * The device manager's parsers and the decisions board, on the host: sysfs
  * names, kernel uevent messages, and the files udev waits for.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -128,6 +131,97 @@ static void test_closed_nodes_are_noted_until_their_device_is_decided(void)
 	CHECK_EQ(decisions_mark_closed(dir, "0003:1234:5678.0002", "/devices/x/../.."), -EINVAL);
 }
 
+static int mkdir_p(const char *path)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	return system(cmd) == 0 ? 0 : -EIO;
+}
+
+/* Write LEN bytes of DATA to DIR/NAME. */
+static void put_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f, "cannot create %s: %m", path);
+	CHECK_EQ(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/*
+ * A sysfs tree as the kernel lays it out for a USB receiver's interface 2
+ * (the HID device under its USB interface, reached through a link in
+ * bus/hid/devices), and a Bluetooth device whose descriptor no driver has
+ * parsed yet (sysfs shows it empty until then).
+ */
+static void test_device_view_reads_descriptor_interface_and_serial(void)
+{
+	static const uint8_t rdesc[] = {
+		0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0xc0,	/* keyboard */
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0xc0,	/* vendor-defined */
+	};
+	static const char uevent[] = "DRIVER=hid-generic\nHID_ID=0003:0000046D:0000C52B\n"
+		"HID_NAME=Logitech USB Receiver\nHID_PHYS=usb-0000:00:14.0-3/input2\n"
+		"HID_UNIQ=ABC123\nMODALIAS=hid:b0003g0000v0000046Dp0000C52B\n";
+	static const char bt_uevent[] = "HID_NAME=Pad\nHID_UNIQ=aa:bb:cc:dd:ee:ff\n";
+	char root[] = "/tmp/sysfs.XXXXXX", path[512], bus[256], hex[2 * SHA256_BYTES + 1];
+	struct hid_dev_info info;
+	uint8_t want[SHA256_BYTES];
+
+	CHECK(mkdtemp(root), "mkdtemp: %m");
+	snprintf(path, sizeof(path), "%s/usb1/1-3/1-3:1.2/0003:046D:C52B.0004/hidraw", root);
+	CHECK_OK(mkdir_p(path));
+	snprintf(path, sizeof(path), "%s/usb1/1-3/1-3:1.2", root);
+	put_file(path, "bInterfaceNumber", "02\n", 3);
+	strcat(path, "/0003:046D:C52B.0004");
+	put_file(path, "uevent", uevent, strlen(uevent));
+	put_file(path, "report_descriptor", rdesc, sizeof(rdesc));
+	snprintf(bus, sizeof(bus), "%s/hid-devices", root);
+	CHECK_OK(mkdir_p(bus));
+	snprintf(path, sizeof(path), "%s/0003:046D:C52B.0004", bus);
+	CHECK(symlink("../usb1/1-3/1-3:1.2/0003:046D:C52B.0004", path) == 0, "symlink: %m");
+
+	CHECK_OK(hid_dev_read(bus, "0003:046D:C52B.0004", &info));
+	CHECK(!strcmp(info.uniq, "ABC123"), "uniq %s", info.uniq);
+	CHECK(!strcmp(info.phys, "usb-0000:00:14.0-3/input2"), "phys %s", info.phys);
+	CHECK(info.bound, "a device with a hidraw node is bound");
+	CHECK(info.has_interface && info.interface == 2, "interface %d", info.has_interface ? info.interface : -1);
+	CHECK(info.descriptor_known && !info.descriptor_malformed, "descriptor not read");
+	CHECK_EQ(info.n_usages, 2);
+	CHECK_EQ(info.usages[0], 0x00010006u);
+	CHECK_EQ(info.usages[1], 0xff000001u);
+	sha256(rdesc, sizeof(rdesc), want);
+	for (size_t i = 0; i < SHA256_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", info.descriptor_sha256[i]);
+	CHECK(!memcmp(info.descriptor_sha256, want, SHA256_BYTES), "hash %s", hex);
+
+	/* Bluetooth: no interface number even with the file next door; an
+	 * empty descriptor is not known yet */
+	snprintf(path, sizeof(path), "%s/0005:054C:0CE6.0005", bus);
+	CHECK_OK(mkdir_p(path));
+	put_file(path, "uevent", bt_uevent, strlen(bt_uevent));
+	put_file(path, "report_descriptor", "", 0);
+	put_file(bus, "bInterfaceNumber", "00\n", 3);
+	CHECK_OK(hid_dev_read(bus, "0005:054C:0CE6.0005", &info));
+	CHECK(!info.has_interface, "a Bluetooth device got an interface number");
+	CHECK(!info.descriptor_known && info.n_usages == 0, "an empty descriptor counts as known");
+	CHECK(!info.bound, "bound without a hidraw node");
+
+	/* a malformed descriptor keeps what came before the fault */
+	put_file(path, "report_descriptor", rdesc, 9);
+	CHECK_OK(hid_dev_read(bus, "0005:054C:0CE6.0005", &info));
+	CHECK(info.descriptor_known && info.descriptor_malformed, "truncated descriptor not malformed");
+	CHECK_EQ(info.n_usages, 1);
+	CHECK_EQ(info.usages[0], 0x00010006u);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	CHECK_EQ(system(path), 0);
+}
+
 static const struct test_case tests[] = {
 	{ "closed_nodes_are_noted_until_their_device_is_decided",
 	  test_closed_nodes_are_noted_until_their_device_is_decided },
@@ -135,6 +229,7 @@ static const struct test_case tests[] = {
 	{ "kernel_uevent_for_a_hid_device_is_understood", test_kernel_uevent_for_a_hid_device_is_understood },
 	{ "truncated_uevent_is_ignored", test_truncated_uevent_is_ignored },
 	{ "udev_wait_sees_published_decisions", test_udev_wait_sees_published_decisions },
+	{ "device_view_reads_descriptor_interface_and_serial", test_device_view_reads_descriptor_interface_and_serial },
 };
 
 int main(int argc, char **argv)

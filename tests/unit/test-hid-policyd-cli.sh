@@ -49,19 +49,19 @@ fi
 
 mkdir -p "$tmp/vendor" "$tmp/etc" "$tmp/broken"
 cat >"$tmp/vendor/10-deck.json" <<'JSON'
-{"version": 1, "devices": [{"name": "deck", "match": {"bus": "usb", "vendor": "28de", "product": "1205"},
+{"version": 1, "devices": [{"name": "deck", "match": {"bus": "usb", "vendor": "0x28de", "product": "0x1205"},
  "rules": [{"name": "deck-deny-isp", "description": "reboot into ISP",
   "request": "set_report", "report_type": "feature", "report_id": 0,
   "payload": [{"offset": 1, "value": "0x90"}], "action": "deny", "errno": "EACCES"}]}]}
 JSON
 cat >"$tmp/vendor/20-pad.json" <<'JSON'
-{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "057e", "product": "2009"}, "mode": "audit",
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x057e", "product": "0x2009"}, "mode": "audit",
  "rules": [{"name": "pro-deny-fw", "request": "output_report", "report_id": 3, "action": "deny"},
            {"name": "pro-deny-fw-again", "request": "output_report", "report_id": 3, "action": "deny"}]}]}
 JSON
 # the admin's file of the same name replaces the vendor's: no warning left
 cat >"$tmp/etc/20-pad.json" <<'JSON'
-{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "057e", "product": "2009"}, "mode": "audit",
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x057e", "product": "0x2009"}, "mode": "audit",
  "rules": [{"name": "pro-deny-fw", "request": "output_report", "report_id": 3, "action": "deny"}]}]}
 JSON
 cat >"$tmp/broken/10-a.json" <<'JSON'
@@ -69,18 +69,41 @@ cat >"$tmp/broken/10-a.json" <<'JSON'
  "rules": [{"name": "a", "request": "set_report", "report_id": "0x1ff", "action": "deny"}]}]}
 JSON
 printf '{"version": 1,\n "devices": [}\n' >"$tmp/broken/20-b.json"
+# device classes: every game controller of any vendor; one device by serial
+# and by physical path
+mkdir -p "$tmp/classes"
+cat >"$tmp/classes/10-pads.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"usage": "game_controller"},
+ "rules": [{"name": "pads-deny-fw", "request": "set_report", "report_type": "feature",
+  "report_id": "0xf0-0xf4", "action": "deny"}]}]}
+JSON
+cat >"$tmp/classes/20-serial.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "uniq": "SN-0042"}, "default": "deny",
+ "rules": [{"name": "sn-input", "request": "input_event", "report_id": "any", "action": "allow"},
+           {"name": "sn-get", "request": "get_report", "report_type": "feature", "report_id": "any", "action": "allow"}]},
+ {"match": {"phys": "usb-0000:00:14.0-3/input0"}, "rules": [
+  {"name": "port3-deny-out", "request": "output_report", "report_id": "any", "action": "deny"}]}]}
+JSON
 
 run_case check_shipped_policies_are_clean 0 \
 	"policy OK: 7 files, 10 rule sets, 42 rules, 0 warnings" -- --check --config-dir "$repo/policies"
 run_case check_reports_warnings_but_passes 0 \
-	"20-pad.json: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (devices[0].rules[0]) comes first and matches every request it does" \
+	"$tmp/vendor/20-pad.json:3:12: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (line 2: devices[0].rules[0]) comes first and matches every request it does" \
 	"policy OK: 2 files, 2 rule sets, 3 rules, 1 warning" -- --check --config-dir "$tmp/vendor"
+run_case check_strict_fails_on_a_warning 1 \
+	"$tmp/vendor/20-pad.json:3:12: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (line 2: devices[0].rules[0]) comes first and matches every request it does" \
+	"policy rejected (--strict): 0 errors, 1 warning" -- --check --strict --config-dir "$tmp/vendor"
+run_case check_strict_passes_without_warnings 0 \
+	"policy OK: 2 files, 2 rule sets, 2 rules, 0 warnings" \
+	-- --check --strict --config-dir "$tmp/vendor" --config-dir "$tmp/etc"
+run_case strict_goes_with_check_only 2 \
+	"hid-policyd: --strict goes with --check" -- --strict --explain --config-dir "$tmp/vendor"
 run_case check_later_config_dir_replaces_file_of_same_name 0 \
 	"policy OK: 2 files, 2 rule sets, 2 rules, 0 warnings" \
 	-- --check --config-dir "$tmp/vendor" --config-dir "$tmp/etc"
 run_case check_broken_directory_fails_with_every_error 1 \
-	"10-a.json: devices[0].rules[0].report_id: 0x1ff is out of range 0..255" \
-	"20-b.json:2:14: unexpected token near '}'" \
+	"$tmp/broken/10-a.json:2:64: devices[0].rules[0].report_id: 0x1ff is out of range 0..255" \
+	"$tmp/broken/20-b.json:2:14: unexpected token near '}'" \
 	"policy rejected: 2 errors, 0 warnings" -- --check --config-dir "$tmp/broken"
 run_case check_missing_config_dir_fails 1 \
 	"$tmp/none: cannot open directory: No such file or directory" \
@@ -118,5 +141,43 @@ run_case explain_needs_report_type_for_set_report 1 \
 run_case explain_refuses_a_broken_policy 1 \
 	"hid-policyd: the policy is rejected: nothing to explain" \
 	-- --explain --config-dir "$tmp/broken" --device usb:1:1 --request output_report --id 1
+
+run_case explain_usage_matches_any_vendor 0 \
+	"  application collections: game_pad" \
+	"decision: deny (EPERM) by rule \"pads-deny-fw\" (10-pads.json: devices[0].rules[0])" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage game_pad \
+	--request set_report --report feature --id 0xf1
+run_case explain_joystick_is_a_game_controller_too 0 \
+	"result: refused with -EPERM, logged" \
+	-- --explain --config-dir "$tmp/classes" --device bluetooth:abcd:0001 --usage 0x0001:0x0004 \
+	--request set_report --report feature --id 0xf0
+run_case explain_keyboard_is_no_game_controller 0 \
+	"no rule set matches this device: it is not protected, every request is allowed" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage keyboard \
+	--request set_report --report feature --id 0xf1
+run_case explain_uniq_selects_the_device_with_default_deny 0 \
+	"  uniq: \"SN-0042\"" \
+	"decision: deny (EPERM) by the default of 20-serial.json: devices[0]: no rule matches" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --uniq SN-0042 \
+	--request set_report --report output --id 1
+run_case explain_uniq_allow_list_lets_input_through 0 \
+	"decision: allow by rule \"sn-input\" (20-serial.json: devices[0].rules[0])" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --uniq SN-0042 \
+	--request input_event --id 1
+run_case explain_other_serial_is_not_matched 0 \
+	"no rule set matches this device: it is not protected, every request is allowed" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --uniq SN-0043 \
+	--request set_report --report output --id 1
+run_case explain_phys_matches_the_port 0 \
+	"decision: deny (EPERM) by rule \"port3-deny-out\" (20-serial.json: devices[1].rules[0])" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --phys usb-0000:00:14.0-3/input0 \
+	--request output_report --id 2
+run_case explain_id_is_decimal_or_hex_never_octal 1 \
+	"hid-policyd: --id \"010\": expected a report ID 0..255 (decimal or 0x..)" \
+	-- --explain --config-dir "$tmp/vendor" --device usb:28de:1205 --request output_report --id 010
+run_case explain_rejects_an_unknown_usage 1 \
+	"hid-policyd: --usage \"gamepad\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU" \
+	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage gamepad \
+	--request output_report --id 2
 
 [ $failed = 0 ]

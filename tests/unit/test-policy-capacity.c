@@ -60,8 +60,8 @@ static struct policy *two_files(const char *match_a, const char *match_b, struct
 static void two_files_for_the_same_device_that_do_not_fit_are_refused(void)
 {
 	struct diag d = {};
-	struct policy *p = two_files("{'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}",
-				     "{'bus': 'any', 'vendor': '054c', 'product': 'any'}", &d);
+	struct policy *p = two_files("{'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}",
+				     "{'bus': 'any', 'vendor': '0x054c', 'product': 'any'}", &d);
 
 	CHECK(!p, "80 rules for one device were accepted");
 	CHECK_MESSAGES(&d, "10-a.json: devices[0]: a device usb:054C:0CE6 would get 80 rules, more than the 64 a device holds, from the rule sets 10-a.json: devices[0] (40), 20-b.json: devices[0] (40); narrow their matches or merge their rules");
@@ -75,8 +75,8 @@ static void rule_sets_that_never_meet_on_one_device_are_accepted(void)
 	struct diag d = {};
 	struct policy *p;
 
-	p = two_files("{'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}",
-		      "{'bus': 'usb', 'vendor': '054c', 'product': ['09cc', '05c4']}", &d);
+	p = two_files("{'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}",
+		      "{'bus': 'usb', 'vendor': '0x054c', 'product': ['0x09cc', '0x05c4']}", &d);
 	CHECK(p, "rule sets for different products were refused");
 	CHECK_EQ(d.n_errors, 0);
 	policy_free(p);
@@ -94,7 +94,7 @@ static void rule_sets_that_never_meet_on_one_device_are_accepted(void)
 static void a_rule_set_for_any_device_meets_every_other(void)
 {
 	struct diag d = {};
-	struct policy *p = two_files("{'bus': 'usb', 'vendor': '046d', 'product': 'c52b'}",
+	struct policy *p = two_files("{'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'}",
 				     "{'bus': 'any', 'vendor': 'any', 'product': 'any'}", &d);
 
 	CHECK(!p, "80 rules for the receiver were accepted");
@@ -110,9 +110,9 @@ static void a_rule_set_for_any_device_meets_every_other(void)
 static void only_rule_sets_that_meet_on_one_device_are_added_up(void)
 {
 	char *dir = make_temp_dir();
-	char *a = ruleset("a", "{'bus': 'any', 'vendor': '0001', 'product': 'any'}", 0, 40);
-	char *b = ruleset("b", "{'bus': 'any', 'vendor': 'any', 'product': '0002'}", 100, 20);
-	char *c = ruleset("c", "{'bus': 'any', 'vendor': 'any', 'product': '0003'}", 200, 20);
+	char *a = ruleset("a", "{'bus': 'any', 'vendor': '0x0001', 'product': 'any'}", 0, 40);
+	char *b = ruleset("b", "{'bus': 'any', 'vendor': 'any', 'product': '0x0002'}", 100, 20);
+	char *c = ruleset("c", "{'bus': 'any', 'vendor': 'any', 'product': '0x0003'}", 200, 20);
 	char *doc, *bc;
 	const char *dirs[] = { dir };
 	struct diag d = {};

@@ -31,7 +31,7 @@ static void first_matching_rule_wins(void)
 	struct hid_device_rules r;
 	struct policy_verdict v;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
 		     "{'name': 'allow-f4-verify', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4',"
 		     " 'payload': [{'offset': 1, 'value': 2}], 'action': 'allow', 'log': true},"
 		     "{'name': 'deny-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'}]}]}",
@@ -54,7 +54,7 @@ static void request_kind_and_report_type_are_distinguished(void)
 {
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
 		     "{'name': 'deny-set-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'}]}]}",
 		     &DUALSENSE, &r);
 	CHECK_EQ(r.rules[0].kinds, HID_RULE_KIND_SET_FEATURE);
@@ -69,8 +69,8 @@ static void report_type_narrows_only_get_and_set_of_any_request(void)
 {
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
-		     "{'name': 'any-feature', 'request': 'any', 'report_type': 'feature', 'report_id': 'any', 'action': 'deny'},"
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
+		     "{'name': 'any-feature', 'request': ['any', 'input_event'], 'report_type': 'feature', 'report_id': 'any', 'action': 'deny'},"
 		     "{'name': 'get-set-any', 'request': ['get_report', 'set_report'], 'report_id': 'any', 'action': 'deny'}]}]}",
 		     &DUALSENSE, &r);
 	CHECK_EQ(r.rules[0].kinds, HID_RULE_KIND_GET_FEATURE | HID_RULE_KIND_SET_FEATURE |
@@ -94,7 +94,7 @@ static void report_id_lists_and_ranges_compile_to_the_bitmap(void)
 {
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
 		     "{'name': 'ids', 'request': 'input_event', 'report_id': [0, '0x10-0x12', 255], 'action': 'deny'}]}]}",
 		     &DUALSENSE, &r);
 	for (unsigned id = 0; id < 256; id++) {
@@ -112,7 +112,7 @@ static void payload_conditions_filter_by_command_byte(void)
 	struct policy_device deck = USB_DEVICE(0x28de, 0x1205, "Valve Software Steam Deck Controller");
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '28de', 'product': '1205'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x28de', 'product': '0x1205'}, 'rules': ["
 		     "{'name': 'deck-no-isp', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,"
 		     " 'payload': [{'offset': 1, 'value': '0x90'}, {'offset': 2, 'value': 4}], 'action': 'deny', 'errno': 'EACCES'},"
 		     "{'name': 'deck-no-update', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,"
@@ -135,7 +135,7 @@ static void short_payload_does_not_match_a_condition_past_its_end(void)
 {
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
 		     "{'name': 'byte5', 'request': 'output_report', 'report_id': 'any', 'payload': [{'offset': 5, 'value': 0}],"
 		     " 'action': 'deny'}]}]}", &DUALSENSE, &r);
 	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 1, (const uint8_t[]){ 1, 0, 0, 0, 0 }, 5).rule, -1);
@@ -150,7 +150,7 @@ static void long_payload_values_are_split_into_four_byte_conditions(void)
 	uint8_t other[sizeof(icp)];
 	struct hid_device_rules r;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '046d', 'product': 'c52b'}, 'rules': ["
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'}, 'rules': ["
 		     "{'name': 'unifying-no-dfu', 'request': 'output_report', 'report_id': '0x10',"
 		     " 'payload': [{'offset': 1, 'value': 'ff 80 f0 49 43 50'}], 'action': 'deny'}]}]}",
 		     &unifying, &r);
@@ -174,10 +174,11 @@ static void audit_mode_logs_but_does_not_enforce(void)
 	struct hid_device_rules r;
 	struct policy_verdict v;
 
-	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'mode': 'audit',"
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'mode': 'audit',"
 		     " 'default': 'deny', 'default_errno': 'EIO', 'rules': ["
 		     "{'name': 'deny-f4', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'},"
-		     "{'name': 'allow-05', 'request': 'get_report', 'report_type': 'feature', 'report_id': 5, 'action': 'allow'}]}]}",
+		     "{'name': 'allow-05', 'request': 'get_report', 'report_type': 'feature', 'report_id': 5, 'action': 'allow'},"
+		     "{'name': 'input', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'}]}]}",
 		     &DUALSENSE, &r);
 	CHECK_EQ(r.mode, HID_RULES_MODE_AUDIT);
 	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3);
@@ -200,10 +201,10 @@ static void audit_rule_set_next_to_enforcing_one_audits_only_its_rules(void)
 	struct policy_verdict v;
 
 	compile_text("{'version': 1, 'devices': ["
-		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'rules': ["
+		     "{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}, 'rules': ["
 		     "{'name': 'ds4-nvs-unlock', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
 		     " 'payload': [{'offset': 1, 'value': '0a 02 3e 71 7f 89'}], 'action': 'deny'}]},"
-		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'mode': 'audit', 'rules': ["
+		     "{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}, 'mode': 'audit', 'rules': ["
 		     "{'name': 'ds4-unverified', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
 		     " 'action': 'deny'}]}]}", &ds4, &r);
 	CHECK_EQ(r.mode, HID_RULES_MODE_ENFORCE);
@@ -228,10 +229,10 @@ static void audit_rule_set_first_does_not_shadow_an_enforcing_rule(void)
 	struct policy_verdict v;
 
 	compile_text("{'version': 1, 'devices': ["
-		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'mode': 'audit', 'rules': ["
+		     "{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}, 'mode': 'audit', 'rules': ["
 		     "{'name': 'watch-features', 'request': 'set_report', 'report_type': 'feature', 'report_id': 'any',"
 		     " 'action': 'deny'}]},"
-		     "{'match': {'bus': 'usb', 'vendor': '054c', 'product': '09cc'}, 'rules': ["
+		     "{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}, 'rules': ["
 		     "{'name': 'no-fw', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xa0',"
 		     " 'action': 'deny'}]}]}", &ds4, &r);
 	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0xa0, (const uint8_t[]){ 0xa0 }, 1);
@@ -243,9 +244,9 @@ static void audit_rule_set_first_does_not_shadow_an_enforcing_rule(void)
 static void device_matching_uses_bus_ids_and_name_glob(void)
 {
 	const char *doc =
-		"{'version': 1, 'devices': [{'match': [{'bus': 'usb', 'vendor': '054c', 'product': ['0ce6', '0df2']},"
+		"{'version': 1, 'devices': [{'match': [{'bus': 'usb', 'vendor': '0x054c', 'product': ['0x0ce6', '0x0df2']},"
 		" {'bus': 'bluetooth', 'vendor': 'any', 'product': 'any', 'name': '*DualSense*'}],"
-		" 'rules': [{'name': 'r', 'request': 'any', 'report_id': 'any', 'action': 'deny'}]}]}";
+		" 'rules': [{'name': 'r', 'request': 'set_report', 'report_type': 'any', 'report_id': 'any', 'action': 'deny'}]}]}";
 	struct diag d = {};
 	struct policy *p = load_text("t.json", doc, &d);
 	struct hid_device_rules r;
@@ -279,7 +280,7 @@ static void too_many_rules_on_one_device_is_refused_not_truncated(void)
 	/* two rule sets of 40 rules each, both for the DualSense */
 	for (int s = 0; s < 2; s++) {
 		snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc),
-			 "%s{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': [", s ? "," : "");
+			 "%s{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': [", s ? "," : "");
 		for (int i = 0; i < 40; i++)
 			snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc),
 				 "%s{'name': 's%d-r%d', 'request': 'output_report', 'report_id': %d, 'action': 'deny'}",
@@ -313,9 +314,9 @@ static void rule_index_maps_back_to_the_rule_name(void)
 	struct hid_device_rules r;
 	struct policy *p = load_text("t.json",
 		"{'version': 1, 'devices': ["
-		"{'match': {'bus': 'usb', 'vendor': '046d', 'product': 'c52b'}, 'rules': ["
+		"{'match': {'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'}, 'rules': ["
 		"{'name': 'logi', 'request': 'output_report', 'report_id': 16, 'action': 'deny'}]},"
-		"{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': ["
+		"{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': ["
 		"{'name': 'sony-a', 'request': 'output_report', 'report_id': 1, 'action': 'deny'},"
 		"{'name': 'sony-b', 'request': 'output_report', 'report_id': 2, 'action': 'deny'}]}]}", &d);
 
@@ -333,7 +334,7 @@ static void rule_index_maps_back_to_the_rule_name(void)
 /* --- directories --- */
 
 #define DS_SET(name, id, action)                                               \
-	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': [" \
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': [" \
 	"{'name': '" name "', 'request': 'set_report', 'report_type': 'feature', 'report_id': " id ", 'action': '" action "'}]}]}"
 
 static struct policy *load_dirs(const char *a, const char *b, struct diag *d)
@@ -364,8 +365,16 @@ static void files_are_read_in_lexical_order(void)
 	CHECK(!strcmp(p->files[0].name, "10-allow.json"), "first file %s", p->files[0].name);
 	CHECK_EQ(policy_compile(p, &DUALSENSE, &r, NULL), 0);
 	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0xf4, fw_start, 3).action, HID_RULE_ALLOW);
-	/* the shadowed rule of the later file is a warning across files */
-	CHECK_MESSAGES(&d, "20-deny.json: devices[0].rules[0]: warning: rule \"deny-f4\" can never match: rule \"allow-f4\" (10-allow.json: devices[0].rules[0]) comes first and matches every request it does");
+	/* the shadowed rule of the later file is a warning across files, and
+	 * every file that is not read is named */
+	char *readme = in_dir(dir, "README: warning: not read: rule files are named *.json (and do not start with a dot)");
+	char *hidden = in_dir(dir, ".hidden.json: warning: not read: rule files are named *.json (and do not start with a dot)");
+	char *shadow = in_dir(dir, "20-deny.json:1:105: devices[0].rules[0]: warning: rule \"deny-f4\" can never match: rule \"allow-f4\" (DIR/10-allow.json:1:105: devices[0].rules[0]) comes first and matches every request it does");
+
+	CHECK_MESSAGES(&d, readme, hidden, shadow);
+	free(readme);
+	free(hidden);
+	free(shadow);
 	policy_free(p);
 	diag_done(&d);
 	rm_tree(dir);
@@ -408,8 +417,12 @@ static void one_broken_file_rejects_the_whole_directory(void)
 	write_policy(dir, "30-dup.json", DS_SET("good", "'0xf5'", "deny"));
 	p = load_dirs(dir, NULL, &d);
 	CHECK(!p, "a directory with a broken file was accepted");
-	CHECK_MESSAGES(&d, "20-broken.json:1:27: ']' expected near end of file",
-		       "30-dup.json: devices[0].rules[0]: duplicate rule name \"good\" (first defined at 10-good.json: devices[0].rules[0])");
+	char *broken = in_dir(dir, "20-broken.json:1:27: ']' expected near end of file");
+	char *dup = in_dir(dir, "30-dup.json:1:105: devices[0].rules[0]: duplicate rule name \"good\" (first defined at DIR/10-good.json:1:105: devices[0].rules[0])");
+
+	CHECK_MESSAGES(&d, broken, dup);
+	free(broken);
+	free(dup);
 	diag_done(&d);
 	rm_tree(dir);
 }

@@ -15,7 +15,7 @@
 #include "policy-helpers.h"
 
 #define SET(name)                                                              \
-	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '054c', 'product': '0ce6'}, 'rules': [" \
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}, 'rules': [" \
 	"{'name': '" name "', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf4', 'action': 'deny'}]}]}"
 
 #define OTHER_UID 4242

@@ -81,27 +81,27 @@ static void senders_that_mean_nothing_are_errors(void)
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
 			  " 'sender': {'user': 'no-such-user-here'}, 'action': 'deny'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.user: no user \"no-such-user-here\" on this system");
+	CHECK_MESSAGES(&d, "t.json:1:179: devices[0].rules[0].sender.user: no user \"no-such-user-here\" on this system");
 	diag_done(&d);
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'input_event', 'report_id': 1,"
 			  " 'sender': {'user': 0}, 'action': 'deny'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender: input events come from the device: no one sends them");
+	CHECK_MESSAGES(&d, "t.json:1:171: devices[0].rules[0].sender: input events come from the device: no one sends them");
 	diag_done(&d);
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
 			  " 'sender': {'origin': 'kernel', 'group': 0}, 'action': 'deny'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender: a driver's own request (origin \"kernel\") has no user, group or executable");
+	CHECK_MESSAGES(&d, "t.json:1:170: devices[0].rules[0].sender: a driver's own request (origin \"kernel\") has no user, group or executable");
 	diag_done(&d);
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
 			  " 'sender': {'executable': 'fwupd'}, 'action': 'allow'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.executable: expected an absolute path, got \"fwupd\"");
+	CHECK_MESSAGES(&d, "t.json:1:185: devices[0].rules[0].sender.executable: expected an absolute path, got \"fwupd\"");
 	diag_done(&d);
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
 			  " 'sender': {'user': [1, 2, 3, 4, 5]}, 'action': 'allow'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.user: expected 1 to 4 values, got 5");
+	CHECK_MESSAGES(&d, "t.json:1:179: devices[0].rules[0].sender.user: expected 1 to 4 values, got 5");
 	diag_done(&d);
 }
 

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-to-end: rule sets that match devices by what they are and by which
+ * one they are, on uhid and on USB (usbhid on dummy_hcd).
+ *
+ *   - every game controller, any vendor: one rule set matching the report
+ *     descriptor's application collection (usage "game_controller")
+ *     refuses the firmware-update report on game pads and joysticks of
+ *     three vendors, present at start or plugged in later, and leaves a
+ *     vendor-defined device with the same reports alone;
+ *   - deny by default on one device, chosen by its serial (HID_UNIQ), with
+ *     a short allow-list: its input, one feature report to read and one
+ *     output report pass, everything else is refused; a device of the same
+ *     vendor and product with another serial is not touched;
+ *   - what the daemon shows of a device (hid-policyctl devices), pins
+ *     (generate) and explains (explain --usage);
+ *   - a policy that would lock out every device's input is refused at
+ *     reload, and the rules in force stay.
+ *
+ * Each check looks at both ends: the caller's errno and what the device
+ * received.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/hidraw.h>
+
+#include "harness.h"
+#include "json_path.h"
+#include "policy/sha256.h"
+#include "policyd_case.h"
+#include "policyd_run.h"
+#include "uhid_dev.h"
+
+#define DECISION_TIMEOUT_MS 30000	/* TCG is slow; a hotplug waits for the bind */
+
+static enum test_dev_backend backend;
+
+/* A top-level application collection of Generic Desktop usage USAGE, then
+ * uhid_test_rdesc's reports (input 1, output 2, features 3, 4 and 0xf0)
+ * under the vendor page. */
+#define CLASS_RDESC(usage)                                                     \
+	{ 0x05, 0x01, 0x09, (usage), 0xa1, 0x01, 0x06, 0x00, 0xff,             \
+	  0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x3f,                  \
+	  0x85, 0x01, 0x09, 0x02, 0x81, 0x02, 0x85, 0x02, 0x09, 0x03, 0x91, 0x02, \
+	  0x85, 0x03, 0x09, 0x04, 0xb1, 0x02, 0x85, 0x04, 0x09, 0x05, 0xb1, 0x02, \
+	  0x85, 0xf0, 0x09, 0x06, 0xb1, 0x02, 0xc0 }
+
+static const uint8_t game_pad_rdesc[] = CLASS_RDESC(0x05);
+static const uint8_t joystick_rdesc[] = CLASS_RDESC(0x04);
+
+static const char controllers_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"game-controllers\",\n"
+	"    \"match\": { \"usage\": \"game_controller\" },\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"controllers-no-firmware-update\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+	"    ] } ] }\n";
+
+static struct uhid_dev_config device(const char *name, uint16_t vendor, uint16_t product,
+				     const uint8_t *rdesc, size_t size)
+{
+	return (struct uhid_dev_config){
+		.backend = backend,
+		.name = name,
+		.vendor = vendor,
+		.product = product,
+		.rdesc = rdesc,
+		.rdesc_size = size,
+	};
+}
+
+/* The daemon's decision on DEV, as udev reads it: 1 protected, 0 not. */
+static int decision(struct policyd_run *run, const struct uhid_dev *dev)
+{
+	char path[512], text[32] = "";
+
+	snprintf(path, sizeof(path), "%s/devices/%s", run->runtime_dir, dev->sysname);
+	for (int waited = 0; waited < DECISION_TIMEOUT_MS; waited += 50) {
+		ssize_t n = read_file(path, text, sizeof(text) - 1);
+
+		if (n > 0) {
+			text[n] = '\0';
+			return !strncmp(text, "protected", 9);
+		}
+		usleep(50 * 1000);
+	}
+	CHECK(false, "no decision on %s in %d ms", dev->sysname, DECISION_TIMEOUT_MS);
+	return -1;
+}
+
+/*
+ * The first decision udev could have read for a device plugged in while
+ * this watch runs: its decision file is polled every millisecond from
+ * before the device exists. A device that a rule set will protect once its
+ * descriptor is parsed must never be published "unprotected" first (udev
+ * would open its node to users before the firewall is in place).
+ */
+struct first_decision {
+	pthread_t thread;
+	const char *dir;	/* RUNTIME_DIR/devices */
+	char prefix[32];	/* "0003:4321:0001." */
+	char first[32];		/* what the file first held, "" until then */
+	bool stop;		/* atomic */
+};
+
+static void *watch_decisions(void *arg)
+{
+	struct first_decision *w = arg;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE) && !w->first[0]) {
+		DIR *d = opendir(w->dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) && !w->first[0]) {
+			char path[512], text[32];
+			ssize_t n;
+
+			if (strncmp(de->d_name, w->prefix, strlen(w->prefix)))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", w->dir, de->d_name);
+			n = read_file(path, text, sizeof(text) - 1);
+			if (n > 0) {
+				text[n] = '\0';
+				snprintf(w->first, sizeof(w->first), "%s", text);
+			}
+		}
+		if (d)
+			closedir(d);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static void first_decision_start(struct first_decision *w, struct policyd_run *run,
+				 const struct uhid_dev_config *cfg)
+{
+	static char dir[200];
+
+	snprintf(dir, sizeof(dir), "%s/devices", run->runtime_dir);
+	*w = (struct first_decision){ .dir = dir };
+	snprintf(w->prefix, sizeof(w->prefix), "0003:%04X:%04X.", cfg->vendor, cfg->product);
+	CHECK_EQ(pthread_create(&w->thread, NULL, watch_decisions, w), 0);
+}
+
+static const char *first_decision_end(struct first_decision *w)
+{
+	__atomic_store_n(&w->stop, true, __ATOMIC_RELEASE);
+	pthread_join(w->thread, NULL);
+	return w->first;
+}
+
+static int set_feature_errno(int fd, uint8_t id)
+{
+	return uhid_hidraw_set_feature(fd, id);
+}
+
+static int get_feature_errno(int fd, uint8_t id)
+{
+	uint8_t buf[64] = { id };
+
+	return ioctl(fd, HIDIOCGFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
+}
+
+static int output_errno(int fd, uint8_t id)
+{
+	uint8_t buf[64] = { id, 0x55 };
+
+	return write(fd, buf, sizeof(buf)) < 0 ? errno : 0;
+}
+
+/* A game controller of any vendor: the firmware update is refused and never
+ * reaches it; another feature report does. */
+static void check_controller_refuses_update(struct policyd_run *run, struct uhid_dev *dev)
+{
+	char hid_id[32];
+	const char *refused[] = { hid_id, "rule.name=controllers-no-firmware-update",
+				  "enforced=true", NULL };
+	int fd;
+
+	CHECK_EQ(decision(run, dev), 1);
+	fd = uhid_dev_open_hidraw(dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature_errno(fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(set_feature_errno(fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev->hid_id);
+	CHECK_EQ(policyd_audit_count(run, refused, 1, 3000), 1);
+	close(fd);
+}
+
+static void test_every_game_controller_of_any_vendor_is_matched_by_usage(void)
+{
+	const uint8_t *vendor_rdesc = uhid_test_rdesc;
+	struct uhid_dev_config pad_cfg = device("pad of vendor 1234", 0x1234, 0x5801, game_pad_rdesc,
+						sizeof(game_pad_rdesc));
+	struct uhid_dev_config pad2_cfg = device("pad of vendor 4321", 0x4321, 0x0001, game_pad_rdesc,
+						 sizeof(game_pad_rdesc));
+	struct uhid_dev_config stick_cfg = device("joystick of vendor 7777", 0x7777, 0x0a0a,
+						  joystick_rdesc, sizeof(joystick_rdesc));
+	struct uhid_dev_config other_cfg = device("vendor-defined device", 0x1234, 0x5802,
+						  vendor_rdesc, uhid_test_rdesc_size);
+	struct first_decision watch;
+	struct uhid_dev pad, dev;
+	struct policyd_run run;
+	int fd;
+
+	/* present when the daemon starts */
+	CHECK_OK(uhid_dev_create(&pad, &pad_cfg));
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-controllers.json", controllers_policy));
+	CHECK_OK(policyd_start(&run, NULL));
+	check_controller_refuses_update(&run, &pad);
+	uhid_dev_destroy(&pad);
+
+	/* plugged in later: another vendor's game pad, then a joystick (the
+	 * decision waits for the bind event, when the descriptor is known) */
+	first_decision_start(&watch, &run, &pad2_cfg);
+	CHECK_OK(uhid_dev_create(&dev, &pad2_cfg));
+	check_controller_refuses_update(&run, &dev);
+	CHECK(!strncmp(first_decision_end(&watch), "protected", 9),
+	      "the first decision published was \"%s\"", watch.first);
+	uhid_dev_destroy(&dev);
+	CHECK_OK(uhid_dev_create(&dev, &stick_cfg));
+	check_controller_refuses_update(&run, &dev);
+	uhid_dev_destroy(&dev);
+
+	/* the same reports on a device that is no game controller: untouched */
+	CHECK_OK(uhid_dev_create(&dev, &other_cfg));
+	CHECK_EQ(decision(&run, &dev), 0);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature_errno(fd, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+	close(fd);
+	uhid_dev_destroy(&dev);
+
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+}
+
+/* What the daemon shows of a game pad, the policy it generates for it (its
+ * descriptor's hash and its serial pinned), and explain with another usage. */
+static void test_devices_generate_and_explain_know_the_device_class(void)
+{
+	struct uhid_dev_config cfg = device("pad of vendor 1234", 0x1234, 0x5803, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	struct policyd_case c;
+	json_t *devices, *gen, *match, *explain, *d = NULL, *e;
+	uint8_t hash[SHA256_BYTES];
+	char hex[2 * SHA256_BYTES + 1], serial[128];
+	size_t i;
+
+	cfg.uniq = backend == TEST_DEV_UHID ? "PAD-SERIAL-*1" : NULL;
+	policyd_case_start(&c, &cfg, controllers_policy);
+	sha256(game_pad_rdesc, sizeof(game_pad_rdesc), hash);
+	for (i = 0; i < SHA256_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+
+	devices = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
+	json_array_foreach(json_object_get(devices, "devices"), i, e)
+		if (!strcmp(json_path_str_or_empty(e, "sysfs"), c.dev.sysname))
+			d = e;
+	CHECK(d, "%s is not listed", c.dev.sysname);
+	snprintf(serial, sizeof(serial), "%s", json_path_str(d, "uniq"));
+	e = json_array_get(json_object_get(d, "usages"), 0);
+	CHECK(json_is_string(e) && !strcmp(json_string_value(e), "game_pad"), "usages[0] is not \"game_pad\"");
+	CHECK_EQ(json_array_size(json_object_get(d, "usages")), 1);
+	CHECK(!strcmp(json_path_str(d, "descriptor_sha256"), hex), "hash %s, expected %s",
+	      json_path_str(d, "descriptor_sha256"), hex);
+	if (backend == TEST_DEV_USB)	/* usbhid's interface 0; uhid has none */
+		CHECK_EQ(json_path_int(d, "interface"), 0);
+	else
+		CHECK(json_is_null(json_object_get(d, "interface")), "uhid device has an interface");
+	json_decref(devices);
+
+	gen = POLICYCTL_JSON(&c.run, (uid_t)-1, "generate");
+	match = json_array_get(json_object_get(json_array_get(json_path(gen, "policy.devices"), 0), "match"), 0);
+	CHECK(match, "generate made no match");
+	CHECK(!strcmp(json_path_str(match, "vendor"), "0x1234"), "vendor %s", json_path_str(match, "vendor"));
+	CHECK(!strcmp(json_path_str(match, "product"), "0x5803"), "product %s",
+	      json_path_str(match, "product"));
+	CHECK(!strcmp(json_path_str(match, "descriptor_sha256"), hex), "pinned hash %s",
+	      json_path_str(match, "descriptor_sha256"));
+	/* the serial is pinned as a glob of itself: "*" escaped */
+	if (backend == TEST_DEV_UHID)
+		CHECK(!strcmp(json_path_str(match, "uniq"), "PAD-SERIAL-\\*1"), "pinned serial %s",
+		      json_path_str(match, "uniq"));
+	else
+		CHECK(!strcmp(json_path_str(match, "uniq"), serial), "pinned serial %s, device %s",
+		      json_path_str(match, "uniq"), serial);
+	json_decref(gen);
+
+	/* as a keyboard, the same device would not be protected */
+	explain = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report",
+				 "--report", "feature", "--id", "0xf0", "--usage", "keyboard");
+	CHECK(!strcmp(json_path_str(explain, "decision.action"), "allow"), "as a keyboard: %s",
+	      json_path_str(explain, "text"));
+	CHECK(strstr(json_path_str(explain, "text"), "no rule set matches this device"), "%s",
+	      json_path_str(explain, "text"));
+	json_decref(explain);
+	explain = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report",
+				 "--report", "feature", "--id", "0xf0");
+	CHECK(!strcmp(json_path_str(explain, "decision.action"), "deny"), "as itself: %s",
+	      json_path_str(explain, "text"));
+	CHECK(strstr(json_path_str(explain, "text"), "application collections: game_pad"), "%s",
+	      json_path_str(explain, "text"));
+	json_decref(explain);
+
+	policyd_case_end(&c);
+}
+
+/* One device, chosen by serial, refuses everything but its allow-list. */
+static const char one_device_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"locked-pad\",\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5810\",\n"
+	"               \"uniq\": \"SN-LOCKED-1\" },\n"
+	"    \"default\": \"deny\", \"default_errno\": \"EACCES\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"locked-input\", \"request\": \"input_event\", \"report_id\": \"any\",\n"
+	"        \"action\": \"allow\" },\n"
+	"      { \"name\": \"locked-read-calibration\", \"request\": \"get_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\" },\n"
+	"      { \"name\": \"locked-rumble\", \"request\": \"output_report\", \"report_id\": 2,\n"
+	"        \"action\": \"allow\" }\n"
+	"    ] } ] }\n";
+
+/* Send input report 1 from DEV and read it on FD: 0, or -ETIMEDOUT. */
+static int input_passes(struct uhid_dev *dev, int fd)
+{
+	uint8_t report[64] = { 0x01, 0xa5 }, got[64];
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	CHECK_OK(uhid_dev_send_input(dev, report, sizeof(report)));
+	if (poll(&pfd, 1, 3000) != 1)
+		return -ETIMEDOUT;
+	n = read(fd, got, sizeof(got));
+	CHECK(n >= 2 && got[0] == 0x01 && got[1] == 0xa5, "read %zd bytes, %02x %02x", n, got[0], got[1]);
+	return 0;
+}
+
+static void test_deny_by_default_on_one_device_matched_by_serial(void)
+{
+	struct uhid_dev_config cfg = device("locked pad", 0x1234, 0x5810, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	struct uhid_dev_config other_cfg = cfg;
+	struct policyd_case c;
+	struct uhid_dev other;
+	char hid_id[32];
+	const char *refused[] = { hid_id, "enforced=true", NULL };
+	int fd;
+
+	cfg.uniq = "SN-LOCKED-1";
+	other_cfg.uniq = "SN-OTHER-2";
+	other_cfg.name = "same model, other serial";
+	policyd_case_start(&c, &cfg, one_device_policy);
+	CHECK_EQ(decision(&c.run, &c.dev), 1);
+	uhid_dev_set_get_reply(&c.dev, 3, (uint8_t[64]){ 3, 0x42 }, 64, 0);
+
+	/* the allow-list */
+	CHECK_EQ(get_feature_errno(c.fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_GET_REPORT, 3, 1, 3000));
+	CHECK_EQ(output_errno(c.fd, 2), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 3000));
+	CHECK_OK(input_passes(&c.dev, c.fd));
+
+	/* everything else, refused by the default with its errno */
+	CHECK_EQ(set_feature_errno(c.fd, 3), EACCES);
+	CHECK_EQ(get_feature_errno(c.fd, 4), EACCES);
+	CHECK_EQ(set_feature_errno(c.fd, 0xf0), EACCES);
+	usleep(200 * 1000);	/* output reports reach the device asynchronously */
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, 4), 0);
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 3, 3000), 3);
+
+	/* the same model with another serial: no rule set, everything passes */
+	CHECK_OK(uhid_dev_create(&other, &other_cfg));
+	CHECK_EQ(decision(&c.run, &other), 0);
+	fd = uhid_dev_open_hidraw(&other, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(set_feature_errno(fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&other, UHID_DEV_SET_REPORT, 3, 1, 3000));
+	CHECK_EQ(set_feature_errno(fd, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&other, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+	close(fd);
+	uhid_dev_destroy(&other);
+
+	policyd_case_end(&c);
+}
+
+/* A policy that would refuse every input event (deny by default on every
+ * device, naming no input_event) is refused by the running daemon at
+ * reload, with its place in the file; the rules in force stay, and the
+ * device's input still flows. */
+static void test_a_lockout_policy_is_refused_and_the_rules_in_force_stay(void)
+{
+	static const char lockout[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"any\" },\n"
+		"    \"default\": \"deny\",\n"
+		"    \"rules\": [] } ] }\n";
+	struct uhid_dev_config cfg = device("pad of vendor 1234", 0x1234, 0x5804, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	struct policyd_case c;
+	char said[512];
+
+	policyd_case_start(&c, &cfg, controllers_policy);
+	CHECK_OK(policyd_write_policy(&c.run, "90-lockout.json", lockout));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "reload failed: the rules in force stay in force", 0),
+	      "the lockout policy was not refused");
+	snprintf(said, sizeof(said), "%s/90-lockout.json:3:16: devices[0].default: \"default\": \"deny\" refuses input events too",
+		 c.run.config_dir);
+	CHECK(policyd_said(&c.run, said, 0), "no message naming %s", said);
+
+	CHECK_OK(input_passes(&c.dev, c.fd));
+	CHECK_EQ(set_feature_errno(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(set_feature_errno(c.fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+
+	policyd_case_end(&c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct test_case tests[] = {
+		{ "every_game_controller_of_any_vendor_is_matched_by_usage",
+		  test_every_game_controller_of_any_vendor_is_matched_by_usage },
+		{ "devices_generate_and_explain_know_the_device_class",
+		  test_devices_generate_and_explain_know_the_device_class },
+		{ "deny_by_default_on_one_device_matched_by_serial",
+		  test_deny_by_default_on_one_device_matched_by_serial },
+		{ "a_lockout_policy_is_refused_and_the_rules_in_force_stay",
+		  test_a_lockout_policy_is_refused_and_the_rules_in_force_stay },
+	};
+	int failed;
+
+	failed = test_main(argc, argv, "e2e-classes", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e-classes/usb", tests, ARRAY_SIZE(tests));
+	return failed;
+}

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Device classes: report descriptors read for their top-level application
+ * collections (well-formed and malformed ones), the SHA-256 of a
+ * descriptor, and rule sets matching by usage, USB interface and
+ * descriptor hash.
+ */
+#include <errno.h>
+#include <linux/input.h>
+
+#include "policy-helpers.h"
+#include "policy/hid_descriptor.h"
+#include "policy/sha256.h"
+
+#define GD(u) (0x00010000u | (u))	/* Generic Desktop page */
+
+/* Parse DESC; the result must be R and the usages exactly WANT (0-ended). */
+static void check_apps(const uint8_t *desc, size_t len, int r, const uint32_t *want)
+{
+	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];
+	size_t n = 99, n_want = 0;
+
+	while (want[n_want])
+		n_want++;
+	CHECK_EQ(hid_descriptor_applications(desc, len, usages, HID_DESCRIPTOR_USAGES_MAX, &n), r);
+	CHECK_EQ(n, n_want);
+	for (size_t i = 0; i < n && i < n_want; i++)
+		CHECK(usages[i] == want[i], "usage %zu is 0x%08x, expected 0x%08x", i, usages[i], want[i]);
+}
+#define APPS(r, ...) check_apps(desc, sizeof(desc), r, (const uint32_t[]){ __VA_ARGS__, 0 })
+
+static void game_pad_descriptor_is_one_game_pad(void)
+{
+	/* Usage Page (Generic Desktop), Usage (Game Pad), Collection (Application),
+	 * Report ID 1, 16 buttons, End Collection */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x05, 0xa1, 0x01, 0x85, 0x01, 0x05, 0x09, 0x19, 0x01,
+		0x29, 0x10, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x10, 0x81, 0x02,
+		0xc0,
+	};
+
+	APPS(0, GD(0x05));
+}
+
+static void composite_keyboard_lists_every_top_level_collection_once(void)
+{
+	/* keyboard, consumer control, system control, a second keyboard */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x85, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x01, 0xc0,
+		0x05, 0x0c, 0x09, 0x01, 0xa1, 0x01, 0x85, 0x02, 0x75, 0x10, 0x95, 0x01, 0x81, 0x00, 0xc0,
+		0x05, 0x01, 0x09, 0x80, 0xa1, 0x01, 0x85, 0x03, 0x75, 0x08, 0x95, 0x01, 0x81, 0x00, 0xc0,
+		0x09, 0x06, 0xa1, 0x01, 0x85, 0x04, 0x75, 0x08, 0x95, 0x01, 0x81, 0x01, 0xc0,
+	};
+
+	APPS(0, GD(0x06), 0x000c0001u, GD(0x80));
+}
+
+static void nested_and_non_application_collections_do_not_count(void)
+{
+	/* mouse application holding a pointer physical collection and a nested
+	 * application collection; then a top-level physical collection */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x02, 0xa1, 0x01,
+		0x09, 0x01, 0xa1, 0x00, 0x09, 0x30, 0x81, 0x02, 0xc0,
+		0x09, 0x05, 0xa1, 0x01, 0xc0,
+		0xc0,
+		0x09, 0x04, 0xa1, 0x00, 0xc0,
+	};
+
+	APPS(0, GD(0x02));
+}
+
+static void vendor_page_extended_usage_and_late_usage_page(void)
+{
+	static const uint8_t desc[] = {
+		/* Usage Page (0xff00), Usage (0x01), Collection (Application) */
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x3f, 0xb1, 0x02, 0xc0,
+		/* a 4-byte Usage carries its page: Generic Desktop Joystick, while
+		 * the global Usage Page is still 0xff00 */
+		0x0b, 0x04, 0x00, 0x01, 0x00, 0xa1, 0x01, 0xc0,
+		/* Usage before Usage Page: the page in force at the Collection counts */
+		0x09, 0x01, 0x05, 0x0c, 0xa1, 0x01, 0xc0,
+	};
+
+	APPS(0, 0xff000001u, GD(0x04), 0x000c0001u);
+}
+
+static void push_pop_restore_the_usage_page_and_long_items_are_skipped(void)
+{
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0xa4, 0x05, 0x0c, 0xb4,	/* page 1, Push, page 0x0c, Pop */
+		0xfe, 0x02, 0x10, 0xaa, 0xbb,		/* a long item, 2 data bytes */
+		0x19, 0x02, 0x29, 0x03,			/* Usage Minimum 2 stands for the first usage */
+		0xa1, 0x01, 0xc0,
+	};
+
+	APPS(0, GD(0x02));
+}
+
+static void truncated_item_is_malformed_and_keeps_what_came_before(void)
+{
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x05, 0xa1, 0x01, 0xc0,
+		0x06, 0x00,				/* a 2-byte Usage Page with 1 byte left */
+	};
+
+	APPS(-EBADMSG, GD(0x05));
+}
+
+static void truncated_long_item_is_malformed(void)
+{
+	static const uint8_t desc[] = { 0x09, 0x06, 0xa1, 0x01, 0xc0, 0xfe, 0x10, 0x00, 0x01 };
+
+	APPS(-EBADMSG, 0x00000006u);
+}
+
+static void unbalanced_collections_are_malformed(void)
+{
+	static const uint8_t end_first[] = { 0xc0, 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0xc0 };
+	static const uint8_t unclosed[] = { 0x05, 0x01, 0x09, 0x02, 0xa1, 0x01 };
+	uint32_t none[] = { 0 }, mouse[] = { GD(0x02), 0 };
+
+	check_apps(end_first, sizeof(end_first), -EBADMSG, none);
+	check_apps(unclosed, sizeof(unclosed), -EBADMSG, mouse);
+}
+
+static void push_pop_out_of_balance_and_deep_nesting_are_malformed(void)
+{
+	uint8_t deep[2 * (HID_DESCRIPTOR_DEPTH_MAX + 1)], pushes[HID_DESCRIPTOR_PUSH_MAX + 1];
+	static const uint8_t pop_first[] = { 0xb4, 0x05, 0x01 };
+	uint32_t none[] = { 0 };
+
+	for (size_t i = 0; i < sizeof(deep); i += 2)
+		deep[i] = 0xa1, deep[i + 1] = 0x02;	/* Collection (Logical) */
+	memset(pushes, 0xa4, sizeof(pushes));
+	check_apps(deep, sizeof(deep), -EBADMSG, none);
+	check_apps(pushes, sizeof(pushes), -EBADMSG, none);
+	check_apps(pop_first, sizeof(pop_first), -EBADMSG, none);
+	check_apps(pushes, 0, 0, none);
+}
+
+static void more_application_usages_than_kept_is_said(void)
+{
+	uint8_t desc[8 * (HID_DESCRIPTOR_USAGES_MAX + 1)];
+	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];
+	size_t n;
+
+	/* Usage Page (0xff00 + i), Usage (1), Collection (Application), End */
+	for (size_t i = 0; i <= HID_DESCRIPTOR_USAGES_MAX; i++) {
+		const uint8_t app[] = { 0x06, (uint8_t)i, 0xff, 0x09, 0x01, 0xa1, 0x01, 0xc0 };
+
+		memcpy(desc + 8 * i, app, sizeof(app));
+	}
+	CHECK_EQ(hid_descriptor_applications(desc, sizeof(desc), usages, HID_DESCRIPTOR_USAGES_MAX, &n),
+		 -E2BIG);
+	CHECK_EQ(n, HID_DESCRIPTOR_USAGES_MAX);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(usages[i], (uint32_t)(0xff00 + i) << 16 | 1);
+}
+
+static void hex32(const uint8_t *h, char *out)
+{
+	for (int i = 0; i < SHA256_BYTES; i++)
+		sprintf(out + 2 * i, "%02x", h[i]);
+}
+
+static void sha256_matches_the_standard_vectors(void)
+{
+	static const char *const from_range[][2] = {
+		/* bytes 0, 1, ..., n-1 (hashlib): around the padding boundaries */
+		{ "55", "463eb28e72f82e0a96c0a4cc53690c571281131f672aa229e0d45ae59b598b59" },
+		{ "56", "da2ae4d6b36748f2a318f23e7ab1dfdf45acdc9d049bd80e59de82a60895f562" },
+		{ "63", "29af2686fd53374a36b0846694cc342177e428d1647515f078784d69cdb9e488" },
+		{ "64", "fdeab9acf3710362bd2658cdc9a29e8f9c757fcf9811603a8c447cd1d9151108" },
+		{ "119", "da18797ed7c3a777f0847f429724a2d8cd5138e6ed2895c3fa1a6d39d18f7ec6" },
+	};
+	uint8_t h[SHA256_BYTES], buf[128];
+	char hex[2 * SHA256_BYTES + 1];
+	static char million[1000000];
+
+	/* FIPS 180-2, appendix B */
+	sha256("", 0, h);
+	hex32(h, hex);
+	CHECK(!strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"), "\"\": %s", hex);
+	sha256("abc", 3, h);
+	hex32(h, hex);
+	CHECK(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "abc: %s", hex);
+	sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, h);
+	hex32(h, hex);
+	CHECK(!strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"), "448 bits: %s", hex);
+	memset(million, 'a', sizeof(million));
+	sha256(million, sizeof(million), h);
+	hex32(h, hex);
+	CHECK(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"), "a x 10^6: %s", hex);
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)i;
+	for (size_t i = 0; i < ARRAY_SIZE(from_range); i++) {
+		sha256(buf, (size_t)atoi(from_range[i][0]), h);
+		hex32(h, hex);
+		CHECK(!strcmp(hex, from_range[i][1]), "%s bytes: %s", from_range[i][0], hex);
+	}
+}
+
+/* Devices for the matching tests. */
+static const uint32_t pad_usages[] = { GD(0x06), GD(0x05) };	/* keyboard and game pad */
+static const uint32_t kbd_usages[] = { GD(0x06), 0x000c0001u };
+static const uint32_t vendor_usages[] = { 0xffa00003u };
+static const uint8_t some_hash[SHA256_BYTES] = { 0xab, 0xcd, [31] = 0x01 };
+
+static struct policy_device device(uint16_t vendor, const uint32_t *usages, size_t n)
+{
+	return (struct policy_device){
+		.bus = BUS_USB, .vendor = vendor, .product = 0x0001, .name = "x",
+		.descriptor_known = true, .usages = usages, .n_usages = n,
+	};
+}
+
+static struct policy *load_clean(const char *doc)
+{
+	struct diag d = {};
+	struct policy *p = load_text("t.json", doc, &d);
+
+	CHECK(p, "policy rejected");
+	for (size_t i = 0; i < d.n; i++)
+		test_log("message: %s", d.entries[i].text);
+	CHECK_EQ(d.n, 0);
+	diag_done(&d);
+	return p;
+}
+
+#define SET(match) "{'match': " match ", 'rules': [{'name': 'r', 'request': 'output_report', 'report_id': 'any', 'action': 'deny'}]}"
+#define DOC1(match) "{'version': 1, 'devices': [" SET(match) "]}"
+
+static void usage_matches_every_vendor_with_that_application(void)
+{
+	struct policy *p = load_clean(DOC1("{'usage': 'game_controller'}"));
+	struct policy_device pad = device(0x1234, pad_usages, 2), pad2 = device(0x0f0d, pad_usages + 1, 1);
+	struct policy_device kbd = device(0x1234, kbd_usages, 2);
+
+	CHECK(policy_ruleset_matches(&p->sets[0], &pad), "keyboard+game pad not matched");
+	CHECK(policy_ruleset_matches(&p->sets[0], &pad2), "other vendor's game pad not matched");
+	CHECK(!policy_ruleset_matches(&p->sets[0], &kbd), "keyboard matched as a game controller");
+	policy_free(p);
+}
+
+static void usage_forms_page_names_and_exact_values(void)
+{
+	struct policy *vd = load_clean(DOC1("{'usage': 'vendor_defined'}"));
+	struct policy *page = load_clean(DOC1("{'usage': '0x000c'}"));
+	struct policy *exact = load_clean(DOC1("{'usage': ['0xffa0:0x0003', 'mouse']}"));
+	struct policy_device ven = device(1, vendor_usages, 1), kbd = device(1, kbd_usages, 2);
+
+	CHECK(policy_ruleset_matches(&vd->sets[0], &ven), "vendor page 0xffa0 not vendor_defined");
+	CHECK(!policy_ruleset_matches(&vd->sets[0], &kbd), "keyboard is vendor_defined");
+	CHECK(policy_ruleset_matches(&page->sets[0], &kbd), "consumer page not matched");
+	CHECK(!policy_ruleset_matches(&page->sets[0], &ven), "vendor page matched as consumer");
+	CHECK(policy_ruleset_matches(&exact->sets[0], &ven), "exact usage not matched");
+	CHECK(!policy_ruleset_matches(&exact->sets[0], &kbd), "keyboard matched mouse");
+	policy_free(vd);
+	policy_free(page);
+	policy_free(exact);
+}
+
+static void interface_and_hash_pin_one_function_of_one_device(void)
+{
+	char doc[512];
+	char hex[2 * SHA256_BYTES + 1];
+	struct policy *p;
+	struct policy_device dev = device(0x046d, kbd_usages, 2);
+
+	hex32(some_hash, hex);
+	snprintf(doc, sizeof(doc), DOC1("{'vendor': '0x046d', 'interface': [1, '0x02'], 'descriptor_sha256': '%s'}"), hex);
+	p = load_clean(doc);
+	dev.has_interface = true;
+	dev.interface = 1;
+	CHECK(!policy_ruleset_matches(&p->sets[0], &dev), "matched without a descriptor hash");
+	dev.descriptor_sha256 = some_hash;
+	CHECK(policy_ruleset_matches(&p->sets[0], &dev), "interface 1 with the hash not matched");
+	dev.interface = 2;
+	CHECK(policy_ruleset_matches(&p->sets[0], &dev), "interface 2 with the hash not matched");
+	dev.interface = 0;
+	CHECK(!policy_ruleset_matches(&p->sets[0], &dev), "interface 0 matched");
+	dev.has_interface = false;
+	CHECK(!policy_ruleset_matches(&p->sets[0], &dev), "a device without interface matched");
+	dev.has_interface = true;
+	dev.interface = 1;
+	dev.descriptor_sha256 = (const uint8_t[SHA256_BYTES]){ 0xab, 0xcd, [31] = 0x02 };
+	CHECK(!policy_ruleset_matches(&p->sets[0], &dev), "another descriptor matched");
+	policy_free(p);
+}
+
+static void unknown_descriptor_matches_nothing_and_the_decision_waits(void)
+{
+	struct policy *p = load_clean("{'version': 1, 'devices': [" SET("{'usage': 'game_pad', 'vendor': '0x054c'}") "]}");
+	struct policy *ids = load_clean(DOC1("{'vendor': '0x054c'}"));
+	struct policy_device dev = device(0x054c, pad_usages, 2), other = device(0x1234, NULL, 0);
+
+	dev.descriptor_known = false;
+	other.descriptor_known = false;
+	CHECK(!policy_ruleset_matches(&p->sets[0], &dev), "usage matched an unparsed descriptor");
+	CHECK(policy_waits_for_descriptor(p, &dev), "no wait for a descriptor that decides");
+	CHECK(!policy_waits_for_descriptor(p, &other), "waits though the vendor does not match");
+	CHECK(!policy_waits_for_descriptor(ids, &dev), "waits though no match reads the descriptor");
+	dev.descriptor_known = true;
+	CHECK(!policy_waits_for_descriptor(p, &dev), "waits once the descriptor is known");
+	CHECK(policy_ruleset_matches(&p->sets[0], &dev), "game pad not matched once known");
+	policy_free(p);
+	policy_free(ids);
+}
+
+static void class_rule_set_shadows_a_narrower_class_rule_set(void)
+{
+	struct diag d = {};
+	struct policy *p = load_text("t.json",
+		"{'version': 1, 'devices': [" SET("{'usage': 'game_controller'}") ","
+		"{'match': {'usage': 'game_pad', 'bus': 'usb'}, 'rules': [{'name': 'r2', 'request': 'output_report', 'report_id': 1, 'action': 'deny'}]},"
+		"{'match': {'usage': 'keyboard'}, 'rules': [{'name': 'r3', 'request': 'output_report', 'report_id': 1, 'action': 'allow'}]}]}",
+		&d);
+
+	CHECK(p, "policy rejected");
+	CHECK_MESSAGES(&d, "t.json:1:217: devices[1].rules[0]: warning: rule \"r2\" can never match: rule \"r\" (line 1: devices[0].rules[0]) comes first and matches every request it does");
+	policy_free(p);
+	diag_done(&d);
+}
+
+static const struct test_case tests[] = {
+	{ "game_pad_descriptor_is_one_game_pad", game_pad_descriptor_is_one_game_pad },
+	{ "composite_keyboard_lists_every_top_level_collection_once", composite_keyboard_lists_every_top_level_collection_once },
+	{ "nested_and_non_application_collections_do_not_count", nested_and_non_application_collections_do_not_count },
+	{ "vendor_page_extended_usage_and_late_usage_page", vendor_page_extended_usage_and_late_usage_page },
+	{ "push_pop_restore_the_usage_page_and_long_items_are_skipped", push_pop_restore_the_usage_page_and_long_items_are_skipped },
+	{ "truncated_item_is_malformed_and_keeps_what_came_before", truncated_item_is_malformed_and_keeps_what_came_before },
+	{ "truncated_long_item_is_malformed", truncated_long_item_is_malformed },
+	{ "unbalanced_collections_are_malformed", unbalanced_collections_are_malformed },
+	{ "push_pop_out_of_balance_and_deep_nesting_are_malformed", push_pop_out_of_balance_and_deep_nesting_are_malformed },
+	{ "more_application_usages_than_kept_is_said", more_application_usages_than_kept_is_said },
+	{ "sha256_matches_the_standard_vectors", sha256_matches_the_standard_vectors },
+	{ "usage_matches_every_vendor_with_that_application", usage_matches_every_vendor_with_that_application },
+	{ "usage_forms_page_names_and_exact_values", usage_forms_page_names_and_exact_values },
+	{ "interface_and_hash_pin_one_function_of_one_device", interface_and_hash_pin_one_function_of_one_device },
+	{ "unknown_descriptor_matches_nothing_and_the_decision_waits", unknown_descriptor_matches_nothing_and_the_decision_waits },
+	{ "class_rule_set_shadows_a_narrower_class_rule_set", class_rule_set_shadows_a_narrower_class_rule_set },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "descriptor", tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every kind of mistake a policy can hold is reported with the full path of
+ * its file, the line and column where the value (or key) starts, its JSON
+ * path, and, for a misspelling, the nearest right spelling. The files are
+ * written in directories as an administrator would, several lines long.
+ */
+#include <stdlib.h>
+
+#include "policy-helpers.h"
+
+/* Load DIRS (NULL-ended); the messages must be exactly EXPECTED, each with
+ * "DIR<n>/" standing for dirs[n]. */
+static struct policy *load(const char *const *dirs, struct diag *d)
+{
+	size_t n = 0;
+	struct policy *p = NULL;
+
+	while (dirs[n])
+		n++;
+	policy_load_dirs(dirs, n, true, d, &p);
+	return p;
+}
+
+static void check_all(const struct diag *d, const char *dir, const char *const *expected)
+{
+	const char *full[32];
+	size_t n = 0;
+
+	for (; expected[n]; n++)
+		full[n] = in_dir(dir, expected[n]);
+	full[n] = NULL;
+	check_messages(d, full);
+	for (size_t i = 0; i < n; i++)
+		free((char *)full[i]);
+}
+#define CHECK_ALL(d, dir, ...) check_all(d, dir, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void misspellings_and_numbers_point_at_their_place(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+
+	write_policy(dir, "10-pad.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'bus': 'usb', 'vendr': '0x054c', 'product': '0ce6'},\n"
+		"   'rules': [\n"
+		"    {'name': 'a', 'reqest': 'set_report', 'report_type': 'feature',\n"
+		"     'report_id': '0xf4', 'action': 'deny'},\n"
+		"    {'name': 'b', 'request': 'output_report', 'report_id': '16', 'action': 'dney'},\n"
+		"    {'name': 'c', 'request': 'set_report', 'report_type': 'outptu', 'report_id': 1,\n"
+		"     'payload': [{'offset': '1', 'value': '90'}], 'action': 'deny'}]},\n"
+		"  {'match': {'usage': 'gamepad', 'bus': 'usb'}, 'rules': []}\n"
+		"]}\n");
+	CHECK(!load((const char *[]){ dir, NULL }, &d), "accepted");
+	CHECK_ALL(&d, dir,
+		  "10-pad.json:2:28: devices[0].match: unknown key \"vendr\"; did you mean \"vendor\"?",
+		  "10-pad.json:2:58: devices[0].match.product: \"0ce6\" is not an ID (hex such as \"0x054c\", or a JSON integer): a number in a string is hex and starts with \"0x\"; write \"0x0ce6\"",
+		  "10-pad.json:4:19: devices[0].rules[0]: unknown key \"reqest\"; did you mean \"request\"?",
+		  "10-pad.json:4:5: devices[0].rules[0]: missing required key \"request\"",
+		  "10-pad.json:6:60: devices[0].rules[1].report_id: \"16\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write 16 (a JSON integer, decimal) or \"0x16\" (hex)",
+		  "10-pad.json:6:76: devices[0].rules[1].action: expected \"allow\" or \"deny\", got \"dney\"; did you mean \"deny\"?",
+		  "10-pad.json:7:59: devices[0].rules[2].report_type: expected \"feature\", \"input\", \"output\" or \"any\", got \"outptu\"; did you mean \"output\"?",
+		  "10-pad.json:8:29: devices[0].rules[2].payload[0].offset: \"1\" is not a number (a JSON integer, or hex such as \"0x1f\"): a number in a string is hex and starts with \"0x\"; write 1 (a JSON integer, decimal) or \"0x1\" (hex)",
+		  "10-pad.json:9:23: devices[1].match.usage: \"gamepad\" is not a device class (pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, vendor_defined, game_controller) nor a usage \"0xPPPP:0xUUUU\" or page \"0xPPPP\"; did you mean \"game_pad\"?");
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void lockout_is_an_error_at_the_default_and_at_the_rule(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+
+	write_policy(dir, "90-lock.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'bus': 'any', 'vendor': 'any', 'product': 'any'},\n"
+		"   'default': 'deny',\n"
+		"   'rules': [{'name': 'feature-ok', 'request': 'get_report', 'report_type': 'feature',\n"
+		"              'report_id': 'any', 'action': 'allow'}]},\n"
+		"  {'match': {'usage': 'keyboard'},\n"
+		"   'rules': [{'name': 'no-kbd', 'request': 'any', 'report_id': 'any', 'action': 'deny'}]}\n"
+		"]}\n");
+	CHECK(!load((const char *[]){ dir, NULL }, &d), "a lockout policy was accepted");
+	CHECK_ALL(&d, dir,
+		  "90-lock.json:3:15: devices[0].default: \"default\": \"deny\" refuses input events too, which would lock out keyboards and mice: add a rule for \"input_event\" (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"})",
+		  "90-lock.json:7:14: devices[1].rules[0]: rule \"no-kbd\" denies input events (\"request\": \"any\"), which would lock out keyboards and mice: list the requests it refuses (get_report, set_report, output_report), or name \"input_event\" to refuse input on purpose");
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void naming_input_event_makes_deny_by_default_deliberate(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+
+	write_policy(dir, "50-one.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'bus': 'usb', 'uniq': 'SN-0042'}, 'default': 'deny',\n"
+		"   'rules': [{'name': 'one-input', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'}]},\n"
+		"  {'match': {'usage': 'vendor_defined'},\n"
+		"   'rules': [{'name': 'vd-deny', 'request': ['any', 'input_event'], 'report_id': '0x80-0xff', 'action': 'deny'}]}\n"
+		"]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "rejected");
+	CHECK_EQ(d.n, 0);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void override_in_etc_is_named_by_its_full_path(void)
+{
+	char *vendor = make_temp_dir(), *etc = make_temp_dir();
+	struct diag d = {};
+	char *msg;
+
+	write_policy(vendor, "20-pad.json", "{'version': 1, 'devices': []}");
+	write_policy(etc, "20-pad.json",
+		"{'version': 1,\n"
+		" 'devices': [{'match': {'bus': 'usb'}, 'mode': 'enforced', 'rules': []}]}\n");
+	CHECK(!load((const char *[]){ vendor, etc, NULL }, &d), "accepted");
+	msg = in_dir(etc, "20-pad.json:2:48: devices[0].mode: expected \"enforce\" or \"audit\", got \"enforced\"; did you mean \"enforce\"?");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
+	diag_done(&d);
+	rm_tree(vendor);
+	rm_tree(etc);
+	free(vendor);
+	free(etc);
+}
+
+static void shadowed_overlapping_and_duplicate_rules_across_files(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+
+	write_policy(dir, "10-a.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'vendor': '0x28de'}, 'rules': [\n"
+		"    {'name': 'allow-cmd-90', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,\n"
+		"     'payload': [{'offset': 1, 'value': '0x90'}], 'action': 'allow'},\n"
+		"    {'name': 'deny-low-ids', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0x00-0x0f',\n"
+		"     'action': 'deny'}]}\n"
+		"]}\n");
+	write_policy(dir, "20-b.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'vendor': '0x28de', 'product': '0x1205'}, 'rules': [\n"
+		"    {'name': 'deny-id-3', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,\n"
+		"     'action': 'deny'},\n"
+		"    {'name': 'deny-cmd-90-out', 'request': ['set_report', 'output_report'], 'report_id': 0,\n"
+		"     'payload': [{'offset': 1, 'value': '0x90'}, {'offset': 2, 'value': 1}], 'action': 'deny'}]}\n"
+		"]}\n");
+	write_policy(dir, "30-c.json",
+		"{'version': 1, 'devices': [{'match': {'bus': 'bluetooth'}, 'rules': [\n"
+		"  {'name': 'deny-id-3', 'request': 'output_report', 'report_id': 3, 'action': 'deny'}]}]}\n");
+	write_policy(dir, "30-c.json.dpkg-old", "{}");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(!p, "a duplicate rule name was accepted");
+	CHECK_ALL(&d, dir,
+		  "30-c.json.dpkg-old: warning: not read: rule files are named *.json (and do not start with a dot)",
+		  "30-c.json:2:3: devices[0].rules[0]: duplicate rule name \"deny-id-3\" (first defined at DIR/20-b.json:3:5: devices[0].rules[0])",
+		  "20-b.json:3:5: devices[0].rules[0]: warning: rule \"deny-id-3\" can never match: rule \"deny-low-ids\" (DIR/10-a.json:5:5: devices[0].rules[1]) comes first and matches every request it does",
+		  "20-b.json:5:5: devices[0].rules[1]: warning: rule \"deny-cmd-90-out\" (deny) overlaps rule \"allow-cmd-90\" (DIR/10-a.json:3:5: devices[0].rules[0]), which comes first and allows some of the requests this rule would deny; say which wins by making one cover the other, or by narrowing one");
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+/* An allow for one sender before a deny for everyone is an exception, not a
+ * rule that hides the deny (a rule for some senders shadows nothing); the
+ * same allow after the deny can never match. */
+static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+	char *msg;
+
+	write_policy(dir, "30-fw.json",
+		"{'version': 1, 'devices': [{'match': {'usage': 'game_controller'}, 'rules': [\n"
+		"  {'name': 'fw-root', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'sender': {'user': 'root'}, 'action': 'allow'},\n"
+		"  {'name': 'fw-deny', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'action': 'deny'},\n"
+		"  {'name': 'fw-root-late', 'request': 'set_report', 'report_type': 'feature', 'report_id': '0xf0',\n"
+		"   'sender': {'user': 'root'}, 'action': 'allow'}]}]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "rejected");
+	msg = in_dir(dir, "30-fw.json:6:3: devices[0].rules[2]: warning: rule \"fw-root-late\" can never match: rule \"fw-deny\" (line 4: devices[0].rules[1]) comes first and matches every request it does");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+static const struct test_case tests[] = {
+	{ "misspellings_and_numbers_point_at_their_place", misspellings_and_numbers_point_at_their_place },
+	{ "lockout_is_an_error_at_the_default_and_at_the_rule", lockout_is_an_error_at_the_default_and_at_the_rule },
+	{ "naming_input_event_makes_deny_by_default_deliberate", naming_input_event_makes_deny_by_default_deliberate },
+	{ "override_in_etc_is_named_by_its_full_path", override_in_etc_is_named_by_its_full_path },
+	{ "shadowed_overlapping_and_duplicate_rules_across_files", shadowed_overlapping_and_duplicate_rules_across_files },
+	{ "an_allow_for_one_sender_does_not_shadow_the_deny_after_it", an_allow_for_one_sender_does_not_shadow_the_deny_after_it },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "policy-mistakes", tests, ARRAY_SIZE(tests));
+}
