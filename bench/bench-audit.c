@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [RECORDS_PER_ROUND [ROUNDS]]\n", argv[0]);
 		return 2;
 	}
-	if (audit_open(&a, "/dev/null", true) < 0) {
+	if (audit_log_open(&a, "/dev/null", true) < 0) {
 		perror("bench-audit: /dev/null");
 		return 1;
 	}
@@ -135,6 +135,6 @@ int main(int argc, char **argv)
 	printf("  direct formatter (audit_write_record): %.3f us/record\n", direct_best / per_round * 1e6);
 	printf("  jansson tree + json_dumps:             %.3f us/record\n", tree_best / per_round * 1e6);
 	printf("  ratio tree/direct: %.2f\n", tree_best / direct_best);
-	audit_close(&a);
+	audit_log_close(&a);
 	return 0;
 }

@@ -19,6 +19,9 @@ packages=(
 	# system integration (polkit tests: gdbus waits for polkitd, libcrypt hashes a test
 	# password; SELinux module and its test)
 	polkitd dbus libglib2.0-bin libcrypt-dev selinux-policy-dev checkpolicy semodule-utils policycoreutils secilc
+	# audit outlets: the journal (sd_journal_send) and Linux audit (libaudit), with a real
+	# systemd-journald and auditd in the guest (tests/audit-outlets)
+	libsystemd-dev libaudit-dev auditd
 	# policy schema test (tests/unit/test-policy-schema.sh)
 	python3-jsonschema
 	# upstream's HID selftest (tests/hid-selftests/build.sh embeds its object)

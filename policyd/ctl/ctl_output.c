@@ -92,6 +92,21 @@ static void print_exception(FILE *f, json_t *e)
 		str(by, "comm"), num(by, "pid"));
 }
 
+/* An outlet of the audit log: off, or what it sent. */
+static void print_outlet(FILE *f, const char *label, json_t *o)
+{
+	fprintf(f, "%-13s", label);
+	if (!json_is_object(o)) {
+		fputs("off\n", f);
+		return;
+	}
+	fprintf(f, "%lld sent, %lld failed, %lld held back (rate limit)", num(o, "sent"),
+		num(o, "failed"), num(o, "held"));
+	if (json_is_string(json_object_get(o, "last_error")))
+		fprintf(f, "; last error: %s", str(o, "last_error"));
+	fputc('\n', f);
+}
+
 static void print_status(FILE *f, json_t *r)
 {
 	json_t *daemon = json_object_get(r, "daemon"), *kernel = json_object_get(r, "kernel");
@@ -114,6 +129,8 @@ static void print_status(FILE *f, json_t *r)
 		num(c, "allowed"), num(c, "denied"), num(c, "logged"), num(c, "dropped"));
 	fprintf(f, "audit log:   %s (%lld record%s written, %lld failed)\n", str(audit, "path"),
 		num(audit, "written"), plural(num(audit, "written")), num(audit, "failed"));
+	print_outlet(f, "journal:", json_object_get(json_object_get(audit, "outlets"), "journal"));
+	print_outlet(f, "linux audit:", json_object_get(json_object_get(audit, "outlets"), "linux_audit"));
 	fprintf(f, "temporary allows:%s\n", json_array_size(exc) ? "" : " none");
 	json_array_foreach(exc, i, e)
 		print_exception(f, e);

@@ -239,10 +239,12 @@ static const char *hook_name(uint8_t hook)
 
 const char *audit_request_name(const struct hid_fw_record *rec)
 {
+	/* The policy language's names (hid-policy.d(5)), so that a record
+	 * reads as the rule that decided it. */
 	if (rec->hook == HID_FW_HOOK_OUTPUT_REPORT)
-		return "output";
+		return "output_report";
 	if (rec->hook == HID_FW_HOOK_DEVICE_EVENT)
-		return "input";
+		return "input_event";
 	switch (rec->reqtype) {
 	case HID_RULES_REQ_GET_REPORT:
 		return "get_report";
@@ -360,30 +362,29 @@ static ssize_t proc_file(uint32_t tgid, const char *name, char *buf, size_t size
 /* What the kernel could not tell (upstream gives hid_bpf_ops programs no
  * uid or comm helper), read from /proc when the record arrives: the
  * process may have changed since, or be gone. */
-struct proc_identity {
-	bool have_ids, have_comm;
-	uint32_t uid, gid;
-	char comm[HID_FW_COMM_LEN];
-	size_t comm_len;
-};
-
-static void proc_identity_read(uint32_t tgid, struct proc_identity *id)
+static void proc_identity_read(uint32_t tgid, struct audit_process *p)
 {
 	char status[2048], comm[64];
 	const char *u, *g;
 	ssize_t n;
 
-	if (proc_file(tgid, "status", status, sizeof(status)) > 0 &&
+	if (!p->have_ids && proc_file(tgid, "status", status, sizeof(status)) > 0 &&
 	    (u = strstr(status, "\nUid:\t")) && (g = strstr(status, "\nGid:\t")) &&
-	    sscanf(u + 6, "%u", &id->uid) == 1 && sscanf(g + 6, "%u", &id->gid) == 1)
-		id->have_ids = true;
+	    sscanf(u + 6, "%u", &p->uid) == 1 && sscanf(g + 6, "%u", &p->gid) == 1) {
+		p->have_ids = true;
+		p->identity_from = "proc";
+	}
+	if (p->have_comm)
+		return;
 	n = proc_file(tgid, "comm", comm, sizeof(comm));
 	if (n > 0) {
 		if (comm[n - 1] == '\n')
 			n--;
-		id->comm_len = (size_t)n < sizeof(id->comm) ? (size_t)n : sizeof(id->comm);
-		memcpy(id->comm, comm, id->comm_len);
-		id->have_comm = true;
+		p->comm_len = (size_t)n < HID_FW_COMM_LEN ? (size_t)n : HID_FW_COMM_LEN;
+		memcpy(p->comm, comm, p->comm_len);
+		p->comm[p->comm_len] = '\0';
+		p->have_comm = true;
+		p->identity_from = "proc";
 	}
 }
 
@@ -415,64 +416,78 @@ static size_t process_unit(uint32_t tgid, char *unit, size_t size)
 	return len;
 }
 
-static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
+void audit_process_read(const struct hid_fw_record *rec, struct audit_process *p)
 {
-	struct proc_identity id = {};
-	bool first = true, have_pid = rec->flags & HID_FW_REC_HAVE_PID;
 	uint32_t tgid = rec->pid_tgid >> 32;
+	ssize_t n;
 
-	put_key(l, "process", false);
-	PUT_LITERAL(l, "{");
-	if (have_pid) {
-		char exe[PATH_MAX], unit[256];
-		ssize_t n = process_exe(tgid, exe, sizeof(exe));
-		size_t un = process_unit(tgid, unit, sizeof(unit));
-
-		put_key(l, "pid", true);
-		put_uint(l, tgid);
-		put_key_uint(l, "tid", (uint32_t)rec->pid_tgid);
-		if (n > 0)
-			put_key_string(l, "exe", exe, n);
-		if (un)
-			put_key_string(l, "unit", unit, un);
-		first = false;
-		if (!(rec->flags & HID_FW_REC_HAVE_UID) || !(rec->flags & HID_FW_REC_HAVE_COMM))
-			proc_identity_read(tgid, &id);
-	}
+	*p = (struct audit_process){ .hidraw = rec->source != 0 };
 	if (rec->flags & HID_FW_REC_HAVE_UID) {
-		put_key(l, "uid", first);
-		put_uint(l, (uint32_t)rec->uid_gid);
-		put_key_uint(l, "gid", rec->uid_gid >> 32);
-		first = false;
-	} else if (id.have_ids) {
-		put_key(l, "uid", first);
-		put_uint(l, id.uid);
-		put_key_uint(l, "gid", id.gid);
-		first = false;
+		p->have_ids = true;
+		p->uid = (uint32_t)rec->uid_gid;
+		p->gid = rec->uid_gid >> 32;
+		p->identity_from = "kernel";
 	}
 	if (rec->flags & HID_FW_REC_HAVE_COMM) {
-		put_key(l, "comm", first);
-		put_string(l, rec->comm, HID_FW_COMM_LEN);
+		p->comm_len = strnlen(rec->comm, HID_FW_COMM_LEN);
+		memcpy(p->comm, rec->comm, p->comm_len);
+		p->have_comm = true;
+		p->identity_from = "kernel";
+	}
+	if (!(rec->flags & HID_FW_REC_HAVE_PID))
+		return;
+	p->have_pid = true;
+	p->pid = tgid;
+	p->tid = (uint32_t)rec->pid_tgid;
+	n = process_exe(tgid, p->exe, sizeof(p->exe) - 1);
+	p->exe_len = n > 0 ? (size_t)n : 0;
+	p->exe[p->exe_len] = '\0';
+	p->unit_len = process_unit(tgid, p->unit, sizeof(p->unit) - 1);
+	p->unit[p->unit_len] = '\0';
+	if (!p->have_ids || !p->have_comm)
+		proc_identity_read(tgid, p);
+}
+
+static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
+{
+	const struct audit_process *p = &l->process;
+	bool first = true;
+
+	audit_process_read(rec, &l->process);
+	put_key(l, "process", false);
+	PUT_LITERAL(l, "{");
+	if (p->have_pid) {
+		put_key(l, "pid", true);
+		put_uint(l, p->pid);
+		put_key_uint(l, "tid", p->tid);
+		if (p->exe_len)
+			put_key_string(l, "exe", p->exe, p->exe_len);
+		if (p->unit_len)
+			put_key_string(l, "unit", p->unit, p->unit_len);
 		first = false;
-	} else if (id.have_comm) {
+	}
+	if (p->have_ids) {
+		put_key(l, "uid", first);
+		put_uint(l, p->uid);
+		put_key_uint(l, "gid", p->gid);
+		first = false;
+	}
+	if (p->have_comm) {
 		put_key(l, "comm", first);
-		put_string(l, id.comm, id.comm_len);
+		put_string(l, p->comm, p->comm_len);
 		first = false;
 	}
 	/* Where uid, gid and comm came from: the kernel at the request, or
 	 * /proc when the record was read. */
-	if (id.have_ids || id.have_comm) {
-		put_name(l, "identity_from", "proc");
-		first = false;
-	} else if (rec->flags & (HID_FW_REC_HAVE_UID | HID_FW_REC_HAVE_COMM)) {
+	if (p->identity_from) {
 		put_key(l, "identity_from", first);
-		PUT_LITERAL(l, "\"kernel\"");
+		put_string(l, p->identity_from, strlen(p->identity_from));
 		first = false;
 	}
 	/* Who made the request, without the kernel address the hook gives
 	 * (the hidraw file): a program through hidraw, or a kernel driver. */
 	put_key(l, "source", first);
-	if (rec->source)
+	if (p->hidraw)
 		PUT_LITERAL(l, "\"hidraw\"");
 	else
 		PUT_LITERAL(l, "\"kernel\"");

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,25 @@ struct audit_context;
  * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
 #define AUDIT_RULE_UNDECLARED "(report ID the device does not declare)"
 
+/* Who made a request, as far as the record and /proc tell: what the
+ * record's "process" object holds, for the outlets (journal, Linux audit)
+ * to give the same facts. Strings are NUL-terminated. */
+struct audit_process {
+	bool have_pid, have_ids, have_comm;
+	bool hidraw;			/* a program through hidraw, not a driver */
+	uint32_t pid, tid, uid, gid;
+	char comm[HID_FW_COMM_LEN + 1];
+	size_t comm_len;
+	char exe[PATH_MAX];		/* "" when gone or unreadable */
+	size_t exe_len;
+	char unit[256];			/* systemd service or scope; "" none */
+	size_t unit_len;
+	const char *identity_from;	/* "kernel", "proc", NULL: unknown */
+};
+
+/* Fill P for REC: the kernel's pid, uid and comm, the rest from /proc. */
+void audit_process_read(const struct hid_fw_record *rec, struct audit_process *p);
+
 /* A growable output buffer; kept between records so formatting allocates
  * only while it grows. */
 struct audit_line {
@@ -27,6 +48,7 @@ struct audit_line {
 	uint64_t time_secs;	/* the second time[] holds */
 	char time[32];		/* "\"2026-12-03T06:29:40" */
 	size_t time_len;	/* 0: none yet */
+	struct audit_process process;	/* of the record last formatted */
 };
 
 void audit_line_free(struct audit_line *l);
