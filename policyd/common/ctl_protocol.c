@@ -71,6 +71,14 @@ static int parse_duration(const char *s, uint64_t max, uint64_t *ret_s)
 			unit = 3600;
 			p++;
 			break;
+		case 'd':
+			unit = 24 * 3600;
+			p++;
+			break;
+		case 'w':
+			unit = 7 * 24 * 3600;
+			p++;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -123,11 +131,11 @@ int ctl_parse_since(const char *s, time_t now, char *buf, size_t size)
 	time_t t = (time_t)-1;
 	struct tm tm;
 	bool utc = false;
+	uint64_t ago;
 
-	if (s[0] == '-') {
-		uint64_t ago;
-
-		if (parse_duration(s + 1, SINCE_MAX_S, &ago) < 0 || (time_t)ago > now)
+	if (s[0] == '-' || (isdigit((unsigned char)s[0]) && parse_duration(s, SINCE_MAX_S, &ago) == 0)) {
+		/* "-7d" or "7d": that long ago */
+		if (parse_duration(s + (s[0] == '-'), SINCE_MAX_S, &ago) < 0 || (time_t)ago > now)
 			return -EINVAL;
 		t = now - (time_t)ago;
 	} else if (s[0] == '@') {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/ctl_protocol.h"
+#include "common/log_filter.h"
 #include "common/util.h"
 
 enum {
@@ -24,6 +25,8 @@ enum {
 	OPT_ID,
 	OPT_PAYLOAD,
 	OPT_EXCEPTION,
+	OPT_LINES,
+	OPT_UTC,
 	OPT_VERSION,
 };
 
@@ -36,8 +39,11 @@ void ctl_usage(FILE *f)
 		"  status                      the daemon, kernel support, mode, counters, temporary allows\n"
 		"  devices                     HID devices, matching rule sets, attached firewalls\n"
 		"  rules DEVICE                the rules in force for DEVICE, in evaluation order\n"
-		"  log [--device D] [--since T] [--action allow|deny] [--follow]\n"
-		"                              audit records (a table, or JSON lines with --json)\n"
+		"  log [--device D] [--since T] [--action allow|deny] [--follow] [--lines N] [--utc]\n"
+		"                              audit records (a table, or JSON lines with --json),\n"
+		"                              rotated logs included; --follow starts at the end\n"
+		"  report [--since T] [--device D] [--utc]\n"
+		"                              denials per device, rule, program and user\n"
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
 		"                              which rule decides a request, and why\n"
 		"  reload                      read the policy again\n"
@@ -50,7 +56,8 @@ void ctl_usage(FILE *f)
 		"DEVICE: a sysfs name (0003:054C:0CE6.0001), a hid_id, BUS:VID:PID, or hidrawN.\n"
 		"REQUEST: get_report, set_report (with --report feature|input|output),\n"
 		"         output_report or input_event. DURATION: 90, 30s, 5m, 1h30m (at most 24h).\n"
-		"T: -10m (ago), @SECONDS, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z].\n"
+		"T: 7d or -10m (ago), @SECONDS, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] (local time\n"
+		"   unless Z). Times are shown in local time, in UTC with --utc.\n"
 		"\n"
 		"Options:\n"
 		"  --json                 print replies as JSON\n"
@@ -88,7 +95,9 @@ static const struct {
 	{ "status", 0, 0, 0 },
 	{ "devices", 0, 0, 0 },
 	{ "rules", 1, 1, 0 },
-	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) },
+	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) |
+		       BIT(OPT_LINES) | BIT(OPT_UTC) },
+	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
 	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) },
@@ -102,7 +111,15 @@ static const char *const option_names[] = {
 	[OPT_FOR - OPT_DEVICE] = "--for", [OPT_REQUEST - OPT_DEVICE] = "--request",
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
+	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
 };
+
+bool ctl_is_hidraw_name(const char *s)
+{
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	return !strncmp(s, "hidraw", 6) && s[6] && strspn(s + 6, "0123456789") == strlen(s + 6);
+}
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
 {
@@ -137,6 +154,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
 		{ "exception", required_argument, NULL, OPT_EXCEPTION },
+		{ "lines", required_argument, NULL, OPT_LINES },
+		{ "utc", no_argument, NULL, OPT_UTC },
 		{}
 	};
 	unsigned int seen = 0, n_operands;
@@ -144,11 +163,14 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	size_t cmd;
 	int c, r;
 
-	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1 };
+	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1,
+				.lines = -1 };
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
-		if (c >= OPT_DEVICE && c <= OPT_EXCEPTION) {
+	while ((c = getopt_long(argc, argv, "hfn:", longopts, NULL)) >= 0) {
+		if (c == 'n')
+			c = OPT_LINES;
+		if (c >= OPT_DEVICE && c <= OPT_UTC) {
 			if (seen & BIT(c))
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
 			seen |= BIT(c);
@@ -208,6 +230,15 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		case OPT_PAYLOAD:
 			a->payload = optarg;
 			break;
+		case OPT_LINES:
+			if (parse_uint(optarg, CTL_LOG_LINES_MAX, &v) < 0)
+				return bad("--lines \"%s\": expected a number of records, 0..%d", optarg,
+					   CTL_LOG_LINES_MAX);
+			a->lines = (long)v;
+			break;
+		case OPT_UTC:
+			a->utc = true;
+			break;
 		case OPT_EXCEPTION:
 			if (parse_uint(optarg, 0x0ffffffe, &v) < 0 || v == 0)
 				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
@@ -225,7 +256,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			break;
 	if (cmd == ELEMENTSOF(commands))
 		return bad("unknown command \"%s\" (try --help)", a->command);
-	for (int o = OPT_DEVICE; o <= OPT_EXCEPTION; o++)
+	for (int o = OPT_DEVICE; o <= OPT_UTC; o++)
 		if ((seen & BIT(o)) && !(commands[cmd].options & BIT(o))) {
 			fprintf(stderr, "hid-policyctl: %s does not go with %s\n",
 				option_names[o - OPT_DEVICE], a->command);
@@ -250,6 +281,15 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		return bad("%s", "revoke takes a DEVICE or --exception N, not both");
 	if (a->report && !a->request)
 		return bad("%s", "--report goes with a request kind (allow: --request)");
+	if (a->device && (!strcmp(a->command, "log") || !strcmp(a->command, "report"))) {
+		struct log_filter f;
+
+		/* hidrawN is resolved before the request; every other form
+		 * must be one the log knows, or nothing would ever match. */
+		if (!ctl_is_hidraw_name(a->device) && log_filter_set_device(&f, a->device) < 0)
+			return bad("--device \"%s\": expected a sysfs name (0003:054C:0CE6.0001), a hid_id, BUS:VID:PID (usb:054c:0ce6) or a hidraw node (/dev/hidraw3)",
+				   a->device);
+	}
 	return 0;
 }
 
@@ -267,6 +307,8 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "action", json_string(a->action));
 	if (a->follow)
 		json_object_set_new(args, "follow", json_true());
+	if (a->lines >= 0)
+		json_object_set_new(args, "lines", json_integer(a->lines));
 	if (a->request)
 		json_object_set_new(args, "request", json_string(a->request));
 	if (a->report)
@@ -279,6 +321,9 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "duration_s", json_integer((json_int_t)a->duration_s));
 	if (a->exception_id >= 0)
 		json_object_set_new(args, "id", json_integer(a->exception_id));
+	if (!strcmp(a->command, "report"))	/* the log's denials, counted here */
+		json_object_set_new(args, "action", json_string("deny"));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,
-			 "command", a->command, "args", args, "interactive", interactive);
+			 "command", !strcmp(a->command, "report") ? "log" : a->command,
+			 "args", args, "interactive", interactive);
 }

@@ -164,8 +164,9 @@ int audit_linux_event(char *buf, size_t size, json_t *record, bool *success)
 	const char *event = str(record, "event");
 	json_t *dev = json_object_get(record, "device"), *x = json_object_get(record, "exception");
 	json_t *by = json_object_get(record, "granted_by"), *revoker = json_object_get(record, "revoked_by");
+	char requests[256] = "";
+	size_t i, len = 0;
 	json_t *v;
-	size_t i;
 	bool granted;
 
 	if (!event || (strcmp(event, "exception_granted") && strcmp(event, "exception_ended")))
@@ -181,9 +182,13 @@ int audit_linux_event(char *buf, size_t size, json_t *record, bool *success)
 	if (str(dev, "bus") && str(dev, "vendor") && str(dev, "product"))
 		put(&m, " hid_dev_id=%s:%s:%s", str(dev, "bus"), str(dev, "vendor"), str(dev, "product"));
 	put_json_text(&m, "hid_dev_name", dev, "name");
-	put(&m, " duration=%lld requests=", num(x, "duration_s"));
+	put(&m, " duration=%lld", num(x, "duration_s"));
+	/* "set_report feature,output_report": hex-encoded, for the space */
 	json_array_foreach(json_object_get(x, "requests"), i, v)
-		put(&m, "%s%s", i ? "," : "", json_string_value(v) ?: "?");
+		if (json_is_string(v) && len < sizeof(requests))
+			len += (size_t)snprintf(requests + len, sizeof(requests) - len, "%s%s",
+						len ? "," : "", json_string_value(v));
+	put_text(&m, "requests", requests, len < sizeof(requests) ? len : sizeof(requests) - 1);
 	put_json_text(&m, "report_ids", x, "report_ids");
 	/* Who granted it: the object of the record. */
 	put(&m, " opid=%lld ouid=%lld", num(by, "pid"), num(by, "uid"));

@@ -298,7 +298,7 @@ static char *print_record(json_t *rec)
 	FILE *f = open_memstream(&text, &len);
 
 	CHECK(f, "open_memstream");
-	ctl_print_log_record(f, rec);
+	ctl_print_log_record(f, rec, true);
 	CHECK_OK(fclose(f));
 	return text;
 }
