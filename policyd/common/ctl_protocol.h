@@ -77,8 +77,8 @@ const struct ctl_command *ctl_command_find(const char *name);
 const char *ctl_command_list(void);
 
 /*
- * A duration: a positive number with a unit (s, m, h, d, w; several may
- * follow each other, "1h30m"), or plain seconds. Returns 0 with *ret_s in
+ * A duration: a positive number with a unit (s, m, h; several may follow
+ * each other, "1h30m"), or plain seconds. Returns 0 with *ret_s in
  * 1..CTL_ALLOW_MAX_S, -EINVAL when malformed, -ERANGE when out of range.
  */
 int ctl_parse_duration(const char *s, uint64_t *ret_s);
@@ -88,7 +88,8 @@ void ctl_format_time(char *buf, size_t size, uint64_t realtime_ns);
 
 /*
  * A --since argument as an audit-log time (UTC, ctl_format_time's form) to
- * compare records with: "-10m" or "10m" (a duration ago, "7d"), "@SECONDS" (Unix time),
+ * compare records with: "-10m" or "10m" (a duration ago, where d and w
+ * count days and weeks too: "7d"), "@SECONDS" (Unix time),
  * "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" or with a space for the T (local
  * time unless it ends in Z). NOW is the current time. Returns 0 or -EINVAL.
  */
