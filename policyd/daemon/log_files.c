@@ -170,9 +170,13 @@ ssize_t log_reader_read(struct log_reader *r, void *buf, size_t size)
 	if (size > INT_MAX)
 		size = INT_MAX;
 	n = gzread(r->gz, buf, (unsigned int)size);
-	if (n >= 0)
+	if (n > 0)
 		return n;
+	/* the end, or an error (a compressed file cut short ends with
+	 * Z_BUF_ERROR and no data) */
 	gzerror(r->gz, &err);
+	if (n == 0 && err == Z_OK)
+		return 0;
 	return err == Z_ERRNO ? -errno : -EBADMSG;
 }
 

@@ -28,6 +28,7 @@ struct log_reader {
 
 /* Open PATH (O_NOFOLLOW). Returns 0 or -errno. */
 int log_reader_open(struct log_reader *r, const char *path);
-/* Up to SIZE bytes, 0 at the end, or -errno (-EBADMSG: corrupt data). */
+/* Up to SIZE bytes, 0 at the end, or -errno (-EBADMSG: corrupt or cut
+ * short compressed data). */
 ssize_t log_reader_read(struct log_reader *r, void *buf, size_t size);
 void log_reader_close(struct log_reader *r);
