@@ -8,6 +8,7 @@
  * count of the JSON log made here.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "audit_daemons.h"
 #include "daemon/audit_journal.h"
@@ -214,9 +216,12 @@ static int request_as_user(struct requester *q, const char *hidraw, uint8_t id)
 	return err;
 }
 
+/* Its record was read: end it (a requester started later holds this
+ * one's pipe too, so closing it is not enough). */
 static void requester_end(struct requester *q)
 {
 	close(q->release);
+	kill(q->pid, SIGTERM);
 	waitpid(q->pid, NULL, 0);
 }
 
@@ -450,6 +455,334 @@ static void test_outlets_switched_off_get_nothing_and_the_log_keeps_everything(v
 	CHECK_OK(journald_stop(&j));
 }
 
+/* The row of REPORT's TABLE whose KEY is VALUE; fails the test if none. */
+static json_t *report_row(json_t *report, const char *table, const char *key, const char *value)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(report, table), i, r)
+		if (json_is_string(json_object_get(r, key)) &&
+		    !strcmp(json_string_value(json_object_get(r, key)), value))
+			return r;
+	test_fail(__FILE__, __LINE__, "no %s row with %s %s", table, key, value);
+}
+
+/* Every table of a report counts every denial once. */
+static void check_tables_add_up(json_t *report)
+{
+	static const char *const tables[] = { "by_device", "by_rule", "by_program", "by_user" };
+
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
+		long long sum = 0;
+		json_t *r;
+		size_t i;
+
+		json_array_foreach(json_object_get(report, tables[t]), i, r)
+			sum += json_path_int(r, "denials");
+		CHECK(sum == json_path_int(report, "denials"), "%s adds up to %lld, not %lld", tables[t],
+		      sum, json_path_int(report, "denials"));
+	}
+}
+
+static void test_report_counts_equal_a_count_of_the_json_log(void)
+{
+	const char *const off[] = { "--no-journal", NULL };
+	const char *const denials[] = { "event=decision", "action=deny", NULL };
+	const char *const of_a[] = { "event=decision", "action=deny", "device.product=5678", NULL };
+	const char *const of_b[] = { "event=decision", "action=deny", "device.product=5679", NULL };
+	const char *const firmware[] = { "event=decision", "action=deny", "rule.name=no-firmware-update", NULL };
+	const char *const by_user[] = { "event=decision", "action=deny", "process.uid=1000", NULL };
+	const char *const calibration[] = { "event=decision", "action=deny",
+					    "rule.name=no-calibration-write", NULL };
+	struct policyd_run run;
+	struct uhid_dev a, b;
+	struct requester q1, q2;
+	struct policyctl_output o;
+	char since[32];
+	json_t *report;
+	int fa, fb;
+	size_t n_deny, n_a, n_b, n_fw, n_user, n_calibration;
+	time_t t;
+
+	create_device(&a, TEST_PRODUCT);
+	create_device(&b, OTHER_PRODUCT);
+	start_daemon(&run, off);
+	fa = uhid_dev_open_hidraw(&a, 0);
+	fb = uhid_dev_open_hidraw(&b, 0);
+	CHECK_OK(fa);
+	CHECK_OK(fb);
+
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(uhid_hidraw_set_feature(fa, 0xf0), EPERM);
+	CHECK_EQ(request_as_user(&q1, a.hidraw, 0xf1), EPERM);
+	CHECK_EQ(request_as_user(&q2, a.hidraw, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf0), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fa, 3), 0);	/* logged, allowed: no denial */
+	CHECK_EQ(policyd_audit_count(&run, NULL, 7, 10000), 7);
+	usleep(1100 * 1000);
+	t = time(NULL);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf1), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf1), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 9, 10000), 9);
+	requester_end(&q1);
+	requester_end(&q2);
+
+	/* The counts, made here from the JSON log. */
+	n_deny = policyd_audit_count(&run, denials, 0, 0);
+	n_a = policyd_audit_count(&run, of_a, 0, 0);
+	n_b = policyd_audit_count(&run, of_b, 0, 0);
+	n_fw = policyd_audit_count(&run, firmware, 0, 0);
+	n_user = policyd_audit_count(&run, by_user, 0, 0);
+	CHECK(n_deny == 8 && n_a == 5 && n_b == 3 && n_fw == 5 && n_user == 2,
+	      "the log holds %zu denials (%zu, %zu, %zu, %zu)", n_deny, n_a, n_b, n_fw, n_user);
+
+	report = POLICYCTL_JSON(&run, (uid_t)-1, "report");
+	CHECK_EQ(json_path_int(report, "denials"), n_deny);
+	CHECK_EQ(json_path_int(report, "enforced"), n_deny);
+	CHECK_EQ(json_path_int(report_row(report, "by_device", "device", "usb:1234:5678"), "denials"), n_a);
+	CHECK_EQ(json_path_int(report_row(report, "by_device", "device", "usb:1234:5679"), "denials"), n_b);
+	CHECK_EQ(json_path_int(report_row(report, "by_rule", "rule", "no-firmware-update"), "denials"), n_fw);
+	{
+		json_t *r, *user = NULL;
+		size_t i;
+
+		json_array_foreach(json_object_get(report, "by_user"), i, r)
+			if (json_path_int(r, "uid") == USER_UID)
+				user = r;
+		CHECK(user, "no row for uid %d", USER_UID);
+		CHECK_EQ(json_path_int(user, "denials"), n_user);
+	}
+	check_tables_add_up(report);
+	json_decref(report);
+
+	/* --since: only what came after */
+	snprintf(since, sizeof(since), "@%lld", (long long)t);
+	n_calibration = 0;
+	{
+		json_t *last = policyd_audit_last(&run, calibration);
+
+		CHECK(last, "no calibration denial in the log");
+		json_decref(last);
+	}
+	report = POLICYCTL_JSON(&run, (uid_t)-1, "report", "--since", since);
+	CHECK_EQ(json_path_int(report, "denials"), 2);
+	n_calibration = (size_t)json_path_int(report_row(report, "by_rule", "rule", "no-calibration-write"),
+					     "denials");
+	CHECK_EQ(n_calibration, 2);
+	CHECK_EQ(json_array_size(json_object_get(report, "by_device")), 1);
+	check_tables_add_up(report);
+	json_decref(report);
+
+	/* the tables, for a terminal */
+	POLICYCTL(&run, (uid_t)-1, &o, "report", "--utc");
+	CHECK(o.status == 0 && strstr(o.out, "denials since the log's start: 8 (8 enforced)") &&
+	      strstr(o.out, "usb:1234:5678 \"audit trail test device\"") &&
+	      strstr(o.out, "no-firmware-update in trail-device"), "report shows:\n%s%s", o.out, o.err);
+	policyctl_output_done(&o);
+
+	close(fa);
+	close(fb);
+	stop_daemon(&run);
+	uhid_dev_destroy(&a);
+	uhid_dev_destroy(&b);
+}
+
+/* Write FROM compressed to TO, and remove FROM (logrotate's compress). */
+static void gzip_file(const char *from, const char *to)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(from, O_RDONLY | O_CLOEXEC);
+	gzFile gz = gzopen(to, "wb");
+
+	CHECK(fd >= 0 && gz, "gzip %s", from);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		CHECK(gzwrite(gz, buf, (unsigned int)n) == n, "gzwrite");
+	close(fd);
+	CHECK(gzclose(gz) == Z_OK, "gzclose");
+	CHECK_OK(unlink(from));
+}
+
+/* hid-policyctl --json log ARGS: the records, in order (a JSON array). */
+static json_t *log_json(struct policyd_run *run, const char *const *args)
+{
+	const char *argv[16] = { "--json", "log" };
+	struct policyctl_output o;
+	json_t *list = json_array();
+	char *line, *save = NULL;
+	size_t n = 2;
+
+	for (size_t i = 0; args && args[i] && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	CHECK_OK(policyctl_run(run, (uid_t)-1, argv, &o));
+	CHECK(o.status == 0, "log: exit %d: %s", o.status, o.err);
+	for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		json_array_append_new(list, json_parse_check(line));
+	policyctl_output_done(&o);
+	return list;
+}
+
+static const char *rule_of(json_t *list, size_t i)
+{
+	return json_path_str_or_empty(json_array_get(list, i), "rule.name");
+}
+
+/* hid-policyctl --json log --follow ARGS in the background; its output. */
+static pid_t follow(struct policyd_run *run, const char *const *args, int *out)
+{
+	char socket_path[160];
+	int pipefd[2];
+	pid_t pid;
+
+	snprintf(socket_path, sizeof(socket_path), "%s/control", run->runtime_dir);
+	CHECK_OK(pipe(pipefd));
+	fflush(stdout);
+	pid = fork();
+	CHECK_OK(pid);
+	if (pid == 0) {
+		const char *build = getenv("HID_POLICY_BUILDDIR");
+		const char *argv[16] = { NULL, "--socket", socket_path, "--json", "log", "--follow" };
+		char exe[512];
+		size_t n = 6;
+
+		snprintf(exe, sizeof(exe), "%s/policyd/hid-policyctl", build ? build : "build");
+		argv[0] = exe;
+		for (size_t i = 0; args && args[i] && n < 15; i++)
+			argv[n++] = args[i];
+		argv[n] = NULL;
+		dup2(pipefd[1], STDOUT_FILENO);
+		execv(exe, (char **)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	*out = pipefd[0];
+	return pid;
+}
+
+/* The next record the follower printed (waits up to 10 s), or NULL. */
+static json_t *next_followed(int fd, int timeout_ms)
+{
+	char line[8192];
+	size_t n = 0;
+
+	while (n < sizeof(line) - 1) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, timeout_ms) != 1 || read(fd, line + n, 1) != 1)
+			return NULL;
+		if (line[n] == '\n') {
+			line[n] = '\0';
+			return json_parse_check(line);
+		}
+		n++;
+	}
+	return NULL;
+}
+
+static void test_log_reads_rotated_and_compressed_logs_in_order_and_follows_from_the_end(void)
+{
+	const char *const off[] = { "--no-journal", NULL };
+	const char *const lines2[] = { "--lines", "2", NULL };
+	const char *const model[] = { "--device", "usb:1234:5678", NULL };
+	const char *const other_model[] = { "--device", "usb:1234:9999", NULL };
+	const char *const last1[] = { "--lines", "1", NULL };
+	struct policyd_run run;
+	struct policyctl_output o;
+	struct uhid_dev dev;
+	char rotated[160], compressed[160];
+	json_t *list, *rec;
+	int fd, out;
+	pid_t pid;
+
+	create_device(&dev, TEST_PRODUCT);
+	start_daemon(&run, off);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	/* three generations: audit.jsonl.2.gz, audit.jsonl.1, audit.jsonl */
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf0), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 10000), 1);
+	snprintf(rotated, sizeof(rotated), "%s.2", run.audit_log);
+	snprintf(compressed, sizeof(compressed), "%s.2.gz", run.audit_log);
+	CHECK_OK(rename(run.audit_log, rotated));
+	gzip_file(rotated, compressed);
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf1), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 10000), 1);
+	snprintf(rotated, sizeof(rotated), "%s.1", run.audit_log);
+	CHECK_OK(rename(run.audit_log, rotated));
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 3), 0);
+	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 10000), 1);
+
+	list = log_json(&run, NULL);
+	CHECK_EQ(json_array_size(list), 3);
+	CHECK(!strcmp(rule_of(list, 0), "no-firmware-update") && !strcmp(rule_of(list, 1), "no-calibration-write") &&
+	      !strcmp(rule_of(list, 2), "log-feature-3"), "order: %s, %s, %s", rule_of(list, 0),
+	      rule_of(list, 1), rule_of(list, 2));
+	CHECK(strcmp(json_path_str(json_array_get(list, 0), "time"),
+		     json_path_str(json_array_get(list, 2), "time")) <= 0, "times out of order");
+	json_decref(list);
+	list = log_json(&run, lines2);
+	CHECK(json_array_size(list) == 2 && !strcmp(rule_of(list, 0), "no-calibration-write") &&
+	      !strcmp(rule_of(list, 1), "log-feature-3"), "--lines 2: %zu records", json_array_size(list));
+	json_decref(list);
+	list = log_json(&run, model);
+	CHECK_EQ(json_array_size(list), 3);
+	json_decref(list);
+	list = log_json(&run, other_model);
+	CHECK_EQ(json_array_size(list), 0);
+	json_decref(list);
+	POLICYCTL(&run, (uid_t)-1, &o, "log", "--device", "DualSense");
+	CHECK(o.status == 2 && strstr(o.err, "BUS:VID:PID"), "an unknown device form: exit %d: %s",
+	      o.status, o.err);
+	policyctl_output_done(&o);
+	POLICYCTL(&run, (uid_t)-1, &o, "log", "--device", "/dev/hidraw99");
+	CHECK(o.status == 2 && strstr(o.err, "no such hidraw device"), "exit %d: %s", o.status, o.err);
+	policyctl_output_done(&o);
+	/* in the policy's words, in local time (the guest's is UTC) */
+	POLICYCTL(&run, (uid_t)-1, &o, "log", "--device", dev.hidraw);
+	CHECK(o.status == 0 && strstr(o.out, "set_report feature 0xf0") && strstr(o.out, "TIME ("),
+	      "log shows:\n%s%s", o.out, o.err);
+	policyctl_output_done(&o);
+
+	/* --follow starts at the end: the first record is a new one */
+	pid = follow(&run, NULL, &out);
+	rec = next_followed(out, 700);
+	CHECK(!rec, "--follow replayed the log: %s", json_dumps(rec, 0));
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf1), EPERM);
+	rec = next_followed(out, 10000);
+	CHECK(rec && !strcmp(json_path_str_or_empty(rec, "rule.name"), "no-calibration-write"),
+	      "followed: %s", rec ? json_dumps(rec, 0) : "nothing");
+	json_decref(rec);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	close(out);
+
+	/* --follow --lines 1: the last record first, then the new ones */
+	pid = follow(&run, last1, &out);
+	rec = next_followed(out, 10000);
+	CHECK(rec && !strcmp(json_path_str_or_empty(rec, "rule.name"), "no-calibration-write"),
+	      "the last record: %s", rec ? json_dumps(rec, 0) : "nothing");
+	json_decref(rec);
+	rec = next_followed(out, 700);
+	CHECK(!rec, "more than --lines 1 of the history: %s", json_dumps(rec, 0));
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf0), EPERM);
+	rec = next_followed(out, 10000);
+	CHECK(rec && !strcmp(json_path_str_or_empty(rec, "rule.name"), "no-firmware-update"),
+	      "followed: %s", rec ? json_dumps(rec, 0) : "nothing");
+	json_decref(rec);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	close(out);
+
+	close(fd);
+	stop_daemon(&run);
+	uhid_dev_destroy(&dev);
+}
+
 static const struct test_case tests[] = {
 	{ "a_denial_is_found_with_journalctl_by_its_fields_and_with_ausearch",
 	  test_a_denial_is_found_with_journalctl_by_its_fields_and_with_ausearch },
@@ -457,6 +790,10 @@ static const struct test_case tests[] = {
 	  test_a_temporary_allow_is_in_the_journal_and_in_the_audit_trail },
 	{ "outlets_switched_off_get_nothing_and_the_log_keeps_everything",
 	  test_outlets_switched_off_get_nothing_and_the_log_keeps_everything },
+	{ "report_counts_equal_a_count_of_the_json_log",
+	  test_report_counts_equal_a_count_of_the_json_log },
+	{ "log_reads_rotated_and_compressed_logs_in_order_and_follows_from_the_end",
+	  test_log_reads_rotated_and_compressed_logs_in_order_and_follows_from_the_end },
 };
 
 int main(int argc, char **argv)
