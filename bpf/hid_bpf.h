@@ -67,6 +67,52 @@ struct hid_bpf_ops {
 	int (*hid_hw_output_report)(struct hid_bpf_ctx *ctx, __u64 source);
 } __attribute__((preserve_access_index));
 
+/*
+ * The calling task, for programs loaded with CAP_PERFMON on a kernel with
+ * CONFIG_BPF_EVENTS: hid_bpf_ops programs get no uid or comm helper
+ * (upstream, and the port alike), but may read the task that
+ * bpf_get_current_task() returns with bpf_probe_read_kernel().
+ */
+struct group_info {
+	int ngroups;
+	struct {
+		__u32 val;
+	} gid[];
+} __attribute__((preserve_access_index));
+
+struct cred {
+	struct {
+		__u32 val;
+	} uid;
+	struct {
+		__u32 val;
+	} gid;
+	struct group_info *group_info;
+} __attribute__((preserve_access_index));
+
+struct super_block {
+	__u32 s_dev;		/* dev_t: major << 20 | minor */
+} __attribute__((preserve_access_index));
+
+struct inode {
+	unsigned long i_ino;
+	struct super_block *i_sb;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct inode *f_inode;
+} __attribute__((preserve_access_index));
+
+struct mm_struct {
+	struct file *exe_file;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	const struct cred *cred;
+	struct mm_struct *mm;
+	char comm[16];
+} __attribute__((preserve_access_index));
+
 extern __u8 *hid_bpf_get_data(struct hid_bpf_ctx *ctx, unsigned int offset,
 			      const unsigned long rdwr_buf_size) __ksym;
 

@@ -15,6 +15,7 @@
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
  */
 #include "hid_bpf.h"
+#include <bpf/bpf_core_read.h>
 #include "hid_rules.h"
 #include "hid_firewall.h"
 
@@ -23,11 +24,12 @@ char LICENSE[] SEC("license") = "GPL";
 /* errno of a refusal that no rule chose (no libc headers here) */
 #define FW_EPERM 1
 
-/* Helpers the running kernel offers to hid_bpf_ops programs (probed by
- * the loader, set before load). */
+/* What the running kernel lets hid_bpf_ops programs know of their caller
+ * (probed by the loader, set before load): the pid helper (upstream's
+ * bpf_base_func_proto), and the current task (CAP_PERFMON and
+ * CONFIG_BPF_EVENTS), which names its uid, gid and comm. */
 const volatile bool have_pid_tgid;
-const volatile bool have_uid_gid;
-const volatile bool have_comm;
+const volatile bool have_task;
 
 /* Not preallocated: an update links a new element and frees the old one
  * only after an RCU grace period, so a program walking a device's rules
@@ -142,6 +144,19 @@ static __always_inline void take_rule(struct decision *d, const struct hid_rule 
 	d->flags = rule->flags;
 }
 
+/* Who sent the request, read from the current task the first time a rule
+ * with a sender needs it. */
+struct caller {
+	bool read;
+	bool known;		/* uid, gid and groups could be read */
+	bool exe_known;
+	__u32 uid, gid;
+	__u32 n_groups;
+	__u32 groups[HID_SENDER_GROUPS_READ];
+	__u64 exe_ino;
+	__u32 exe_dev;
+};
+
 /* What the walk over a device's rules carries from one rule to the next. */
 struct rule_walk {
 	struct request req;
@@ -149,7 +164,115 @@ struct rule_walk {
 	__u64 now;
 	struct decision d;
 	struct audit_match am;
+	struct caller caller;
 };
+
+static __always_inline void read_caller(struct caller *c)
+{
+	struct task_struct *task;
+	const struct cred *cred = NULL;
+	struct group_info *gi = NULL;
+	struct mm_struct *mm = NULL;
+	struct file *exe = NULL;
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+	int n = 0;
+
+	c->read = true;
+	if (!have_task)
+		return;
+	task = (struct task_struct *)bpf_get_current_task();
+	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
+		return;
+	if (BPF_CORE_READ_INTO(&c->uid, cred, uid.val) || BPF_CORE_READ_INTO(&c->gid, cred, gid.val))
+		return;
+	if (BPF_CORE_READ_INTO(&gi, cred, group_info) || !gi || BPF_CORE_READ_INTO(&n, gi, ngroups))
+		return;
+	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
+		if ((int)i >= n)
+			break;
+		if (bpf_core_read(&c->groups[i], sizeof(c->groups[i]), &gi->gid[i].val))
+			return;
+		c->n_groups = i + 1;
+	}
+	/* More groups than are read: a group rule cannot be decided. */
+	if (n > HID_SENDER_GROUPS_READ)
+		return;
+	c->known = true;
+	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
+	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
+	    BPF_CORE_READ_INTO(&inode, exe, f_inode) || !inode ||
+	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
+	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
+	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
+		return;
+	c->exe_known = true;
+}
+
+static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
+{
+	for (__u32 i = 0; i < HID_SENDER_MAX_IDS; i++)
+		if (i < n && ids[i] == id)
+			return true;
+	return false;
+}
+
+static __always_inline bool in_group(const struct hid_rule_sender *s, const struct caller *c)
+{
+	if (id_listed(s->gids, s->n_gids, c->gid))
+		return true;
+	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
+		if (i >= c->n_groups)
+			break;
+		if (id_listed(s->gids, s->n_gids, c->groups[i]))
+			return true;
+	}
+	return false;
+}
+
+static __always_inline bool exe_listed(const struct hid_rule_sender *s, const struct caller *c)
+{
+	for (__u32 i = 0; i < HID_SENDER_MAX_IDS; i++)
+		if (i < s->n_exes && s->exes[i].ino == c->exe_ino && s->exes[i].dev == c->exe_dev)
+			return true;
+	return false;
+}
+
+/* Does the request's sender match RULE's? Where the sender cannot be read,
+ * a deny rule matches and an allow rule does not: an unknown sender is
+ * never let through on its identity. */
+static __always_inline bool sender_matches(const struct hid_rule *rule, struct rule_walk *w)
+{
+	const struct hid_rule_sender *s = &rule->sender;
+	struct caller *c = &w->caller;
+	bool from_kernel = w->req.source == 0;
+	__u8 needs_task = s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE);
+
+	if (!s->fields)
+		return true;
+	/* Input comes from the device: nobody sent it. */
+	if (w->req.hook == HID_FW_HOOK_DEVICE_EVENT)
+		return false;
+	if ((s->fields & HID_SENDER_F_ORIGIN) &&
+	    s->origin != (from_kernel ? HID_SENDER_ORIGIN_KERNEL : HID_SENDER_ORIGIN_USER))
+		return false;
+	if (!needs_task)
+		return true;
+	/* A driver's own request has no user, group or executable. */
+	if (from_kernel)
+		return false;
+	if (!c->read)
+		read_caller(c);
+	if (!c->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !c->exe_known))
+		return rule->action == HID_RULE_DENY;
+	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
+		return false;
+	if ((s->fields & HID_SENDER_F_GROUP) && !in_group(s, c))
+		return false;
+	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, c))
+		return false;
+	return true;
+}
 
 /*
  * One rule of the walk (a bpf_loop() callback: the verifier checks it once,
@@ -169,7 +292,7 @@ static long walk_rule(__u32 i, struct rule_walk *w)
 	if (i >= HID_RULES_MAX_RULES)
 		return 1;
 	rule = &dev->rules[i];
-	if (!rule_matches(rule, &w->req, w->now))
+	if (!rule_matches(rule, &w->req, w->now) || !sender_matches(rule, w))
 		return 0;
 	/* On a device where some rule set enforces, an audit-mode rule
 	 * logs and lets the walk go on; where all are in audit mode, the
@@ -221,6 +344,24 @@ static __always_inline void count(__u32 field_offset)
 		__sync_fetch_and_add((__u64 *)((char *)st + field_offset), 1);
 }
 
+/* The caller's uid, gid and comm, from its task; each one only when it
+ * could be read. */
+static __always_inline void name_caller(struct hid_fw_record *rec)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = NULL;
+	__u32 uid, gid;
+
+	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
+		return;
+	if (!BPF_CORE_READ_INTO(&uid, cred, uid.val) && !BPF_CORE_READ_INTO(&gid, cred, gid.val)) {
+		rec->uid_gid = (__u64)gid << 32 | uid;
+		rec->flags |= HID_FW_REC_HAVE_UID;
+	}
+	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)
+		rec->flags |= HID_FW_REC_HAVE_COMM;
+}
+
 static __always_inline void emit_record(const struct request *req,
 					const struct decision *d, int err)
 {
@@ -251,12 +392,8 @@ static __always_inline void emit_record(const struct request *req,
 		rec->pid_tgid = bpf_get_current_pid_tgid();
 		rec->flags |= HID_FW_REC_HAVE_PID;
 	}
-	if (have_uid_gid) {
-		rec->uid_gid = bpf_get_current_uid_gid();
-		rec->flags |= HID_FW_REC_HAVE_UID;
-	}
-	if (have_comm && !bpf_get_current_comm(rec->comm, sizeof(rec->comm)))
-		rec->flags |= HID_FW_REC_HAVE_COMM;
+	if (have_task)
+		name_caller(rec);
 	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
 	 * zero it, and what it holds is kernel memory, not a request. */
 	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {

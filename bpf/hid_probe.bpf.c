@@ -6,6 +6,7 @@
  * never attached.
  */
 #include "hid_bpf.h"
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -15,15 +16,19 @@ SEC("struct_ops/hid_hw_request")
 int BPF_PROG(probe_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)
 {
+	struct task_struct *task;
 	char comm[16];
 
 	/* Branches on a constant: the verifier only sees the chosen call. */
 	if (probe_helper == BPF_FUNC_get_current_pid_tgid)
 		return bpf_get_current_pid_tgid() ? 0 : 0;
-	if (probe_helper == BPF_FUNC_get_current_uid_gid)
-		return bpf_get_current_uid_gid() ? 0 : 0;
-	if (probe_helper == BPF_FUNC_get_current_comm)
-		return bpf_get_current_comm(comm, sizeof(comm)) ? 0 : 0;
+	/* The caller's uid and name, read as the firewall reads them: the
+	 * task helpers and the CO-RE reads of struct task_struct and cred. */
+	if (probe_helper == BPF_FUNC_get_current_task) {
+		task = (struct task_struct *)bpf_get_current_task();
+		BPF_CORE_READ_STR_INTO(&comm, task, comm);
+		return BPF_CORE_READ(task, cred, uid.val) + comm[0] ? 0 : 0;
+	}
 	return 0;
 }
 

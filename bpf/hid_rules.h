@@ -115,6 +115,40 @@ struct hid_rule_cond {
 	__u8 mask[HID_RULES_COND_BYTES];  /* 0 past len */
 };
 
+/*
+ * Who sends a request (a rule's "sender"): each field given must hold, and
+ * within a field one of its values. A request a driver makes on its own
+ * (source 0) has origin kernel and no user, group or executable.
+ */
+#define HID_SENDER_MAX_IDS		4	/* users, groups, executables per rule */
+#define HID_SENDER_GROUPS_READ		32	/* supplementary groups looked at */
+
+#define HID_SENDER_F_ORIGIN		(1u << 0)
+#define HID_SENDER_F_USER		(1u << 1) /* real uid */
+#define HID_SENDER_F_GROUP		(1u << 2) /* real gid or a supplementary group */
+#define HID_SENDER_F_EXECUTABLE		(1u << 3) /* the file the process runs */
+
+#define HID_SENDER_ORIGIN_KERNEL	1
+#define HID_SENDER_ORIGIN_USER		2
+
+struct hid_rule_exe {
+	__u64 ino;
+	__u32 dev;	/* the kernel's encoding: major << 20 | minor */
+	__u32 reserved;	/* 0 */
+};
+
+struct hid_rule_sender {
+	__u8 fields;	/* HID_SENDER_F_* given; 0: any sender */
+	__u8 origin;	/* HID_SENDER_ORIGIN_* */
+	__u8 n_uids;	/* 0..HID_SENDER_MAX_IDS each */
+	__u8 n_gids;
+	__u8 n_exes;
+	__u8 reserved[3];
+	__u32 uids[HID_SENDER_MAX_IDS];
+	__u32 gids[HID_SENDER_MAX_IDS];
+	struct hid_rule_exe exes[HID_SENDER_MAX_IDS];
+};
+
 struct hid_rule {
 	__u32 report_ids[HID_RULES_REPORT_ID_WORDS]; /* bit n: report ID n matches */
 	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
@@ -126,6 +160,7 @@ struct hid_rule {
 	__u8 n_conds;	/* 0..HID_RULES_MAX_CONDS, all ANDed */
 	__u8 reserved[6];
 	__u64 expires_ns; /* CLOCK_BOOTTIME after which it no longer matches; 0: never */
+	struct hid_rule_sender sender;
 };
 
 struct hid_device_rules {
@@ -139,8 +174,9 @@ struct hid_device_rules {
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
-_Static_assert(sizeof(struct hid_rule) == 152, "hid_rule layout");
-_Static_assert(sizeof(struct hid_device_rules) == 16 + 152 * HID_RULES_MAX_RULES,
+_Static_assert(sizeof(struct hid_rule_sender) == 104, "hid_rule_sender layout");
+_Static_assert(sizeof(struct hid_rule) == 256, "hid_rule layout");
+_Static_assert(sizeof(struct hid_device_rules) == 16 + 256 * HID_RULES_MAX_RULES,
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */

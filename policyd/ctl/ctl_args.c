@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
@@ -25,6 +27,9 @@ enum {
 	OPT_ID,
 	OPT_PAYLOAD,
 	OPT_EXCEPTION,
+	OPT_USER,
+	OPT_EXECUTABLE,
+	OPT_PID,
 	OPT_LINES,
 	OPT_UTC,
 	OPT_VERSION,
@@ -48,6 +53,7 @@ void ctl_usage(FILE *f)
 		"                              which rule decides a request, and why\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
+		"        [--user USER] [--executable PATH] [--pid PID]\n"
 		"                              let DEVICE's requests through for a while (default 10m)\n"
 		"  revoke DEVICE | --exception N\n"
 		"                              end temporary allows early\n"
@@ -100,7 +106,8 @@ static const struct {
 	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
 	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) },
 	{ "reload", 0, 0, 0 },
-	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) },
+	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
+			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) },
 	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
 	{ "generate", 0, 0, 0 },
 };
@@ -111,6 +118,8 @@ static const char *const option_names[] = {
 	[OPT_FOR - OPT_DEVICE] = "--for", [OPT_REQUEST - OPT_DEVICE] = "--request",
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
+	[OPT_USER - OPT_DEVICE] = "--user", [OPT_EXECUTABLE - OPT_DEVICE] = "--executable",
+	[OPT_PID - OPT_DEVICE] = "--pid",
 	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
 };
 
@@ -154,6 +163,9 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
 		{ "exception", required_argument, NULL, OPT_EXCEPTION },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
+		{ "pid", required_argument, NULL, OPT_PID },
 		{ "lines", required_argument, NULL, OPT_LINES },
 		{ "utc", no_argument, NULL, OPT_UTC },
 		{}
@@ -164,7 +176,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	int c, r;
 
 	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1,
-				.lines = -1 };
+				.uid = -1, .pid = -1, .lines = -1 };
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hfn:", longopts, NULL)) >= 0) {
@@ -244,10 +256,35 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
 			a->exception_id = (long)v;
 			break;
+		case OPT_USER: {
+			struct passwd *pw;
+
+			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0) {
+				a->uid = (long long)v;
+				break;
+			}
+			pw = getpwnam(optarg);
+			if (!pw)
+				return bad("--user \"%s\": no such user", optarg);
+			a->uid = pw->pw_uid;
+			break;
+		}
+		case OPT_EXECUTABLE:
+			if (optarg[0] != '/')
+				return bad("--executable \"%s\": expected an absolute path", optarg);
+			a->executable = optarg;
+			break;
+		case OPT_PID:
+			if (parse_uint(optarg, INT32_MAX, &v) < 0 || v == 0)
+				return bad("--pid \"%s\": expected a process ID", optarg);
+			a->pid = (long)v;
+			break;
 		default:
 			return -EINVAL;
 		}
 	}
+	if (a->pid >= 0 && (a->uid >= 0 || a->executable))
+		return bad("%s", "--pid names the process's user and executable itself: give --pid or --user/--executable");
 	if (optind >= argc)
 		return bad("%s", "no command given (try --help)");
 	a->command = argv[optind++];
@@ -293,6 +330,43 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	return 0;
 }
 
+int ctl_args_resolve_pid(struct ctl_args *a)
+{
+	char path[64], line[256];
+	unsigned int uid;
+	ssize_t n;
+	FILE *f;
+
+	if (a->pid < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/exe", a->pid);
+	n = readlink(path, a->pid_exe, sizeof(a->pid_exe) - 1);
+	if (n < 0) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: cannot read its executable: %s\n", a->pid,
+			strerror(errno));
+		return -errno;
+	}
+	a->pid_exe[n] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/status", a->pid);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: %s\n", a->pid, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			a->uid = uid;
+			break;
+		}
+	fclose(f);
+	if (a->uid < 0) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: cannot tell its user\n", a->pid);
+		return -EIO;
+	}
+	a->executable = a->pid_exe;
+	return 0;
+}
+
 json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 {
 	json_t *args = json_object();
@@ -321,6 +395,12 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "duration_s", json_integer((json_int_t)a->duration_s));
 	if (a->exception_id >= 0)
 		json_object_set_new(args, "id", json_integer(a->exception_id));
+	if (a->uid >= 0)
+		json_object_set_new(args, "user", json_integer(a->uid));
+	if (a->executable)
+		json_object_set_new(args, "executable", json_string(a->executable));
+	if (a->pid >= 0)
+		json_object_set_new(args, "pid", json_integer(a->pid));
 	if (!strcmp(a->command, "report"))	/* the log's denials, counted here */
 		json_object_set_new(args, "action", json_string("deny"));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,

@@ -27,6 +27,11 @@ struct ctl_args {
 	int report_id;			/* --id, -1 unset */
 	const char *payload;		/* --payload */
 	uint64_t duration_s;		/* allow --for; 0 unset */
+	/* allow: whose requests it lets through (default: anyone's) */
+	long long uid;			/* --user, -1 unset */
+	const char *executable;		/* --executable */
+	long pid;			/* --pid: that process's user and executable; -1 unset */
+	char pid_exe[256];		/* ... as ctl_args_resolve_pid() found it */
 	/* revoke */
 	long exception_id;		/* --exception, -1 unset */
 };
@@ -36,6 +41,11 @@ struct ctl_args {
  * current time, for relative --since values. Returns 0 or -EINVAL.
  */
 int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a);
+
+/* allow --pid: read the process's user and executable into A (the client
+ * reads them: the daemon keeps no right to read other users' processes).
+ * Returns 0 or -errno, with a message. */
+int ctl_args_resolve_pid(struct ctl_args *a);
 
 /* Is S a hidraw node, "hidraw3" or "/dev/hidraw3"? */
 bool ctl_is_hidraw_name(const char *s);

@@ -84,12 +84,22 @@ static void print_list(FILE *f, json_t *a)
 
 static void print_exception(FILE *f, json_t *e)
 {
-	json_t *by = json_object_get(e, "granted_by");
+	json_t *by = json_object_get(e, "granted_by"), *sender = json_object_get(e, "for");
 
 	fprintf(f, "  #%lld on %s: ", num(e, "id"), str(e, "sysfs"));
 	print_list(f, json_object_get(e, "requests"));
-	fprintf(f, ", report IDs %s; %lld s left (until %s); granted by uid %lld (%s, pid %lld)\n",
-		str(e, "report_ids"), num(e, "remaining_s"), str(e, "expires"), num(by, "uid"),
+	fprintf(f, ", report IDs %s", str(e, "report_ids"));
+	if (json_is_object(sender)) {
+		fputs(", only from", f);
+		if (json_object_get(sender, "pid"))
+			fprintf(f, " process %lld:", num(sender, "pid"));
+		if (json_object_get(sender, "uid"))
+			fprintf(f, " uid %lld", num(sender, "uid"));
+		if (json_object_get(sender, "executable"))
+			fprintf(f, " %s", str(sender, "executable"));
+	}
+	fprintf(f, "; %lld s left (until %s); granted by uid %lld (%s, pid %lld)\n",
+		num(e, "remaining_s"), str(e, "expires"), num(by, "uid"),
 		str(by, "comm"), num(by, "pid"));
 }
 
@@ -154,8 +164,9 @@ static void print_devices(FILE *f, json_t *r)
 			snprintf(prog, sizeof(prog), "%lld", (long long)json_integer_value(programs));
 		else
 			snprintf(prog, sizeof(prog), "?");
-		snprintf(prot, sizeof(prot), "%s", json_is_true(json_object_get(d, "protected")) ?
-			 str(d, "mode") : "no");
+		snprintf(prot, sizeof(prot), "%s", !json_is_true(json_object_get(d, "protected")) ?
+			 "no" : json_is_true(json_object_get(d, "fail_closed")) ? "closed" :
+			 str(d, "mode"));
 		fprintf(f, "%-22s %-9s %-9s %-10s %-8s %-8s ", str(d, "sysfs"), str(d, "bus"), id, prot,
 			yes(d, "attached"), prog);
 		json_array_foreach(sets, k, s)

@@ -262,6 +262,8 @@ int main(int argc, char **argv)
 
 	if (ctl_args_parse(argc, argv, time(NULL), &a) < 0)
 		return CTL_EXIT_USAGE;
+	if (ctl_args_resolve_pid(&a) < 0)
+		return CTL_EXIT_USAGE;
 	if (a.help) {
 		ctl_usage(stdout);
 		return CTL_EXIT_OK;

@@ -175,11 +175,14 @@ static int start(struct daemon *d)
 		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
-	say(d, LOG_INFO, "kernel helpers for audit records: pid %s, uid %s, comm %s",
+	say(d, LOG_INFO, "names callers: pid %s, uid %s, comm %s",
 	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
 	    d->loader.features.comm ? "yes" : "no");
+	r = daemon_check_senders(d, d->policy, NULL);
+	if (r < 0)
+		return r;
 
-	r = decisions_init(d->cfg->runtime_dir);
+	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
 	if (r < 0) {
 		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "allows.h"
@@ -193,6 +195,8 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		json_object_set_new(o, "protected", json_boolean(m->protected));
 		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&d->loader, m->info.hid_id)));
 		if (m->protected) {
+			/* No rules could be loaded: every request is refused. */
+			json_object_set_new(o, "fail_closed", json_boolean(m->fail_closed));
 			json_object_set_new(o, "mode", json_string(mode_name(m->mode)));
 			json_object_set_new(o, "rules", json_integer(m->n_rules));
 		}
@@ -445,6 +449,61 @@ static void grantor_of(const struct control_request *req, struct exception_grant
 	snprintf(g->comm, sizeof(g->comm), "%s", req->comm);
 }
 
+/* The identity of an executable, as the firewall reads it (hid_rules.h). */
+static int exe_identity(const char *path, struct hid_rule_exe *ret)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	*ret = (struct hid_rule_exe){
+		.ino = (uint64_t)st.st_ino,
+		.dev = (uint32_t)(major(st.st_dev) << 20 | (minor(st.st_dev) & 0xfffff)),
+	};
+	return 0;
+}
+
+/* allow's "user", "executable" and "pid": whose requests it lets through. */
+static int allow_sender(json_t *args, struct exception *e, char *err, size_t errsize)
+{
+	json_t *user = json_object_get(args, "user"), *exe = json_object_get(args, "executable");
+	json_t *pid = json_object_get(args, "pid");
+	int r;
+
+	/* hid-policyctl reads a process's user and executable and sends
+	 * them along (the daemon keeps no right to read other users'
+	 * processes); the pid is kept for the record. */
+	if (pid) {
+		if (!user || !exe)
+			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
+		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
+		    json_integer_value(pid) > INT32_MAX)
+			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
+		e->for_pid = (pid_t)json_integer_value(pid);
+	}
+	if (user) {
+		if (!json_is_integer(user) || json_integer_value(user) < 0 ||
+		    json_integer_value(user) >= UINT32_MAX)
+			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+		e->sender.fields |= HID_SENDER_F_USER;
+		e->sender.uids[e->sender.n_uids++] = (uint32_t)json_integer_value(user);
+	}
+	if (exe) {
+		if (!json_is_string(exe) || json_string_value(exe)[0] != '/' ||
+		    strlen(json_string_value(exe)) >= sizeof(e->executable))
+			return failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
+		snprintf(e->executable, sizeof(e->executable), "%s", json_string_value(exe));
+		r = exe_identity(e->executable, &e->sender.exes[0]);
+		if (r < 0)
+			return failf(err, errsize, r, "%s: %s", e->executable, strerror(-r));
+		e->sender.fields |= HID_SENDER_F_EXECUTABLE;
+		e->sender.n_exes = 1;
+	}
+	return 0;
+}
+
 static int cmd_allow(struct daemon *d, const struct control_request *req, json_t **result,
 		     char *err, size_t errsize)
 {
@@ -468,8 +527,14 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 		duration = (uint64_t)json_integer_value(dur);
 	}
 	if ((r = request_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
-	    (r = report_id_arg(args, &rid, err, errsize)) < 0)
+	    (r = report_id_arg(args, &rid, err, errsize)) < 0 ||
+	    (r = allow_sender(args, &e, err, errsize)) < 0)
 		return r;
+	if (e.sender.fields && !d->loader.features.uid_gid)
+		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, executable or process cannot be enforced here");
+	/* Input comes from the device: an allow for a sender is for requests. */
+	if (e.sender.fields)
+		e.kinds &= (uint8_t)~HID_RULE_KIND_INPUT_EVENT;
 	if (rid < 0)
 		memset(e.report_ids, 0xff, sizeof(e.report_ids));
 	else

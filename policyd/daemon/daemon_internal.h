@@ -34,6 +34,7 @@
 struct managed_device {
 	struct hid_dev_info info;
 	bool protected;		/* a firewall instance is attached */
+	bool fail_closed;	/* ... without rules: every request is refused */
 	uint8_t mode;		/* HID_RULES_MODE_* of its rules in force */
 	uint32_t n_rules;	/* rules in force, exceptions included */
 	bool lost;		/* its firewall was unregistered by someone else

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "decisions.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -12,36 +14,203 @@
 #include "common/util.h"
 #include "devices.h"
 
-int decisions_init(const char *runtime_dir)
+/* Write TEXT to PATH whole or not at all: a reader sees the old file or
+ * the new one. */
+static int write_whole(const char *dir, const char *name, const char *text)
 {
-	_cleanup_free_ char *devices = NULL;
+	_cleanup_free_ char *path = NULL, *tmp = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t len = strlen(text);
 
-	if (asprintf(&devices, "%s/devices", runtime_dir) < 0)
+	if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&tmp, "%s/.%s", dir, name) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		return -EIO;
+	if (rename(tmp, path) < 0)
+		return -errno;
+	return 0;
+}
+
+int decisions_init(const char *runtime_dir, const char *const *config_dirs, size_t n)
+{
+	_cleanup_free_ char *devices = NULL, *closed = NULL, *text = NULL;
+	size_t len = 0;
+
+	if (asprintf(&devices, "%s/devices", runtime_dir) < 0 ||
+	    asprintf(&closed, "%s/closed", runtime_dir) < 0)
 		return -ENOMEM;
 	if (mkdir(runtime_dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	if (mkdir(devices, 0755) < 0 && errno != EEXIST)
 		return -errno;
+	if (mkdir(closed, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(config_dirs[i]) + 1;
+	text = calloc(1, len + 1);
+	if (!text)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		strcat(text, config_dirs[i]);
+		strcat(text, "\n");
+	}
+	return write_whole(runtime_dir, "policy-dirs", text);
+}
+
+int decisions_config_dirs(const char *runtime_dir, char ***dirs, size_t *n)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	char line[4096], **v = NULL;
+	size_t count = 0;
+
+	if (asprintf(&path, "%s/policy-dirs", runtime_dir) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char **grown;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] != '/')
+			continue;
+		grown = realloc(v, (count + 2) * sizeof(*v));
+		if (!grown)
+			goto oom;
+		v = grown;
+		v[count] = strdup(line);
+		if (!v[count])
+			goto oom;
+		v[++count] = NULL;
+	}
+	if (!count) {
+		free(v);
+		return -ENOENT;
+	}
+	*dirs = v;
+	*n = count;
 	return 0;
+oom:
+	for (size_t i = 0; i < count; i++)
+		free(v[i]);
+	free(v);
+	return -ENOMEM;
+}
+
+/* Each closed/<name> file holds "SYSNAME DEVPATH\n"; the name is the
+ * node's (hidraw0, hiddev1). */
+static int mark_name(const char *devpath, const char **name)
+{
+	const char *slash = strrchr(devpath, '/');
+
+	*name = slash ? slash + 1 : devpath;
+	if (!**name || **name == '.' || strchr(devpath, ' ') || strchr(devpath, '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+int decisions_mark_closed(const char *runtime_dir, const char *sysname, const char *devpath)
+{
+	_cleanup_free_ char *dir = NULL, *text = NULL;
+	const char *name;
+	int r = mark_name(devpath, &name);
+
+	if (r < 0)
+		return r;
+	if (asprintf(&dir, "%s/closed", runtime_dir) < 0 ||
+	    asprintf(&text, "%s %s\n", sysname, devpath) < 0)
+		return -ENOMEM;
+	return write_whole(dir, name, text);
+}
+
+int decisions_unmark_closed(const char *runtime_dir, const char *devpath)
+{
+	_cleanup_free_ char *path = NULL;
+	const char *name;
+	int r = mark_name(devpath, &name);
+
+	if (r < 0)
+		return r;
+	if (asprintf(&path, "%s/closed/%s", runtime_dir, name) < 0)
+		return -ENOMEM;
+	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+/* Ask the kernel to announce DEVPATH again: udev runs the rules anew. */
+static int announce_again(const char *devpath)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+
+	if (strstr(devpath, "/../") || strncmp(devpath, "/devices/", 9))
+		return -EINVAL;
+	if (asprintf(&path, "/sys%s/uevent", devpath) < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	return write(fd, "add", 3) == 3 ? 0 : -errno;
+}
+
+/* Open again the nodes of SYSNAME closed while its decision was late. */
+static void reopen_closed(const char *runtime_dir, const char *sysname)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+
+	if (asprintf(&dir, "%s/closed", runtime_dir) < 0)
+		return;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char text[512], *space;
+		ssize_t n;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		text[n] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		space = strchr(text, ' ');
+		if (!space)
+			continue;
+		*space = '\0';
+		if (strcmp(text, sysname))
+			continue;
+		/* Unmark first: the new event must not find the mark. */
+		unlinkat(dirfd(d), de->d_name, 0);
+		announce_again(space + 1);
+	}
 }
 
 int decisions_publish(const char *runtime_dir, const char *sysname, bool protected)
 {
-	_cleanup_free_ char *path = NULL, *tmp = NULL;
-	const char *text = protected ? "protected\n" : "unprotected\n";
-	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *dir = NULL;
+	int r;
 
-	if (asprintf(&path, "%s/devices/%s", runtime_dir, sysname) < 0 ||
-	    asprintf(&tmp, "%s/devices/.%s", runtime_dir, sysname) < 0)
+	if (asprintf(&dir, "%s/devices", runtime_dir) < 0)
 		return -ENOMEM;
-	/* Write then rename: a reader sees the whole word or nothing. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		return -EIO;
-	if (rename(tmp, path) < 0)
-		return -errno;
+	r = write_whole(dir, sysname, protected ? "protected\n" : "unprotected\n");
+	if (r < 0)
+		return r;
+	/* After the decision: a closing that comes later sees it
+	 * (decisions_mark_closed() is followed by decisions_read()). A node
+	 * that cannot be announced again is gone, or sysfs is read-only to
+	 * us: the administrator can still run "udevadm trigger". */
+	reopen_closed(runtime_dir, sysname);
 	return 0;
 }
 
@@ -56,9 +225,8 @@ int decisions_withdraw(const char *runtime_dir, const char *sysname)
 	return 0;
 }
 
-/* The HID device's sysfs name in a devpath such as
- * /devices/.../0003:054C:0CE6.0001/hidraw/hidraw0. */
-static int hid_sysname_of(const char *devpath, char *out, size_t size)
+/* The deepest path component that is a HID device's sysfs name. */
+static int hid_component(const char *devpath, char *out, size_t size)
 {
 	_cleanup_free_ char *copy = strdup(devpath);
 	char *part, *save = NULL;
@@ -77,30 +245,73 @@ static int hid_sysname_of(const char *devpath, char *out, size_t size)
 	return found;
 }
 
+/* A hiddev node (/devices/.../1-1:1.0/usbmisc/hiddev0) hangs off the USB
+ * interface; usbhid's HID device is its sibling there. */
+static int hiddev_sibling(const char *sysfs, const char *devpath, char *out, size_t size)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	const char *misc = strstr(devpath, "/usbmisc/hiddev");
+	struct dirent *de;
+
+	if (!misc || strstr(devpath, "/../"))
+		return -ENOENT;
+	if (asprintf(&dir, "%s%.*s", sysfs, (int)(misc - devpath), devpath) < 0)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		struct hid_dev_info info;
+
+		if (hid_sysname_parse(de->d_name, &info) == 0 && strlen(de->d_name) < size) {
+			snprintf(out, size, "%s", de->d_name);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int decisions_hid_sysname(const char *sysfs, const char *devpath, char *out, size_t size)
+{
+	int r = hid_component(devpath, out, size);
+
+	return r == -ENOENT ? hiddev_sibling(sysfs, devpath, out, size) : r;
+}
+
+int decisions_read(const char *runtime_dir, const char *sysname)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	char text[32];
+	ssize_t n;
+
+	if (asprintf(&path, "%s/devices/%s", runtime_dir, sysname) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, text, sizeof(text) - 1);
+	if (n < 0)
+		return -errno;
+	text[n] = '\0';
+	return !strcmp(text, "protected\n");
+}
+
 int decisions_wait(const char *runtime_dir, const char *devpath, int timeout_ms)
 {
 	struct timespec start, now;
-	char sysname[64], text[32];
-	_cleanup_free_ char *path = NULL;
+	char sysname[64];
 	int r;
 
-	r = hid_sysname_of(devpath, sysname, sizeof(sysname));
+	r = decisions_hid_sysname("/sys", devpath, sysname, sizeof(sysname));
 	if (r < 0)
 		return r;
-	if (asprintf(&path, "%s/devices/%s", runtime_dir, sysname) < 0)
-		return -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			ssize_t n = read(fd, text, sizeof(text) - 1);
-
-			if (n < 0)
-				return -errno;
-			text[n] = '\0';
-			return !strcmp(text, "protected\n");
-		}
+		r = decisions_read(runtime_dir, sysname);
+		if (r != -ENOENT)
+			return r;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >=
 		    timeout_ms)

@@ -10,13 +10,38 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define RUNTIME_DIR_DEFAULT "/run/hid-policy"
 
-/* Create RUNTIME_DIR/devices. */
-int decisions_init(const char *runtime_dir);
+/* Create RUNTIME_DIR/devices and RUNTIME_DIR/closed, and note there the
+ * policy directories the daemon reads (policy-dirs, one per line). */
+int decisions_init(const char *runtime_dir, const char *const *config_dirs, size_t n);
+/* Publish the daemon's decision on a HID device, then open again every
+ * node of it that udev closed while the decision was late (see
+ * decisions_mark_closed()): a new "add" event runs the rules once more,
+ * and they find the decision. */
 int decisions_publish(const char *runtime_dir, const char *sysname, bool protected);
 int decisions_withdraw(const char *runtime_dir, const char *sysname);
+
+/* The policy directories published by decisions_init(): *dirs is a
+ * NULL-ended array that one free() releases. -ENOENT when none are. */
+int decisions_config_dirs(const char *runtime_dir, char ***dirs, size_t *n);
+
+/* udev closed the node at DEVPATH (hidraw or hiddev) of HID device SYSNAME
+ * because no decision came in time: noted in RUNTIME_DIR/closed, for
+ * decisions_publish() to open it again. */
+int decisions_mark_closed(const char *runtime_dir, const char *sysname, const char *devpath);
+int decisions_unmark_closed(const char *runtime_dir, const char *devpath);
+
+/* The decision on SYSNAME, without waiting: 1 protected, 0 unprotected,
+ * -ENOENT when there is none yet. */
+int decisions_read(const char *runtime_dir, const char *sysname);
+
+/* The HID device a sysfs path leads to: a hid device or a path below one
+ * (its hidraw child), or a hiddev node, whose HID device is its sibling
+ * under the USB interface. SYSFS is where sysfs is mounted. */
+int decisions_hid_sysname(const char *sysfs, const char *devpath, char *out, size_t size);
 
 /* Wait until the daemon decided on the HID device a sysfs path leads to
  * (a hid device or any path below one, such as its hidraw child). Returns

@@ -78,6 +78,39 @@ static void firewall_back(struct daemon *d, const struct managed_device *m)
 	record_lost_firewall(d, m, true, 0);
 }
 
+/*
+ * A device that a rule set matches but whose rules cannot be compiled or
+ * stored (the rules map is full, say) gets its firewall without rules. The
+ * firewall refuses every request of a device it finds no rules for and lets
+ * its input through (bpf/hid_firewall.bpf.c, evaluate()): a policy that went
+ * wrong costs the device its requests until it is fixed, never its
+ * protection. The refusals are logged as "(no rules loaded)".
+ */
+static int protect_without_rules(struct daemon *d, struct managed_device *m,
+				 const struct hid_dev_info *info, const char *why)
+{
+	int r;
+
+	fw_delete_rules(&d->loader, info->hid_id);
+	r = fw_check_attached(&d->loader, info->hid_id);
+	if (r == 0)
+		r = fw_attach(&d->loader, info->hid_id, false);
+	if (r < 0) {
+		say(d, LOG_ERR, "%s (%s): %s, and its firewall cannot be attached: %s; the device is not protected",
+		    info->sysname, info->name, why, strerror(-r));
+		return r;
+	}
+	say(d, LOG_ERR, "%s (%s): %s; failing closed: every request to it is refused until its rules can be loaded",
+	    info->sysname, info->name, why);
+	m->protected = true;
+	m->fail_closed = true;
+	m->lost = false;
+	m->mode = HID_RULES_MODE_ENFORCE;
+	m->n_rules = 0;
+	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
+	return 0;
+}
+
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update, temporary allows first), attach or adopt its
  * instance, or detach when no rule set matches any more. */
@@ -116,6 +149,7 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 				    info->sysname, info->name);
 		}
 		m->protected = false;
+		m->fail_closed = false;
 		m->lost = false;
 		m->n_rules = 0;
 		allows_end_device(d, info->hid_id, "no rule set matches the device any more");
@@ -125,11 +159,12 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	if (r < 0) {
 		for (size_t i = 0; i < diag.n; i++)
 			say(d, LOG_ERR, "%s: %s", info->sysname, diag.entries[i].text);
-		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; %s", info->sysname,
-		    info->name, strerror(-r),
-		    m->protected ? "the rules in force stay" : "not protected");
 		if (!m->protected || !m->policy_rules)
-			return r;
+			return protect_without_rules(d, m, info, r == -E2BIG ?
+						     "more rules apply than a device holds" :
+						     "its rules cannot be compiled");
+		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; the rules in force stay",
+		    info->sysname, info->name, strerror(-r));
 		/* They stay, but a temporary allow that ended must not. */
 		*rules = *m->policy_rules;
 	} else {
@@ -145,8 +180,16 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	}
 
 	r = fw_set_rules(&d->loader, info->hid_id, rules);
+	if (r < 0 && (!m->protected || m->fail_closed)) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "cannot store its rules: %s", strerror(-r));
+		return protect_without_rules(d, m, info, why);
+	}
 	if (r < 0) {
-		say(d, LOG_ERR, "%s: cannot store its rules: %s", info->sysname, strerror(-r));
+		/* The map update is atomic: the rules in force stay. */
+		say(d, LOG_ERR, "%s (%s): cannot store its new rules: %s; the rules in force stay",
+		    info->sysname, info->name, strerror(-r));
 		return r;
 	}
 	attached = fw_check_attached(&d->loader, info->hid_id);
@@ -195,7 +238,11 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 		    info->name, rules->n_rules, rules->n_rules == 1 ? "" : "s",
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
+	if (m->fail_closed)
+		say(d, LOG_INFO, "%s (%s): its rules are loaded, no longer failing closed",
+		    info->sysname, info->name);
 	m->protected = true;
+	m->fail_closed = false;
 	m->lost = false;
 	m->mode = rules->mode;
 	m->n_rules = rules->n_rules;

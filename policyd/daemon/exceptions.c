@@ -90,6 +90,7 @@ int exception_prepend(const struct exception_table *t, uint32_t hid_id,
 			.flags = HID_RULE_F_LOG,
 			/* The kernel ends it too, should the daemon not. */
 			.expires_ns = e->expires_ms * 1000000ULL,
+			.sender = e->sender,
 		};
 		memcpy(rules->rules[k - 1].report_ids, e->report_ids, sizeof(e->report_ids));
 	}

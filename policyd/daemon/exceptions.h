@@ -41,6 +41,12 @@ struct exception {
 	uint64_t granted_realtime_ns;
 	uint64_t duration_s;
 	struct exception_grantor by;
+	/* Whose requests it lets through (fields 0: anyone's), and for the
+	 * record: the process it was granted for (0: none), the executable's
+	 * path. */
+	struct hid_rule_sender sender;
+	pid_t for_pid;
+	char executable[256];
 };
 
 struct exception_table {

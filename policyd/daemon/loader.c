@@ -141,8 +141,7 @@ static int load_programs(struct fw_loader *l)
 	if (!skel)
 		return -errno;
 	skel->rodata->have_pid_tgid = l->features.pid_tgid;
-	skel->rodata->have_uid_gid = l->features.uid_gid;
-	skel->rodata->have_comm = l->features.comm;
+	skel->rodata->have_task = l->features.uid_gid && l->features.comm;
 	/* Loading creates and pins the shared maps (or reuses the pinned
 	 * ones) and has the kernel's verifier check the programs before any
 	 * device depends on them. */
@@ -218,8 +217,10 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	if (r < 0)
 		return r;
 	l->features.pid_tgid = probe_helper(BPF_FUNC_get_current_pid_tgid);
-	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_uid_gid);
-	l->features.comm = probe_helper(BPF_FUNC_get_current_comm);
+	/* No kernel gives hid_bpf_ops programs the uid and comm helpers;
+	 * with CAP_PERFMON they read both from the current task. */
+	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_task);
+	l->features.comm = l->features.uid_gid;
 
 	l->pin_root = strdup(pin_root);
 	if (!l->pin_root || asprintf(&devices, "%s/devices", pin_root) < 0)

@@ -23,7 +23,9 @@
 
 struct fw_features {
 	bool hid_bpf;		/* vmlinux BTF has struct hid_bpf_ops */
-	bool pid_tgid;		/* helpers hid_bpf_ops programs may call */
+	bool pid_tgid;		/* bpf_get_current_pid_tgid() */
+	/* The caller's uid and gid, and comm: read from the current task
+	 * (CAP_PERFMON at load, CONFIG_BPF_EVENTS), on every kernel alike. */
 	bool uid_gid;
 	bool comm;
 };

@@ -13,6 +13,7 @@
 #include "loader.h"
 #include "options.h"
 #include "policy/policy.h"
+#include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
 
@@ -144,17 +145,8 @@ static int run_cleanup(const struct options *opts)
 
 static int run_wait_decided(const struct options *opts)
 {
-	const char *dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT;
-	int r = decisions_wait(dir, opts->devpath, opts->timeout_s * 1000);
-
-	if (r < 0) {
-		fprintf(stderr, "hid-policyd: %s: %s\n", opts->devpath,
-			r == -ETIMEDOUT ? "no decision in time (is hid-policyd running?)" :
-			r == -ENOENT ? "not a HID device path" : strerror(-r));
-		return r;
-	}
-	printf("%s\n", r ? "protected" : "unprotected");
-	return 0;
+	return wait_decided(opts->runtime_dir ?: RUNTIME_DIR_DEFAULT, opts->devpath,
+			    opts->timeout_s, opts->on_timeout);
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "audit.h"
 #include "common/util.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_RUNTIME_DIR,
 	OPT_WAIT_DECIDED,
 	OPT_TIMEOUT,
+	OPT_ON_TIMEOUT,
 	OPT_JOURNAL,
 	OPT_NO_JOURNAL,
 	OPT_LINUX_AUDIT,
@@ -41,7 +43,8 @@ void options_usage(FILE *f)
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
 		"                   [--[no-]journal] [--[no-]linux-audit] [--state-dir DIR]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
-		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--runtime-dir DIR]\n"
+		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
+		"                   [--runtime-dir DIR]\n"
 		"       hid-policyd --check [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
@@ -62,6 +65,8 @@ void options_usage(FILE *f)
 		"  --wait-decided P    wait until the daemon decided on the HID device of sysfs\n"
 		"                      path P (udev's %%p); exit 0 when it did, 1 otherwise\n"
 		"  --timeout SECONDS   how long --wait-decided waits (default 5)\n"
+		"  --on-timeout WHAT   then: closed-if-matched (the default: keep the node\n"
+		"                      closed when a rule set matches the device), closed, open\n"
 		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
@@ -107,6 +112,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
 		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "on-timeout", required_argument, NULL, OPT_ON_TIMEOUT },
 		{ "journal", no_argument, NULL, OPT_JOURNAL },
 		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
 		{ "linux-audit", no_argument, NULL, OPT_LINUX_AUDIT },
@@ -191,6 +197,19 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_NO_LINUX_AUDIT:
 			opts->linux_audit = c == OPT_LINUX_AUDIT;
 			break;
+		case OPT_ON_TIMEOUT:
+			if (!strcmp(optarg, "closed-if-matched")) {
+				opts->on_timeout = ON_TIMEOUT_CLOSED_IF_MATCHED;
+			} else if (!strcmp(optarg, "closed")) {
+				opts->on_timeout = ON_TIMEOUT_CLOSED;
+			} else if (!strcmp(optarg, "open")) {
+				opts->on_timeout = ON_TIMEOUT_OPEN;
+			} else {
+				fprintf(stderr, "hid-policyd: --on-timeout \"%s\": expected closed-if-matched, closed or open\n", optarg);
+				return -EINVAL;
+			}
+			opts->on_timeout_given = true;
+			break;
 		case OPT_NO_SANDBOX:
 			opts->no_sandbox = true;
 			break;
@@ -226,8 +245,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 	if (opts->command == COMMAND_WAIT_DECIDED) {
 		if (!opts->timeout_s)
 			opts->timeout_s = 5;
-	} else if (opts->timeout_s) {
-		fprintf(stderr, "hid-policyd: --timeout goes with --wait-decided\n");
+	} else if (opts->timeout_s || opts->on_timeout_given) {
+		fprintf(stderr, "hid-policyd: --timeout and --on-timeout go with --wait-decided\n");
 		return -EINVAL;
 	}
 	if (opts->command == COMMAND_CLEANUP && opts->n_config_dirs) {

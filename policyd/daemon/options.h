@@ -17,6 +17,13 @@ enum policyd_command {
 	COMMAND_WAIT_DECIDED,	/* udev: wait until a device's fate is known */
 };
 
+/* What --wait-decided does when no decision comes in time. */
+enum on_timeout {
+	ON_TIMEOUT_CLOSED_IF_MATCHED,	/* the default */
+	ON_TIMEOUT_CLOSED,
+	ON_TIMEOUT_OPEN,
+};
+
 struct options {
 	enum policyd_command command;
 	const char **config_dirs;	/* --config-dir, in order given */
@@ -38,6 +45,8 @@ struct options {
 	/* --wait-decided */
 	const char *devpath;
 	int timeout_s;
+	enum on_timeout on_timeout;
+	bool on_timeout_given;
 };
 
 /* Parse ARGV into OPTS; messages go to stderr. Returns 0 or -EINVAL. */

@@ -34,6 +34,30 @@ int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 	return r;
 }
 
+int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages)
+{
+	const uint8_t by_task = HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE;
+	int r = 0;
+
+	if (d->loader.features.uid_gid)
+		return 0;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *rule = &p->rules[i];
+		char text[512];
+
+		if (!(rule->sender.fields & by_task))
+			continue;
+		snprintf(text, sizeof(text),
+			 "%s: %s.sender: this kernel does not let the firewall read who sends a request (it needs CAP_PERFMON and CONFIG_BPF_EVENTS): a rule with a user, group or executable cannot be enforced here",
+			 p->files[p->sets[rule->set].file].name, rule->path);
+		say(d, LOG_ERR, "%s", text);
+		if (messages)
+			json_array_append_new(messages, json_string(text));
+		r = -EOPNOTSUPP;
+	}
+	return r;
+}
+
 /* The audit log holds what users did and which programs they ran: root's
  * alone (auditors read it through "hid-policyctl log"). */
 int daemon_secure_audit_log(struct daemon *d)
@@ -73,6 +97,11 @@ int daemon_reload(struct daemon *d, json_t *messages)
 	if (d->control)
 		control_log_reopened(d->control);
 	r = daemon_load_policy(d, &fresh, messages);
+	if (r == 0) {
+		r = daemon_check_senders(d, fresh, messages);
+		if (r < 0)
+			policy_free(fresh);
+	}
 	if (r < 0) {
 		say(d, LOG_ERR, "reload failed: the rules in force stay in force");
 		return r;

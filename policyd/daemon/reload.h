@@ -14,6 +14,11 @@
  * or a negative errno. */
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
 
+/* Rules that name their sender by user, group or executable need a kernel
+ * that lets the firewall read the calling task: on one that does not, each
+ * is an error (said, and appended to MESSAGES). Returns 0 or -EOPNOTSUPP. */
+int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages);
+
 /* The audit log must be the daemon's and mode 0600 (a looser mode is
  * repaired, with a message). Returns 0 or a negative errno (said). */
 int daemon_secure_audit_log(struct daemon *d);

@@ -66,7 +66,8 @@ void view_utf8_or_ascii(char *text)
 			*p = '?';
 }
 
-static json_t *device_name_json(const char *name)
+/* Text that may not be UTF-8 (a device's name, a path). */
+static json_t *maybe_utf8_json(const char *name)
 {
 	_cleanup_free_ char *copy = strdup(name);
 
@@ -84,13 +85,32 @@ json_t *view_device(const struct hid_dev_info *info)
 	snprintf(pid, sizeof(pid), "%04x", info->product);
 	return json_pack("{s:I, s:s, s:s?, s:s, s:s, s:o}", "hid_id", (json_int_t)info->hid_id,
 			 "sysfs", info->sysname, "bus", policy_bus_name(info->bus),
-			 "vendor", vid, "product", pid, "name", device_name_json(info->name));
+			 "vendor", vid, "product", pid, "name", maybe_utf8_json(info->name));
 }
 
 json_t *view_grantor(const struct exception_grantor *g)
 {
 	return json_pack("{s:I, s:I, s:s}", "uid", (json_int_t)g->uid, "pid", (json_int_t)g->pid,
 			 "comm", g->comm);
+}
+
+/* Whose requests an allow lets through: null for anyone's. */
+static json_t *view_sender(const struct exception *e)
+{
+	json_t *o;
+
+	if (!e->sender.fields)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	if (e->sender.fields & HID_SENDER_F_USER)
+		json_object_set_new(o, "uid", json_integer(e->sender.uids[0]));
+	if (e->sender.fields & HID_SENDER_F_EXECUTABLE)
+		json_object_set_new(o, "executable", maybe_utf8_json(e->executable));
+	if (e->for_pid)
+		json_object_set_new(o, "pid", json_integer(e->for_pid));
+	return o;
 }
 
 json_t *view_exception(const struct exception *e)
@@ -101,11 +121,11 @@ json_t *view_exception(const struct exception *e)
 
 	ctl_format_time(granted, sizeof(granted), e->granted_realtime_ns);
 	ctl_format_time(expires, sizeof(expires), e->granted_realtime_ns + e->duration_s * 1000000000ULL);
-	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:o}",
+	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:o, s:o}",
 			 "id", (json_int_t)e->id, "sysfs", e->sysname, "hid_id", (json_int_t)e->hid_id,
 			 "requests", view_kinds(e->kinds), "report_ids", view_report_ids(e->report_ids),
 			 "granted", granted, "expires", expires,
 			 "duration_s", (json_int_t)e->duration_s,
 			 "remaining_s", (json_int_t)((left_ms + 999) / 1000),
-			 "granted_by", view_grantor(&e->by));
+			 "granted_by", view_grantor(&e->by), "for", view_sender(e));
 }

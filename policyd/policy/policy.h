@@ -6,7 +6,9 @@
  *	policy_load.c		directories and files: order, /etc over /usr/share
  *	policy_parse.c		one JSON document into rule sets and rules
  *	policy_value.c		scalars: numbers, IDs, enums, payload bytes
+ *	policy_sender.c		a rule's sender: origin, users, groups, executables
  *	policy_validate.c	checks across rules: names, limits, shadowing
+ *	policy_capacity.c	whether every device's rules fit, all files together
  *	policy_compile.c	one device's effective rules, compiled
  *	policy_match.c		device matching and the evaluation of a request
  *	policy_explain.c	a decision told in words (hid-policyd --explain)
@@ -74,6 +76,7 @@ struct policy_rule {
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
 	uint16_t err;		/* errno of a deny */
 	bool log;		/* log allows too */
+	struct hid_rule_sender sender; /* who sends the request; fields 0: anyone */
 	bool impossible;	/* its payload conditions contradict each other */
 	bool invalid;		/* had errors: left out of cross-rule checks */
 };
@@ -160,12 +163,28 @@ bool policy_ruleset_matches(const struct policy_ruleset *s,
 int policy_compile(const struct policy *p, const struct policy_device *dev,
 		   struct hid_device_rules *out, struct diag *diag);
 
+/* Who sends a request, as the firewall reads it from the calling task. */
+struct policy_sender_id {
+	bool from_kernel;	/* a driver's own request */
+	bool known;		/* uid, gid and groups are valid */
+	uint32_t uid, gid;
+	const uint32_t *groups;	/* supplementary groups */
+	size_t n_groups;
+	bool exe_known;
+	uint64_t exe_ino;
+	uint32_t exe_dev;	/* major << 20 | minor */
+};
+
 /* One request, as a hook sees it. */
 struct policy_request {
 	uint8_t kind;		/* one HID_RULE_KIND_* bit */
 	uint8_t report_id;
 	const uint8_t *data;	/* the buffer from byte 0; may be NULL if len 0 */
 	size_t len;
+	/* NULL: a user's request whose sender is not known; then, as in the
+	 * firewall, a deny rule with a sender matches and an allow rule with
+	 * one does not. */
+	const struct policy_sender_id *sender;
 };
 
 struct policy_verdict {

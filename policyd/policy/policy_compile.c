@@ -19,6 +19,7 @@ static void compile_rule(const struct policy_rule *pr, size_t index, uint8_t set
 	};
 	memcpy(hr->report_ids, pr->report_ids, sizeof(hr->report_ids));
 	memcpy(hr->conds, pr->conds, sizeof(hr->conds));
+	hr->sender = pr->sender;
 }
 
 int policy_compile(const struct policy *p, const struct policy_device *dev,

@@ -18,6 +18,11 @@ struct parse_ctx {
 
 #define perr(c, path, ...) diag_error((c)->diag, (c)->file, path, __VA_ARGS__)
 
+/* Can the rule sets of all files together give one device more rules than
+ * it holds? An error naming them when they can (policy_capacity.c).
+ * Returns 0, -EINVAL or -ENOMEM. */
+int policy_check_capacity(const struct policy *p, struct diag *diag);
+
 /* "parent.key" and "parent[i]" (or "key" at the top). */
 const char *path_key(char *buf, size_t size, const char *parent, const char *key);
 const char *path_index(char *buf, size_t size, const char *parent, size_t i);
@@ -53,6 +58,8 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
 /* Report IDs: "any", an ID, a range "lo-hi", or a non-empty list of IDs and ranges. */
 int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
 		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+/* A rule's "sender" object (policy_sender.c). */
+int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_sender *out);
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
 int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	     size_t size, size_t *n);

@@ -6,13 +6,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/util.h"
 #include "policy_internal.h"
+#include "trusted_file.h"
 
 #define POLICY_FILE_MAX (4u << 20)
+
+/* What a refused file or directory is told with. */
+#define UNTRUSTED_HINT "only root may be able to change policy files and the directories above them"
 
 struct source {
 	char *name;
@@ -78,11 +84,18 @@ static int scan_dir(struct sources *s, const char *dir, bool required, struct di
 	struct dirent *de;
 	int r;
 
+	char why[PATH_MAX + 64];
+
 	if (!d) {
 		if (errno == ENOENT && !required)
 			return 0;
 		diag_error(diag, dir, NULL, "cannot open directory: %s", strerror(errno));
 		return -errno;
+	}
+	r = trusted_dir_check(dir, geteuid(), why, sizeof(why));
+	if (r < 0) {
+		diag_error(diag, dir, NULL, "refused: %s; %s", why, UNTRUSTED_HINT);
+		return r;
 	}
 	while ((errno = 0, de = readdir(d))) {
 		if (!is_policy_name(de->d_name))
@@ -109,9 +122,11 @@ static int read_file(const char *path, char **ret, size_t *len, struct diag *dia
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
+	char why[PATH_MAX + 64];
 	struct stat st;
 	size_t n = 0;
 	ssize_t k;
+	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		diag_error(diag, name, NULL, "cannot read %s: %s", path, strerror(errno));
@@ -120,6 +135,11 @@ static int read_file(const char *path, char **ret, size_t *len, struct diag *dia
 	if (!S_ISREG(st.st_mode)) {
 		diag_error(diag, name, NULL, "%s is not a regular file", path);
 		return -EINVAL;
+	}
+	r = trusted_file_check(fd, path, geteuid(), why, sizeof(why));
+	if (r < 0) {
+		diag_error(diag, name, NULL, "refused: %s; %s", why, UNTRUSTED_HINT);
+		return r;
 	}
 	if ((size_t)st.st_size > POLICY_FILE_MAX) {
 		diag_error(diag, name, NULL, "%s is larger than %u bytes", path, POLICY_FILE_MAX);

@@ -51,6 +51,61 @@ static bool cond_holds(const struct hid_rule_cond *c, const struct policy_reques
 	return true;
 }
 
+static bool listed(const uint32_t *ids, uint8_t n, uint32_t id)
+{
+	for (unsigned i = 0; i < HID_SENDER_MAX_IDS && i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool in_group(const struct hid_rule_sender *s, const struct policy_sender_id *id)
+{
+	if (listed(s->gids, s->n_gids, id->gid))
+		return true;
+	for (size_t i = 0; i < id->n_groups && i < HID_SENDER_GROUPS_READ; i++)
+		if (listed(s->gids, s->n_gids, id->groups[i]))
+			return true;
+	return false;
+}
+
+static bool exe_listed(const struct hid_rule_sender *s, const struct policy_sender_id *id)
+{
+	for (unsigned i = 0; i < HID_SENDER_MAX_IDS && i < s->n_exes; i++)
+		if (s->exes[i].ino == id->exe_ino && s->exes[i].dev == id->exe_dev)
+			return true;
+	return false;
+}
+
+/* The firewall's sender_matches(), same order and meaning. */
+static bool sender_matches(const struct hid_rule *r, const struct policy_request *req)
+{
+	const struct hid_rule_sender *s = &r->sender;
+	const struct policy_sender_id *id = req->sender;
+	bool from_kernel = id && id->from_kernel;
+
+	if (!s->fields)
+		return true;
+	if (req->kind & HID_RULE_KIND_INPUT_EVENT)
+		return false;
+	if ((s->fields & HID_SENDER_F_ORIGIN) &&
+	    s->origin != (from_kernel ? HID_SENDER_ORIGIN_KERNEL : HID_SENDER_ORIGIN_USER))
+		return false;
+	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE)))
+		return true;
+	if (from_kernel)
+		return false;
+	if (!id || !id->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !id->exe_known))
+		return r->action == HID_RULE_DENY;
+	if ((s->fields & HID_SENDER_F_USER) && !listed(s->uids, s->n_uids, id->uid))
+		return false;
+	if ((s->fields & HID_SENDER_F_GROUP) && !in_group(s, id))
+		return false;
+	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, id))
+		return false;
+	return true;
+}
+
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req)
 {
 	if (!(r->kinds & req->kind) || !hid_rule_has_report_id(r, req->report_id))
@@ -61,7 +116,7 @@ bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *
 	for (unsigned c = 0; c < HID_RULES_MAX_CONDS && c < r->n_conds; c++)
 		if (!cond_holds(&r->conds[c], req))
 			return false;
-	return true;
+	return sender_matches(r, req);
 }
 
 static void decide(const struct hid_device_rules *rules, uint8_t action, uint16_t err,

@@ -259,7 +259,7 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 {
 	static const char *const keys[] = {
 		"name", "description", "request", "report_type", "report_id",
-		"payload", "action", "errno", "log", NULL,
+		"payload", "action", "errno", "log", "sender", NULL,
 	};
 	uint32_t requests = 0, rtypes = 1u << RTYPE_ANY;
 	char sub[POLICY_PATH_MAX], d[64];
@@ -324,6 +324,18 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 			r = -EINVAL;
 		} else if (pv_errno(c, sub, e, &rule->err) < 0) {
 			r = -EINVAL;
+		}
+	}
+	if ((e = json_object_get(v, "sender"))) {
+		path_key(sub, sizeof(sub), path, "sender");
+		if (pv_sender(c, sub, e, &rule->sender) < 0) {
+			r = -EINVAL;
+		} else if (requests & (1u << REQ_INPUT) && !(requests & (1u << REQ_ANY))) {
+			perr(c, sub, "input events come from the device: no one sends them");
+			r = -EINVAL;
+		} else {
+			/* "any" request of a sender: every request it can send */
+			rule->kinds &= (uint8_t)~HID_RULE_KIND_INPUT_EVENT;
 		}
 	}
 	if ((e = json_object_get(v, "log"))) {

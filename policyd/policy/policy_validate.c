@@ -292,6 +292,8 @@ int policy_validate(struct policy *p, struct diag *diag)
 		r = -EINVAL;
 	if (check_limits(p, diag) < 0)
 		r = -EINVAL;
+	else if (r == 0 && policy_check_capacity(p, diag) < 0)
+		r = -EINVAL;
 	check_reachability(p, diag);
 	return r;
 }

@@ -5,13 +5,19 @@
  * before its fix; each checks the caller's errno and what the device
  * received.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/hidraw.h>
+#include <bpf/bpf.h>
+
+#include "bpf/hid_firewall.h"
+#include "bpf/hid_rules.h"
 
 #include "harness.h"
 #include "json_path.h"
@@ -326,6 +332,104 @@ static void test_get_report_records_carry_no_payload(void)
 	policyd_case_end(&c);
 }
 
+/* Fill the rules map with other devices' entries until it refuses one
+ * more; returns how many were added. (An attacker cannot do this: the pins
+ * are root's. A thousand devices with rules can.) */
+static int fill_rules_map(const struct policyd_run *run, uint32_t first_key)
+{
+	static struct hid_device_rules empty;
+	char path[160];
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "%s/hid_rules", run->state_dir);
+	fd = bpf_obj_get(path);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	for (uint32_t key = first_key; n <= HID_FW_MAX_DEVICES; key++, n++)
+		if (bpf_map_update_elem(fd, &key, &empty, BPF_NOEXIST) < 0)
+			break;
+	CHECK(errno == E2BIG, "the rules map took %d entries and then said %s", n,
+	      strerror(errno));
+	close(fd);
+	return n;
+}
+
+static void empty_rules_map(const struct policyd_run *run, uint32_t first_key, int n)
+{
+	char path[160];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/hid_rules", run->state_dir);
+	fd = bpf_obj_get(path);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	for (uint32_t key = first_key; key < first_key + (uint32_t)n; key++)
+		CHECK_OK(bpf_map_delete_elem(fd, &key));
+	close(fd);
+}
+
+/* A device whose rules cannot be stored (the rules map is full) used to be
+ * left with no firewall at all. It fails closed: every request is refused
+ * and logged, its input still reaches readers, and once its rules can be
+ * stored a reload applies them. */
+static void test_a_device_whose_rules_cannot_be_stored_fails_closed(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	const uint32_t fake_ids = 0x40000000;
+	const uint8_t report[64] = { 0x01, 0x77 };
+	uint8_t got[64] = { 0 };
+	char hid_id[32];
+	const char *refusals[] = { hid_id, "rule.name=(no rules loaded)", "enforced=true", NULL };
+	struct pollfd pfd;
+	struct policyd_run run;
+	struct uhid_dev dev;
+	json_t *j;
+	int fd, filled;
+
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", numbered_policy));
+	CHECK_OK(policyd_start(&run, NULL));
+	filled = fill_rules_map(&run, fake_ids);
+
+	CHECK_OK(uhid_dev_create(&dev, &cfg));
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", dev.hid_id);
+	CHECK(policyd_said(&run, dev.sysname, 30000), "the daemon never mentioned %s", dev.sysname);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+
+	/* The policy lets feature reports 3 and 4 through; without its rules
+	 * the device refuses them, reading too. */
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 3), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 4), EPERM);
+	CHECK_EQ(ioctl_errno(fd, HIDIOCGFEATURE(sizeof(got)), (uint8_t[64]){ 0x03 }), EPERM);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK_EQ(policyd_audit_count(&run, refusals, 3, 3000), 3);
+	CHECK(policyd_said(&run, "failing closed", 0), "the daemon did not say it fails closed");
+
+	CHECK_OK(uhid_dev_send_input(&dev, report, sizeof(report)));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	CHECK_EQ(poll(&pfd, 1, 5000), 1);
+	CHECK_EQ(read(fd, got, sizeof(got)), (ssize_t)sizeof(got));
+	CHECK_EQ(got[1], 0x77);
+
+	j = POLICYCTL_JSON(&run, (uid_t)-1, "devices");
+	CHECK(json_is_true(json_object_get(json_array_get(json_object_get(j, "devices"), 0),
+					   "fail_closed")), "devices does not say fail_closed");
+	json_decref(j);
+
+	empty_rules_map(&run, fake_ids, filled);
+	CHECK_OK(policyd_reload(&run));
+	CHECK(policyd_said(&run, "no longer failing closed", 30000), "the rules never came");
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 3), 0);
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf0), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+
+	close(fd);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
@@ -343,6 +447,8 @@ int main(int argc, char **argv)
 		  test_a_condition_past_the_end_of_a_short_report_does_not_match },
 		{ "get_report_records_carry_no_payload",
 		  test_get_report_records_carry_no_payload },
+		{ "a_device_whose_rules_cannot_be_stored_fails_closed",
+		  test_a_device_whose_rules_cannot_be_stored_fails_closed },
 	};
 
 	int failed;

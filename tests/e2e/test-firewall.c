@@ -298,6 +298,42 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 	policyd_case_end(&c);
 }
 
+/* The firewall names its caller itself, from the calling task: a
+ * requester that exits at once, before the daemon could look it up in
+ * /proc, is still named by uid and comm, on both kernels (upstream gives
+ * hid_bpf_ops programs no uid or comm helper). */
+static void test_the_firewall_names_a_requester_that_has_exited(void)
+{
+	struct policyd_case c;
+	char hid_id[32], pid_filter[32];
+	const char *filters[] = { "action=deny", "rule.name=no-firmware-update",
+				  "process.uid=1000", "process.gid=1000",
+				  "process.comm=gone-attacker", "process.identity_from=kernel",
+				  pid_filter, hid_id, NULL };
+	int status;
+	pid_t child;
+
+	policyd_case_start(&c, test_device(), test_policy);
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		prctl(PR_SET_NAME, "gone-attacker");
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(2);
+		_exit(set_feature(c.fd, 0xf0, 0) == EPERM ? 0 : 3);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+
+	snprintf(pid_filter, sizeof(pid_filter), "process.pid=%d", (int)child);
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+	CHECK_EQ(policyd_audit_count(&c.run, filters, 1, 10000), 1);
+	CHECK(policyd_said(&c.run, "names callers: pid yes, uid yes, comm yes", 0),
+	      "the daemon did not find that the kernel lets the firewall name callers");
+
+	policyd_case_end(&c);
+}
+
 static void test_hotplugged_device_is_protected_and_again_after_readd(void)
 {
 	struct policyd_run run;
@@ -499,6 +535,8 @@ static const struct test_case tests[] = {
 	  test_audit_mode_logs_but_lets_the_request_through },
 	{ "audit_record_names_process_user_device_and_rule",
 	  test_audit_record_names_process_user_device_and_rule },
+	{ "the_firewall_names_a_requester_that_has_exited",
+	  test_the_firewall_names_a_requester_that_has_exited },
 	{ "hotplugged_device_is_protected_and_again_after_readd",
 	  test_hotplugged_device_is_protected_and_again_after_readd },
 	{ "killed_daemon_leaves_protection_and_restart_adopts_it",

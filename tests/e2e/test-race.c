@@ -13,7 +13,13 @@
  * behind. A root racer, which can open the node as soon as the kernel creates
  * it, is measured by bench/race_bench.sh, not asserted here.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -31,7 +37,7 @@
  * 60-steam-input.rules, uaccess). */
 static const char open_to_users_rule[] =
 	"# test stand-in for 60-steam-input.rules and uaccess\n"
-	"ACTION==\"add\", KERNEL==\"hidraw*\", MODE=\"0666\"\n";
+	"ACTION==\"add\", KERNEL==\"hidraw*|hiddev*\", MODE=\"0666\", TAG+=\"uaccess\"\n";
 
 static void udev_start(struct udevd_run *u, bool with_policy_rule)
 {
@@ -166,11 +172,131 @@ static void test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_
 	CHECK_OK(udevd_stop(&w));
 }
 
+/* The permission bits udev left on a device node. */
+static unsigned node_mode(const char *node)
+{
+	struct stat st;
+
+	CHECK(stat(node, &st) == 0, "%s: %s", node, strerror(errno));
+	return st.st_mode & 07777;
+}
+
+/* A device the shipped DualSense policy does not match. */
+static struct uhid_dev_config unmatched_device(enum test_dev_backend backend)
+{
+	struct uhid_dev_config cfg = hidraw_race_dualsense();
+
+	cfg.backend = backend;
+	cfg.name = "unmatched";
+	cfg.vendor = 0x1234;
+	cfg.product = 0x5703;
+	return cfg;
+}
+
+/* A daemon too slow to decide (stopped here) used to fail open: after the
+ * rule's 5 s the node of a device it protects opened to users with no
+ * firewall. The node of a device the daemon's policy matches stays root's;
+ * one it does not match opens; and once the daemon decides, the matched
+ * node opens too, with the firewall in front of the device. */
+static void test_a_late_decision_keeps_a_matched_node_closed_until_it_comes(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense(),
+			       other_cfg = unmatched_device(TEST_DEV_UHID);
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds, other;
+	int fd;
+
+	udev_start(&w, true);
+	start_daemon(&run);
+	CHECK_OK(kill(run.pid, SIGSTOP));
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	CHECK_OK(uhid_dev_create(&other, &other_cfg));
+	CHECK_OK(udevd_wait_idle(30000));
+	CHECK_EQ(node_mode(ds.hidraw), 0600);
+	CHECK_EQ(node_mode(other.hidraw), 0666);
+
+	CHECK_OK(kill(run.pid, SIGCONT));
+	CHECK(policyd_said(&run, ds.sysname, 30000), "the daemon never decided on %s", ds.sysname);
+	/* It announces the node again; udev runs the rules, finds the
+	 * decision, and the stand-in rule opens the node. */
+	for (int i = 0; i < 100 && node_mode(ds.hidraw) != 0666; i++)
+		usleep(100 * 1000);
+	CHECK_OK(udevd_wait_idle(10000));
+	CHECK_EQ(node_mode(ds.hidraw), 0666);
+	fd = uhid_dev_open_hidraw(&ds, 0);
+	CHECK_OK(fd);
+	CHECK_EQ(uhid_hidraw_set_feature(fd, FIRMWARE_UPDATE_REPORT), EPERM);
+	CHECK_EQ(uhid_dev_count(&ds, UHID_DEV_SET_REPORT, FIRMWARE_UPDATE_REPORT), 0);
+	close(fd);
+
+	uhid_dev_destroy(&ds);
+	uhid_dev_destroy(&other);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
+/* /dev/usb/hiddevN of DEV's USB interface: its HID device's sibling. */
+static void hiddev_node(const struct uhid_dev *dev, char *out, size_t size)
+{
+	char dir[400];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/../usbmisc", dev->syspath);
+	d = opendir(dir);
+	CHECK(d, "%s: %s (no hiddev node)", dir, strerror(errno));
+	out[0] = '\0';
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "hiddev", 6))
+			snprintf(out, size, "/dev/usb/%s", de->d_name);
+	closedir(d);
+	CHECK(out[0], "no hiddev under %s", dir);
+}
+
+/* hiddev's HIDIOCSUSAGES + HIDIOCSREPORT reach the device through
+ * hid_hw_request() in the kernel, past every HID-BPF program: the hiddev
+ * node of a protected device stays root's, whatever later rules say; an
+ * unprotected device's opens as they say. USB only: usbhid makes hiddev
+ * nodes, uhid does not. */
+static void test_a_protected_devices_hiddev_node_stays_closed(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense(),
+			       other_cfg = unmatched_device(TEST_DEV_USB);
+	char ds_node[300], other_node[300];
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds, other;
+
+	ds_cfg.backend = TEST_DEV_USB;
+	udev_start(&w, true);
+	start_daemon(&run);
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	CHECK_OK(uhid_dev_create(&other, &other_cfg));
+	CHECK_OK(udevd_wait_idle(30000));
+	hiddev_node(&ds, ds_node, sizeof(ds_node));
+	hiddev_node(&other, other_node, sizeof(other_node));
+	CHECK_EQ(node_mode(ds_node), 0600);
+	CHECK_EQ(node_mode(ds.hidraw), 0666);
+	CHECK_EQ(node_mode(other_node), 0666);
+
+	uhid_dev_destroy(&ds);
+	uhid_dev_destroy(&other);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
 static const struct test_case tests[] = {
 	{ "racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it",
 	  test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it, 120 },
 	{ "unprivileged_racer_never_reaches_the_device_with_the_udev_rule",
 	  test_unprivileged_racer_never_reaches_the_device_with_the_udev_rule, 900 },
+	{ "a_late_decision_keeps_a_matched_node_closed_until_it_comes",
+	  test_a_late_decision_keeps_a_matched_node_closed_until_it_comes, 180 },
+	{ "a_protected_devices_hiddev_node_stays_closed",
+	  test_a_protected_devices_hiddev_node_stays_closed, 180 },
 };
 
 int main(int argc, char **argv)

@@ -15,7 +15,7 @@ shift || true
 
 mkdir -p "$out/corpus" "$out/crashes"
 sources=(
-	"$repo"/policyd/policy/{diag,policy,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_validate,policy_value}.c
+	"$repo"/policyd/policy/{diag,policy,policy_capacity,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_sender,policy_validate,policy_value,trusted_file}.c
 	"$repo"/policyd/common/util.c
 	"$repo"/tests/fuzz/fuzz-policy.c
 )

@@ -517,21 +517,20 @@ static void test_sleepable_rdesc_fixup_can_call_request_kfunc_during_probe(void)
 	CHECK_EQ(read_rdesc_ioctl(&dev, rd), sizeof(test_rdesc));
 }
 
-static void test_port_extension_current_task_helpers_name_the_attaching_process(void)
+static void test_task_helpers_name_the_attaching_process(void)
 {
 	char comm[16] = "", expected[16] = "";
 	struct uhid_dev dev;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 
-	kt_port_extension("bpf_get_current_uid_gid() and bpf_get_current_comm() "
-			  "in hid_bpf_ops programs");
 	make_device(&dev, "helpers");
-	obj = load("port_helpers", dev.hid_id);
+	obj = load("task_helpers", dev.hid_id);
 	/* reprobe is synchronous: the fixup runs for the attaching task */
 	CHECK_OK(hbt_attach(obj, "fixup_caller_ids", &link));
 	CHECK_EQ(kt_global_u64(obj, "pid_tgid") >> 32, getpid());
-	CHECK_EQ((uint32_t)kt_global_u64(obj, "uid_gid"), getuid());
+	CHECK_EQ(kt_global_u32(obj, "uid"), getuid());
+	CHECK_EQ(kt_global_u32(obj, "gid"), getgid());
 	CHECK_OK(hbt_read_global(obj, "comm", comm, sizeof(comm)));
 	CHECK_OK(read_file("/proc/self/comm", expected, sizeof(expected) - 1));
 	expected[strcspn(expected, "\n")] = 0;
@@ -741,8 +740,8 @@ static const struct test_case tests[] = {
 	  test_rdesc_fixup_returning_0_keeps_its_changes },
 	{ "sleepable_rdesc_fixup_can_call_request_kfunc_during_probe",
 	  test_sleepable_rdesc_fixup_can_call_request_kfunc_during_probe },
-	{ "port_extension_current_task_helpers_name_the_attaching_process",
-	  test_port_extension_current_task_helpers_name_the_attaching_process },
+	{ "task_helpers_name_the_attaching_process",
+	  test_task_helpers_name_the_attaching_process },
 	{ "event_buffer_grows_when_reprobe_adds_longer_report",
 	  test_event_buffer_grows_when_reprobe_adds_longer_report },
 	{ "device_destroyed_while_attached_then_detached",

@@ -38,30 +38,47 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) ? -errno : 0;
 }
 
-/* The shipped rule with @SBINDIR@ replaced by the build's policyd/. */
-static int install_policy_rule(void)
+/* The shipped rule file NAME, with every @SBINDIR@ replaced by the
+ * build's policyd/, into /run/udev/rules.d. */
+static int install_rule_file(const char *name)
 {
 	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
 	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
 	static const char var[] = "@SBINDIR@";
-	char path[512], text[8192], out[8192 + 512], *at;
+	char path[512], text[8192], out[16384];
+	const char *from;
+	size_t len = 0;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/policyd/data/60-hid-policy.rules", src);
+	snprintf(path, sizeof(path), "%s/policyd/data/%s", src, name);
 	n = read_file(path, text, sizeof(text) - 1);
 	if (n < 0) {
+		/* Not -ENOENT: that says udevd is missing, and the test
+		 * would skip instead of failing. */
 		printf("    %s: %s\n", path, strerror((int)-n));
-		return (int)n;
+		return -EIO;
 	}
 	text[n] = '\0';
-	at = strstr(text, var);
-	if (!at || strstr(at + 1, var)) {
-		printf("    %s: expected one %s\n", path, var);
-		return -EINVAL;
+	for (from = text; *from;) {
+		const char *at = strstr(from, var);
+		size_t keep = at ? (size_t)(at - from) : strlen(from);
+		int k = snprintf(out + len, sizeof(out) - len, "%.*s%s%s", (int)keep, from,
+				 at ? build : "", at ? "/policyd" : "");
+
+		if (k < 0 || (size_t)k >= sizeof(out) - len)
+			return -E2BIG;
+		len += (size_t)k;
+		from += keep + (at ? strlen(var) : 0);
 	}
-	*at = '\0';
-	snprintf(out, sizeof(out), "%s%s/policyd%s", text, build, at + strlen(var));
-	return write_text("/run/udev/rules.d/60-hid-policy.rules", out);
+	snprintf(path, sizeof(path), "/run/udev/rules.d/%s", name);
+	return write_text(path, out);
+}
+
+static int install_policy_rule(void)
+{
+	int r = install_rule_file("60-hid-policy.rules");
+
+	return r < 0 ? r : install_rule_file("99-hid-policy-closed.rules");
 }
 
 static int private_mounts(void)

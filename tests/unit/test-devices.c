@@ -4,6 +4,7 @@
  * names, kernel uevent messages, and the files udev waits for.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/decisions.h"
@@ -80,7 +81,7 @@ static void test_udev_wait_sees_published_decisions(void)
 	const char *hidraw = "/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0";
 
 	CHECK(mkdtemp(dir), "mkdtemp: %m");
-	CHECK_OK(decisions_init(dir));
+	CHECK_OK(decisions_init(dir, NULL, 0));
 	CHECK_EQ(decisions_wait(dir, hidraw, 50), -ETIMEDOUT);
 	CHECK_EQ(decisions_wait(dir, "/devices/virtual/misc/uhid", 50), -ENOENT);
 	CHECK_OK(decisions_publish(dir, "0003:1234:5678.0002", true));
@@ -91,7 +92,45 @@ static void test_udev_wait_sees_published_decisions(void)
 	CHECK_EQ(decisions_wait(dir, hidraw, 50), -ETIMEDOUT);
 }
 
+/* A node udev closed on time-out is noted until its device's decision
+ * comes; the note names the device, and decisions on others leave it. The
+ * policy directories the daemon reads are published for the wait. */
+static void test_closed_nodes_are_noted_until_their_device_is_decided(void)
+{
+	char dir[] = "/tmp/decisions.XXXXXX", mark[64];
+	const char *const dirs[] = { "/etc/hid-policy.d", "/usr/share/hid-policy/policies.d" };
+	const char *hidraw = "/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw7";
+	char **got = NULL;
+	size_t n = 0;
+	struct stat st;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %m");
+	CHECK_OK(decisions_init(dir, dirs, 2));
+	CHECK_OK(decisions_config_dirs(dir, &got, &n));
+	CHECK_EQ(n, 2);
+	CHECK(!strcmp(got[0], dirs[0]) && !strcmp(got[1], dirs[1]) && !got[2], "dirs %s, %s",
+	      got[0], got[1]);
+	for (size_t i = 0; i < n; i++)
+		free(got[i]);
+	free(got);
+
+	snprintf(mark, sizeof(mark), "%s/closed/hidraw7", dir);
+	CHECK_OK(decisions_mark_closed(dir, "0003:1234:5678.0002", hidraw));
+	CHECK_OK(stat(mark, &st));
+	CHECK_EQ(decisions_read(dir, "0003:1234:5678.0002"), -ENOENT);
+	CHECK_OK(decisions_publish(dir, "0003:1234:5678.0003", true));
+	CHECK_OK(stat(mark, &st));
+	/* Its decision: the mark goes (announcing the node again fails
+	 * here, there is no such node). */
+	CHECK_OK(decisions_publish(dir, "0003:1234:5678.0002", true));
+	CHECK_EQ(stat(mark, &st) < 0 ? errno : 0, ENOENT);
+	CHECK_EQ(decisions_read(dir, "0003:1234:5678.0002"), 1);
+	CHECK_EQ(decisions_mark_closed(dir, "0003:1234:5678.0002", "/devices/x/../.."), -EINVAL);
+}
+
 static const struct test_case tests[] = {
+	{ "closed_nodes_are_noted_until_their_device_is_decided",
+	  test_closed_nodes_are_noted_until_their_device_is_decided },
 	{ "sysfs_name_gives_bus_vendor_product_and_hid_id", test_sysfs_name_gives_bus_vendor_product_and_hid_id },
 	{ "kernel_uevent_for_a_hid_device_is_understood", test_kernel_uevent_for_a_hid_device_is_understood },
 	{ "truncated_uevent_is_ignored", test_truncated_uevent_is_ignored },

@@ -203,7 +203,7 @@ for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
 	[ "$got" = "$2" ] || why+=("$1 is labelled '${got:-nothing}', expected $2")
 done
 # The udev rule and the unit name these paths too.
-grep -qF "TEST==\"$runtime_dir/devices\"" "$repo/policyd/data/60-hid-policy.rules" ||
+grep -qF "TEST!=\"$runtime_dir/devices\"" "$repo/policyd/data/60-hid-policy.rules" ||
 	why+=("60-hid-policy.rules does not test $runtime_dir/devices")
 check file_contexts_cover_the_daemon_paths
 

@@ -130,7 +130,7 @@ SEC(".struct_ops")
 struct hid_bpf_ops refuse_payload = { .hid_hw_request = (void *)refuse_payload_0x66 };
 
 /* Record who asks, with the helper upstream offers the request hooks
- * (uid and comm are a port extension: port_helpers.bpf.c). */
+ * (uid and comm come from the current task: task_helpers.bpf.c). */
 SEC("struct_ops/hid_hw_request")
 int BPF_PROG(record_caller, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 	     enum hid_report_type rtype, enum hid_class_request reqtype, __u64 source)

@@ -93,17 +93,22 @@ static const struct bpf_func_proto *
 hid_bpf_ops_get_func_proto(enum bpf_func_id func_id,
 			   const struct bpf_prog *prog)
 {
+	/*
+	 * Upstream's bpf_base_func_proto() has these and 6.1's does not. The
+	 * uid and comm helpers stay out, as upstream keeps them out: a program
+	 * that names its caller reads the current task (CAP_PERFMON).
+	 */
 	switch (func_id) {
-	/* in upstream's bpf_base_func_proto(), not in 6.1's */
 	case BPF_FUNC_get_current_pid_tgid:
 		return &bpf_get_current_pid_tgid_proto;
 	case BPF_FUNC_get_ns_current_pid_tgid:
 		return &bpf_get_ns_current_pid_tgid_proto;
-	/* port extension (kernel/README.md, "Differences from upstream") */
-	case BPF_FUNC_get_current_uid_gid:
-		return &bpf_get_current_uid_gid_proto;
-	case BPF_FUNC_get_current_comm:
-		return &bpf_get_current_comm_proto;
+#ifdef CONFIG_CGROUPS
+	case BPF_FUNC_get_current_cgroup_id:
+		return bpf_capable() ? &bpf_get_current_cgroup_id_proto : NULL;
+	case BPF_FUNC_get_current_ancestor_cgroup_id:
+		return bpf_capable() ? &bpf_get_current_ancestor_cgroup_id_proto : NULL;
+#endif
 	default:
 		return bpf_base_func_proto(func_id);
 	}

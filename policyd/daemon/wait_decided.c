@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hid-policyd --wait-decided: what udev runs before it opens a new hidraw
+ * (or hiddev) node to users (data/60-hid-policy.rules). It prints one word
+ * for the rule to act on:
+ *
+ *	protected	the firewall is attached
+ *	unprotected	no rule set matches the device
+ *	closed		no decision came in time; keep the node root's
+ *	undecided	no decision came in time; leave the node to the other rules
+ *
+ * A daemon that is slow or dead must not open a device it would protect,
+ * so by default a time-out keeps the node closed when a rule set of the
+ * daemon's policy matches the device. The daemon opens it once it decides
+ * (decisions_publish()).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "decisions.h"
+#include "devices.h"
+#include "policy/policy.h"
+#include "wait_decided.h"
+
+static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
+
+/* Does a rule set of the daemon's policy match SYSNAME? 1 yes, 0 no, or
+ * -errno when it cannot be told (the caller then closes the node). */
+static int policy_matches(const char *runtime_dir, const char *sysname)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	_cleanup_policy_ struct policy *p = NULL;
+	struct hid_dev_info info;
+	struct policy_device dev;
+	char **dirs = NULL;
+	size_t n = 0;
+	int r;
+
+	r = hid_dev_read(HID_SYSFS_DEVICES, sysname, &info);
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: %s: cannot read the device: %s\n", sysname, strerror(-r));
+		return r;
+	}
+	/* The directories the daemon reads, as it published them. */
+	r = decisions_config_dirs(runtime_dir, &dirs, &n);
+	if (r == -ENOENT)
+		r = policy_load_dirs(default_dirs, ELEMENTSOF(default_dirs), false, &diag, &p);
+	else if (r == 0)
+		r = policy_load_dirs((const char *const *)dirs, n, true, &diag, &p);
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	if (r < 0) {
+		diag_print(&diag, stderr);
+		fprintf(stderr, "hid-policyd: %s: the policy cannot be read: %s\n", sysname,
+			strerror(-r));
+		return r;
+	}
+	dev = (struct policy_device){
+		.bus = info.bus, .vendor = info.vendor, .product = info.product,
+		.name = info.name, .uniq = info.uniq, .phys = info.phys,
+	};
+	for (size_t s = 0; s < p->n_sets; s++)
+		if (policy_ruleset_matches(&p->sets[s], &dev))
+			return 1;
+	return 0;
+}
+
+/* Keep the node closed, and noted for the daemon to open it once it
+ * decides. A decision that came meanwhile wins: the note is taken back. */
+static const char *close_node(const char *runtime_dir, const char *sysname, const char *devpath)
+{
+	int r = decisions_mark_closed(runtime_dir, sysname, devpath);
+
+	if (r < 0)
+		fprintf(stderr, "hid-policyd: %s: cannot note the closed node (the daemon will not open it): %s\n",
+			devpath, strerror(-r));
+	r = decisions_read(runtime_dir, sysname);
+	if (r < 0)
+		return "closed";
+	decisions_unmark_closed(runtime_dir, devpath);
+	return r ? "protected" : "unprotected";
+}
+
+int wait_decided(const char *runtime_dir, const char *devpath, int timeout_s,
+		 enum on_timeout on_timeout)
+{
+	char sysname[64];
+	const char *word;
+	int r;
+
+	r = decisions_hid_sysname("/sys", devpath, sysname, sizeof(sysname));
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: %s: not the path of a HID device, hidraw or hiddev node\n",
+			devpath);
+		return r;
+	}
+	r = decisions_wait(runtime_dir, devpath, timeout_s * 1000);
+	if (r >= 0) {
+		printf("%s\n", r ? "protected" : "unprotected");
+		return 0;
+	}
+	if (r != -ETIMEDOUT) {
+		fprintf(stderr, "hid-policyd: %s: %s\n", devpath, strerror(-r));
+		return r;
+	}
+
+	switch (on_timeout) {
+	case ON_TIMEOUT_OPEN:
+		word = "undecided";
+		break;
+	case ON_TIMEOUT_CLOSED:
+		word = close_node(runtime_dir, sysname, devpath);
+		break;
+	case ON_TIMEOUT_CLOSED_IF_MATCHED:
+	default:
+		r = policy_matches(runtime_dir, sysname);
+		word = r == 0 ? "undecided" : close_node(runtime_dir, sysname, devpath);
+		break;
+	}
+	fprintf(stderr, "hid-policyd: %s: no decision in %d s (is hid-policyd running?): %s\n",
+		devpath, timeout_s, word);
+	printf("%s\n", word);
+	return 0;
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End-to-end: rules that name who sends a request, decided in the kernel
+ * from the calling task. Each sender is a real process: another user, a
+ * member of a supplementary group, the allowed executable and a copy of it.
+ * Every case runs on uhid and on USB (usbhid on dummy_hcd).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/hidraw.h>
+
+#include "harness.h"
+#include "policyd_case.h"
+#include "uhid_dev.h"
+
+#define USER_UID 1000
+#define TOOLS_GID 4242		/* the policy's "gamepad-tools" */
+
+static enum test_dev_backend backend;
+
+static struct uhid_dev_config test_device(void)
+{
+	return (struct uhid_dev_config){
+		.backend = backend,
+		.name = "sender test device",
+		.vendor = 0x1234,
+		.product = 0x5704,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+}
+
+/* build/tests/hidraw-set-feature: a program that sends one feature report. */
+static const char *tool_path(void)
+{
+	static char path[512];
+	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
+
+	snprintf(path, sizeof(path), "%s/tests/hidraw-set-feature", build);
+	if (path[0] != '/') {
+		char cwd[256];
+
+		CHECK(getcwd(cwd, sizeof(cwd)), "getcwd: %s", strerror(errno));
+		snprintf(path, sizeof(path), "%s/%s/tests/hidraw-set-feature", cwd, build);
+	}
+	return path;
+}
+
+struct sender {
+	const char *exe;	/* the program that sends */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;	/* supplementary groups */
+	size_t n_groups;
+};
+
+/* Run S's program on NODE for REPORT_ID; the errno the kernel answered
+ * (0: sent). */
+static int send_feature_as(const struct sender *s, const char *node, unsigned report_id)
+{
+	char id[8];
+	int status;
+	pid_t child;
+
+	snprintf(id, sizeof(id), "%u", report_id);
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		if (setgroups(s->n_groups, s->groups) || setresgid(s->gid, s->gid, s->gid) ||
+		    setresuid(s->uid, s->uid, s->uid))
+			_exit(101);
+		execl(s->exe, s->exe, node, id, (char *)NULL);
+		_exit(102);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) < 100, "%s as uid %d: status %#x", s->exe,
+	      (int)s->uid, status);
+	return WEXITSTATUS(status);
+}
+
+/* (c): only members of a group may configure the device. */
+static void test_only_a_group_member_may_send_feature_reports(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"tools-may-configure\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 3,\n"
+		"        \"sender\": { \"group\": 4242 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"no-configuring\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const gid_t tools[] = { 100, TOOLS_GID };
+	const struct sender member = { tool_path(), USER_UID, USER_UID, tools, 2 };
+	const struct sender outsider = { tool_path(), USER_UID, USER_UID, tools, 1 };
+	const struct sender primary = { tool_path(), USER_UID, TOOLS_GID, NULL, 0 };
+	const char *refused[] = { "rule.name=no-configuring", "process.uid=1000", NULL };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 3), 0);
+	CHECK_EQ(send_feature_as(&primary, c.dev.hidraw, 3), 0);
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 3), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 2, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 2);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+
+	policyd_case_end(&c);
+}
+
+/* (a): only the updater's executable may start a firmware update; a copy
+ * of the same program elsewhere may not, whoever runs it. */
+static void test_only_the_updater_executable_may_update_firmware(void)
+{
+	char policy[2048], copy[] = "/tmp/hidraw-set-feature.XXXXXX";
+	const struct sender updater = { tool_path(), 0, 0, NULL, 0 };
+	const struct sender updater_as_user = { tool_path(), USER_UID, USER_UID, NULL, 0 };
+	const struct sender impostor = { copy, 0, 0, NULL, 0 };
+	const char *refused[] = { "rule.name=no-firmware-update", "process.uid=0", NULL };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	static char buf[4 << 20];
+	ssize_t n;
+	int fd;
+
+	snprintf(policy, sizeof(policy),
+		 "{ \"version\": 1, \"devices\": [ {\n"
+		 "    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		 "    \"rules\": [\n"
+		 "      { \"name\": \"the-updater\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\",\n"
+		 "        \"sender\": { \"executable\": \"%s\" }, \"action\": \"allow\" },\n"
+		 "      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		 "    ] } ] }\n", tool_path());
+	/* The same bytes, another file. */
+	fd = mkstemp(copy);
+	CHECK_OK(fd);
+	n = read_file(tool_path(), buf, sizeof(buf));
+	CHECK(n > 0 && (size_t)n < sizeof(buf), "%s: %zd", tool_path(), n);
+	CHECK_EQ(write(fd, buf, (size_t)n), n);
+	CHECK_OK(fchmod(fd, 0755));
+	close(fd);
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&updater, c.dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_as(&updater_as_user, c.dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_as(&impostor, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+
+	policyd_case_end(&c);
+	unlink(copy);
+}
+
+/* A rule for one user leaves the others alone. */
+static void test_a_rule_for_one_user_refuses_that_user_alone(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"not-for-1000\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 4,\n"
+		"        \"sender\": { \"user\": [1000, 1001] }, \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const struct sender user = { tool_path(), USER_UID, USER_UID, NULL, 0 };
+	const struct sender other = { tool_path(), 1002, 1002, NULL, 0 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&user, c.dev.hidraw, 4), EPERM);
+	CHECK_EQ(send_feature_as(&other, c.dev.hidraw, 4), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 4, 1, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
+
+	policyd_case_end(&c);
+}
+
+/* A child of this program, as uid UID, that sends a firmware update when
+ * told to through *GO and answers the errno through *DONE. */
+static pid_t waiting_sender(const char *node, uid_t uid, int *go, int *done)
+{
+	int to_child[2], from_child[2];
+	pid_t child;
+
+	CHECK_OK(pipe(to_child));
+	CHECK_OK(pipe(from_child));
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t buf[64] = { 0xf0 };
+		char c, e;
+		int fd;
+
+		close(to_child[1]);
+		close(from_child[0]);
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(2);
+		if (read(to_child[0], &c, 1) != 1)
+			_exit(3);
+		fd = open(node, O_RDWR);
+		e = fd < 0 ? (char)100 : ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? (char)errno : 0;
+		_exit(write(from_child[1], &e, 1) == 1 ? 0 : 4);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	*go = to_child[1];
+	*done = from_child[0];
+	return child;
+}
+
+static int let_it_send(pid_t child, int go, int done)
+{
+	char e = 127;
+	int status;
+
+	CHECK_EQ(write(go, "g", 1), 1);
+	CHECK_EQ(read(done, &e, 1), 1);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	close(go);
+	close(done);
+	return e;
+}
+
+/* hid-policyctl allow --pid: the window opens for that process's user and
+ * program alone; --executable for one program, whoever runs it. */
+static void test_a_temporary_allow_opens_for_one_process_or_program(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const struct sender tool_as_user = { tool_path(), USER_UID, USER_UID, NULL, 0 };
+	const struct sender tool_as_other = { tool_path(), 1001, 1001, NULL, 0 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyctl_output out;
+	struct policyd_case c;
+	int go, done, go2, done2;
+	pid_t updater, stranger;
+	char pid[16];
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	updater = waiting_sender(c.dev.hidraw, USER_UID, &go, &done);
+	stranger = waiting_sender(c.dev.hidraw, 1001, &go2, &done2);
+	usleep(100 * 1000);	/* both have dropped to their user */
+
+	snprintf(pid, sizeof(pid), "%d", (int)updater);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s", "--pid", pid);
+	CHECK(out.status == 0, "allow --pid: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	/* The same user with another program, and the same program as
+	 * another user, stay refused. */
+	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_EQ(let_it_send(stranger, go2, done2), EPERM);
+	CHECK_EQ(let_it_send(updater, go, done), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+
+	POLICYCTL(&c.run, (uid_t)-1, &out, "revoke", c.dev.sysname);
+	CHECK(out.status == 0, "revoke: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s",
+		  "--executable", tool_path());
+	CHECK(out.status == 0, "allow --executable: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	CHECK_EQ(send_feature_as(&tool_as_other, c.dev.hidraw, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+
+	policyd_case_end(&c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct test_case tests[] = {
+		{ "only_a_group_member_may_send_feature_reports",
+		  test_only_a_group_member_may_send_feature_reports },
+		{ "only_the_updater_executable_may_update_firmware",
+		  test_only_the_updater_executable_may_update_firmware },
+		{ "a_rule_for_one_user_refuses_that_user_alone",
+		  test_a_rule_for_one_user_refuses_that_user_alone },
+		{ "a_temporary_allow_opens_for_one_process_or_program",
+		  test_a_temporary_allow_opens_for_one_process_or_program },
+	};
+	int failed;
+
+	failed = test_main(argc, argv, "e2e-sender", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e-sender/usb", tests, ARRAY_SIZE(tests));
+	return failed;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A rule's sender: parsed and resolved when the policy is read (names to
+ * ids, executables to file identities), refused where it cannot mean
+ * anything, and evaluated as the firewall evaluates it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "policy-helpers.h"
+
+static const struct policy_device DEVICE = { .bus = 0x03, .vendor = 0x1234, .product = 0x5704 };
+
+/* A document with one rule set matching DEVICE and RULES. */
+static struct policy *load_rules(const char *rules, struct diag *d)
+{
+	char doc[4096];
+
+	snprintf(doc, sizeof(doc),
+		 "{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x1234', 'product': '0x5704'}, 'rules': [%s]}]}",
+		 rules);
+	return load_text("t.json", doc, d);
+}
+
+static struct policy_verdict decide(const struct hid_device_rules *r, uint8_t id,
+				    const struct policy_sender_id *sender)
+{
+	const struct policy_request req = {
+		.kind = HID_RULE_KIND_SET_FEATURE, .report_id = id,
+		.data = &id, .len = 1, .sender = sender,
+	};
+	struct policy_verdict v;
+
+	policy_evaluate(r, &req, &v);
+	return v;
+}
+
+static void names_resolve_to_ids_and_lists_are_kept(void)
+{
+	struct diag d = {};
+	struct policy *p = load_rules(
+		"{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'user': ['root', 1000], 'group': 'root', 'origin': 'user'}, 'action': 'allow'}", &d);
+	const struct hid_rule_sender *s;
+
+	CHECK(p, "policy rejected");
+	s = &p->rules[0].sender;
+	CHECK_EQ(s->fields, HID_SENDER_F_ORIGIN | HID_SENDER_F_USER | HID_SENDER_F_GROUP);
+	CHECK_EQ(s->origin, HID_SENDER_ORIGIN_USER);
+	CHECK_EQ(s->n_uids, 2);
+	CHECK_EQ(s->uids[0], 0);
+	CHECK_EQ(s->uids[1], 1000);
+	CHECK_EQ(s->n_gids, 1);
+	CHECK_EQ(s->gids[0], 0);
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void an_executable_is_its_device_and_inode(void)
+{
+	struct diag d = {};
+	struct policy *p = load_rules(
+		"{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'executable': '/bin/sh'}, 'action': 'allow'}", &d);
+	struct stat st;
+
+	CHECK(p, "policy rejected");
+	CHECK_OK(stat("/bin/sh", &st));
+	CHECK_EQ(p->rules[0].sender.n_exes, 1);
+	CHECK_EQ(p->rules[0].sender.exes[0].ino, (uint64_t)st.st_ino);
+	CHECK_EQ(p->rules[0].sender.exes[0].dev, major(st.st_dev) << 20 | minor(st.st_dev));
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void senders_that_mean_nothing_are_errors(void)
+{
+	struct diag d = {};
+
+	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+			  " 'sender': {'user': 'no-such-user-here'}, 'action': 'deny'}", &d), "accepted");
+	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.user: no user \"no-such-user-here\" on this system");
+	diag_done(&d);
+
+	CHECK(!load_rules("{'name': 'a', 'request': 'input_event', 'report_id': 1,"
+			  " 'sender': {'user': 0}, 'action': 'deny'}", &d), "accepted");
+	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender: input events come from the device: no one sends them");
+	diag_done(&d);
+
+	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+			  " 'sender': {'origin': 'kernel', 'group': 0}, 'action': 'deny'}", &d), "accepted");
+	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender: a driver's own request (origin \"kernel\") has no user, group or executable");
+	diag_done(&d);
+
+	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+			  " 'sender': {'executable': 'fwupd'}, 'action': 'allow'}", &d), "accepted");
+	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.executable: expected an absolute path, got \"fwupd\"");
+	diag_done(&d);
+
+	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+			  " 'sender': {'user': [1, 2, 3, 4, 5]}, 'action': 'allow'}", &d), "accepted");
+	CHECK_MESSAGES(&d, "t.json: devices[0].rules[0].sender.user: expected 1 to 4 values, got 5");
+	diag_done(&d);
+}
+
+/* A program not installed yet: a warning, and the value matches nobody. */
+static void a_missing_executable_is_a_warning(void)
+{
+	struct diag d = {};
+	struct policy *p = load_rules(
+		"{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+		" 'sender': {'executable': '/nonexistent/fwupd'}, 'action': 'allow'}", &d);
+
+	CHECK(p, "policy rejected");
+	CHECK_EQ(d.n_errors, 0);
+	CHECK_EQ(d.n_warnings, 1);
+	CHECK_EQ(p->rules[0].sender.n_exes, 0);
+	policy_free(p);
+	diag_done(&d);
+}
+
+/* "any" request of a sender covers what it can send, not input. */
+static void any_request_of_a_sender_leaves_input_out(void)
+{
+	struct diag d = {};
+	struct policy *p = load_rules(
+		"{'name': 'a', 'request': 'any', 'report_id': 'any',"
+		" 'sender': {'user': 1000}, 'action': 'deny'}", &d);
+
+	CHECK(p, "policy rejected");
+	CHECK(!(p->rules[0].kinds & HID_RULE_KIND_INPUT_EVENT), "kinds %#x", p->rules[0].kinds);
+	CHECK(p->rules[0].kinds & HID_RULE_KIND_OUTPUT_REPORT, "kinds %#x", p->rules[0].kinds);
+	policy_free(p);
+	diag_done(&d);
+}
+
+/* As the firewall decides: groups by primary or supplementary membership;
+ * a driver's request has no user; an unknown sender matches deny rules and
+ * never allow rules. */
+static void evaluation_follows_the_firewall(void)
+{
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p = load_rules(
+		"{'name': 'tools', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'group': 4242}, 'action': 'allow'},"
+		"{'name': 'not-1000', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'user': 1000}, 'action': 'deny'},"
+		"{'name': 'drivers', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'origin': 'kernel'}, 'action': 'allow'},"
+		"{'name': 'rest', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'action': 'deny'}", &d);
+	const uint32_t tools[] = { 100, 4242 };
+	const struct policy_sender_id member = { .known = true, .uid = 1000, .gid = 1000,
+						 .groups = tools, .n_groups = 2 };
+	const struct policy_sender_id user = { .known = true, .uid = 1000, .gid = 1000,
+					       .groups = tools, .n_groups = 1 };
+	const struct policy_sender_id stranger = { .known = true, .uid = 1001, .gid = 1001 };
+	const struct policy_sender_id driver = { .from_kernel = true };
+
+	CHECK(p, "policy rejected");
+	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
+	CHECK_EQ(decide(&r, 3, &member).rule, 0);
+	CHECK_EQ(decide(&r, 3, &user).rule, 1);
+	CHECK_EQ(decide(&r, 3, &stranger).rule, 3);
+	CHECK_EQ(decide(&r, 3, &driver).rule, 2);
+	/* not known: the allow for the group is passed over, the deny for
+	 * user 1000 taken */
+	CHECK_EQ(decide(&r, 3, NULL).rule, 1);
+	policy_free(p);
+	diag_done(&d);
+}
+
+static const struct test_case tests[] = {
+	{ "names_resolve_to_ids_and_lists_are_kept", names_resolve_to_ids_and_lists_are_kept },
+	{ "an_executable_is_its_device_and_inode", an_executable_is_its_device_and_inode },
+	{ "senders_that_mean_nothing_are_errors", senders_that_mean_nothing_are_errors },
+	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
+	{ "any_request_of_a_sender_leaves_input_out", any_request_of_a_sender_leaves_input_out },
+	{ "evaluation_follows_the_firewall", evaluation_follows_the_firewall },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "policy-sender", tests, ARRAY_SIZE(tests));
+}
