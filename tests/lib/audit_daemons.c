@@ -325,6 +325,17 @@ int auditd_start(struct auditd_run *a)
 	r = wait_ready(&a->pid, auditd_registered, a, "auditd", log);
 	if (r < 0)
 		return r;
+	/* The backlog distributions set (Debian's audit.rules: -b 8192): the
+	 * kernel's default of 64 fills with the records of the firewall's
+	 * program loads, and each process that adds one waits. */
+	{
+		char *out = NULL;
+
+		r = run_capture((const char *const[]){ "auditctl", "-b", "8192", NULL }, &out);
+		if (r != 0)
+			printf("    auditctl -b 8192: %s\n", out ? out : "?");
+		free(out);
+	}
 	r = audit_kernel_set_enabled(true);
 	return r == 0 && audit_kernel_enabled() == 1 ? 0 : -EIO;
 }
