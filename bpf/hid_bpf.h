@@ -73,20 +73,23 @@ struct hid_bpf_ops {
  * (upstream, and the port alike), but may read the task that
  * bpf_get_current_task() returns with bpf_probe_read_kernel().
  */
+/* kuid_t and kgid_t wrap a number in a struct; they are read whole. */
+typedef struct {
+	__u32 val;
+} kuid_t;
+
+typedef struct {
+	__u32 val;
+} kgid_t;
+
 struct group_info {
 	int ngroups;
-	struct {
-		__u32 val;
-	} gid[];
+	kgid_t gid[];
 } __attribute__((preserve_access_index));
 
 struct cred {
-	struct {
-		__u32 val;
-	} uid;
-	struct {
-		__u32 val;
-	} gid;
+	kuid_t uid;
+	kgid_t gid;
 	struct group_info *group_info;
 } __attribute__((preserve_access_index));
 

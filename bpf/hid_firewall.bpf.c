@@ -147,7 +147,6 @@ static __always_inline void take_rule(struct decision *d, const struct hid_rule 
 /* Who sent the request, read from the current task the first time a rule
  * with a sender needs it. */
 struct caller {
-	bool read;
 	bool known;		/* uid, gid and groups could be read */
 	bool exe_known;
 	__u32 uid, gid;
@@ -167,7 +166,10 @@ struct rule_walk {
 	struct caller caller;
 };
 
-static __always_inline void read_caller(struct caller *c)
+/* Who is calling, read once per request before the rules are walked. A
+ * global function: the verifier checks it once, not in every program and
+ * in every path through the walk. */
+__noinline int read_caller(struct caller *c)
 {
 	struct task_struct *task;
 	const struct cred *cred = NULL;
@@ -176,28 +178,35 @@ static __always_inline void read_caller(struct caller *c)
 	struct file *exe = NULL;
 	struct inode *inode = NULL;
 	struct super_block *sb = NULL;
+	const char *groups;
+	kuid_t uid;
+	kgid_t gid;
 	int n = 0;
 
-	c->read = true;
-	if (!have_task)
-		return;
+	if (!c || !have_task)
+		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
-		return;
-	if (BPF_CORE_READ_INTO(&c->uid, cred, uid.val) || BPF_CORE_READ_INTO(&c->gid, cred, gid.val))
-		return;
+		return 0;
+	if (BPF_CORE_READ_INTO(&uid, cred, uid) || BPF_CORE_READ_INTO(&gid, cred, gid))
+		return 0;
+	c->uid = uid.val;
+	c->gid = gid.val;
 	if (BPF_CORE_READ_INTO(&gi, cred, group_info) || !gi || BPF_CORE_READ_INTO(&n, gi, ngroups))
-		return;
+		return 0;
+	/* The array's offset is relocated; its kgid_t elements are 4 bytes
+	 * on every kernel. */
+	groups = (const char *)gi + bpf_core_field_offset(gi->gid);
 	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
 		if ((int)i >= n)
 			break;
-		if (bpf_core_read(&c->groups[i], sizeof(c->groups[i]), &gi->gid[i].val))
-			return;
+		if (bpf_probe_read_kernel(&c->groups[i], sizeof(c->groups[i]), groups + 4 * i))
+			return 0;
 		c->n_groups = i + 1;
 	}
 	/* More groups than are read: a group rule cannot be decided. */
 	if (n > HID_SENDER_GROUPS_READ)
-		return;
+		return 0;
 	c->known = true;
 	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
 	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
@@ -205,8 +214,9 @@ static __always_inline void read_caller(struct caller *c)
 	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
 	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
 	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
-		return;
+		return 0;
 	c->exe_known = true;
+	return 0;
 }
 
 static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
@@ -261,8 +271,6 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	/* A driver's own request has no user, group or executable. */
 	if (from_kernel)
 		return false;
-	if (!c->read)
-		read_caller(c);
 	if (!c->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !c->exe_known))
 		return rule->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
@@ -331,6 +339,9 @@ static __always_inline void evaluate(struct rule_walk *w)
 	d->action = dev->default_action;
 	d->err = dev->default_err;
 	d->flags = dev->default_flags;
+	/* A request a program sends: who sent it, should a rule ask. */
+	if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source)
+		read_caller(&w->caller);
 	bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
 }
@@ -350,12 +361,13 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	const struct cred *cred = NULL;
-	__u32 uid, gid;
+	kuid_t uid;
+	kgid_t gid;
 
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
 		return;
-	if (!BPF_CORE_READ_INTO(&uid, cred, uid.val) && !BPF_CORE_READ_INTO(&gid, cred, gid.val)) {
-		rec->uid_gid = (__u64)gid << 32 | uid;
+	if (!BPF_CORE_READ_INTO(&uid, cred, uid) && !BPF_CORE_READ_INTO(&gid, cred, gid)) {
+		rec->uid_gid = (__u64)gid.val << 32 | uid.val;
 		rec->flags |= HID_FW_REC_HAVE_UID;
 	}
 	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)

@@ -27,7 +27,7 @@ int BPF_PROG(probe_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum
 	if (probe_helper == BPF_FUNC_get_current_task) {
 		task = (struct task_struct *)bpf_get_current_task();
 		BPF_CORE_READ_STR_INTO(&comm, task, comm);
-		return BPF_CORE_READ(task, cred, uid.val) + comm[0] ? 0 : 0;
+		return BPF_CORE_READ(task, cred, uid).val + comm[0] ? 0 : 0;
 	}
 	return 0;
 }

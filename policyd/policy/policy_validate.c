@@ -61,6 +61,10 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 {
 	if (b->kinds & ~a->kinds)
 		return false;
+	/* A rule for some senders leaves the others' requests to later
+	 * rules (whether B's senders are all among A's is not worked out). */
+	if (a->sender.fields)
+		return false;
 	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
 		if (b->report_ids[w] & ~a->report_ids[w])
 			return false;

@@ -161,6 +161,8 @@ static void evaluation_follows_the_firewall(void)
 	const struct policy_sender_id driver = { .from_kernel = true };
 
 	CHECK(p, "policy rejected");
+	/* a rule for some senders shadows no later rule */
+	CHECK_EQ(d.n, 0);
 	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
 	CHECK_EQ(decide(&r, 3, &member).rule, 0);
 	CHECK_EQ(decide(&r, 3, &user).rule, 1);
