@@ -57,7 +57,7 @@ static double drain_rate(const char *path, struct hid_fw_record rec,
 		double t0;
 
 		unlink(path);
-		if (audit_open(&a, path, true) < 0) {
+		if (audit_log_open(&a, path, true) < 0) {
 			perror(path);
 			exit(1);
 		}
@@ -71,7 +71,7 @@ static double drain_rate(const char *path, struct hid_fw_record rec,
 		}
 		audit_flush(&a);
 		rates[r] = n / (now_s() - t0);
-		audit_close(&a);
+		audit_log_close(&a);
 	}
 	unlink(path);
 	for (int i = 1; i < rounds; i++)
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [RECORDS_PER_ROUND [ROUNDS [BATCH]]]\n", argv[0]);
 		return 2;
 	}
-	if (audit_open(&a, "/dev/null", true) < 0) {
+	if (audit_log_open(&a, "/dev/null", true) < 0) {
 		perror("bench-audit: /dev/null");
 		return 1;
 	}
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 	printf("  direct formatter (audit_write_record): %.3f us/record\n", direct_best / per_round * 1e6);
 	printf("  jansson tree + json_dumps:             %.3f us/record\n", tree_best / per_round * 1e6);
 	printf("  ratio tree/direct: %.2f\n", tree_best / direct_best);
-	audit_close(&a);
+	audit_log_close(&a);
 
 	snprintf(path, sizeof(path), "/tmp/bench-audit.%d.jsonl", (int)getpid());
 	rec.pid_tgid = (uint64_t)getpid() << 32 | (uint32_t)getpid();

@@ -22,6 +22,9 @@ packages=(
 	# the service suite (tests/service, scripts/vm.sh --systemd): systemd as the
 	# guest's PID 1, logind sessions for runuser -l, useradd
 	systemd libpam-systemd passwd
+	# audit outlets: the journal (sd_journal_send) and Linux audit (libaudit), with a real
+	# systemd-journald and auditd in the guest (tests/audit-outlets)
+	libsystemd-dev libaudit-dev auditd
 	# policy schema test (tests/unit/test-policy-schema.sh)
 	python3-jsonschema
 	# upstream's HID selftest (tests/hid-selftests/build.sh embeds its object)

@@ -7,7 +7,7 @@
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
 #   vm        every VM suite below
-#   smoke kernel e2e policies vendor ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
+#   smoke kernel e2e policies vendor audit-trail ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness and vm.
 #
 # VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
@@ -21,7 +21,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 vm_suites_all=(smoke)
-for s in kernel hid-selftests e2e policies vendor service; do
+for s in kernel hid-selftests e2e policies vendor service audit-trail; do
 	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 

@@ -35,7 +35,7 @@ const char *ctl_command_list(void)
 	return "status, devices, rules, explain, generate, log, reload, allow, revoke";
 }
 
-static int parse_duration(const char *s, uint64_t max, uint64_t *ret_s)
+static int parse_duration(const char *s, uint64_t max, bool days, uint64_t *ret_s)
 {
 	uint64_t total = 0;
 	const char *p = s;
@@ -71,6 +71,13 @@ static int parse_duration(const char *s, uint64_t max, uint64_t *ret_s)
 			unit = 3600;
 			p++;
 			break;
+		case 'd':
+		case 'w':
+			if (!days)
+				return -EINVAL;
+			unit = *p == 'd' ? 24 * 3600 : 7 * 24 * 3600;
+			p++;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -86,7 +93,7 @@ static int parse_duration(const char *s, uint64_t max, uint64_t *ret_s)
 
 int ctl_parse_duration(const char *s, uint64_t *ret_s)
 {
-	return parse_duration(s, CTL_ALLOW_MAX_S, ret_s);
+	return parse_duration(s, CTL_ALLOW_MAX_S, false, ret_s);
 }
 
 /* How far back --since may reach with "-DURATION": ten years. */
@@ -123,11 +130,11 @@ int ctl_parse_since(const char *s, time_t now, char *buf, size_t size)
 	time_t t = (time_t)-1;
 	struct tm tm;
 	bool utc = false;
+	uint64_t ago;
 
-	if (s[0] == '-') {
-		uint64_t ago;
-
-		if (parse_duration(s + 1, SINCE_MAX_S, &ago) < 0 || (time_t)ago > now)
+	if (s[0] == '-' || (isdigit((unsigned char)s[0]) && parse_duration(s, SINCE_MAX_S, true, &ago) == 0)) {
+		/* "-7d" or "7d": that long ago */
+		if (parse_duration(s + (s[0] == '-'), SINCE_MAX_S, true, &ago) < 0 || (time_t)ago > now)
 			return -EINVAL;
 		t = now - (time_t)ago;
 	} else if (s[0] == '@') {

@@ -30,6 +30,9 @@
 #define CTL_REQUEST_MAX		(64 * 1024)	/* a request line, newline included */
 #define CTL_REPLY_LINE_MAX	(4 * 1024 * 1024) /* a reply line, newline included */
 
+/* log --lines: at most this many records are kept back to show last. */
+#define CTL_LOG_LINES_MAX	100000
+
 /* Temporary allows: how long one lasts unless --for says otherwise, and at most. */
 #define CTL_ALLOW_DEFAULT_S	600
 #define CTL_ALLOW_MAX_S		(24 * 3600)
@@ -85,7 +88,8 @@ void ctl_format_time(char *buf, size_t size, uint64_t realtime_ns);
 
 /*
  * A --since argument as an audit-log time (UTC, ctl_format_time's form) to
- * compare records with: "-10m" (a duration ago), "@SECONDS" (Unix time),
+ * compare records with: "-10m" or "10m" (a duration ago, where d and w
+ * count days and weeks too: "7d"), "@SECONDS" (Unix time),
  * "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" or with a space for the T (local
  * time unless it ends in Z). NOW is the current time. Returns 0 or -EINVAL.
  */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
+#include "common/log_filter.h"
 #include "common/util.h"
 
 enum {
@@ -32,9 +33,11 @@ enum {
 	OPT_USAGE,
 	OPT_UNIQ,
 	OPT_PHYS,
+	OPT_LINES,
+	OPT_UTC,
 	OPT_VERSION,
 };
-#define OPT_LAST_COMMAND_OPTION OPT_PHYS
+#define OPT_LAST_COMMAND_OPTION OPT_UTC
 
 void ctl_usage(FILE *f)
 {
@@ -45,8 +48,11 @@ void ctl_usage(FILE *f)
 		"  status                      the daemon, kernel support, mode, counters, temporary allows\n"
 		"  devices                     HID devices, matching rule sets, attached firewalls\n"
 		"  rules DEVICE                the rules in force for DEVICE, in evaluation order\n"
-		"  log [--device D] [--since T] [--action allow|deny] [--follow]\n"
-		"                              audit records (a table, or JSON lines with --json)\n"
+		"  log [--device D] [--since T] [--action allow|deny] [--follow] [--lines N] [--utc]\n"
+		"                              audit records (a table, or JSON lines with --json),\n"
+		"                              rotated logs included; --follow starts at the end\n"
+		"  report [--since T] [--device D] [--utc]\n"
+		"                              denials per device, rule, program and user\n"
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
 		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
 		"                              which rule decides a request, and why; --usage,\n"
@@ -62,7 +68,8 @@ void ctl_usage(FILE *f)
 		"DEVICE: a sysfs name (0003:054C:0CE6.0001), a hid_id, BUS:VID:PID, or hidrawN.\n"
 		"REQUEST: get_report, set_report (with --report feature|input|output),\n"
 		"         output_report or input_event. DURATION: 90, 30s, 5m, 1h30m (at most 24h).\n"
-		"T: -10m (ago), @SECONDS, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z].\n"
+		"T: 7d or -10m (ago), @SECONDS, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] (local time\n"
+		"   unless Z). Times are shown in local time, in UTC with --utc.\n"
 		"\n"
 		"Options:\n"
 		"  --json                 print replies as JSON\n"
@@ -100,7 +107,9 @@ static const struct {
 	{ "status", 0, 0, 0 },
 	{ "devices", 0, 0, 0 },
 	{ "rules", 1, 1, 0 },
-	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) },
+	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) |
+		       BIT(OPT_LINES) | BIT(OPT_UTC) },
+	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
 	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
 			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
 	{ "reload", 0, 0, 0 },
@@ -120,7 +129,15 @@ static const char *const option_names[] = {
 	[OPT_PID - OPT_DEVICE] = "--pid",
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
 	[OPT_PHYS - OPT_DEVICE] = "--phys",
+	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
 };
+
+bool ctl_is_hidraw_name(const char *s)
+{
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	return !strncmp(s, "hidraw", 6) && s[6] && strspn(s + 6, "0123456789") == strlen(s + 6);
+}
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *ret)
 {
@@ -163,6 +180,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "usage", required_argument, NULL, OPT_USAGE },
 		{ "uniq", required_argument, NULL, OPT_UNIQ },
 		{ "phys", required_argument, NULL, OPT_PHYS },
+		{ "lines", required_argument, NULL, OPT_LINES },
+		{ "utc", no_argument, NULL, OPT_UTC },
 		{}
 	};
 	unsigned int seen = 0, n_operands;
@@ -171,10 +190,12 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	int c, r;
 
 	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1,
-				.uid = -1, .pid = -1 };
+				.uid = -1, .pid = -1, .lines = -1 };
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "hf", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "hfn:", longopts, NULL)) >= 0) {
+		if (c == 'n')
+			c = OPT_LINES;
 		if (c >= OPT_DEVICE && c <= OPT_LAST_COMMAND_OPTION) {
 			if ((seen & BIT(c)) && c != OPT_USAGE)
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
@@ -234,6 +255,15 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			break;
 		case OPT_PAYLOAD:
 			a->payload = optarg;
+			break;
+		case OPT_LINES:
+			if (parse_uint(optarg, CTL_LOG_LINES_MAX, &v) < 0)
+				return bad("--lines \"%s\": expected a number of records, 0..%d", optarg,
+					   CTL_LOG_LINES_MAX);
+			a->lines = (long)v;
+			break;
+		case OPT_UTC:
+			a->utc = true;
 			break;
 		case OPT_EXCEPTION:
 			if (parse_uint(optarg, 0x0ffffffe, &v) < 0 || v == 0)
@@ -313,6 +343,15 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		return bad("%s", "revoke takes a DEVICE or --exception N, not both");
 	if (a->report && !a->request)
 		return bad("%s", "--report goes with a request kind (allow: --request)");
+	if (a->device && (!strcmp(a->command, "log") || !strcmp(a->command, "report"))) {
+		struct log_filter f;
+
+		/* hidrawN is resolved before the request; every other form
+		 * must be one the log knows, or nothing would ever match. */
+		if (!ctl_is_hidraw_name(a->device) && log_filter_set_device(&f, a->device) < 0)
+			return bad("--device \"%s\": expected a sysfs name (0003:054C:0CE6.0001), a hid_id, BUS:VID:PID (usb:054c:0ce6) or a hidraw node (/dev/hidraw3)",
+				   a->device);
+	}
 	return 0;
 }
 
@@ -367,6 +406,8 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "action", json_string(a->action));
 	if (a->follow)
 		json_object_set_new(args, "follow", json_true());
+	if (a->lines >= 0)
+		json_object_set_new(args, "lines", json_integer(a->lines));
 	if (a->request)
 		json_object_set_new(args, "request", json_string(a->request));
 	if (a->report)
@@ -396,6 +437,9 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "uniq", json_string(a->uniq));
 	if (a->phys)
 		json_object_set_new(args, "phys", json_string(a->phys));
+	if (!strcmp(a->command, "report"))	/* the log's denials, counted here */
+		json_object_set_new(args, "action", json_string("deny"));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,
-			 "command", a->command, "args", args, "interactive", interactive);
+			 "command", !strcmp(a->command, "report") ? "log" : a->command,
+			 "args", args, "interactive", interactive);
 }

@@ -20,6 +20,8 @@ struct ctl_args {
 	char since[40];			/* --since as an audit-log time; "" none */
 	const char *action;		/* --action */
 	bool follow;			/* --follow */
+	long lines;			/* --lines, -1 unset */
+	bool utc;			/* --utc: times in UTC, not local time */
 	/* explain, allow */
 	const char *request;		/* explain's REQUEST operand, allow's --request */
 	const char *report;		/* --report */
@@ -51,7 +53,11 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a);
  * Returns 0 or -errno, with a message. */
 int ctl_args_resolve_pid(struct ctl_args *a);
 
-/* The request line for A (a new reference). */
+/* Is S a hidraw node, "hidraw3" or "/dev/hidraw3"? */
+bool ctl_is_hidraw_name(const char *s);
+
+/* The request line for A (a new reference). "report" asks for the log's
+ * denials. */
 json_t *ctl_args_request(const struct ctl_args *a, bool interactive);
 
 void ctl_usage(FILE *f);

@@ -183,7 +183,7 @@ const char *ctl_resolve_device(const char *arg, char *buf, size_t size)
 	snprintf(link, sizeof(link), "/sys/class/hidraw/%s/device", name);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
-		return arg;
+		return NULL;
 	target[n] = '\0';
 	snprintf(buf, size, "%s", basename(target));
 	return buf;

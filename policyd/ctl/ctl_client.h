@@ -36,5 +36,6 @@ pid_t ctl_agent_start(void);
 void ctl_agent_stop(pid_t pid);
 
 /* "hidraw3" or "/dev/hidraw3" as the HID device's sysfs name (in BUF);
- * anything else is returned as it is. */
+ * anything else is returned as it is; NULL for a hidraw node that does not
+ * exist. */
 const char *ctl_resolve_device(const char *arg, char *buf, size_t size);

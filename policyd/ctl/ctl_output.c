@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* How many bytes of S, at most 2, make one character to escape (0: none). */
 static size_t to_escape(const unsigned char *s, bool multiline)
@@ -102,6 +103,21 @@ static void print_exception(FILE *f, json_t *e)
 		str(by, "comm"), num(by, "pid"));
 }
 
+/* An outlet of the audit log: off, or what it sent. */
+static void print_outlet(FILE *f, const char *label, json_t *o)
+{
+	fprintf(f, "%-13s", label);
+	if (!json_is_object(o)) {
+		fputs("off\n", f);
+		return;
+	}
+	fprintf(f, "%lld sent, %lld failed, %lld held back (rate limit)", num(o, "sent"),
+		num(o, "failed"), num(o, "held"));
+	if (json_is_string(json_object_get(o, "last_error")))
+		fprintf(f, "; last error: %s", str(o, "last_error"));
+	fputc('\n', f);
+}
+
 static void print_status(FILE *f, json_t *r)
 {
 	json_t *daemon = json_object_get(r, "daemon"), *kernel = json_object_get(r, "kernel");
@@ -124,6 +140,8 @@ static void print_status(FILE *f, json_t *r)
 		num(c, "allowed"), num(c, "denied"), num(c, "logged"), num(c, "dropped"));
 	fprintf(f, "audit log:   %s (%lld record%s written, %lld failed)\n", str(audit, "path"),
 		num(audit, "written"), plural(num(audit, "written")), num(audit, "failed"));
+	print_outlet(f, "journal:", json_object_get(json_object_get(audit, "outlets"), "journal"));
+	print_outlet(f, "linux audit:", json_object_get(json_object_get(audit, "outlets"), "linux_audit"));
 	fprintf(f, "temporary allows:%s\n", json_array_size(exc) ? "" : " none");
 	json_array_foreach(exc, i, e)
 		print_exception(f, e);
@@ -218,24 +236,69 @@ static void print_rules(FILE *f, json_t *r)
 	fputc('\n', f);
 }
 
-void ctl_print_log_header(FILE *f)
+const char *ctl_output_time(const char *logged, bool utc, char *buf, size_t size)
 {
-	fprintf(f, "%-24s %-8s %-22s %-24s %s\n", "TIME", "ACTION", "DEVICE", "REQUEST", "BY / RULE");
+	struct tm tm = {};
+	const char *rest;
+	char base[32];
+	time_t t;
+
+	rest = logged ? strptime(logged, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	if (utc || !rest || rest[0] != '.' || strlen(rest) != 5 || rest[4] != 'Z' ||
+	    (t = timegm(&tm)) == (time_t)-1 || !localtime_r(&t, &tm)) {
+		snprintf(buf, size, "%s", logged ? logged : "?");
+		return buf;
+	}
+	strftime(base, sizeof(base), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%.3s", base, rest + 1);
+	return buf;
 }
 
-void ctl_print_log_record(FILE *f, json_t *rec)
+const char *ctl_output_zone(bool utc, char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (utc || !localtime_r(&now, &tm) || !strftime(buf, size, "%Z", &tm))
+		snprintf(buf, size, "UTC");
+	return buf;
+}
+
+void ctl_output_request(json_t *rec, char *buf, size_t size)
+{
+	const char *request = str(rec, "request");
+
+	if (!strcmp(request, "output") || !strcmp(request, "output_report"))
+		snprintf(buf, size, "output_report 0x%02llx", num(rec, "report_id"));
+	else if (!strcmp(request, "input") || !strcmp(request, "input_event"))
+		snprintf(buf, size, "input_event 0x%02llx", num(rec, "report_id"));
+	else
+		snprintf(buf, size, "%s %s 0x%02llx", request, str(rec, "report_type"),
+			 num(rec, "report_id"));
+}
+
+void ctl_print_log_header(FILE *f, bool utc)
+{
+	char zone[16], title[32];
+
+	snprintf(title, sizeof(title), "TIME (%s)", ctl_output_zone(utc, zone, sizeof(zone)));
+	fprintf(f, "%-24s %-8s %-22s %-28s %s\n", title, "ACTION", "DEVICE", "REQUEST", "BY / RULE");
+}
+
+void ctl_print_log_record(FILE *f, json_t *rec, bool utc)
 {
 	const char *event = str(rec, "event");
 	json_t *dev = json_object_get(rec, "device"), *proc = json_object_get(rec, "process");
 	json_t *e = json_object_get(rec, "exception");
-	char what[64];
+	char what[64], when[40];
+	const char *time_shown = ctl_output_time(json_string_value(json_object_get(rec, "time")), utc,
+						 when, sizeof(when));
 
 	if (!strcmp(event, "decision")) {
 		const char *action = str(rec, "action");
 
-		snprintf(what, sizeof(what), "%s %s 0x%02llx", str(rec, "request"),
-			 str(rec, "report_type"), num(rec, "report_id"));
-		fprintf(f, "%-24s %-8s %-22s %-24s pid %lld (%s) uid %lld; rule %s\n", str(rec, "time"),
+		ctl_output_request(rec, what, sizeof(what));
+		fprintf(f, "%-24s %-8s %-22s %-28s pid %lld (%s) uid %lld; rule %s\n", time_shown,
 			!strcmp(action, "deny") && !json_is_true(json_object_get(rec, "enforced")) ?
 			"deny*" : action,
 			json_is_string(json_object_get(dev, "sysfs")) ? str(dev, "sysfs") : "?",
@@ -246,7 +309,7 @@ void ctl_print_log_record(FILE *f, json_t *rec)
 		bool granted = !strcmp(event, "exception_granted");
 
 		snprintf(what, sizeof(what), "temporary allow #%lld", num(e, "id"));
-		fprintf(f, "%-24s %-8s %-22s %-24s ", str(rec, "time"), granted ? "granted" : "ended",
+		fprintf(f, "%-24s %-8s %-22s %-28s ", time_shown, granted ? "granted" : "ended",
 			str(dev, "sysfs"), what);
 		if (granted)
 			fprintf(f, "for %lld s by uid %lld (%s, pid %lld)\n", num(e, "duration_s"),
@@ -257,7 +320,7 @@ void ctl_print_log_record(FILE *f, json_t *rec)
 	} else {
 		char *text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII);
 
-		fprintf(f, "%-24s %-8s %s\n", str(rec, "time"), event, text ? text : "");
+		fprintf(f, "%-24s %-8s %s\n", time_shown, event, text ? text : "");
 		free(text);
 	}
 }

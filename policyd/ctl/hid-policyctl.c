@@ -12,6 +12,7 @@
 #include "ctl_args.h"
 #include "ctl_client.h"
 #include "ctl_output.h"
+#include "ctl_report.h"
 #include "daemon/decisions.h"
 #include "daemon/loader.h"
 
@@ -73,6 +74,8 @@ static int finish(const struct ctl_args *a, json_t *reply)
 	}
 	if (!strcmp(a->command, "devices"))
 		fill_program_counts(result);
+	if (!strcmp(a->command, "report"))
+		return CTL_EXIT_OK;	/* printed once counted (print_report) */
 	if (a->json) {
 		if (strcmp(a->command, "log"))	/* log --json: the records alone */
 			print_json(result);
@@ -90,12 +93,103 @@ static int finish(const struct ctl_args *a, json_t *reply)
 	return CTL_EXIT_OK;
 }
 
+/* report: the denials the log stream brought, counted and shown. */
+static int print_report(const struct ctl_args *a, const struct ctl_report *report)
+{
+	json_t *o;
+
+	if (report->error) {
+		fprintf(stderr, "hid-policyctl: report: %s\n", strerror(-report->error));
+		return CTL_EXIT_FAILED;
+	}
+	if (!a->json) {
+		ctl_report_print(stdout, report, a->since, a->utc);
+		return CTL_EXIT_OK;
+	}
+	o = ctl_report_json(report, a->since);
+	if (!o || print_json(o) < 0) {
+		json_decref(o);
+		fprintf(stderr, "hid-policyctl: report: out of memory\n");
+		return CTL_EXIT_FAILED;
+	}
+	json_decref(o);
+	return CTL_EXIT_OK;
+}
+
+/* log --lines N: the last N records of the history, held until it ends. */
+struct tail {
+	json_t **records;
+	size_t cap, n, head;	/* a ring of cap; head: the oldest */
+	bool holding;
+};
+
+static void tail_done(struct tail *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		json_decref(t->records[(t->head + i) % t->cap]);
+	free(t->records);
+	*t = (struct tail){};
+}
+
+static void print_record(const struct ctl_args *a, json_t *record, bool *header)
+{
+	if (a->json) {
+		char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
+
+		if (text)
+			puts(text);
+		free(text);
+	} else {
+		if (!*header)
+			ctl_print_log_header(stdout, a->utc);
+		*header = true;
+		ctl_print_log_record(stdout, record, a->utc);
+	}
+	/* --follow: show records as they come */
+	fflush(stdout);
+}
+
+/* Keep RECORD as one of the last; the oldest kept goes when full. */
+static void tail_keep(struct tail *t, json_t *record)
+{
+	if (t->cap == 0)
+		return;
+	if (t->n == t->cap) {
+		json_decref(t->records[t->head]);
+		t->records[t->head] = json_incref(record);
+		t->head = (t->head + 1) % t->cap;
+		return;
+	}
+	t->records[(t->head + t->n++) % t->cap] = json_incref(record);
+}
+
+/* The history is over: show what was kept, and every record from now on. */
+static void tail_release(const struct ctl_args *a, struct tail *t, bool *header)
+{
+	for (size_t i = 0; i < t->n; i++)
+		print_record(a, t->records[(t->head + i) % t->cap], header);
+	tail_done(t);
+}
+
 static int run(const struct ctl_args *a, const char *socket_path, bool interactive)
 {
+	_cleanup_(ctl_report_done) struct ctl_report report = {};
+	_cleanup_(tail_done) struct tail tail = {};
+	bool reporting = !strcmp(a->command, "report");
 	struct ctl_conn conn;
 	json_t *request = ctl_args_request(a, interactive), *reply = NULL;
 	bool header = false;
 	int r;
+
+	if (a->lines >= 0 && !reporting) {
+		tail.cap = (size_t)a->lines;
+		tail.holding = true;
+		tail.records = calloc(tail.cap ? tail.cap : 1, sizeof(*tail.records));
+		if (!tail.records) {
+			json_decref(request);
+			return CTL_EXIT_FAILED;
+		}
+	}
 
 	if (!request)
 		return CTL_EXIT_FAILED;
@@ -133,27 +227,29 @@ static int run(const struct ctl_args *a, const char *socket_path, bool interacti
 			return CTL_EXIT_PROTOCOL;
 		}
 		record = json_object_get(reply, "record");
+		if (json_is_true(json_object_get(reply, "caught_up")) && !record) {
+			/* --follow --lines: the history ends here */
+			tail_release(a, &tail, &header);
+			json_decref(reply);
+			continue;
+		}
 		if (!record)
 			break;
-		if (a->json) {
-			char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
-
-			if (text)
-				puts(text);
-			free(text);
-		} else {
-			if (!header)
-				ctl_print_log_header(stdout);
-			header = true;
-			ctl_print_log_record(stdout, record);
-		}
-		/* --follow: show records as they come */
-		fflush(stdout);
+		if (reporting)
+			ctl_report_add(&report, record);
+		else if (tail.holding)
+			tail_keep(&tail, record);
+		else
+			print_record(a, record, &header);
 		json_decref(reply);
 	}
+	if (tail.holding && json_is_true(json_object_get(reply, "ok")))
+		tail_release(a, &tail, &header);
 	r = finish(a, reply);
 	json_decref(reply);
 	ctl_close(&conn);
+	if (r == CTL_EXIT_OK && reporting)
+		r = print_report(a, &report);
 	return r;
 }
 
@@ -176,8 +272,15 @@ int main(int argc, char **argv)
 		printf("hid-policyctl %s\n", HID_POLICY_VERSION);
 		return CTL_EXIT_OK;
 	}
-	if (a.device)
+	if (a.device) {
+		const char *given = a.device;
+
 		a.device = ctl_resolve_device(a.device, device, sizeof(device));
+		if (!a.device) {
+			fprintf(stderr, "hid-policyctl: %s: no such hidraw device\n", given);
+			return CTL_EXIT_USAGE;
+		}
+	}
 	if (a.ask_password && geteuid() != 0)
 		agent = ctl_agent_start();
 	r = run(&a, a.socket_path ?: RUNTIME_DIR_DEFAULT "/" CTL_SOCKET_NAME, agent > 0);

@@ -38,9 +38,10 @@ static void make_parent_dir(const char *path)
 	mkdir(dir, 0750);
 }
 
-int audit_open(struct audit_log *a, const char *path, bool foreground)
+int audit_log_open(struct audit_log *a, const char *path, bool foreground)
 {
 	memset(a, 0, sizeof(*a));
+	a->outlets.linux_fd = -1;
 	make_parent_dir(path);
 	a->foreground = foreground;
 	a->summary_burst = AUDIT_SUMMARY_BURST;
@@ -75,13 +76,14 @@ int audit_reopen(struct audit_log *a)
 	return 0;
 }
 
-void audit_close(struct audit_log *a)
+void audit_log_close(struct audit_log *a)
 {
 	if (a->fd >= 0) {
 		audit_flush(a);
 		close(a->fd);
 	}
 	a->fd = -1;
+	audit_outlets_close(&a->outlets);
 	free(a->path);
 	a->path = NULL;
 	audit_line_free(&a->line);
@@ -245,6 +247,7 @@ int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 		return r;
 	}
 	r = append_line(a, a->line.buf, a->line.len);
+	audit_outlets_record(&a->outlets, rec, ctx, &a->line.subject);
 	if (rec->action == HID_RULE_DENY)
 		summarize_denial(a, rec, ctx);
 	return r;
@@ -264,5 +267,6 @@ int audit_write_json(struct audit_log *a, json_t *obj)
 		return -ENOMEM;
 	}
 	r = append_line(a, line, strlen(line));
+	audit_outlets_json(&a->outlets, obj);
 	return r < 0 ? r : audit_flush(a);
 }

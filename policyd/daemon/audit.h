@@ -2,7 +2,9 @@
 /*
  * The audit log: one JSON object per line, appended to a file that is
  * reopened on SIGHUP (logrotate), plus one concise line per denial to syslog
- * (or stderr in the foreground).
+ * (or stderr in the foreground). Each record also goes to the outlets that
+ * are on (the journal, Linux audit: audit_outlets.h); the file is the
+ * complete record.
  */
 #pragma once
 
@@ -11,6 +13,7 @@
 #include <jansson.h>
 
 #include "audit_format.h"
+#include "audit_outlets.h"
 #include "devices.h"
 #include "hid_firewall.h"
 
@@ -36,6 +39,7 @@ struct audit_log {
 	uint64_t summary_window_ms;	/* CLOCK_MONOTONIC start of the interval */
 	unsigned int summaries_in_window;
 	uint64_t summaries_suppressed;	/* in the current interval */
+	struct audit_outlets outlets;	/* switched on by audit_outlets_open() */
 	char buf[64 * 1024];
 };
 
@@ -46,10 +50,10 @@ struct audit_context {
 	const char *ruleset_name;
 };
 
-int audit_open(struct audit_log *a, const char *path, bool foreground);
+int audit_log_open(struct audit_log *a, const char *path, bool foreground);
 /* Reopen the file (after rotation). Keeps the old file on failure. */
 int audit_reopen(struct audit_log *a);
-void audit_close(struct audit_log *a);
+void audit_log_close(struct audit_log *a);
 
 /* Write the buffered lines. Records are buffered by audit_write_record();
  * the daemon flushes after every batch it reads, so a record reaches the

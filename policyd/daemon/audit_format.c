@@ -241,10 +241,12 @@ static const char *hook_name(uint8_t hook)
 
 const char *audit_request_name(const struct hid_fw_record *rec)
 {
+	/* The policy language's names (hid-policy.d(5)), so that a record
+	 * reads as the rule that decided it. */
 	if (rec->hook == HID_FW_HOOK_OUTPUT_REPORT)
-		return "output";
+		return "output_report";
 	if (rec->hook == HID_FW_HOOK_DEVICE_EVENT)
-		return "input";
+		return "input_event";
 	switch (rec->reqtype) {
 	case HID_RULES_REQ_GET_REPORT:
 		return "get_report";
@@ -331,66 +333,108 @@ static void format_rule(struct audit_line *l, const struct hid_fw_record *rec,
 	PUT_LITERAL(l, "}");
 }
 
-static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
+void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes *cache,
+			struct audit_subject *s)
 {
-	const struct audit_process *proc = NULL;
-	bool first = true, have_pid = rec->flags & HID_FW_REC_HAVE_PID;
 	bool identity = !(rec->flags & HID_FW_REC_HAVE_UID) || !(rec->flags & HID_FW_REC_HAVE_COMM);
 	uint32_t tgid = rec->pid_tgid >> 32;
+	struct audit_processes local;
+	const struct audit_process *proc;
 
-	put_key(l, "process", false);
-	PUT_LITERAL(l, "{");
-	if (have_pid) {
-		if (!l->processes)
-			l->processes = calloc(1, sizeof(*l->processes));
+	*s = (struct audit_subject){ .hidraw = rec->source != 0 };
+	if (rec->flags & HID_FW_REC_HAVE_UID) {
+		s->have_ids = true;
+		s->uid = (uint32_t)rec->uid_gid;
+		s->gid = rec->uid_gid >> 32;
+		s->identity_from = "kernel";
+	}
+	if (rec->flags & HID_FW_REC_HAVE_COMM) {
+		s->comm_len = strnlen(rec->comm, HID_FW_COMM_LEN);
+		memcpy(s->comm, rec->comm, s->comm_len);
+		s->have_comm = true;
+		s->identity_from = "kernel";
+	}
+	if (!(rec->flags & HID_FW_REC_HAVE_PID))
+		return;
+	s->have_pid = true;
+	s->pid = tgid;
+	s->tid = (uint32_t)rec->pid_tgid;
+	/* What /proc says of the process, read once per batch. */
+	if (!cache) {
+		memset(&local, 0, sizeof(local));
+		cache = &local;
+	}
+	proc = audit_process_get(cache, tgid, identity);
+	memcpy(s->exe, proc->exe, proc->exe_len);
+	s->exe_len = proc->exe_len;
+	s->exe[s->exe_len] = '\0';
+	memcpy(s->unit, proc->unit, proc->unit_len);
+	s->unit_len = proc->unit_len;
+	s->unit[s->unit_len] = '\0';
+	/* What the kernel could not tell, read from /proc when the record
+	 * arrives: the process may have changed since, or be gone. */
+	if (!s->have_ids && proc->have_ids) {
+		s->have_ids = true;
+		s->uid = proc->uid;
+		s->gid = proc->gid;
+		s->identity_from = "proc";
+	}
+	if (!s->have_comm && proc->have_comm) {
+		s->comm_len = proc->comm_len;
+		memcpy(s->comm, proc->comm, s->comm_len);
+		s->have_comm = true;
+		s->identity_from = "proc";
+	}
+	s->comm[s->comm_len] = '\0';
+}
+
+static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
+{
+	const struct audit_subject *p = &l->subject;
+	bool first = true;
+
+	if ((rec->flags & HID_FW_REC_HAVE_PID) && !l->processes) {
+		l->processes = calloc(1, sizeof(*l->processes));
 		if (!l->processes) {
 			l->error = -ENOMEM;
 			return;
 		}
-		proc = audit_process_get(l->processes, tgid, identity);
+	}
+	audit_subject_read(rec, l->processes, &l->subject);
+	put_key(l, "process", false);
+	PUT_LITERAL(l, "{");
+	if (p->have_pid) {
 		put_key(l, "pid", true);
-		put_uint(l, tgid);
-		put_key_uint(l, "tid", (uint32_t)rec->pid_tgid);
-		if (proc->exe_len)
-			put_key_string(l, "exe", proc->exe, proc->exe_len);
-		if (proc->unit_len)
-			put_key_string(l, "unit", proc->unit, proc->unit_len);
+		put_uint(l, p->pid);
+		put_key_uint(l, "tid", p->tid);
+		if (p->exe_len)
+			put_key_string(l, "exe", p->exe, p->exe_len);
+		if (p->unit_len)
+			put_key_string(l, "unit", p->unit, p->unit_len);
 		first = false;
 	}
-	if (rec->flags & HID_FW_REC_HAVE_UID) {
+	if (p->have_ids) {
 		put_key(l, "uid", first);
-		put_uint(l, (uint32_t)rec->uid_gid);
-		put_key_uint(l, "gid", rec->uid_gid >> 32);
-		first = false;
-	} else if (proc && proc->have_ids) {
-		put_key(l, "uid", first);
-		put_uint(l, proc->uid);
-		put_key_uint(l, "gid", proc->gid);
+		put_uint(l, p->uid);
+		put_key_uint(l, "gid", p->gid);
 		first = false;
 	}
-	if (rec->flags & HID_FW_REC_HAVE_COMM) {
+	if (p->have_comm) {
 		put_key(l, "comm", first);
-		put_string(l, rec->comm, HID_FW_COMM_LEN);
-		first = false;
-	} else if (proc && proc->have_comm) {
-		put_key(l, "comm", first);
-		put_string(l, proc->comm, proc->comm_len);
+		put_string(l, p->comm, p->comm_len);
 		first = false;
 	}
 	/* Where uid, gid and comm came from: the kernel at the request, or
 	 * /proc when the record was read. */
-	if (proc && identity && (proc->have_ids || proc->have_comm)) {
-		put_name(l, "identity_from", "proc");
-		first = false;
-	} else if (rec->flags & (HID_FW_REC_HAVE_UID | HID_FW_REC_HAVE_COMM)) {
+	if (p->identity_from) {
 		put_key(l, "identity_from", first);
-		PUT_LITERAL(l, "\"kernel\"");
+		put_string(l, p->identity_from, strlen(p->identity_from));
 		first = false;
 	}
 	/* Who made the request, without the kernel address the hook gives
 	 * (the hidraw file): a program through hidraw, or a kernel driver. */
 	put_key(l, "source", first);
-	if (rec->source)
+	if (p->hidraw)
 		PUT_LITERAL(l, "\"hidraw\"");
 	else
 		PUT_LITERAL(l, "\"kernel\"");

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,27 @@ struct audit_processes;
 /* The rule name of a refusal of a report number the device does not
  * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
 #define AUDIT_RULE_UNDECLARED "(report ID the device does not declare)"
+
+/* Who made a request, as far as the record and /proc tell: what the
+ * record's "process" object holds, for the outlets (journal, Linux audit)
+ * to give the same facts. Strings are NUL-terminated. */
+struct audit_subject {
+	bool have_pid, have_ids, have_comm;
+	bool hidraw;			/* a program through hidraw, not a driver */
+	uint32_t pid, tid, uid, gid;
+	char comm[HID_FW_COMM_LEN + 1];
+	size_t comm_len;
+	char exe[PATH_MAX];		/* "" when gone or unreadable */
+	size_t exe_len;
+	char unit[256];			/* systemd service or scope; "" none */
+	size_t unit_len;
+	const char *identity_from;	/* "kernel", "proc", NULL: unknown */
+};
+
+/* Fill S for REC: the kernel's pid, uid and comm, the rest from /proc
+ * through CACHE (the current batch's; NULL: read now). */
+void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes *cache,
+			struct audit_subject *s);
 
 /* A growable output buffer; kept between records so formatting allocates
  * only while it grows. */
@@ -32,6 +55,7 @@ struct audit_line {
 	 * (audit_process.h); allocated with the first record that names
 	 * one. */
 	struct audit_processes *processes;
+	struct audit_subject subject;	/* of the record last formatted */
 };
 
 void audit_line_free(struct audit_line *l);

@@ -5,7 +5,9 @@
  *	READING      its request line arrives (bounded, timed)
  *	AUTHORIZING  the authorizer decides (never blocks the loop)
  *	STREAMING    "log": records are read from the audit log as the
- *	             client takes them ("follow": until it closes)
+ *	             client takes them, the rotated files first (log_files.h);
+ *	             "follow": until it closes, from the end of the current
+ *	             file unless a history was asked for ("since", "lines")
  *	WRITING      the final reply drains, then the connection is closed
  *
  * Limits: CONTROL_MAX_CLIENTS at once, CONTROL_MAX_PER_UID of them for one
@@ -34,6 +36,7 @@
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
 #include "common/util.h"
+#include "log_files.h"
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */
@@ -54,7 +57,13 @@ enum client_state {
 };
 
 struct log_stream {
+	char **rotated;		/* the rotated files still to read, oldest first */
+	size_t n_rotated, next_rotated;
+	struct log_reader reader;	/* the one being read (reader.gz != NULL) */
 	int fd;			/* the audit log, -1 until it exists */
+	bool from_end;		/* follow without a history: skip what is there */
+	bool tell_caught_up;	/* "lines" with "follow": say when the history ends */
+	bool at_end;		/* the last turn read all there was */
 	unsigned int generation; /* control.log_generation when opened */
 	struct log_filter filter;
 	bool follow;
@@ -232,14 +241,24 @@ int control_open(struct control **ret, const char *runtime_dir, int epoll_fd,
 	return 0;
 }
 
+static void log_stream_done(struct log_stream *ls)
+{
+	log_reader_close(&ls->reader);
+	log_files_free(ls->rotated, ls->n_rotated);
+	ls->rotated = NULL;
+	ls->n_rotated = ls->next_rotated = 0;
+	if (ls->fd >= 0)
+		close(ls->fd);
+	ls->fd = -1;
+}
+
 static void client_free(struct control *c, struct client *cl)
 {
 	if (cl->state == CLIENT_AUTHORIZING)
 		authorizer_cancel(c->authz, cl->cookie);
 	epoll_ctl(c->epoll_fd, EPOLL_CTL_DEL, cl->fd, NULL);
 	close(cl->fd);
-	if (cl->log.fd >= 0)
-		close(cl->log.fd);
+	log_stream_done(&cl->log);
 	free(cl->log.line);
 	json_decref(cl->request);
 	free(cl->in);
@@ -299,7 +318,7 @@ static void set_interest(struct control *c, struct client *cl)
 	if (cl->out_off < cl->out_len)
 		events |= EPOLLOUT;
 	/* A log stream with more to read: come back as soon as possible. */
-	if (cl->state == CLIENT_STREAMING && cl->log.fd >= 0 && !cl->log.follow)
+	if (cl->state == CLIENT_STREAMING && !cl->log.at_end)
 		events |= EPOLLOUT;
 	if (events != cl->events && watch_fd(c, cl->fd, events, EPOLL_CTL_MOD) == 0)
 		cl->events = events;
@@ -636,6 +655,9 @@ static void log_open(struct control *c, struct log_stream *ls)
 	ls->generation = c->log_generation;
 	ls->line_len = 0;
 	ls->skipping = false;
+	if (ls->fd >= 0 && ls->from_end)
+		lseek(ls->fd, 0, SEEK_END);
+	ls->from_end = false;	/* a file that replaces it is read whole */
 }
 
 static void log_line(struct client *cl, const char *line, size_t len)
@@ -679,6 +701,67 @@ static void log_feed(struct client *cl, const char *chunk, size_t n)
 	}
 }
 
+/* Read more of the rotated files, oldest first, within *BUDGET. Returns
+ * true while some are left (the client must take its output first). A
+ * file that cannot be read ends the stream with its error. */
+static bool log_pump_rotated(struct client *cl, size_t *budget)
+{
+	struct log_stream *ls = &cl->log;
+	char chunk[16384];
+
+	while (ls->next_rotated < ls->n_rotated) {
+		ssize_t n;
+
+		if (!ls->reader.gz) {
+			int r = log_reader_open(&ls->reader, ls->rotated[ls->next_rotated]);
+
+			if (r == -ENOENT) {	/* rotated away meanwhile */
+				ls->next_rotated++;
+				continue;
+			}
+			if (r < 0) {
+				ls->read_error = -r;
+				return false;
+			}
+			ls->line_len = 0;
+			ls->skipping = false;
+		}
+		if (*budget == 0 || cl->out_len - cl->out_off >= LOG_OUTPUT_LOW)
+			return true;
+		n = log_reader_read(&ls->reader, chunk, sizeof(chunk));
+		if (n < 0) {
+			ls->read_error = (int)-n;
+			return false;
+		}
+		if (n == 0) {
+			/* a last line without its newline is still a line */
+			if (ls->line_len && !ls->skipping)
+				log_line(cl, ls->line, ls->line_len);
+			log_reader_close(&ls->reader);
+			ls->next_rotated++;
+			continue;
+		}
+		log_feed(cl, chunk, (size_t)n);
+		*budget -= (size_t)n < *budget ? (size_t)n : *budget;
+	}
+	return false;
+}
+
+/* "lines" with "follow": the history is sent; the client shows its last
+ * records now and every later one as it comes. */
+static void log_caught_up(struct client *cl)
+{
+	json_t *msg;
+
+	if (!cl->log.tell_caught_up)
+		return;
+	cl->log.tell_caught_up = false;
+	msg = json_pack("{s:i, s:b}", "version", CTL_PROTOCOL_VERSION, "caught_up", 1);
+	if (msg)
+		queue_json(cl, msg);
+	json_decref(msg);
+}
+
 /* Read more of the log while the client keeps up. Returns true when the
  * stream is done (not following and at the end). */
 static bool log_pump(struct control *c, struct client *cl)
@@ -687,10 +770,18 @@ static bool log_pump(struct control *c, struct client *cl)
 	size_t budget = LOG_READ_BUDGET;
 	char chunk[16384];
 
+	ls->at_end = false;
+	if (log_pump_rotated(cl, &budget))
+		return false;
+	if (ls->read_error)
+		return true;
 	if (ls->fd < 0) {
 		log_open(c, ls);
-		if (ls->fd < 0)
+		if (ls->fd < 0) {
+			log_caught_up(cl);
+			ls->at_end = true;
 			return !ls->follow;
+		}
 	}
 	while (budget > 0 && cl->out_len - cl->out_off < LOG_OUTPUT_LOW) {
 		ssize_t n = read(ls->fd, chunk, sizeof(chunk));
@@ -709,6 +800,8 @@ static bool log_pump(struct control *c, struct client *cl)
 					return !ls->follow;
 				continue;
 			}
+			log_caught_up(cl);
+			ls->at_end = true;
 			return !ls->follow;
 		}
 		log_feed(cl, chunk, (size_t)n);
@@ -726,10 +819,7 @@ static void stream_turn(struct control *c, struct client *cl)
 		return;
 	}
 	if (done) {
-		if (cl->log.fd >= 0) {
-			close(cl->log.fd);
-			cl->log.fd = -1;
-		}
+		log_stream_done(&cl->log);
 		if (cl->log.read_error) {
 			fail(c, cl, CTL_ERR_FAILED, NULL, "reading the audit log failed after %llu records: %s",
 			     (unsigned long long)cl->log.sent, strerror(cl->log.read_error));
@@ -744,7 +834,8 @@ static void stream_turn(struct control *c, struct client *cl)
 static void start_log(struct control *c, struct client *cl, json_t *args)
 {
 	char err[256];
-	json_t *follow = json_object_get(args, "follow");
+	json_t *follow = json_object_get(args, "follow"), *lines = json_object_get(args, "lines");
+	int r;
 
 	if (log_filter_from_args(args, &cl->log.filter, err, sizeof(err)) < 0) {
 		fail(c, cl, CTL_ERR_BAD_REQUEST, NULL, "log: %s", err);
@@ -754,7 +845,28 @@ static void start_log(struct control *c, struct client *cl, json_t *args)
 		fail(c, cl, CTL_ERR_BAD_REQUEST, NULL, "log: \"follow\" must be true or false");
 		return;
 	}
+	if (lines && (!json_is_integer(lines) || json_integer_value(lines) < 0 ||
+		      json_integer_value(lines) > CTL_LOG_LINES_MAX)) {
+		fail(c, cl, CTL_ERR_BAD_REQUEST, NULL, "log: \"lines\" must be a number, 0..%d",
+		     CTL_LOG_LINES_MAX);
+		return;
+	}
 	cl->log.follow = json_is_true(follow);
+	/* Following with no history asked for starts at the end; otherwise
+	 * the history is read from the oldest rotated file on (the client
+	 * keeps the last "lines" of it). */
+	if (cl->log.follow && !cl->log.filter.since[0] && (!lines || json_integer_value(lines) == 0)) {
+		cl->log.from_end = true;
+	} else {
+		r = log_files_rotated(c->audit_log, cl->log.filter.since, &cl->log.rotated,
+				      &cl->log.n_rotated);
+		if (r < 0) {
+			fail(c, cl, CTL_ERR_FAILED, NULL, "log: cannot list the rotated audit logs: %s",
+			     strerror(-r));
+			return;
+		}
+		cl->log.tell_caught_up = cl->log.follow && lines;
+	}
 	cl->log.line = malloc(LOG_LINE_MAX);
 	if (!cl->log.line) {
 		fail(c, cl, CTL_ERR_FAILED, NULL, "log: out of memory");

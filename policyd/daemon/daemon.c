@@ -166,7 +166,7 @@ static int start(struct daemon *d)
 		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;
 	}
-	r = audit_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
+	r = audit_log_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
 	if (r < 0) {
 		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
 		return r;
@@ -174,6 +174,12 @@ static int start(struct daemon *d)
 	r = daemon_secure_audit_log(d);
 	if (r < 0)
 		return r;
+	r = audit_outlets_open(&d->audit.outlets, d->cfg->journal, d->cfg->linux_audit);
+	if (r < 0) {
+		say(d, LOG_ERR, "--linux-audit: cannot open the kernel's audit socket: %s%s",
+		    strerror(-r), r == -EPROTONOSUPPORT ? " (the kernel has no audit support)" : "");
+		return r;
+	}
 	d->events = ring_buffer__new(d->loader.events_fd, handle_record, d, NULL);
 	if (!d->events) {
 		r = -errno;
@@ -280,7 +286,7 @@ static void stop(struct daemon *d)
 		close(d->signal_fd);
 	if (d->uevent_fd >= 0)
 		close(d->uevent_fd);
-	audit_close(&d->audit);
+	audit_log_close(&d->audit);
 	fw_loader_close(&d->loader);
 	policy_free(d->policy);
 	for (size_t i = 0; i < d->n_devices; i++)
@@ -296,7 +302,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.uevent_fd = -1,
 		.signal_fd = -1,
 		.timer_fd = -1,
-		.audit = { .fd = -1 },
+		.audit = { .fd = -1, .outlets = { .linux_fd = -1 } },
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
 	size_t n_protected;
@@ -310,7 +316,7 @@ int daemon_run(const struct daemon_config *cfg)
 	}
 	n_protected = daemon_n_protected(&d);
 	if (cfg->sandbox) {
-		r = sandbox_enter();
+		r = sandbox_enter(cfg->linux_audit);
 		if (r < 0) {
 			say(&d, LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
 			stop(&d);
@@ -318,8 +324,9 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 	}
 	d.sandboxed = cfg->sandbox;
-	say(&d, LOG_INFO, "running: %zu device%s protected%s", n_protected,
-	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)");
+	say(&d, LOG_INFO, "running: %zu device%s protected%s; audit records to %s%s%s", n_protected,
+	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)", cfg->audit_log,
+	    cfg->journal ? ", the journal" : "", cfg->linux_audit ? ", Linux audit" : "");
 	/* Type=notify: "systemctl start" returns now, with every device
 	 * present that a rule set matches protected. */
 	service_notifyf("READY=1\nSTATUS=running: %zu device%s protected", n_protected,

@@ -18,6 +18,8 @@ struct daemon_config {
 	const char *runtime_dir;	/* decisions for udev, RUNTIME_DIR_DEFAULT */
 	bool foreground;
 	bool sandbox;			/* drop privileges and filter syscalls */
+	bool journal;			/* records to the systemd journal too */
+	bool linux_audit;		/* denials and temporary allows to Linux audit too */
 	const char *version;		/* told by "hid-policyctl status" */
 };
 

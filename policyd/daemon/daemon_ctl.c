@@ -104,6 +104,22 @@ static const char *mode_name(uint8_t mode)
 	return mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce";
 }
 
+/* What went to the journal and to Linux audit, or null where it is off. */
+static json_t *outlet_json(bool on, const struct audit_outlet_counts *c)
+{
+	if (!on)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:s?}", "sent", (json_int_t)c->sent,
+			 "failed", (json_int_t)c->failed, "held", (json_int_t)c->held,
+			 "last_error", c->last_error ? strerror(-c->last_error) : NULL);
+}
+
+static json_t *outlets_json(const struct audit_outlets *o)
+{
+	return json_pack("{s:o, s:o}", "journal", outlet_json(o->journal, &o->journal_counts),
+			 "linux_audit", outlet_json(o->linux_fd >= 0, &o->linux_counts));
+}
+
 static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	struct hid_fw_stats st = {};
@@ -142,6 +158,9 @@ static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err
 			    "policy", "rule_sets", (json_int_t)d->policy->n_sets,
 			    "rules", (json_int_t)d->policy->n_rules,
 			    "exceptions", exc);
+	if (*result)
+		json_object_set_new(json_object_get(*result, "audit_log"), "outlets",
+				    outlets_json(&d->audit.outlets));
 	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "audit_journal.h"
 #include "common/util.h"
 #include "daemon.h"
 #include "decisions.h"
@@ -200,6 +201,8 @@ static int run_daemon(const struct options *opts)
 		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,
 		.foreground = opts->foreground,
 		.sandbox = !opts->no_sandbox,
+		.journal = opts->journal >= 0 ? opts->journal : audit_journal_default(),
+		.linux_audit = opts->linux_audit > 0,
 		.version = HID_POLICY_VERSION,
 	};
 

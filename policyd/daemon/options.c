@@ -37,13 +37,17 @@ enum {
 	OPT_PHYS,
 	OPT_INTERFACE,
 	OPT_DESCRIPTOR_SHA256,
+	OPT_JOURNAL,
+	OPT_NO_JOURNAL,
+	OPT_LINUX_AUDIT,
+	OPT_NO_LINUX_AUDIT,
 };
 
 void options_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
-		"                   [--state-dir DIR]\n"
+		"                   [--[no-]journal] [--[no-]linux-audit] [--state-dir DIR]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
 		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
 		"                   [--runtime-dir DIR]\n"
@@ -57,6 +61,11 @@ void options_usage(FILE *f)
 		"  --foreground        log to stderr instead of syslog\n"
 		"  --audit-log FILE    audit records, one JSON object per line\n"
 		"                      (default " AUDIT_LOG_DEFAULT ")\n"
+		"  --journal           every audit record to the systemd journal too (default\n"
+		"                      when started by systemd); --no-journal: not\n"
+		"  --linux-audit       denials and temporary allows to the kernel's audit\n"
+		"                      subsystem too (ausearch -m USER_DEVICE); keeps\n"
+		"                      CAP_AUDIT_WRITE; --no-linux-audit: not (default)\n"
 		"  --state-dir DIR     bpffs directory of pinned state (default " HID_FW_PIN_ROOT ")\n"
 		"  --runtime-dir DIR   where decisions are published for udev\n"
 		"                      (default " RUNTIME_DIR_DEFAULT ")\n"
@@ -125,11 +134,15 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "phys", required_argument, NULL, OPT_PHYS },
 		{ "interface", required_argument, NULL, OPT_INTERFACE },
 		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
+		{ "journal", no_argument, NULL, OPT_JOURNAL },
+		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
+		{ "linux-audit", no_argument, NULL, OPT_LINUX_AUDIT },
+		{ "no-linux-audit", no_argument, NULL, OPT_NO_LINUX_AUDIT },
 		{}
 	};
 	int c;
 
-	*opts = (struct options){};
+	*opts = (struct options){ .journal = -1, .linux_audit = -1 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) >= 0) {
 		switch (c) {
@@ -197,6 +210,14 @@ int options_parse(int argc, char **argv, struct options *opts)
 			opts->timeout_s = (int)t;
 			break;
 		}
+		case OPT_JOURNAL:
+		case OPT_NO_JOURNAL:
+			opts->journal = c == OPT_JOURNAL;
+			break;
+		case OPT_LINUX_AUDIT:
+		case OPT_NO_LINUX_AUDIT:
+			opts->linux_audit = c == OPT_LINUX_AUDIT;
+			break;
 		case OPT_ON_TIMEOUT:
 			if (!strcmp(optarg, "closed-if-matched")) {
 				opts->on_timeout = ON_TIMEOUT_CLOSED_IF_MATCHED;
@@ -248,8 +269,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 	if (opts->command == COMMAND_NONE)
 		opts->command = COMMAND_DAEMON;
 	if (opts->command != COMMAND_DAEMON &&
-	    (opts->foreground || opts->audit_log || opts->no_sandbox)) {
-		fprintf(stderr, "hid-policyd: --foreground, --audit-log and --no-sandbox go with running the daemon\n");
+	    (opts->foreground || opts->audit_log || opts->no_sandbox || opts->journal >= 0 ||
+	     opts->linux_audit >= 0)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --[no-]journal, --[no-]linux-audit and --no-sandbox go with running the daemon\n");
 		return -EINVAL;
 	}
 	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {

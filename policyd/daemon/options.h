@@ -46,6 +46,8 @@ struct options {
 	bool foreground;
 	bool no_sandbox;
 	const char *audit_log;
+	int journal;		/* --journal 1, --no-journal 0, neither -1 */
+	int linux_audit;	/* --linux-audit 1, --no-linux-audit 0, neither -1 */
 	const char *state_dir;
 	const char *runtime_dir;
 	/* --wait-decided */

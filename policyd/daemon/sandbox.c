@@ -14,8 +14,9 @@
  * Everything the service does after start-up: the event loop (epoll,
  * signalfd, uevent netlink), hotplug attach and reload (bpf, reading sysfs,
  * bpffs and policy files, libbpf's mmap of maps), the audit log (write,
- * reopen, /proc/PID/exe), syslog and sd_notify sockets, and glibc's memory
- * management.
+ * reopen, /proc/PID/exe), syslog and sd_notify sockets, the audit log's
+ * outlets (journald's socket, the kernel's audit netlink socket), and
+ * glibc's memory management.
  */
 static const int allowed_syscalls[] = {
 	/* files and directories */
@@ -28,6 +29,9 @@ static const int allowed_syscalls[] = {
 	SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 	SCMP_SYS(rmdir), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
 	SCMP_SYS(fcntl), SCMP_SYS(dup), SCMP_SYS(dup3),
+	/* the journal outlet: an entry the socket refuses as too large, or
+	 * for want of buffers, goes as a sealed memfd (sd_journal_sendv) */
+	SCMP_SYS(memfd_create),
 	/* memory */
 	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
 	SCMP_SYS(mprotect), SCMP_SYS(madvise),
@@ -113,10 +117,14 @@ int sandbox_install_seccomp(void)
 	return seccomp_load(ctx);
 }
 
-int sandbox_drop_privileges(void)
+int sandbox_drop_privileges(bool audit_write)
 {
 	capng_clear(CAPNG_SELECT_BOTH);
 	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF) < 0)
+		return -EINVAL;
+	if (audit_write &&
+	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
+			 CAP_AUDIT_WRITE) < 0)
 		return -EINVAL;
 	/* Bounding set first: dropping it needs CAP_SETPCAP, which the
 	 * second call gives up. */
@@ -127,9 +135,9 @@ int sandbox_drop_privileges(void)
 	return 0;
 }
 
-int sandbox_enter(void)
+int sandbox_enter(bool audit_write)
 {
-	int r = sandbox_drop_privileges();
+	int r = sandbox_drop_privileges(audit_write);
 
 	if (r < 0)
 		return r;

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include <stdbool.h>
+
 /* The one capability kept, and why (see hid-policyd(8)): CAP_BPF, to
  * create the struct_ops map that attaches the firewall to a hotplugged
  * device and to update the rules map. Programs are loaded only at start-up
@@ -14,10 +16,14 @@
  * steady state needs no CAP_PERFMON; found by running the end-to-end suite
  * (hotplug, reload, adoption, audit) with only CAP_BPF. */
 #define SANDBOX_CAPABILITIES "cap_bpf"
+/* With --linux-audit, also CAP_AUDIT_WRITE: sending a record to the
+ * kernel's audit subsystem needs it at each send. */
+#define SANDBOX_CAPABILITIES_AUDIT "cap_audit_write,cap_bpf"
 
-/* Drop capabilities and set no_new_privs. Returns 0 or -errno. */
-int sandbox_drop_privileges(void);
+/* Drop capabilities (keeping CAP_AUDIT_WRITE too when AUDIT_WRITE) and set
+ * no_new_privs. Returns 0 or -errno. */
+int sandbox_drop_privileges(bool audit_write);
 /* Install the seccomp allow-list. Returns 0 or -errno. */
 int sandbox_install_seccomp(void);
 /* Both, in that order. */
-int sandbox_enter(void);
+int sandbox_enter(bool audit_write);

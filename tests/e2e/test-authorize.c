@@ -345,7 +345,7 @@ static void test_checks_work_inside_the_daemon_sandbox(void)
 		struct authorizer *a = new_authorizer();
 
 		CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");
-		CHECK_OK(sandbox_enter());
+		CHECK_OK(sandbox_enter(false));
 		expect(a, &root, HID_POLICY_ACTION_RELOAD, false, AUTHZ_ALLOWED, NULL);
 		expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
 		expect(a, &user, HID_POLICY_ACTION_ALLOW, true, AUTHZ_CHALLENGE, NULL);
@@ -383,7 +383,7 @@ static void test_polkit_appearing_after_the_sandbox_is_used(void)
 
 		close(go[1]);
 		CHECK(!authorizer_uses_polkit(a), "no bus yet, but polkit is said to be in use");
-		CHECK_OK(sandbox_enter());
+		CHECK_OK(sandbox_enter(false));
 		CHECK_EQ(read(go[0], &byte, 1), 1);
 		expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
 		CHECK(authorizer_uses_polkit(a), "polkit answers, yet the fallback is in use");

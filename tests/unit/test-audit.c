@@ -230,7 +230,7 @@ static int open_audit_with_stderr(struct audit_log *a, char *log, char *err)
 	fd = open(err, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CHECK_OK(fd);
 	CHECK_OK(dup2(fd, STDERR_FILENO));
-	CHECK_OK(audit_open(a, log, true));
+	CHECK_OK(audit_log_open(a, log, true));
 	return fd;
 }
 
@@ -262,7 +262,7 @@ static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
 	lines = count_lines(err, "45 more denials not summarized", &said);
 	CHECK_EQ(said, 1);
 	CHECK_EQ(lines, 7);
-	audit_close(&a);
+	audit_log_close(&a);
 }
 
 static void test_summary_line_has_no_control_characters(void)
@@ -276,7 +276,7 @@ static void test_summary_line_has_no_control_characters(void)
 	fd = open_audit_with_stderr(&a, log, err);
 	memcpy(rec.comm, "x\nFORGED\x1b[2J", 13);
 	CHECK_OK(audit_write_record(&a, &rec, NULL));
-	audit_close(&a);
+	audit_log_close(&a);
 
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	CHECK(n > 0, "nothing said");

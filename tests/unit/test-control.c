@@ -15,6 +15,7 @@
 #include "ctl/ctl_output.h"
 #include "daemon/exceptions.h"
 #include "harness.h"
+#include "json_path.h"
 
 static void test_durations_parse_with_units_and_stay_in_range(void)
 {
@@ -53,6 +54,13 @@ static void test_since_values_become_utc_audit_log_times(void)
 	CHECK(!strcmp(buf, "2026-12-03T09:50:00.000Z"), "%s", buf);
 	CHECK_OK(ctl_parse_since("-48h", now, buf, sizeof(buf)));
 	CHECK(!strcmp(buf, "2026-12-01T10:00:00.000Z"), "%s", buf);
+	/* days and weeks, with or without the minus: hid-policyctl report --since 7d */
+	CHECK_OK(ctl_parse_since("7d", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-11-26T10:00:00.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("-1w2d", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-11-24T10:00:00.000Z"), "%s", buf);
+	CHECK_OK(ctl_parse_since("90", now, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "2026-12-03T09:58:30.000Z"), "%s", buf);
 	CHECK_OK(ctl_parse_since("@1796292001", now, buf, sizeof(buf)));
 	CHECK(!strcmp(buf, "2026-12-03T10:00:01.000Z"), "%s", buf);
 	CHECK_OK(ctl_parse_since("2026-12-03T08:15:30Z", now, buf, sizeof(buf)));
@@ -211,6 +219,111 @@ static void test_log_filter_passes_exactly_the_matching_records(void)
 	json_decref(grant);
 }
 
+/* Does the filter {"device": DEVICE} pass REC? -1: the filter is refused. */
+static int device_filter(const char *device, json_t *rec)
+{
+	json_t *args = json_pack("{s:s}", "device", device);
+	struct log_filter f;
+	char err[256];
+	int r = log_filter_from_args(args, &f, err, sizeof(err));
+
+	json_decref(args);
+	if (r < 0) {
+		CHECK(strstr(err, device) && strstr(err, "BUS:VID:PID"), "message: %s", err);
+		return -1;
+	}
+	return log_filter_match(&f, rec);
+}
+
+static void test_a_device_is_named_in_every_form_the_policy_knows_and_others_are_errors(void)
+{
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:{s:i, s:s, s:s, s:s, s:s}}",
+				"time", "2026-12-03T09:00:00.500Z", "event", "decision", "action", "deny",
+				"device", "hid_id", 12, "sysfs", "0003:054C:0CE6.000C", "bus", "usb",
+				"vendor", "054c", "product", "0ce6");
+	json_t *unplugged = json_pack("{s:s, s:s, s:{s:i, s:s}}", "time", "2026-12-03T09:00:00.500Z",
+				      "event", "exception_ended", "device", "hid_id", 13,
+				      "sysfs", "0005:054C:0CE6.000D");
+
+	/* the model, by bus name or number, any case and leading zeros */
+	CHECK_EQ(device_filter("usb:054c:0ce6", rec), 1);
+	CHECK_EQ(device_filter("usb:54C:CE6", rec), 1);
+	CHECK_EQ(device_filter("0003:054c:0ce6", rec), 1);
+	CHECK_EQ(device_filter("bluetooth:054c:0ce6", rec), 0);
+	CHECK_EQ(device_filter("usb:054c:0ce7", rec), 0);
+	/* a record without bus, vendor and product: by the sysfs name's bus */
+	CHECK_EQ(device_filter("0005:054c:0ce6", unplugged), 0);
+	/* the sysfs name, in either case; the hid_id */
+	CHECK_EQ(device_filter("0003:054c:0ce6.000c", rec), 1);
+	CHECK_EQ(device_filter("12", rec), 1);
+	/* what is none of them: an error, not a filter that matches nothing */
+	CHECK_EQ(device_filter("usb:054c", rec), -1);
+	CHECK_EQ(device_filter("usb:054c:0ce6:1", rec), -1);
+	CHECK_EQ(device_filter("usb:12345:0ce6", rec), -1);
+	CHECK_EQ(device_filter("usb:xyz:0ce6", rec), -1);
+	CHECK_EQ(device_filter("USB:054c:0ce6", rec), -1);
+	CHECK_EQ(device_filter("hidraw3", rec), -1);
+	CHECK_EQ(device_filter("DualSense", rec), -1);
+	CHECK_EQ(device_filter("-1", rec), -1);
+	json_decref(rec);
+	json_decref(unplugged);
+}
+
+static void test_log_and_report_command_lines(void)
+{
+	struct ctl_args a;
+	json_t *req;
+
+	/* log --lines, --utc; a device form the log cannot know is a usage error */
+	CHECK_OK(PARSE(&a, "log", "--follow", "--lines", "20", "--utc", "--device", "usb:054c:0ce6"));
+	CHECK(a.follow && a.lines == 20 && a.utc, "log options");
+	req = ctl_args_request(&a, false);
+	CHECK_EQ(json_path_int(req, "args.lines"), 20);
+	CHECK(!strcmp(json_path_str(req, "args.device"), "usb:054c:0ce6"), "device");
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "log", "--device", "DualSense"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "log", "--lines", "-1"), -EINVAL);
+	CHECK_OK(PARSE(&a, "log", "--device", "/dev/hidraw3"));	/* resolved by main */
+	/* report: the log's denials, since a time */
+	CHECK_OK(PARSE(&a, "--json", "report", "--since", "7d"));
+	req = ctl_args_request(&a, false);
+	CHECK(!strcmp(json_path_str(req, "command"), "log"), "report asks for the log");
+	CHECK(!strcmp(json_path_str(req, "args.action"), "deny"), "report counts denials");
+	CHECK(!strcmp(json_path_str(req, "args.since"), "2026-11-26T10:00:00.000Z"), "since %s",
+	      json_path_str(req, "args.since"));
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "report", "--follow"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "report", "--action", "allow"), -EINVAL);
+}
+
+static void test_times_are_shown_in_local_time_unless_utc_and_requests_in_policy_terms(void)
+{
+	json_t *out = json_pack("{s:s, s:s, s:s, s:i}", "request", "output", "report_type", "output",
+				"time", "2026-12-03T06:29:40.123Z", "report_id", 16);
+	json_t *set = json_pack("{s:s, s:s, s:i}", "request", "set_report", "report_type", "feature",
+				"report_id", 0xf4);
+	char buf[64];
+
+	setenv("TZ", "CET-1", 1);	/* UTC+1, no DST rules */
+	tzset();
+	CHECK(!strcmp(ctl_output_time("2026-12-03T06:29:40.123Z", false, buf, sizeof(buf)),
+		      "2026-12-03 07:29:40.123"), "local: %s", buf);
+	CHECK(!strcmp(ctl_output_time("2026-12-03T06:29:40.123Z", true, buf, sizeof(buf)),
+		      "2026-12-03T06:29:40.123Z"), "utc: %s", buf);
+	CHECK(!strcmp(ctl_output_time("garbage", false, buf, sizeof(buf)), "garbage"), "%s", buf);
+	CHECK(!strcmp(ctl_output_zone(false, buf, sizeof(buf)), "CET"), "zone %s", buf);
+	/* older records said "output"; both read as the policy does */
+	ctl_output_request(out, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "output_report 0x10"), "%s", buf);
+	json_object_set_new(out, "request", json_string("output_report"));
+	ctl_output_request(out, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "output_report 0x10"), "%s", buf);
+	ctl_output_request(set, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "set_report feature 0xf4"), "%s", buf);
+	json_decref(out);
+	json_decref(set);
+}
+
 static void test_exceptions_come_before_the_rules_and_never_overflow(void)
 {
 	struct exception_table t = {};
@@ -298,7 +411,7 @@ static char *print_record(json_t *rec)
 	FILE *f = open_memstream(&text, &len);
 
 	CHECK(f, "open_memstream");
-	ctl_print_log_record(f, rec);
+	ctl_print_log_record(f, rec, true);
 	CHECK_OK(fclose(f));
 	return text;
 }
@@ -386,6 +499,11 @@ static const struct test_case tests[] = {
 	{ "bad_command_lines_are_usage_errors", test_bad_command_lines_are_usage_errors },
 	{ "log_filter_passes_exactly_the_matching_records",
 	  test_log_filter_passes_exactly_the_matching_records },
+	{ "a_device_is_named_in_every_form_the_policy_knows_and_others_are_errors",
+	  test_a_device_is_named_in_every_form_the_policy_knows_and_others_are_errors },
+	{ "log_and_report_command_lines", test_log_and_report_command_lines },
+	{ "times_are_shown_in_local_time_unless_utc_and_requests_in_policy_terms",
+	  test_times_are_shown_in_local_time_unless_utc_and_requests_in_policy_terms },
 	{ "exceptions_come_before_the_rules_and_never_overflow",
 	  test_exceptions_come_before_the_rules_and_never_overflow },
 	{ "expiry_is_the_earliest_and_zero_when_empty", test_expiry_is_the_earliest_and_zero_when_empty },

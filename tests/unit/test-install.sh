@@ -22,6 +22,7 @@ ${prefix}/lib/systemd/system/hid-policyd.service
 ${prefix}/lib/udev/rules.d/60-hid-policy.rules
 ${prefix}/lib/udev/rules.d/99-hid-policy-closed.rules
 ${sysconfdir}/logrotate.d/hid-policy
+${prefix}/lib/systemd/catalog/hid-policy.catalog
 ${datadir}/hid-policy/policies.d/20-sony-dualsense.json
 ${datadir}/hid-policy/policies.d/21-sony-dualshock4.json
 ${datadir}/hid-policy/policies.d/30-nintendo-switch.json

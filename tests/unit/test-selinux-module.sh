@@ -97,9 +97,11 @@ else
 	need hid_policyd_t self bpf map_create map_read map_write prog_load prog_run
 	check bpf_permissions
 
-	# Exactly the set hid-policyd.service and sandbox.c keep or use.
+	# Exactly the set hid-policyd.service and sandbox.c keep or use
+	# (audit_write: --linux-audit).
 	got=$(perms hid_policyd_t self capability | tr '\n' ' ')
-	[ "$got" = "setpcap " ] || why+=("capability: '$got', expected 'setpcap '")
+	[ "$got" = "audit_write setpcap " ] || why+=("capability: '$got', expected 'audit_write setpcap '")
+	need hid_policyd_t self netlink_audit_socket create write nlmsg_relay
 	got=$(perms hid_policyd_t self capability2 | tr '\n' ' ')
 	[ "$got" = "bpf perfmon " ] || why+=("capability2: '$got', expected 'bpf perfmon '")
 	need hid_policyd_t self process setcap
