@@ -170,7 +170,8 @@ static void test_rules_for_any_report_decide_behind_62_others(void)
 	snprintf(p, cap - (p - policy),
 		 "    { \"name\": \"allow-command-1\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
 		 "      \"report_id\": 4, \"payload\": [ { \"offset\": 1, \"value\": \"0x01\" } ], \"action\": \"allow\" },\n"
-		 "    { \"name\": \"deny-everything-else\", \"request\": \"any\", \"report_id\": \"any\",\n"
+		 "    { \"name\": \"deny-everything-else\",\n"
+		 "      \"request\": [\"get_report\", \"set_report\", \"output_report\"], \"report_id\": \"any\",\n"
 		 "      \"action\": \"deny\" } ] } ] }\n");
 	policyd_case_start(&c, test_device(), policy);
 	free(policy);
