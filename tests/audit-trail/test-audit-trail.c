@@ -37,7 +37,7 @@ static const char test_policy[] =
 	"  \"version\": 1,\n"
 	"  \"devices\": [ {\n"
 	"    \"name\": \"trail-device\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"1234\", \"product\": [\"5678\", \"5679\"] },\n"
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": [\"0x5678\", \"0x5679\"] },\n"
 	"    \"mode\": \"enforce\",\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
