@@ -335,9 +335,11 @@ static void test_reload_of_a_broken_policy_fails_and_keeps_the_rules(void)
 	expect_refused(&dev, fd, FIRMWARE_ID, "after the failed reload");
 	expect_reaches(&dev, fd, FEATURE_ID, "after the failed reload");
 	/* The unit's journal has the daemon's and hid-policyctl's account:
-	 * the file, the JSON path and the key. */
+	 * the file (its full path, line and column), the JSON path and the
+	 * key. */
 	CHECK_EQ(sh(&out, "journalctl -b -u " UNIT " -o cat --no-pager"), 0);
-	CHECK(strstr(out, POLICY_NAME ": devices[0].rules[0]: unknown key \"requets\"") &&
+	CHECK(strstr(out, POLICY_FILE ":") &&
+	      strstr(out, ": devices[0].rules[0]: unknown key \"requets\"") &&
 	      strstr(out, "hid-policyctl: reload: the policy is rejected"),
 	      "the journal does not name %s and its error:\n%s", POLICY_NAME, out);
 	free(out);
