@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "allows.h"
@@ -493,22 +491,6 @@ static void grantor_of(const struct control_request *req, struct exception_grant
 	snprintf(g->comm, sizeof(g->comm), "%s", req->comm);
 }
 
-/* The identity of an executable, as the firewall reads it (hid_rules.h). */
-static int exe_identity(const char *path, struct hid_rule_exe *ret)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -ENOEXEC;
-	*ret = (struct hid_rule_exe){
-		.ino = (uint64_t)st.st_ino,
-		.dev = (uint32_t)(major(st.st_dev) << 20 | (minor(st.st_dev) & 0xfffff)),
-	};
-	return 0;
-}
-
 /* allow's "user", "executable" and "pid": whose requests it lets through. */
 static int allow_sender(json_t *args, struct exception *e, char *err, size_t errsize)
 {
@@ -539,7 +521,7 @@ static int allow_sender(json_t *args, struct exception *e, char *err, size_t err
 		    strlen(json_string_value(exe)) >= sizeof(e->executable))
 			return failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
 		snprintf(e->executable, sizeof(e->executable), "%s", json_string_value(exe));
-		r = exe_identity(e->executable, &e->sender.exes[0]);
+		r = policy_exe_identity(e->executable, &e->sender.exes[0]);
 		if (r < 0)
 			return failf(err, errsize, r, "%s: %s", e->executable, strerror(-r));
 		e->sender.fields |= HID_SENDER_F_EXECUTABLE;

@@ -251,6 +251,10 @@ void policy_evaluate(const struct hid_device_rules *rules,
 /* Does compiled rule R match REQ? */
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req);
 
+/* The identity the firewall matches an executable by (device, inode).
+ * Returns 0, -ENOEXEC when PATH is not a regular file, or -errno. */
+int policy_exe_identity(const char *path, struct hid_rule_exe *ret);
+
 /* Names and parsers shared by the loader and the command line. */
 const char *policy_bus_name(uint16_t bus);
 int policy_bus_from_name(const char *s, uint16_t *ret);

@@ -118,6 +118,23 @@ static int add_gid(struct parse_ctx *c, const char *path, json_t *v, void *out)
 	return 0;
 }
 
+int policy_exe_identity(const char *path, struct hid_rule_exe *ret)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	/* The kernel's dev_t, as the firewall reads it from the inode's
+	 * super block: 12 bits of major, 20 of minor. */
+	*ret = (struct hid_rule_exe){
+		.ino = (uint64_t)st.st_ino,
+		.dev = (uint32_t)(major(st.st_dev) << 20 | (minor(st.st_dev) & 0xfffff)),
+	};
+	return 0;
+}
+
 /* An absolute path to a regular file, by its identity. A file that is not
  * there (a program not installed) is a warning: the value matches nothing
  * until a reload after it is installed. */
@@ -125,29 +142,29 @@ static int add_exe(struct parse_ctx *c, const char *path, json_t *v, void *out)
 {
 	struct hid_rule_sender *s = out;
 	const char *file;
-	struct stat st;
 	char d[64];
+	int r;
 
 	if (!json_is_string(v) || (file = json_string_value(v))[0] != '/') {
 		perr(c, path, "expected an absolute path, got %s", json_describe(v, d, sizeof(d)));
 		return -EINVAL;
 	}
-	if (stat(file, &st) < 0) {
+	r = policy_exe_identity(file, &s->exes[s->n_exes]);
+	if (r == -ENOENT || r == -ENOTDIR) {
 		diag_warning(c->diag, c->file, path,
 			     "%s: %s; it matches no process until the policy is reloaded with it installed",
-			     file, strerror(errno));
+			     file, strerror(-r));
 		return 0;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (r == -ENOEXEC) {
 		perr(c, path, "%s is not a regular file", file);
 		return -EINVAL;
 	}
-	/* The kernel's dev_t, as the firewall reads it from the inode's
-	 * super block: 12 bits of major, 20 of minor. */
-	s->exes[s->n_exes++] = (struct hid_rule_exe){
-		.ino = (uint64_t)st.st_ino,
-		.dev = (uint32_t)(major(st.st_dev) << 20 | (minor(st.st_dev) & 0xfffff)),
-	};
+	if (r < 0) {
+		perr(c, path, "%s: %s", file, strerror(-r));
+		return -EINVAL;
+	}
+	s->n_exes++;
 	return 0;
 }
 
