@@ -29,9 +29,11 @@ char LICENSE[] SEC("license") = "GPL";
 /* What the running kernel lets hid_bpf_ops programs know of their caller
  * (probed by the loader, set before load): the pid helper (upstream's
  * bpf_base_func_proto), and the current task (CAP_PERFMON and
- * CONFIG_BPF_EVENTS), which names its uid, gid and comm. */
+ * CONFIG_BPF_EVENTS), which names its uid, gid and comm, and the calling
+ * task's cgroups (CAP_BPF, CONFIG_CGROUPS), which name its systemd unit. */
 const volatile bool have_pid_tgid;
 const volatile bool have_task;
+const volatile bool have_cgroup;
 
 /* Not preallocated: an update links a new element and frees the old one
  * only after an RCU grace period, so a program walking a device's rules
@@ -251,6 +253,22 @@ static __always_inline bool exe_listed(const struct hid_rule_sender *s, const st
 	return false;
 }
 
+/* Is the calling task in one of the units listed, or in a cgroup below
+ * one (a unit that delegates)? */
+static __always_inline bool unit_listed(const struct hid_rule_sender *s)
+{
+	if (!have_cgroup)
+		return false;
+	for (__u32 i = 0; i < HID_SENDER_MAX_IDS; i++) {
+		const struct hid_rule_unit *u = &s->units[i];
+
+		if (i < s->n_units && u->cgroup_id &&
+		    bpf_get_current_ancestor_cgroup_id(u->level) == u->cgroup_id)
+			return true;
+	}
+	return false;
+}
+
 /* Does the request's sender match RULE's? Where the sender cannot be read,
  * a deny rule matches and an allow rule does not: an unknown sender is
  * never let through on its identity. */
@@ -269,11 +287,16 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	if ((s->fields & HID_SENDER_F_ORIGIN) &&
 	    s->origin != (from_kernel ? HID_SENDER_ORIGIN_KERNEL : HID_SENDER_ORIGIN_USER))
 		return false;
-	if (!needs_task)
+	if (!(s->fields & ~HID_SENDER_F_ORIGIN))
 		return true;
-	/* A driver's own request has no user, group or executable. */
+	/* A driver's own request has no user, group, executable or unit. */
 	if (from_kernel)
 		return false;
+	/* The cgroup is always known: no unknown-sender case here. */
+	if ((s->fields & HID_SENDER_F_UNIT) && !unit_listed(s))
+		return false;
+	if (!needs_task)
+		return true;
 	if (!c->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !c->exe_known))
 		return rule->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))

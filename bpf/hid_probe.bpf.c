@@ -29,6 +29,9 @@ int BPF_PROG(probe_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum
 		BPF_CORE_READ_STR_INTO(&comm, task, comm);
 		return BPF_CORE_READ(task, cred, uid).val + comm[0] ? 0 : 0;
 	}
+	/* The calling task's cgroups, which name its systemd unit. */
+	if (probe_helper == BPF_FUNC_get_current_ancestor_cgroup_id)
+		return bpf_get_current_ancestor_cgroup_id(1) ? 0 : 0;
 	return 0;
 }
 

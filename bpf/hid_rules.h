@@ -135,13 +135,14 @@ struct hid_rule_cond {
  * within a field one of its values. A request a driver makes on its own
  * (source 0) has origin kernel and no user, group or executable.
  */
-#define HID_SENDER_MAX_IDS		4	/* users, groups, executables per rule */
+#define HID_SENDER_MAX_IDS		4	/* users, groups, executables, units per rule */
 #define HID_SENDER_GROUPS_READ		32	/* supplementary groups looked at */
 
 #define HID_SENDER_F_ORIGIN		(1u << 0)
 #define HID_SENDER_F_USER		(1u << 1) /* real uid */
 #define HID_SENDER_F_GROUP		(1u << 2) /* real gid or a supplementary group */
 #define HID_SENDER_F_EXECUTABLE		(1u << 3) /* the file the process runs */
+#define HID_SENDER_F_UNIT		(1u << 4) /* a systemd unit: its cgroup or one below */
 
 #define HID_SENDER_ORIGIN_KERNEL	1
 #define HID_SENDER_ORIGIN_USER		2
@@ -152,16 +153,30 @@ struct hid_rule_exe {
 	__u32 reserved;	/* 0 */
 };
 
+/*
+ * A unit's cgroup as the kernel numbers it: the calling task is in the unit
+ * when its cgroup's ancestor at LEVEL (the root is level 0) has this id.
+ * Ids are not reused, so the id of a unit that was stopped matches nobody;
+ * 0 (the unit is not running) matches nobody either.
+ */
+struct hid_rule_unit {
+	__u64 cgroup_id;
+	__u32 level;
+	__u32 reserved;	/* 0 */
+};
+
 struct hid_rule_sender {
 	__u8 fields;	/* HID_SENDER_F_* given; 0: any sender */
 	__u8 origin;	/* HID_SENDER_ORIGIN_* */
 	__u8 n_uids;	/* 0..HID_SENDER_MAX_IDS each */
 	__u8 n_gids;
 	__u8 n_exes;
-	__u8 reserved[3];
+	__u8 n_units;
+	__u8 reserved[2];
 	__u32 uids[HID_SENDER_MAX_IDS];
 	__u32 gids[HID_SENDER_MAX_IDS];
 	struct hid_rule_exe exes[HID_SENDER_MAX_IDS];
+	struct hid_rule_unit units[HID_SENDER_MAX_IDS];
 };
 
 struct hid_rule {
@@ -195,11 +210,11 @@ struct hid_device_rules {
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
-_Static_assert(sizeof(struct hid_rule_sender) == 104, "hid_rule_sender layout");
-_Static_assert(sizeof(struct hid_rule) == 256, "hid_rule layout");
+_Static_assert(sizeof(struct hid_rule_sender) == 168, "hid_rule_sender layout");
+_Static_assert(sizeof(struct hid_rule) == 320, "hid_rule layout");
 _Static_assert(HID_RULES_MAX_RULES <= 64, "a rule index word has a bit per rule");
 _Static_assert(sizeof(struct hid_device_rules) ==
-	       16 + 256 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS),
+	       16 + 320 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS),
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */

@@ -210,6 +210,14 @@ static int start(struct daemon *d)
 		return -errno;
 	if ((r = watch(d, d->timer_fd)) < 0)
 		return r;
+	r = unit_watch_open(&d->units);
+	if (r < 0) {
+		say(d, LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));
+		return r;
+	}
+	if ((r = watch(d, d->units.fd)) < 0)
+		return r;
+	daemon_watch_units(d);
 
 	/* Before the sandbox: polkit's bus connection is made here. */
 	r = authorizer_new(&d->authz);
@@ -286,6 +294,7 @@ static void stop(struct daemon *d)
 		close(d->signal_fd);
 	if (d->uevent_fd >= 0)
 		close(d->uevent_fd);
+	unit_watch_close(&d->units);
 	audit_log_close(&d->audit);
 	fw_loader_close(&d->loader);
 	policy_free(d->policy);
@@ -302,6 +311,7 @@ int daemon_run(const struct daemon_config *cfg)
 		.uevent_fd = -1,
 		.signal_fd = -1,
 		.timer_fd = -1,
+		.units = { .fd = -1 },
 		.audit = { .fd = -1, .outlets = { .linux_fd = -1 } },
 		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
@@ -350,6 +360,8 @@ int daemon_run(const struct daemon_config *cfg)
 				handle_signals(&d);
 			else if (evs[i].data.fd == d.timer_fd)
 				handle_expiry(&d);
+			else if (evs[i].data.fd == d.units.fd)
+				daemon_units_changed(&d);
 			else if (control_owns(d.control, evs[i].data.fd))
 				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
 			else

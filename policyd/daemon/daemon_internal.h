@@ -30,6 +30,7 @@
 #include "exceptions.h"
 #include "loader.h"
 #include "policy/policy.h"
+#include "unit_watch.h"
 
 struct managed_device {
 	struct hid_dev_info info;
@@ -58,6 +59,7 @@ struct daemon {
 	struct authorizer *authz;
 	struct control *control;
 	struct exception_table exceptions;
+	struct unit_watch units;	/* the cgroups of the policy's units */
 	int epoll_fd, uevent_fd, signal_fd, timer_fd;
 	uint64_t dropped_reported;
 	bool sandboxed;

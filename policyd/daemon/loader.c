@@ -143,6 +143,7 @@ static int load_programs(struct fw_loader *l)
 		return -errno;
 	skel->rodata->have_pid_tgid = l->features.pid_tgid;
 	skel->rodata->have_task = l->features.uid_gid && l->features.comm;
+	skel->rodata->have_cgroup = l->features.cgroup;
 	/* Loading creates and pins the shared maps (or reuses the pinned
 	 * ones) and has the kernel's verifier check the programs before any
 	 * device depends on them. */
@@ -264,6 +265,7 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	 * with CAP_PERFMON they read both from the current task. */
 	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_task);
 	l->features.comm = l->features.uid_gid;
+	l->features.cgroup = probe_helper(BPF_FUNC_get_current_ancestor_cgroup_id);
 
 	l->pin_root = strdup(pin_root);
 	if (!l->pin_root || asprintf(&devices, "%s/devices", pin_root) < 0)

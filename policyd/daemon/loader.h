@@ -28,6 +28,9 @@ struct fw_features {
 	 * (CAP_PERFMON at load, CONFIG_BPF_EVENTS), on every kernel alike. */
 	bool uid_gid;
 	bool comm;
+	/* The caller's cgroups: bpf_get_current_ancestor_cgroup_id()
+	 * (CAP_BPF, CONFIG_CGROUPS), which names its systemd unit. */
+	bool cgroup;
 };
 
 struct hid_firewall_bpf;

@@ -41,23 +41,72 @@ int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messa
 	const uint8_t by_task = HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE;
 	int r = 0;
 
-	if (d->loader.features.uid_gid)
-		return 0;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *rule = &p->rules[i];
+		const char *file = p->files[p->sets[rule->set].file].path;
 		char text[512];
 
-		if (!(rule->sender.fields & by_task))
+		if ((rule->sender.fields & by_task) && !d->loader.features.uid_gid)
+			snprintf(text, sizeof(text),
+				 "%s: %s.sender: this kernel does not let the firewall read who sends a request (it needs CAP_PERFMON and CONFIG_BPF_EVENTS): a rule with a user, group or executable cannot be enforced here",
+				 file, rule->path);
+		else if ((rule->sender.fields & HID_SENDER_F_UNIT) && !d->loader.features.cgroup)
+			snprintf(text, sizeof(text),
+				 "%s: %s.sender.unit: this kernel does not let the firewall read the cgroup of who sends a request (it needs CONFIG_CGROUPS and CAP_BPF): a rule with a unit cannot be enforced here",
+				 file, rule->path);
+		else
 			continue;
-		snprintf(text, sizeof(text),
-			 "%s: %s.sender: this kernel does not let the firewall read who sends a request (it needs CAP_PERFMON and CONFIG_BPF_EVENTS): a rule with a user, group or executable cannot be enforced here",
-			 p->files[p->sets[rule->set].file].name, rule->path);
 		say(d, LOG_ERR, "%s", text);
 		if (messages)
 			json_array_append_new(messages, json_string(text));
 		r = -EOPNOTSUPP;
 	}
 	return r;
+}
+
+int daemon_watch_units(struct daemon *d)
+{
+	int r;
+
+	if (!d->policy->n_units && !d->units.n_wds)
+		return 0;
+	r = unit_watch_set(&d->units, d->policy);
+	if (r < 0)
+		say(d, LOG_ERR, "cannot watch the cgroups of the units the policy names under %s: %s; a unit started later is not recognised until the next reload",
+		    policy_cgroup_root() ?: "/sys/fs/cgroup", strerror(-r));
+	r = policy_resolve_units(d->policy, NULL);
+	if (r < 0)
+		say(d, LOG_ERR, "cannot look up the cgroups of the units the policy names: %s",
+		    strerror(-r));
+	return r;
+}
+
+void daemon_units_changed(struct daemon *d)
+{
+	bool changed = false;
+	int r;
+
+	if (!unit_watch_drain(&d->units))
+		return;
+	/* A slice that was missing may be there now: watch it. */
+	unit_watch_set(&d->units, d->policy);
+	r = policy_resolve_units(d->policy, &changed);
+	if (r < 0)
+		say(d, LOG_ERR, "cannot look up the cgroups of the units the policy names: %s; their rules stay as they were",
+		    strerror(-r));
+	if (!changed)
+		return;
+	for (size_t i = 0; i < d->policy->n_units; i++) {
+		const struct policy_unit *u = &d->policy->units[i];
+
+		say(d, LOG_INFO, "unit %s: %s", u->name,
+		    u->cgroup_id ? "running; its processes are its rules' senders" : "not running");
+	}
+	for (size_t i = 0; i < d->n_devices; i++) {
+		struct hid_dev_info info = d->devices[i].info;
+
+		enforce_apply(d, &info);
+	}
 }
 
 /* The audit log holds what users did and which programs they ran: root's
@@ -113,6 +162,7 @@ static int reload(struct daemon *d, json_t *messages)
 	audit_flush(&d->audit);
 	old = d->policy;
 	d->policy = fresh;
+	daemon_watch_units(d);
 	/* Each device switches with one map update: a request sees either
 	 * its old rules or its new ones, never none. Temporary allows are
 	 * placed before the new rules as before the old. */

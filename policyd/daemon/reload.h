@@ -15,8 +15,9 @@
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
 
 /* Rules that name their sender by user, group or executable need a kernel
- * that lets the firewall read the calling task: on one that does not, each
- * is an error (said, and appended to MESSAGES). Returns 0 or -EOPNOTSUPP. */
+ * that lets the firewall read the calling task, and by unit one that lets
+ * it read the task's cgroup: on one that does not, each is an error (said,
+ * and appended to MESSAGES). Returns 0 or -EOPNOTSUPP. */
 int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages);
 
 /* The audit log must be the daemon's and mode 0600 (a looser mode is
@@ -27,3 +28,12 @@ int daemon_secure_audit_log(struct daemon *d);
  * every device; problems are appended to MESSAGES (strings; may be NULL).
  * Returns 0 or a negative errno (rules unchanged). */
 int daemon_reload(struct daemon *d, json_t *messages);
+
+/* Watch where the cgroups of the policy's units come and go, then look
+ * them up (in this order, so that no start between the two is missed).
+ * Returns 0 or a negative errno (said). */
+int daemon_watch_units(struct daemon *d);
+
+/* A unit's cgroup came or went: look the units up again and, when any has
+ * another cgroup than before, compile every device's rules again. */
+void daemon_units_changed(struct daemon *d);

@@ -57,6 +57,8 @@ static const int allowed_syscalls[] = {
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
 	 * temporary allows, the audit log's mode after a rotation */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
+	/* the cgroups of the policy's units, watched again on reload */
+	SCMP_SYS(inotify_add_watch), SCMP_SYS(inotify_rm_watch),
 	/* process */
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(uname),

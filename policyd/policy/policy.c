@@ -45,8 +45,13 @@ void policy_free(struct policy *p)
 		free(p->rules[i].description);
 		free(p->rules[i].path);
 	}
+	for (size_t i = 0; i < p->n_units; i++) {
+		free(p->units[i].name);
+		free(p->units[i].path);
+	}
 	free(p->files);
 	free(p->sets);
 	free(p->rules);
+	free(p->units);
 	free(p);
 }

@@ -108,6 +108,9 @@ struct policy_rule {
 	uint16_t err;		/* errno of a deny */
 	bool log;		/* log allows too */
 	struct hid_rule_sender sender; /* who sends the request; fields 0: anyone */
+	/* The units the sender names: indices in policy.units, as many as
+	 * sender.n_units; policy_compile() fills sender.units from them. */
+	uint8_t units[HID_SENDER_MAX_IDS];
 	bool impossible;	/* its payload conditions contradict each other */
 	bool invalid;		/* had errors: left out of cross-rule checks */
 	bool names_input_event;	/* "input_event" is in its request list by name */
@@ -136,6 +139,14 @@ struct policy_file {
 	char *description;
 };
 
+/* A systemd unit a rule's sender names, and its cgroup. */
+struct policy_unit {
+	char *name;		/* as the policy writes it: "fwupd.service" */
+	char *path;		/* its cgroup below the root: "system.slice/fwupd.service" */
+	uint32_t level;		/* components of path: the cgroup's depth */
+	uint64_t cgroup_id;	/* 0: not running (its cgroup does not exist) */
+};
+
 struct policy {
 	struct policy_file *files;
 	size_t n_files, cap_files;
@@ -143,6 +154,8 @@ struct policy {
 	size_t n_sets, cap_sets;
 	struct policy_rule *rules;
 	size_t n_rules, cap_rules;
+	struct policy_unit *units;	/* each named once */
+	size_t n_units, cap_units;
 };
 
 struct policy *policy_new(void);
@@ -205,6 +218,22 @@ bool policy_waits_for_descriptor(const struct policy *p, const struct policy_dev
 int policy_compile(const struct policy *p, const struct policy_device *dev,
 		   struct hid_device_rules *out, struct diag *diag);
 
+/*
+ * The unified cgroup hierarchy's root ("/sys/fs/cgroup", or under systemd's
+ * hybrid layout "/sys/fs/cgroup/unified"); NULL when there is none, and
+ * then no unit can be told.
+ */
+const char *policy_cgroup_root(void);
+
+/*
+ * Look up the cgroup of each unit P names now: a unit started since has
+ * a new cgroup, a unit stopped none. *CHANGED (if given) tells whether any
+ * unit's cgroup is not the one looked up before; the rules of every device
+ * must then be compiled again. Returns 0, or a negative errno when the
+ * cgroup hierarchy cannot be read (the units keep their cgroups).
+ */
+int policy_resolve_units(struct policy *p, bool *changed);
+
 /* Who sends a request, as the firewall reads it from the calling task. */
 struct policy_sender_id {
 	bool from_kernel;	/* a driver's own request */
@@ -215,6 +244,10 @@ struct policy_sender_id {
 	bool exe_known;
 	uint64_t exe_ino;
 	uint32_t exe_dev;	/* major << 20 | minor */
+	/* The ids of its cgroup's ancestors by level, [0] the root's, and
+	 * last its own: the units it is in. n_cgroups 0: in none. */
+	const uint64_t *cgroups;
+	size_t n_cgroups;
 };
 
 /* One request, as a hook sees it. */

@@ -5,8 +5,8 @@
 
 #include "policy.h"
 
-static void compile_rule(const struct policy_rule *pr, size_t index, uint8_t set_mode,
-			 struct hid_rule *hr)
+static void compile_rule(const struct policy *p, const struct policy_rule *pr, size_t index,
+			 uint8_t set_mode, struct hid_rule *hr)
 {
 	*hr = (struct hid_rule){
 		.index = (uint32_t)index,
@@ -20,6 +20,16 @@ static void compile_rule(const struct policy_rule *pr, size_t index, uint8_t set
 	memcpy(hr->report_ids, pr->report_ids, sizeof(hr->report_ids));
 	memcpy(hr->conds, pr->conds, sizeof(hr->conds));
 	hr->sender = pr->sender;
+	/* A unit's cgroup as it is now: a unit that starts again later
+	 * gets a new one, and the daemon compiles the rules again. */
+	for (size_t i = 0; i < pr->sender.n_units && i < HID_SENDER_MAX_IDS; i++) {
+		const struct policy_unit *u = &p->units[pr->units[i]];
+
+		hr->sender.units[i] = (struct hid_rule_unit){
+			.cgroup_id = u->cgroup_id,
+			.level = u->level,
+		};
+	}
 }
 
 int policy_compile(const struct policy *p, const struct policy_device *dev,
@@ -45,7 +55,7 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 			def = set;
 		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++, n++)
 			if (n < HID_RULES_MAX_RULES)
-				compile_rule(&p->rules[i], i, set->mode, &out->rules[n]);
+				compile_rule(p, &p->rules[i], i, set->mode, &out->rules[n]);
 	}
 	if (!matched)
 		return -ENOENT;

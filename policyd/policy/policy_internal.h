@@ -78,7 +78,7 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
 int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
 		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
 /* A rule's "sender" object (policy_sender.c). */
-int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_sender *out);
+int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct policy_rule *rule);
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
 int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	     size_t size, size_t *n);

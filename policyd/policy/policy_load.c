@@ -189,6 +189,12 @@ static int policy_load_finish(struct policy **p, size_t errors, struct diag *dia
 
 	if (r == -ENOMEM)
 		return r;
+	r = policy_resolve_units(*p, NULL);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		diag_error(diag, NULL, NULL, "cannot look up the cgroups of the units the senders name in %s: %s",
+			   policy_cgroup_root() ?: "/sys/fs/cgroup", strerror(-r));
 	if (diag->n_errors > errors)
 		return -EINVAL;
 	*ret = TAKE_PTR(*p);

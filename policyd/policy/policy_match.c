@@ -129,7 +129,20 @@ static bool exe_listed(const struct hid_rule_sender *s, const struct policy_send
 	return false;
 }
 
-/* The firewall's sender_matches(), same order and meaning. */
+/* Is the sender's cgroup, or one of its ancestors, a listed unit's? */
+static bool unit_listed(const struct hid_rule_sender *s, const struct policy_sender_id *id)
+{
+	for (unsigned i = 0; i < HID_SENDER_MAX_IDS && i < s->n_units; i++) {
+		const struct hid_rule_unit *u = &s->units[i];
+
+		if (u->cgroup_id && u->level < id->n_cgroups && id->cgroups[u->level] == u->cgroup_id)
+			return true;
+	}
+	return false;
+}
+
+/* The firewall's sender_matches(), same order and meaning. Where the
+ * sender is not known at all (no ID), a unit is not known either. */
 static bool sender_matches(const struct hid_rule *r, const struct policy_request *req)
 {
 	const struct hid_rule_sender *s = &r->sender;
@@ -143,11 +156,17 @@ static bool sender_matches(const struct hid_rule *r, const struct policy_request
 	if ((s->fields & HID_SENDER_F_ORIGIN) &&
 	    s->origin != (from_kernel ? HID_SENDER_ORIGIN_KERNEL : HID_SENDER_ORIGIN_USER))
 		return false;
-	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE)))
+	if (!(s->fields & ~HID_SENDER_F_ORIGIN))
 		return true;
 	if (from_kernel)
 		return false;
-	if (!id || !id->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !id->exe_known))
+	if (!id)
+		return r->action == HID_RULE_DENY;
+	if ((s->fields & HID_SENDER_F_UNIT) && !unit_listed(s, id))
+		return false;
+	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE)))
+		return true;
+	if (!id->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !id->exe_known))
 		return r->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !listed(s->uids, s->n_uids, id->uid))
 		return false;

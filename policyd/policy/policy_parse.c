@@ -353,7 +353,7 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 	}
 	if ((e = json_object_get(v, "sender"))) {
 		path_key(sub, sizeof(sub), path, "sender");
-		if (pv_sender(c, sub, e, &rule->sender) < 0) {
+		if (pv_sender(c, sub, e, rule) < 0) {
 			r = -EINVAL;
 		} else if (requests & (1u << REQ_INPUT) && !(requests & (1u << REQ_ANY))) {
 			perr(c, sub, "input events come from the device: no one sends them");

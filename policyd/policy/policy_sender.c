@@ -3,22 +3,30 @@
  * A rule's "sender": who sends the request. Users and groups are named or
  * numbered and resolved when the policy is read; an executable is a path,
  * matched by the file's identity (device and inode), so that a copy or a
- * link elsewhere does not match and a rename does.
+ * link elsewhere does not match and a rename does. A systemd unit is matched
+ * by its cgroup: a process is in the unit when the unit's cgroup is its own
+ * or an ancestor of it, as the kernel numbers cgroups.
  *
  *	"sender": { "origin": "user", "group": ["gamepad-tools"],
  *		    "executable": "/usr/libexec/fwupd/fwupd" }
+ *	"sender": { "unit": "fwupd.service" }
  */
 #include <errno.h>
 #include <grp.h>
+#include <stdlib.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <linux/magic.h>
 
+#include "common/util.h"
 #include "policy_internal.h"
 
 #define NAME_BUF 16384
+#define UNIT_NAME_MAX 255	/* systemd's, without the NUL */
 
 static const char *const origin_names[] = { "kernel", "user", NULL };
 
@@ -168,9 +176,203 @@ static int add_exe(struct parse_ctx *c, const char *path, json_t *v, void *out)
 	return 0;
 }
 
-int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_sender *out)
+const char *policy_cgroup_root(void)
 {
-	static const char *const keys[] = { "origin", "user", "group", "executable", NULL };
+	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	struct statfs fs;
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (statfs(roots[i], &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+			return roots[i];
+	return NULL;
+}
+
+/* The characters systemd allows in a unit name. */
+static bool unit_name_valid(const char *name, size_t len)
+{
+	if (len == 0 || len > UNIT_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@",
+			    name[i]))
+			return false;
+	return true;
+}
+
+static bool has_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && !memcmp(s + len - n, suffix, n);
+}
+
+/*
+ * Append the cgroup path of slice NAME (LEN bytes) to BUF, as systemd lays
+ * slices out: "a-b.slice" is "a.slice/a-b.slice". The root slice "-.slice"
+ * is refused: every process is in it.
+ */
+static int slice_path(const char *name, size_t len, char *buf, size_t size)
+{
+	size_t stem = len - strlen(".slice"), used = strlen(buf);
+
+	if (name[0] == '-' || name[stem - 1] == '-' || memmem(name, stem, "--", 2))
+		return -EINVAL;
+	for (size_t i = 0; i <= stem; i++) {
+		if (i < stem && name[i] != '-')
+			continue;
+		/* the prefix up to this dash (or the whole stem) is a slice */
+		if (used + i + strlen(".slice") + 2 > size)
+			return -ENAMETOOLONG;
+		used += (size_t)snprintf(buf + used, size - used, "%s%.*s.slice",
+					 used ? "/" : "", (int)i, name);
+	}
+	return 0;
+}
+
+/*
+ * The cgroup below the root of a unit as a rule names it: "NAME.service" or
+ * "NAME.scope" is in system.slice, "SLICE/NAME.service" in SLICE, and
+ * "NAME.slice" is the slice itself. Returns 0 or -EINVAL with WHY set.
+ */
+static int unit_cgroup_path(const char *value, char *buf, size_t size, const char **why)
+{
+	const char *slash = strchr(value, '/');
+	const char *unit = slash ? slash + 1 : value;
+	size_t unit_len = strlen(unit);
+
+	buf[0] = 0;
+	*why = "expected a unit name such as \"fwupd.service\", or \"SLICE.slice/NAME.service\"";
+	if (!unit_name_valid(unit, unit_len) ||
+	    (slash && (!unit_name_valid(value, (size_t)(slash - value)) ||
+		       !has_suffix(value, (size_t)(slash - value), ".slice"))))
+		return -EINVAL;
+	if (has_suffix(unit, unit_len, ".slice")) {
+		if (slash) {
+			*why = "a slice is named alone: its place follows from its name";
+			return -EINVAL;
+		}
+		*why = "not a slice name systemd allows (\"-.slice\" would be every process)";
+		return slice_path(unit, unit_len, buf, size) < 0 ? -EINVAL : 0;
+	}
+	if (!has_suffix(unit, unit_len, ".service") && !has_suffix(unit, unit_len, ".scope")) {
+		*why = "only service, scope and slice units have processes of their own";
+		return -EINVAL;
+	}
+	if (slash) {
+		*why = "not a slice name systemd allows";
+		if (slice_path(value, (size_t)(slash - value), buf, size) < 0)
+			return -EINVAL;
+	} else {
+		snprintf(buf, size, "system.slice");
+	}
+	if (strlen(buf) + 1 + unit_len + 1 > size)
+		return -EINVAL;
+	strcat(buf, "/");
+	strcat(buf, unit);
+	return 0;
+}
+
+/* The index of the unit at cgroup PATH in the policy's table, added once. */
+static int intern_unit(struct policy *p, const char *name, const char *path)
+{
+	struct policy_unit *u;
+	uint32_t level = 1;
+
+	for (size_t i = 0; i < p->n_units; i++)
+		if (!strcmp(p->units[i].path, path))
+			return (int)i;
+	if (p->n_units >= UINT8_MAX)
+		return -E2BIG;
+	if (p->n_units == p->cap_units) {
+		size_t cap = p->cap_units ? 2 * p->cap_units : 8;
+
+		u = reallocarray(p->units, cap, sizeof(*u));
+		if (!u)
+			return -ENOMEM;
+		p->units = u;
+		p->cap_units = cap;
+	}
+	for (const char *s = path; *s; s++)
+		level += *s == '/';
+	u = &p->units[p->n_units];
+	*u = (struct policy_unit){ .name = strdup(name), .path = strdup(path), .level = level };
+	if (!u->name || !u->path) {
+		free(u->name);
+		free(u->path);
+		return -ENOMEM;
+	}
+	return (int)p->n_units++;
+}
+
+/* A systemd unit, kept by name in the policy; its cgroup is looked up when
+ * the policy is loaded, and again whenever the unit starts or stops. */
+static int add_unit(struct parse_ctx *c, const char *path, json_t *v, void *out)
+{
+	struct policy_rule *rule = out;
+	char cgroup[POLICY_PATH_MAX], d[64];
+	const char *why, *name;
+	int i;
+
+	if (!json_is_string(v)) {
+		perr(c, path, "expected a unit name such as \"fwupd.service\", got %s",
+		     json_describe(v, d, sizeof(d)));
+		return -EINVAL;
+	}
+	name = json_string_value(v);
+	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), &why) < 0) {
+		perr(c, path, "\"%s\": %s", name, why);
+		return -EINVAL;
+	}
+	if (!policy_cgroup_root()) {
+		perr(c, path, "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in");
+		return -EINVAL;
+	}
+	i = intern_unit(c->p, name, cgroup);
+	if (i < 0) {
+		perr(c, path, "%s", i == -E2BIG ? "too many units in one policy (at most 255)"
+					       : strerror(-i));
+		return -EINVAL;
+	}
+	rule->units[rule->sender.n_units++] = (uint8_t)i;
+	return 0;
+}
+
+int policy_resolve_units(struct policy *p, bool *changed)
+{
+	const char *root = policy_cgroup_root();
+	bool any = false;
+	int r = 0;
+
+	if (p->n_units && !root)
+		return -ENOENT;
+	for (size_t i = 0; i < p->n_units; i++) {
+		struct policy_unit *u = &p->units[i];
+		_cleanup_free_ char *dir = NULL;
+		struct stat st;
+		uint64_t id = 0;
+
+		if (asprintf(&dir, "%s/%s", root, u->path) < 0)
+			return -ENOMEM;
+		/* A kernfs inode number is the node's 64-bit id, which is
+		 * the cgroup id the kernel gives BPF programs. */
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			id = (uint64_t)st.st_ino;
+		else if (errno != ENOENT && errno != ENOTDIR) {
+			r = -errno;
+			continue;
+		}
+		any |= id != u->cgroup_id;
+		u->cgroup_id = id;
+	}
+	if (changed)
+		*changed = any;
+	return r;
+}
+
+int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct policy_rule *rule)
+{
+	static const char *const keys[] = { "origin", "user", "group", "executable", "unit", NULL };
+	struct hid_rule_sender *out = &rule->sender;
 	char sub[POLICY_PATH_MAX];
 	int origin = -1, r = 0;
 	json_t *e;
@@ -178,15 +380,10 @@ int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_
 	memset(out, 0, sizeof(*out));
 	if (pv_expect_object(c, path, v) < 0)
 		return -EINVAL;
-	if (json_object_get(v, "unit")) {
-		perr(c, path_key(sub, sizeof(sub), path, "unit"),
-		     "senders by systemd unit are not supported yet; name the unit's executable");
+	if (pv_check_keys(c, path, v, keys) < 0)
 		r = -EINVAL;
-	} else if (pv_check_keys(c, path, v, keys) < 0) {
-		r = -EINVAL;
-	}
 	if (json_object_size(v) == 0) {
-		perr(c, path, "empty: name an origin, user, group or executable (or leave \"sender\" out)");
+		perr(c, path, "empty: name an origin, user, group, executable or unit (or leave \"sender\" out)");
 		return -EINVAL;
 	}
 	if ((e = json_object_get(v, "origin"))) {
@@ -212,9 +409,14 @@ int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct hid_rule_
 		if (each_value(c, path_key(sub, sizeof(sub), path, "executable"), e, out, add_exe) < 0)
 			r = -EINVAL;
 	}
+	if ((e = json_object_get(v, "unit"))) {
+		out->fields |= HID_SENDER_F_UNIT;
+		if (each_value(c, path_key(sub, sizeof(sub), path, "unit"), e, rule, add_unit) < 0)
+			r = -EINVAL;
+	}
 	if (origin == 0 && (out->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP |
-					   HID_SENDER_F_EXECUTABLE))) {
-		perr(c, path, "a driver's own request (origin \"kernel\") has no user, group or executable");
+					   HID_SENDER_F_EXECUTABLE | HID_SENDER_F_UNIT))) {
+		perr(c, path, "a driver's own request (origin \"kernel\") has no user, group, executable or unit");
 		r = -EINVAL;
 	}
 	return r;

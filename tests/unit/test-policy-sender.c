@@ -91,7 +91,7 @@ static void senders_that_mean_nothing_are_errors(void)
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
 			  " 'sender': {'origin': 'kernel', 'group': 0}, 'action': 'deny'}", &d), "accepted");
-	CHECK_MESSAGES(&d, "t.json:1:170: devices[0].rules[0].sender: a driver's own request (origin \"kernel\") has no user, group or executable");
+	CHECK_MESSAGES(&d, "t.json:1:170: devices[0].rules[0].sender: a driver's own request (origin \"kernel\") has no user, group, executable or unit");
 	diag_done(&d);
 
 	CHECK(!load_rules("{'name': 'a', 'request': 'set_report', 'report_id': 3,"
@@ -175,7 +175,142 @@ static void evaluation_follows_the_firewall(void)
 	diag_done(&d);
 }
 
+/* A unit is kept by name and placed in its slice as systemd places it;
+ * a unit named twice is one unit of the policy. */
+static void a_unit_is_the_cgroup_systemd_gives_it(void)
+{
+	static const struct {
+		const char *name, *path;
+		uint32_t level;
+	} units[] = {
+		{ "fwupd.service", "system.slice/fwupd.service", 2 },
+		{ "getty@tty1.service", "system.slice/getty@tty1.service", 2 },
+		{ "machine.slice/vm-1.scope", "machine.slice/vm-1.scope", 2 },
+		{ "a-b.slice/x.service", "a.slice/a-b.slice/x.service", 3 },
+		{ "user-1000.slice", "user.slice/user-1000.slice", 2 },
+		{ "system.slice", "system.slice", 1 },
+	};
+	char rules[2048];
+	struct diag d = {};
+	struct policy *p;
+	size_t n = 0;
+
+	if (!policy_cgroup_root()) {
+		SKIP("this machine has no cgroup2 hierarchy");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		n += (size_t)snprintf(rules + n, sizeof(rules) - n,
+				      "%s{'name': 'r%zu', 'request': 'set_report', 'report_id': 3,"
+				      " 'sender': {'unit': ['%s', 'fwupd.service']}, 'action': 'allow'}",
+				      i ? ", " : "", i, units[i].name);
+	p = load_rules(rules, &d);
+	CHECK(p, "policy rejected");
+	CHECK_EQ(d.n_errors, 0);
+	CHECK_EQ(p->n_units, ARRAY_SIZE(units));
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		const struct policy_rule *r = &p->rules[i];
+
+		CHECK_EQ(r->sender.fields, HID_SENDER_F_UNIT);
+		CHECK_EQ(r->sender.n_units, 2);
+		CHECK(!strcmp(p->units[r->units[0]].name, units[i].name), "name %s",
+		      p->units[r->units[0]].name);
+		CHECK(!strcmp(p->units[r->units[0]].path, units[i].path), "%s: path %s",
+		      units[i].name, p->units[r->units[0]].path);
+		CHECK_EQ(p->units[r->units[0]].level, units[i].level);
+		/* the second value names the first unit of the policy */
+		CHECK_EQ(r->units[1], 0);
+	}
+	policy_free(p);
+	diag_done(&d);
+}
+
+static void units_systemd_would_not_have_are_errors(void)
+{
+	static const struct {
+		const char *value, *message;
+	} bad[] = {
+		{ "fwupd", "only service, scope and slice units have processes of their own" },
+		{ "fw upd.service", "expected a unit name such as \"fwupd.service\", or \"SLICE.slice/NAME.service\"" },
+		{ "fwupd.socket", "only service, scope and slice units have processes of their own" },
+		{ "-.slice", "not a slice name systemd allows (\"-.slice\" would be every process)" },
+		{ "a--b.slice", "not a slice name systemd allows (\"-.slice\" would be every process)" },
+		{ "x.service/y.service", "expected a unit name such as \"fwupd.service\", or \"SLICE.slice/NAME.service\"" },
+		{ "../x.service", "expected a unit name such as \"fwupd.service\", or \"SLICE.slice/NAME.service\"" },
+		{ "a.slice/b.slice", "a slice is named alone: its place follows from its name" },
+		{ "-a.slice/x.service", "not a slice name systemd allows" },
+	};
+
+	if (!policy_cgroup_root()) {
+		SKIP("this machine has no cgroup2 hierarchy");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char rule[512], want[512];
+		struct diag d = {};
+
+		snprintf(rule, sizeof(rule),
+			 "{'name': 'a', 'request': 'set_report', 'report_id': 3,"
+			 " 'sender': {'unit': '%s'}, 'action': 'allow'}", bad[i].value);
+		CHECK(!load_rules(rule, &d), "%s accepted", bad[i].value);
+		snprintf(want, sizeof(want), "t.json:1:179: devices[0].rules[0].sender.unit: \"%s\": %s",
+			 bad[i].value, bad[i].message);
+		CHECK_MESSAGES(&d, want);
+		diag_done(&d);
+	}
+}
+
+/* A process is in a unit when the unit's cgroup is its own or an
+ * ancestor's, at the unit's depth; a unit that is not running (cgroup 0)
+ * holds nobody. */
+static void a_unit_holds_the_processes_of_its_cgroup_and_below(void)
+{
+	struct diag d = {};
+	struct hid_device_rules r;
+	struct policy *p = load_rules(
+		"{'name': 'updater', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'unit': 'fwupd.service'}, 'action': 'allow'},"
+		"{'name': 'rest', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'action': 'deny'}", &d);
+	const uint64_t in_unit[] = { 1, 40, 77 }, below[] = { 1, 40, 77, 90 };
+	const uint64_t other[] = { 1, 40, 78 }, shallow[] = { 1, 40 }, deep_other[] = { 1, 41, 50, 77 };
+	const struct policy_sender_id inside = { .known = true, .cgroups = in_unit, .n_cgroups = 3 };
+	const struct policy_sender_id delegated = { .known = true, .cgroups = below, .n_cgroups = 4 };
+	const struct policy_sender_id outside = { .known = true, .cgroups = other, .n_cgroups = 3 };
+	const struct policy_sender_id above = { .known = true, .cgroups = shallow, .n_cgroups = 2 };
+	const struct policy_sender_id elsewhere = { .known = true, .cgroups = deep_other, .n_cgroups = 4 };
+	const struct policy_sender_id driver = { .from_kernel = true };
+
+	if (!policy_cgroup_root()) {
+		SKIP("this machine has no cgroup2 hierarchy");
+		return;
+	}
+	CHECK(p, "policy rejected");
+	CHECK_EQ(p->n_units, 1);
+	p->units[0].cgroup_id = 77;	/* as if fwupd.service ran in cgroup 77 */
+	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
+	CHECK_EQ(r.rules[0].sender.units[0].cgroup_id, 77);
+	CHECK_EQ(r.rules[0].sender.units[0].level, 2);
+	CHECK_EQ(decide(&r, 3, &inside).rule, 0);
+	CHECK_EQ(decide(&r, 3, &delegated).rule, 0);
+	CHECK_EQ(decide(&r, 3, &outside).rule, 1);
+	CHECK_EQ(decide(&r, 3, &above).rule, 1);
+	CHECK_EQ(decide(&r, 3, &elsewhere).rule, 1);
+	CHECK_EQ(decide(&r, 3, &driver).rule, 1);
+	CHECK_EQ(decide(&r, 3, NULL).rule, 1);
+	/* stopped: its old cgroup's processes are gone, and 0 is nobody's */
+	p->units[0].cgroup_id = 0;
+	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
+	CHECK_EQ(decide(&r, 3, &inside).rule, 1);
+	policy_free(p);
+	diag_done(&d);
+}
+
 static const struct test_case tests[] = {
+	{ "a_unit_is_the_cgroup_systemd_gives_it", a_unit_is_the_cgroup_systemd_gives_it },
+	{ "units_systemd_would_not_have_are_errors", units_systemd_would_not_have_are_errors },
+	{ "a_unit_holds_the_processes_of_its_cgroup_and_below",
+	  a_unit_holds_the_processes_of_its_cgroup_and_below },
 	{ "names_resolve_to_ids_and_lists_are_kept", names_resolve_to_ids_and_lists_are_kept },
 	{ "an_executable_is_its_device_and_inode", an_executable_is_its_device_and_inode },
 	{ "senders_that_mean_nothing_are_errors", senders_that_mean_nothing_are_errors },
