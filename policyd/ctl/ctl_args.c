@@ -30,6 +30,7 @@ enum {
 	OPT_USER,
 	OPT_EXECUTABLE,
 	OPT_PID,
+	OPT_UNIT,
 	OPT_USAGE,
 	OPT_UNIQ,
 	OPT_PHYS,
@@ -59,7 +60,7 @@ void ctl_usage(FILE *f)
 		"                              --uniq and --phys replace what DEVICE says of itself\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
-		"        [--user USER] [--executable PATH] [--pid PID]\n"
+		"        [--user USER] [--executable PATH] [--pid PID] [--unit UNIT]\n"
 		"                              let DEVICE's requests through for a while (default 10m)\n"
 		"  revoke DEVICE | --exception N\n"
 		"                              end temporary allows early\n"
@@ -114,7 +115,7 @@ static const struct {
 			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
-			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) },
+			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) | BIT(OPT_UNIT) },
 	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
 	{ "generate", 0, 0, 0 },
 };
@@ -126,7 +127,7 @@ static const char *const option_names[] = {
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
 	[OPT_USER - OPT_DEVICE] = "--user", [OPT_EXECUTABLE - OPT_DEVICE] = "--executable",
-	[OPT_PID - OPT_DEVICE] = "--pid",
+	[OPT_PID - OPT_DEVICE] = "--pid", [OPT_UNIT - OPT_DEVICE] = "--unit",
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
 	[OPT_PHYS - OPT_DEVICE] = "--phys",
 	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
@@ -177,6 +178,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
 		{ "pid", required_argument, NULL, OPT_PID },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "usage", required_argument, NULL, OPT_USAGE },
 		{ "uniq", required_argument, NULL, OPT_UNIQ },
 		{ "phys", required_argument, NULL, OPT_PHYS },
@@ -292,6 +294,11 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			if (parse_uint(optarg, INT32_MAX, &v) < 0 || v == 0)
 				return bad("--pid \"%s\": expected a process ID", optarg);
 			a->pid = (long)v;
+			break;
+		case OPT_UNIT:
+			if (!*optarg)
+				return bad("%s", "--unit: expected a unit name such as fwupd.service");
+			a->unit = optarg;
 			break;
 		case OPT_USAGE:
 			if (a->n_usages == ELEMENTSOF(a->usages))
@@ -426,6 +433,8 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "executable", json_string(a->executable));
 	if (a->pid >= 0)
 		json_object_set_new(args, "pid", json_integer(a->pid));
+	if (a->unit)
+		json_object_set_new(args, "unit", json_string(a->unit));
 	if (a->n_usages) {
 		json_t *u = json_array();
 

@@ -32,6 +32,7 @@ struct ctl_args {
 	long long uid;			/* --user, -1 unset */
 	const char *executable;		/* --executable */
 	long pid;			/* --pid: that process's user and executable; -1 unset */
+	const char *unit;		/* --unit: a systemd unit */
 	char pid_exe[256];		/* ... as ctl_args_resolve_pid() found it */
 	/* explain: what the device says of itself, replaced */
 	const char *usages[16];		/* --usage, repeatable */

@@ -82,22 +82,32 @@ static void print_list(FILE *f, json_t *a)
 		fputs("-", f);
 }
 
+/* Whose requests a temporary allow lets through, when not anyone's. */
+static void print_allow_sender(FILE *f, json_t *e)
+{
+	json_t *sender = json_object_get(e, "for");
+
+	if (!json_is_object(sender))
+		return;
+	fputs(", only from", f);
+	if (json_object_get(sender, "pid"))
+		fprintf(f, " process %lld:", num(sender, "pid"));
+	if (json_object_get(sender, "uid"))
+		fprintf(f, " uid %lld", num(sender, "uid"));
+	if (json_object_get(sender, "executable"))
+		fprintf(f, " %s", str(sender, "executable"));
+	if (json_object_get(sender, "unit"))
+		fprintf(f, " unit %s", str(sender, "unit"));
+}
+
 static void print_exception(FILE *f, json_t *e)
 {
-	json_t *by = json_object_get(e, "granted_by"), *sender = json_object_get(e, "for");
+	json_t *by = json_object_get(e, "granted_by");
 
 	fprintf(f, "  #%lld on %s: ", num(e, "id"), str(e, "sysfs"));
 	print_list(f, json_object_get(e, "requests"));
 	fprintf(f, ", report IDs %s", str(e, "report_ids"));
-	if (json_is_object(sender)) {
-		fputs(", only from", f);
-		if (json_object_get(sender, "pid"))
-			fprintf(f, " process %lld:", num(sender, "pid"));
-		if (json_object_get(sender, "uid"))
-			fprintf(f, " uid %lld", num(sender, "uid"));
-		if (json_object_get(sender, "executable"))
-			fprintf(f, " %s", str(sender, "executable"));
-	}
+	print_allow_sender(f, e);
 	fprintf(f, "; %lld s left (until %s); granted by uid %lld (%s, pid %lld)\n",
 		num(e, "remaining_s"), str(e, "expires"), num(by, "uid"),
 		str(by, "comm"), num(by, "pid"));
@@ -354,7 +364,9 @@ void ctl_print_result(FILE *f, const char *command, json_t *r)
 		fprintf(f, "temporary allow #%lld on %s for %lld s (until %s): ", num(e, "id"),
 			str(e, "sysfs"), num(e, "duration_s"), str(e, "expires"));
 		print_list(f, json_object_get(e, "requests"));
-		fprintf(f, ", report IDs %s\n", str(e, "report_ids"));
+		fprintf(f, ", report IDs %s", str(e, "report_ids"));
+		print_allow_sender(f, e);
+		fputc('\n', f);
 	} else if (!strcmp(command, "revoke")) {
 		json_array_foreach(json_object_get(r, "revoked"), i, v)
 			fprintf(f, "revoked temporary allow #%lld\n", (long long)json_integer_value(v));

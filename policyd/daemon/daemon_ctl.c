@@ -491,12 +491,38 @@ static void grantor_of(const struct control_request *req, struct exception_grant
 	snprintf(g->comm, sizeof(g->comm), "%s", req->comm);
 }
 
-/* allow's "user", "executable" and "pid": whose requests it lets through. */
-static int allow_sender(json_t *args, struct exception *e, char *err, size_t errsize)
+/* allow's "unit": one of the policy's units from now on, so that its
+ * cgroup is followed as the unit starts and stops. */
+static int allow_unit(struct daemon *d, json_t *unit, struct exception *e, char *err,
+		      size_t errsize)
+{
+	const char *why;
+	int r;
+
+	if (!json_is_string(unit) || strlen(json_string_value(unit)) >= sizeof(e->unit))
+		return failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
+	if (!d->loader.features.cgroup)
+		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read the cgroup of who sends a request: an allow for one unit cannot be enforced here");
+	r = policy_unit_add(d->policy, json_string_value(unit), &why);
+	if (r < 0)
+		return failf(err, errsize, r, "unit \"%s\": %s", json_string_value(unit), why);
+	snprintf(e->unit, sizeof(e->unit), "%s", json_string_value(unit));
+	e->sender.fields |= HID_SENDER_F_UNIT;
+	e->sender.n_units = 1;
+	return 0;
+}
+
+/* allow's "user", "executable", "pid" and "unit": whose requests it lets
+ * through. */
+static int allow_sender(struct daemon *d, json_t *args, struct exception *e, char *err,
+			size_t errsize)
 {
 	json_t *user = json_object_get(args, "user"), *exe = json_object_get(args, "executable");
-	json_t *pid = json_object_get(args, "pid");
+	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit");
 	int r;
+
+	if (unit && (r = allow_unit(d, unit, e, err, errsize)) < 0)
+		return r;
 
 	/* hid-policyctl reads a process's user and executable and sends
 	 * them along (the daemon keeps no right to read other users'
@@ -554,9 +580,9 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 	}
 	if ((r = request_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
 	    (r = report_id_arg(args, &rid, err, errsize)) < 0 ||
-	    (r = allow_sender(args, &e, err, errsize)) < 0)
+	    (r = allow_sender(d, args, &e, err, errsize)) < 0)
 		return r;
-	if (e.sender.fields && !d->loader.features.uid_gid)
+	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !d->loader.features.uid_gid)
 		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, executable or process cannot be enforced here");
 	/* Input comes from the device: an allow for a sender is for requests. */
 	if (e.sender.fields)
@@ -581,6 +607,9 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 			     EXCEPTIONS_MAX, EXCEPTIONS_PER_DEVICE_MAX);
 	if (r < 0)
 		return failf(err, errsize, r, "cannot add a temporary allow: %s", strerror(-r));
+	/* Its unit's cgroup, watched from now on. */
+	if (e.sender.fields & HID_SENDER_F_UNIT)
+		daemon_watch_units(d);
 	r = effective_rules(d, m, rules);
 	if (r == -E2BIG) {
 		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));

@@ -47,6 +47,9 @@ struct exception {
 	struct hid_rule_sender sender;
 	pid_t for_pid;
 	char executable[256];
+	/* The systemd unit ("" none): one of the policy's units, whose cgroup
+	 * the daemon copies into sender.units[0] whenever it changes. */
+	char unit[256];
 };
 
 struct exception_table {

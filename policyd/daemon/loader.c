@@ -171,6 +171,19 @@ static bool probe_helper(enum bpf_func_id helper)
 	return ok;
 }
 
+void fw_probe_features(struct fw_features *f)
+{
+	f->hid_bpf = fw_kernel_has_hid_bpf();
+	if (!f->hid_bpf)
+		return;
+	f->pid_tgid = probe_helper(BPF_FUNC_get_current_pid_tgid);
+	/* No kernel gives hid_bpf_ops programs the uid and comm helpers;
+	 * with CAP_PERFMON they read both from the current task. */
+	f->uid_gid = probe_helper(BPF_FUNC_get_current_task);
+	f->comm = f->uid_gid;
+	f->cgroup = probe_helper(BPF_FUNC_get_current_ancestor_cgroup_id);
+}
+
 static char *pin_path(const struct fw_loader *l, const char *name)
 {
 	char *p;
@@ -260,12 +273,7 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	r = read_ops_layout(l->layout);
 	if (r < 0)
 		return r;
-	l->features.pid_tgid = probe_helper(BPF_FUNC_get_current_pid_tgid);
-	/* No kernel gives hid_bpf_ops programs the uid and comm helpers;
-	 * with CAP_PERFMON they read both from the current task. */
-	l->features.uid_gid = probe_helper(BPF_FUNC_get_current_task);
-	l->features.comm = l->features.uid_gid;
-	l->features.cgroup = probe_helper(BPF_FUNC_get_current_ancestor_cgroup_id);
+	fw_probe_features(&l->features);
 
 	l->pin_root = strdup(pin_root);
 	if (!l->pin_root || asprintf(&devices, "%s/devices", pin_root) < 0)

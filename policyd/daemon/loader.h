@@ -74,6 +74,11 @@ void fw_loader_close(struct fw_loader *l);
 /* Does the kernel have HID-BPF? (vmlinux BTF has struct hid_bpf_ops) */
 bool fw_kernel_has_hid_bpf(void);
 
+/* What the firewall can do on this kernel, found by loading a probe
+ * program per helper (which needs CAP_BPF and CAP_PERFMON: without them,
+ * every helper but hid_bpf looks missing). */
+void fw_probe_features(struct fw_features *f);
+
 /* Set a device's rules (atomic per device: a request sees the old rules or
  * the new ones, never a mix), with their index (rule_index.h) built from
  * them; RULES's own index is ignored. -E2BIG past HID_RULES_MAX_RULES. */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "audit_journal.h"
@@ -14,6 +15,7 @@
 #include "loader.h"
 #include "options.h"
 #include "policy/policy.h"
+#include "sender_support.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
@@ -30,6 +32,16 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* Does a rule name a sender by more than its origin (which every kernel
+ * tells)? */
+static bool names_senders(const struct policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].sender.fields & ~HID_SENDER_F_ORIGIN)
+			return true;
+	return false;
+}
+
 static int run_check(const struct options *opts)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -37,6 +49,15 @@ static int run_check(const struct options *opts)
 	int r;
 
 	r = load(opts, &diag, &p);
+	/* Root can load the probes: does this kernel tell the senders the
+	 * rules name? */
+	if (r == 0 && geteuid() == 0 && names_senders(p)) {
+		struct fw_features f = {};
+
+		fw_probe_features(&f);
+		if (f.hid_bpf && fw_check_senders(&f, p, &diag) < 0)
+			r = -EOPNOTSUPP;
+	}
 	diag_print(&diag, stdout);
 	if (r == 0 && opts->strict && diag.n_warnings) {
 		printf("policy rejected (--strict): 0 errors, %zu warning%s\n", diag.n_warnings,

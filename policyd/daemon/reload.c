@@ -16,6 +16,7 @@
 #include "common/util.h"
 #include "enforce.h"
 #include "notify.h"
+#include "sender_support.h"
 
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {
@@ -38,30 +39,51 @@ int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 
 int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages)
 {
-	const uint8_t by_task = HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE;
-	int r = 0;
+	_cleanup_(diag_done) struct diag diag = {};
+	int r = fw_check_senders(&d->loader.features, p, &diag);
 
-	for (size_t i = 0; i < p->n_rules; i++) {
-		const struct policy_rule *rule = &p->rules[i];
-		const char *file = p->files[p->sets[rule->set].file].path;
-		char text[512];
-
-		if ((rule->sender.fields & by_task) && !d->loader.features.uid_gid)
-			snprintf(text, sizeof(text),
-				 "%s: %s.sender: this kernel does not let the firewall read who sends a request (it needs CAP_PERFMON and CONFIG_BPF_EVENTS): a rule with a user, group or executable cannot be enforced here",
-				 file, rule->path);
-		else if ((rule->sender.fields & HID_SENDER_F_UNIT) && !d->loader.features.cgroup)
-			snprintf(text, sizeof(text),
-				 "%s: %s.sender.unit: this kernel does not let the firewall read the cgroup of who sends a request (it needs CONFIG_CGROUPS and CAP_BPF): a rule with a unit cannot be enforced here",
-				 file, rule->path);
-		else
-			continue;
-		say(d, LOG_ERR, "%s", text);
+	for (size_t i = 0; i < diag.n; i++) {
+		say(d, LOG_ERR, "%s", diag.entries[i].text);
 		if (messages)
-			json_array_append_new(messages, json_string(text));
-		r = -EOPNOTSUPP;
+			json_array_append_new(messages, json_string(diag.entries[i].text));
 	}
 	return r;
+}
+
+/* Temporary allows for a unit: the unit's cgroup as the policy found it. */
+static void allows_follow_units(struct daemon *d)
+{
+	for (size_t i = 0; i < d->exceptions.n; i++) {
+		struct exception *e = &d->exceptions.items[i];
+		const struct policy_unit *u;
+
+		if (!(e->sender.fields & HID_SENDER_F_UNIT))
+			continue;
+		u = policy_unit_find(d->policy, e->unit);
+		e->sender.units[0] = (struct hid_rule_unit){
+			.cgroup_id = u ? u->cgroup_id : 0,
+			.level = u ? u->level : 0,
+		};
+	}
+}
+
+/* A new policy knows the units of the temporary allows too. */
+static int allows_units_into(struct daemon *d, struct policy *p)
+{
+	for (size_t i = 0; i < d->exceptions.n; i++) {
+		const struct exception *e = &d->exceptions.items[i];
+		const char *why;
+		int r;
+
+		if (!(e->sender.fields & HID_SENDER_F_UNIT))
+			continue;
+		r = policy_unit_add(p, e->unit, &why);
+		if (r < 0) {
+			say(d, LOG_ERR, "temporary allow #%u: unit %s: %s", e->id, e->unit, why);
+			return r;
+		}
+	}
+	return 0;
 }
 
 int daemon_watch_units(struct daemon *d)
@@ -78,6 +100,7 @@ int daemon_watch_units(struct daemon *d)
 	if (r < 0)
 		say(d, LOG_ERR, "cannot look up the cgroups of the units the policy names: %s",
 		    strerror(-r));
+	allows_follow_units(d);
 	return r;
 }
 
@@ -96,6 +119,7 @@ void daemon_units_changed(struct daemon *d)
 		    strerror(-r));
 	if (!changed)
 		return;
+	allows_follow_units(d);
 	for (size_t i = 0; i < d->policy->n_units; i++) {
 		const struct policy_unit *u = &d->policy->units[i];
 
@@ -150,6 +174,8 @@ static int reload(struct daemon *d, json_t *messages)
 	r = daemon_load_policy(d, &fresh, messages);
 	if (r == 0) {
 		r = daemon_check_senders(d, fresh, messages);
+		if (r == 0)
+			r = allows_units_into(d, fresh);
 		if (r < 0)
 			policy_free(fresh);
 	}

@@ -143,6 +143,8 @@ static json_t *view_sender(const struct exception *e)
 		json_object_set_new(o, "uid", json_integer(e->sender.uids[0]));
 	if (e->sender.fields & HID_SENDER_F_EXECUTABLE)
 		json_object_set_new(o, "executable", maybe_utf8_json(e->executable));
+	if (e->sender.fields & HID_SENDER_F_UNIT)
+		json_object_set_new(o, "unit", maybe_utf8_json(e->unit));
 	if (e->for_pid)
 		json_object_set_new(o, "pid", json_integer(e->for_pid));
 	return o;

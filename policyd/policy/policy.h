@@ -226,6 +226,15 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 const char *policy_cgroup_root(void);
 
 /*
+ * Add unit NAME, as a rule's sender writes it, to P's units (once): its
+ * index, or -EINVAL with WHY set when the name is not a unit the firewall
+ * can tell (or the system has no cgroup2), or -ENOMEM. Its cgroup is looked
+ * up by policy_resolve_units().
+ */
+int policy_unit_add(struct policy *p, const char *name, const char **why);
+const struct policy_unit *policy_unit_find(const struct policy *p, const char *name);
+
+/*
  * Look up the cgroup of each unit P names now: a unit started since has
  * a new cgroup, a unit stopped none. *CHANGED (if given) tells whether any
  * unit's cgroup is not the one looked up before; the rules of every device

@@ -304,13 +304,40 @@ static int intern_unit(struct policy *p, const char *name, const char *path)
 	return (int)p->n_units++;
 }
 
+int policy_unit_add(struct policy *p, const char *name, const char **why)
+{
+	char cgroup[POLICY_PATH_MAX];
+	int i;
+
+	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+		return -EINVAL;
+	if (!policy_cgroup_root()) {
+		*why = "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in";
+		return -EINVAL;
+	}
+	i = intern_unit(p, name, cgroup);
+	if (i == -E2BIG)
+		*why = "too many units in one policy (at most 255)";
+	else if (i < 0)
+		*why = strerror(-i);
+	return i;
+}
+
+const struct policy_unit *policy_unit_find(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_units; i++)
+		if (!strcmp(p->units[i].name, name))
+			return &p->units[i];
+	return NULL;
+}
+
 /* A systemd unit, kept by name in the policy; its cgroup is looked up when
  * the policy is loaded, and again whenever the unit starts or stops. */
 static int add_unit(struct parse_ctx *c, const char *path, json_t *v, void *out)
 {
 	struct policy_rule *rule = out;
-	char cgroup[POLICY_PATH_MAX], d[64];
 	const char *why, *name;
+	char d[64];
 	int i;
 
 	if (!json_is_string(v)) {
@@ -319,18 +346,9 @@ static int add_unit(struct parse_ctx *c, const char *path, json_t *v, void *out)
 		return -EINVAL;
 	}
 	name = json_string_value(v);
-	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), &why) < 0) {
-		perr(c, path, "\"%s\": %s", name, why);
-		return -EINVAL;
-	}
-	if (!policy_cgroup_root()) {
-		perr(c, path, "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in");
-		return -EINVAL;
-	}
-	i = intern_unit(c->p, name, cgroup);
+	i = policy_unit_add(c->p, name, &why);
 	if (i < 0) {
-		perr(c, path, "%s", i == -E2BIG ? "too many units in one policy (at most 255)"
-					       : strerror(-i));
+		perr(c, path, "\"%s\": %s", name, why);
 		return -EINVAL;
 	}
 	rule->units[rule->sender.n_units++] = (uint8_t)i;

@@ -84,5 +84,5 @@ udevadm control --reload || setup_failed "udevadm control --reload failed"
 systemctl restart polkit.service || setup_failed "polkit.service does not start"
 echo "PASS: $suite/setup"
 
-export HID_POLICY_SBINDIR=$sbindir HID_POLICY_BINDIR=$bindir
+export HID_POLICY_SBINDIR=$sbindir HID_POLICY_BINDIR=$bindir HID_POLICY_BUILDDIR=$build
 "$build/tests/service/test-service"

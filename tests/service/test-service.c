@@ -86,6 +86,27 @@ static const char broken_policy[] =
 	"  } ]\n"
 	"}\n";
 
+/*
+ * Acceptance (a) of the policy language: every game controller, any
+ * vendor, refuses the firmware update except from fwupd.service. As in
+ * hid-policy.d(5), EXAMPLES.
+ */
+static const char updater_policy[] =
+	"{\n"
+	"  \"version\": 1,\n"
+	"  \"devices\": [ {\n"
+	"    \"name\": \"game-controllers\",\n"
+	"    \"match\": { \"usage\": \"game_controller\" },\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"firmware-by-the-updater\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\",\n"
+	"        \"sender\": { \"unit\": \"fwupd.service\" }, \"action\": \"allow\" },\n"
+	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+	"    ]\n"
+	"  } ]\n"
+	"}\n";
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -605,7 +626,101 @@ static void test_journal_holds_the_daemons_messages(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* build/tests/hidraw-set-feature, which sends one feature report and exits
+ * with the errno it got. */
+static const char *set_feature_tool(void)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/tests/hidraw-set-feature",
+		 installed("HID_POLICY_BUILDDIR"));
+	return path;
+}
+
+/* Send feature ID to DEV from a transient unit NAME that systemd starts
+ * (systemd-run --wait gives the unit's exit status, the errno); and check
+ * that the device received it when WANT is 0, and did not otherwise. The
+ * unit waits a second before it sends: the daemon hears of a unit's new
+ * cgroup when systemd makes it, and until it has the unit's rules refuse
+ * (hid-policy.d(5), "Senders"). */
+static void send_from_unit(struct uhid_dev *dev, const char *name, uint8_t id, int want)
+{
+	unsigned long before = uhid_dev_count(dev, UHID_DEV_SET_REPORT, id);
+	char *out = NULL;
+	int st;
+
+	st = sh(&out, "systemd-run --quiet --collect --wait --unit=%s -p Type=exec /bin/sh -c 'sleep 1; exec %s %s %u'",
+		name, set_feature_tool(), dev->hidraw, (unsigned int)id);
+	CHECK(st == want, "from %s: exit %d, expected %d (%s): %s", name, st, want,
+	      want ? strerror(want) : "accepted", out);
+	CHECK(uhid_dev_count(dev, UHID_DEV_SET_REPORT, id) == before + (want == 0),
+	      "from %s: the device received %lu feature 0x%02x reports, expected %d", name,
+	      uhid_dev_count(dev, UHID_DEV_SET_REPORT, id) - before, (unsigned int)id, want == 0);
+	free(out);
+}
+
+/* Also: hid-policyctl allow --unit opens a window for that unit alone. */
+static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
+{
+	static const uint8_t pad_rdesc[] = UHID_CLASS_RDESC(0x05);
+	const struct uhid_dev_config cfg = {
+		.name = "any vendor's game pad", .vendor = 0x2dc8, .product = 0x3106,
+		.rdesc = pad_rdesc, .rdesc_size = sizeof(pad_rdesc),
+	};
+	const char *impostor = "/sys/fs/cgroup/hp-impostor.slice";
+	unsigned long before;
+	struct uhid_dev dev;
+	char *out = NULL;
+	int st;
+
+	service_reset(updater_policy);
+	CHECK_OK(uhid_dev_create(&dev, &cfg));
+	/* fwupd.service has never run: the daemon starts with its cgroup
+	 * unknown and must see it made. */
+	CHECK(sh(NULL, "systemctl is-active --quiet fwupd.service") != 0,
+	      "fwupd.service is running before the test");
+	service_start();
+
+	send_from_unit(&dev, "fwupd.service", FIRMWARE_ID, 0);
+	send_from_unit(&dev, "hp-other-updater.service", FIRMWARE_ID, EPERM);
+	/* Started again: a new cgroup, followed. */
+	send_from_unit(&dev, "fwupd.service", FIRMWARE_ID, 0);
+
+	/* Root outside the unit, in the test's own cgroup. */
+	before = uhid_dev_count(&dev, UHID_DEV_SET_REPORT, FIRMWARE_ID);
+	st = sh(&out, "%s %s %u", set_feature_tool(), dev.hidraw, FIRMWARE_ID);
+	CHECK(st == EPERM, "root outside the unit: exit %d: %s", st, out);
+	free(out);
+
+	/* A cgroup of the same name elsewhere is not the unit. */
+	CHECK_EQ(sh(NULL, "mkdir -p %s/fwupd.service", impostor), 0);
+	st = sh(&out, "/bin/sh -c 'echo $$ > %s/fwupd.service/cgroup.procs && exec %s %s %u'",
+		impostor, set_feature_tool(), dev.hidraw, FIRMWARE_ID);
+	CHECK(st == EPERM, "from %s/fwupd.service: exit %d: %s", impostor, st, out);
+	free(out);
+	CHECK(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, FIRMWARE_ID) == before,
+	      "a request from outside the unit reached the device");
+	sh(NULL, "rmdir %s/fwupd.service %s", impostor, impostor);
+
+	/* The daemon said when the unit ran. */
+	sh(&out, "journalctl -b -u " UNIT " -o cat --no-pager");
+	CHECK(strstr(out, "unit fwupd.service: running"), "no message of the unit starting:\n%s", out);
+	free(out);
+
+	/* A temporary allow for one unit that has not run yet: it alone. */
+	st = sh(&out, "%s/hid-policyctl --no-ask-password allow %s --for 5m --request set_report --report feature --id 0xf0 --unit hp-flasher.service",
+		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);
+	CHECK(st == 0, "allow --unit: exit %d: %s", st, out);
+	CHECK(strstr(out, "unit hp-flasher.service"), "the allow does not name its unit: %s", out);
+	free(out);
+	send_from_unit(&dev, "hp-flasher.service", FIRMWARE_ID, 0);
+	send_from_unit(&dev, "hp-other-updater.service", FIRMWARE_ID, EPERM);
+	uhid_dev_destroy(&dev);
+}
+
 static const struct test_case tests[] = {
+	{ "a_firmware_update_passes_from_the_updater_unit_alone",
+	  test_a_firmware_update_passes_from_the_updater_unit_alone, 240 },
 	{ "start_is_active_only_once_present_devices_are_protected",
 	  test_start_is_active_only_once_present_devices_are_protected, 180 },
 	{ "hotplugged_device_is_protected_before_its_node_opens_to_users",

@@ -136,6 +136,14 @@ static void test_command_lines_become_the_documented_requests(void)
 		       "--payload", "f4 00"));
 	CHECK(!strcmp(a.request, "set_report") && a.report_id == 244 && !strcmp(a.payload, "f4 00"),
 	      "explain args");
+	CHECK_OK(PARSE(&a, "allow", "hidraw3", "--unit", "fwupd.service", "--id", "0xf4"));
+	req = ctl_args_request(&a, false);
+	CHECK(req, "request");
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "unit")), "fwupd.service"), "unit");
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "allow", "hidraw3", "--unit", ""), -EINVAL);
+	CHECK_EQ(PARSE(&a, "log", "--unit", "fwupd.service"), -EINVAL);	/* allow's option */
 	CHECK_OK(PARSE(&a, "revoke", "--exception", "3"));
 	CHECK_EQ(a.exception_id, 3);
 	CHECK_OK(PARSE(&a, "--socket", "/tmp/s", "status"));
