@@ -409,8 +409,10 @@ static __always_inline void evaluate(struct rule_walk *w)
 	if (w->candidates) {
 		/* for the temporary allows' expiry */
 		w->now = bpf_ktime_get_boot_ns();
-		/* A request a program sends: who sent it, should a rule ask. */
-		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source)
+		/* A request a program sends: who sent it, should a rule
+		 * that may decide it ask. */
+		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source &&
+		    (w->candidates & dev->task_sender_rules))
 			read_caller(&w->caller);
 		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	}

@@ -22,7 +22,9 @@
  *	for each bit i of candidates, lowest first: as above
  *
  * so a request to a report no rule names costs one map lookup, whatever the
- * number of rules. The index is derived from rules[] (rule_index_build()
+ * number of rules, and the calling task is read only when one of the
+ * candidates is in task_sender_rules. The index is derived from rules[]
+ * (rule_index_build()
  * in hid-policyd's loader, whenever it stores a device's rules); a rule
  * left out of it is never evaluated.
  *
@@ -207,6 +209,9 @@ struct hid_device_rules {
 	 * past n_rules. */
 	__u64 kind_rules[HID_RULES_KINDS];
 	__u64 report_id_rules[HID_RULES_REPORT_IDS];
+	/* bit i: rules[i] names a user, group or executable, for which the
+	 * firewall reads the calling task; only then is it read */
+	__u64 task_sender_rules;
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
@@ -214,7 +219,7 @@ _Static_assert(sizeof(struct hid_rule_sender) == 168, "hid_rule_sender layout");
 _Static_assert(sizeof(struct hid_rule) == 320, "hid_rule layout");
 _Static_assert(HID_RULES_MAX_RULES <= 64, "a rule index word has a bit per rule");
 _Static_assert(sizeof(struct hid_device_rules) ==
-	       16 + 320 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS),
+	       16 + 320 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS + 1),
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */

@@ -10,6 +10,7 @@ int rule_index_build(struct hid_device_rules *rules)
 {
 	memset(rules->kind_rules, 0, sizeof(rules->kind_rules));
 	memset(rules->report_id_rules, 0, sizeof(rules->report_id_rules));
+	rules->task_sender_rules = 0;
 	if (rules->n_rules > HID_RULES_MAX_RULES)
 		return -E2BIG;
 	for (uint32_t i = 0; i < rules->n_rules; i++) {
@@ -22,6 +23,9 @@ int rule_index_build(struct hid_device_rules *rules)
 		for (unsigned int id = 0; id < HID_RULES_REPORT_IDS; id++)
 			if (hid_rule_has_report_id(rule, (uint8_t)id))
 				rules->report_id_rules[id] |= bit;
+		if (rule->sender.fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP |
+					   HID_SENDER_F_EXECUTABLE))
+			rules->task_sender_rules |= bit;
 	}
 	return 0;
 }

@@ -8,7 +8,8 @@
 
 #include "hid_rules.h"
 
-/* Fill RULES's kind_rules and report_id_rules from its rules[0..n_rules).
+/* Fill RULES's kind_rules, report_id_rules and task_sender_rules from its
+ * rules[0..n_rules).
  * Returns 0, or -E2BIG when n_rules is past HID_RULES_MAX_RULES (the index
  * is then empty, and the rules must not be stored). */
 int rule_index_build(struct hid_device_rules *rules);

@@ -115,7 +115,29 @@ static void too_many_rules_leave_an_empty_index_and_fail(void)
 	free(r);
 }
 
+/* The firewall reads the calling task only when a candidate rule needs
+ * it: rules with a user, group or executable; not origin or unit alone. */
+static void rules_that_need_the_task_are_marked(void)
+{
+	struct hid_device_rules *r = calloc(1, sizeof(*r));
+	static const uint8_t fields[] = {
+		0, HID_SENDER_F_ORIGIN, HID_SENDER_F_USER, HID_SENDER_F_UNIT,
+		HID_SENDER_F_GROUP | HID_SENDER_F_UNIT, HID_SENDER_F_EXECUTABLE,
+	};
+
+	r->n_rules = ARRAY_SIZE(fields);
+	for (uint32_t i = 0; i < r->n_rules; i++)
+		r->rules[i].sender.fields = fields[i];
+	/* past n_rules: never a candidate, never marked */
+	r->rules[r->n_rules].sender.fields = HID_SENDER_F_USER;
+	r->task_sender_rules = ~UINT64_C(0);
+	CHECK_OK(rule_index_build(r));
+	CHECK_EQ(r->task_sender_rules, (UINT64_C(1) << 2) | (UINT64_C(1) << 4) | (UINT64_C(1) << 5));
+	free(r);
+}
+
 static const struct test_case tests[] = {
+	{ "rules_that_need_the_task_are_marked", rules_that_need_the_task_are_marked },
 	{ "a_report_no_rule_names_has_no_candidate", a_report_no_rule_names_has_no_candidate },
 	{ "random_rule_sets_index_exactly_the_matching_rules", random_rule_sets_index_exactly_the_matching_rules },
 	{ "rules_past_n_rules_are_not_indexed", rules_past_n_rules_are_not_indexed },
