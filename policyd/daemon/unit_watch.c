@@ -71,27 +71,40 @@ static int watch_parent(struct unit_watch *w, const char *root, char *dir)
 	}
 }
 
+/* Watch what P's units need, then drop the watches of directories no
+ * longer needed. A directory watched before keeps its watch (adding it
+ * again returns the same one): removing a watch queues an IN_IGNORED,
+ * which must not look like a unit starting. */
 int unit_watch_set(struct unit_watch *w, const struct policy *p)
 {
 	const char *root = policy_cgroup_root();
+	_cleanup_free_ int *old = w->wds;
+	size_t n_old = w->n_wds;
 	int r = 0;
 
-	for (size_t i = 0; i < w->n_wds; i++)
-		inotify_rm_watch(w->fd, w->wds[i]);
-	w->n_wds = 0;
-	if (!p->n_units)
-		return 0;
-	if (!root)
-		return -ENOENT;
-	for (size_t i = 0; i < p->n_units; i++) {
+	w->wds = NULL;
+	w->n_wds = w->cap_wds = 0;
+	if (p->n_units && !root)
+		r = -ENOENT;
+	for (size_t i = 0; root && i < p->n_units; i++) {
 		_cleanup_free_ char *dir = NULL;
 		int k;
 
-		if (asprintf(&dir, "%s/%s", root, p->units[i].path) < 0)
-			return -ENOMEM;
+		if (asprintf(&dir, "%s/%s", root, p->units[i].path) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		k = watch_parent(w, root, dir);
 		if (k < 0 && r == 0)
 			r = k;
+	}
+	for (size_t i = 0; i < n_old; i++) {
+		bool kept = false;
+
+		for (size_t j = 0; j < w->n_wds && !kept; j++)
+			kept = w->wds[j] == old[i];
+		if (!kept)
+			inotify_rm_watch(w->fd, old[i]);
 	}
 	return r;
 }
@@ -102,7 +115,16 @@ bool unit_watch_drain(struct unit_watch *w)
 	bool any = false;
 	ssize_t n;
 
-	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
-		any = true;
+	while ((n = read(w->fd, buf, sizeof(buf))) > 0) {
+		for (char *at = buf; at + sizeof(struct inotify_event) <= buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)at;
+
+			/* IN_IGNORED alone: a watch this daemon removed. A
+			 * directory that went also sends IN_DELETE_SELF. */
+			if (ev->mask & (UNIT_EVENTS | IN_Q_OVERFLOW) & ~IN_ONLYDIR)
+				any = true;
+			at += sizeof(*ev) + ev->len;
+		}
+	}
 	return any;
 }

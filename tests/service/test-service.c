@@ -659,7 +659,30 @@ static void send_from_unit(struct uhid_dev *dev, const char *name, uint8_t id, i
 	free(out);
 }
 
-/* Also: hid-policyctl allow --unit opens a window for that unit alone. */
+/* Clock ticks process PID has run (user and system), from /proc. */
+static unsigned long long cpu_ticks(pid_t pid)
+{
+	unsigned long long utime = 0, stime = 0;
+	char path[64], buf[1024], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	CHECK(n > 0, "%s: cannot read", path);
+	buf[n] = 0;
+	/* after "(comm) ", fields 3..: utime and stime are 14 and 15 */
+	end = strrchr(buf, ')');
+	CHECK(end && sscanf(end + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			    &utime, &stime) == 2, "%s: cannot parse", path);
+	return utime + stime;
+}
+
+/* Also: hid-policyctl allow --unit opens a window for that unit alone, and
+ * the daemon, watching the units' slices, sleeps while nothing happens. */
 static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 {
 	static const uint8_t pad_rdesc[] = UHID_CLASS_RDESC(0x05);
@@ -715,6 +738,19 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	free(out);
 	send_from_unit(&dev, "hp-flasher.service", FIRMWARE_ID, 0);
 	send_from_unit(&dev, "hp-other-updater.service", FIRMWARE_ID, EPERM);
+
+	/* Idle for 3 s: a daemon woken by its own watches would spin. */
+	{
+		pid_t pid = main_pid();
+		long hz = sysconf(_SC_CLK_TCK);
+		unsigned long long idle_from = cpu_ticks(pid), used;
+
+		sleep(3);
+		used = cpu_ticks(pid) - idle_from;
+		test_log("hid-policyd ran %llu of %ld ticks while idle", used, 3 * hz);
+		CHECK(used < (unsigned long long)hz / 2, "hid-policyd ran %llu clock ticks in 3 s of idling (%ld a second): it is busy with nothing",
+		      used, hz);
+	}
 	uhid_dev_destroy(&dev);
 }
 
