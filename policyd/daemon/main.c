@@ -186,7 +186,8 @@ static int run_explain(const struct options *opts)
 		fprintf(stderr, "hid-policyd: the policy is rejected: nothing to explain\n");
 		return r;
 	}
-	return policy_explain(p, &dev, &req, stdout, &v);
+	r = policy_explain(p, &dev, &req, NULL, stdout, &v);
+	return r < 0 ? r : 0;
 }
 
 static int run_daemon(const struct options *opts)
