@@ -318,10 +318,8 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 	unsigned int given = subject_given(who);
 	const char *sep = "";
 
-	if (!given) {
-		fprintf(f, "sender: not given: a rule naming a sender may match or not, depending on who sends\n");
-		return;
-	}
+	if (!given)
+		return;	/* where it matters, the rules that depend on it say so */
 	if (subject_is_driver(who)) {
 		fprintf(f, "sender: a driver's own request (origin kernel): no user, group or executable\n");
 		return;
