@@ -128,19 +128,20 @@ static void end_resting_sender(pid_t child, int release)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 }
 
-/* hid-policyctl explain ... --pid PID (no PID: no sender): the rule that
- * decides (NULL: a default) and whether that depends on the sender. */
-static void check_explained(struct policyd_run *run, const char *sysname, pid_t pid,
-			    const char *rule, bool depends)
+/* hid-policyctl explain of a feature SET_REPORT with report ID ID, sent by
+ * process PID (0: no sender given): the rule that decides (NULL: a
+ * default) and whether that depends on the sender. */
+static void check_explained(struct policyd_run *run, const char *sysname, const char *id,
+			    pid_t pid, const char *rule, bool depends)
 {
 	char pid_arg[16];
 	json_t *j;
 
 	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)pid);
 	j = pid > 0 ? POLICYCTL_JSON(run, (uid_t)-1, "explain", sysname, "set_report", "--report",
-				     "feature", "--id", "3", "--pid", pid_arg) :
+				     "feature", "--id", id, "--pid", pid_arg) :
 		      POLICYCTL_JSON(run, (uid_t)-1, "explain", sysname, "set_report", "--report",
-				     "feature", "--id", "3");
+				     "feature", "--id", id);
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), rule ?: ""),
 	      "pid %d: decided by \"%s\", not \"%s\":\n%s", (int)pid,
 	      json_path_str_or_empty(j, "decision.rule"), rule ?: "", json_path_str(j, "text"));
@@ -192,17 +193,17 @@ static void test_only_a_group_member_may_send_feature_reports(void)
 	CHECK_EQ(policyd_audit_count(&c.run, refused_root, 1, 3000), 1);
 
 	resting = resting_sender(&member, &release);
-	check_explained(&c.run, c.dev.sysname, resting, "receiver-features-for-gamepad-tools", false);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-features-for-gamepad-tools", false);
 	end_resting_sender(resting, release);
 	resting = resting_sender(&primary, &release);
-	check_explained(&c.run, c.dev.sysname, resting, "receiver-features-for-gamepad-tools", false);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-features-for-gamepad-tools", false);
 	end_resting_sender(resting, release);
 	resting = resting_sender(&outsider, &release);
-	check_explained(&c.run, c.dev.sysname, resting, "receiver-no-features-from-programs", false);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-no-features-from-programs", false);
 	end_resting_sender(resting, release);
 	/* no sender: the group's allow and the programs' deny both depend
 	 * on it; a sender neither matches (a driver) gets the default */
-	check_explained(&c.run, c.dev.sysname, 0, NULL, true);
+	check_explained(&c.run, c.dev.sysname, "3", 0, NULL, true);
 
 	policyd_case_end(&c);
 }
@@ -360,6 +361,10 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s", "--pid", pid);
 	CHECK(out.status == 0, "allow --pid: exit %d: %s", out.status, out.err);
 	policyctl_output_done(&out);
+	/* explain: the allow decides for that process alone */
+	check_explained(&c.run, c.dev.sysname, "0xf0", updater, "temporary-allow", false);
+	check_explained(&c.run, c.dev.sysname, "0xf0", stranger, "no-firmware-update", false);
+	check_explained(&c.run, c.dev.sysname, "0xf0", 0, "temporary-allow", true);
 	/* The same user with another program, and the same program as
 	 * another user, stay refused. */
 	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);
