@@ -412,7 +412,8 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 		   !subject_in_group(s, who)) {
 		fprintf(f, "the sender is not in %s ", s->n_gids > 1 ? "any of its groups" : "its group");
 		print_ids(f, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
-		fprintf(f, " (its gid and its %zu supplementary groups)", who->n_groups);
+		fprintf(f, " (its gid and its %zu supplementary group%s)", who->n_groups,
+			who->n_groups == 1 ? "" : "s");
 	} else if ((s->fields & HID_SENDER_F_EXECUTABLE) && (given & POLICY_SUBJECT_EXECUTABLE) &&
 		   !exe_listed(s, &who->exe)) {
 		fprintf(f, "the sender's executable%s%s is not %s the rule names (by device and inode)",

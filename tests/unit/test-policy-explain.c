@@ -121,7 +121,7 @@ static void a_named_sender_gets_the_rule_the_firewall_picks_and_why(void)
 	CHECK_EQ(e.depends, 0);
 	CHECK_EQ(e.v.rule, firewall_rule(p, &user_id));
 	CHECK_EQ(e.v.rule, 1);
-	CHECK_TEXT(e, "  no match: rule \"tools\" (t.json: devices[0].rules[0]): the sender is not in its group 4242 (its gid and its 1 supplementary groups)\n");
+	CHECK_TEXT(e, "  no match: rule \"tools\" (t.json: devices[0].rules[0]): the sender is not in its group 4242 (its gid and its 1 supplementary group)\n");
 	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"not-61000\"");
 	CHECK_TEXT(e, "result: refused with -EPERM, logged\n");
 	free(e.text);
