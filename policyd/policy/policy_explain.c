@@ -225,6 +225,10 @@ static void subject_sender(const struct policy_subject *who, struct policy_sende
 	}
 }
 
+/* The fields of a rule's sender that a subject can name, each tried below. */
+#define SUBJECT_FIELDS (HID_SENDER_F_ORIGIN | HID_SENDER_F_USER | HID_SENDER_F_GROUP | \
+			HID_SENDER_F_EXECUTABLE)
+
 enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
 						     const struct policy_request *req,
 						     const struct policy_subject *who)
@@ -273,6 +277,11 @@ enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
 					some |= m;
 					all &= m;
 				}
+	/* A field a subject cannot name yet (one the firewall learnt before
+	 * this file did) is not guessed: all fields must hold, so where the
+	 * others can, the rule matches for some senders. */
+	if ((s->fields & ~SUBJECT_FIELDS) && some)
+		return POLICY_MATCH_DEPENDS;
 	return all ? POLICY_MATCH_ALWAYS : some ? POLICY_MATCH_DEPENDS : POLICY_MATCH_NEVER;
 }
 

@@ -351,6 +351,29 @@ static void a_partly_named_sender_matches_as_all_its_completions_do(void)
 	policy_free(p);
 }
 
+/* A field of the firewall's senders that explain does not know how to
+ * try (bit 7 here: none has it yet) leaves the match open where the
+ * other fields hold, and closed where they do not. */
+static void a_sender_field_explain_cannot_try_is_never_guessed(void)
+{
+	uint8_t data[] = { 3 };
+	const struct policy_request req = { .kind = HID_RULE_KIND_SET_FEATURE, .report_id = 3,
+					    .data = data, .len = 1 };
+	const struct policy_subject user = { .given = POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS |
+						      POLICY_SUBJECT_EXECUTABLE, .uid = 61000 };
+	const struct policy_subject other = { .given = POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS |
+						       POLICY_SUBJECT_EXECUTABLE, .uid = 61001 };
+	struct hid_rule r = { .kinds = HID_RULE_KIND_SET_FEATURE, .action = HID_RULE_ALLOW,
+			      .sender = { .fields = HID_SENDER_F_USER | 0x80, .n_uids = 1,
+					  .uids = { 61000 } } };
+
+	r.report_ids[0] = 1u << 3;
+	CHECK_EQ(policy_rule_matches_subject(&r, &req, &user), POLICY_MATCH_DEPENDS);
+	CHECK_EQ(policy_rule_matches_subject(&r, &req, &other), POLICY_MATCH_NEVER);
+	r.sender.fields = HID_SENDER_F_USER;
+	CHECK_EQ(policy_rule_matches_subject(&r, &req, &user), POLICY_MATCH_ALWAYS);
+}
+
 static const struct test_case tests[] = {
 	{ "a_named_sender_gets_the_rule_the_firewall_picks_and_why",
 	  a_named_sender_gets_the_rule_the_firewall_picks_and_why },
@@ -362,6 +385,8 @@ static const struct test_case tests[] = {
 	{ "an_executable_is_told_by_its_identity", an_executable_is_told_by_its_identity },
 	{ "an_audit_rule_that_depends_on_the_sender_does_not_make_the_decision_depend",
 	  an_audit_rule_that_depends_on_the_sender_does_not_make_the_decision_depend },
+	{ "a_sender_field_explain_cannot_try_is_never_guessed",
+	  a_sender_field_explain_cannot_try_is_never_guessed },
 	{ "a_partly_named_sender_matches_as_all_its_completions_do",
 	  a_partly_named_sender_matches_as_all_its_completions_do },
 };
