@@ -7,6 +7,7 @@
  *	policy_parse.c		one JSON document into rule sets and rules
  *	policy_value.c		scalars: numbers, IDs, enums, payload bytes
  *	policy_sender.c		a rule's sender: origin, users, groups, executables
+ *	policy_subject.c	which rules match a sender a question names in part
  *	policy_validate.c	checks across rules: names, limits, shadowing
  *	policy_capacity.c	whether every device's rules fit, all files together
  *	policy_compile.c	one device's effective rules, compiled

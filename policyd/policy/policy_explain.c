@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "policy.h"
+#include "policy_internal.h"
 
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage)
 {
@@ -138,153 +138,6 @@ static void print_rule_ref(const struct policy *p, size_t index, FILE *f)
 	fprintf(f, "rule \"%s\" (%s: %s)", pr->name, p->files[p->sets[pr->set].file].name, pr->path);
 }
 
-static bool id_listed(const uint32_t *ids, uint8_t n, uint32_t id)
-{
-	for (unsigned i = 0; i < n && i < HID_SENDER_MAX_IDS; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
-/* Each of IDS[0..N) and one value none of them is: one sender of each kind
- * a rule's list tells apart. Returns how many went to OUT. */
-static size_t each_id_and_another(const uint32_t *ids, uint8_t n, uint32_t *out)
-{
-	uint32_t other = UINT32_MAX - 1;	/* (uid_t)-1 is nobody's */
-	size_t k = 0;
-
-	for (unsigned i = 0; i < n && i < HID_SENDER_MAX_IDS; i++)
-		out[k++] = ids[i];
-	while (id_listed(ids, n, other))
-		other--;
-	out[k++] = other;
-	return k;
-}
-
-static bool exe_listed(const struct hid_rule_sender *s, const struct hid_rule_exe *e)
-{
-	for (unsigned i = 0; i < s->n_exes && i < HID_SENDER_MAX_IDS; i++)
-		if (s->exes[i].ino == e->ino && s->exes[i].dev == e->dev)
-			return true;
-	return false;
-}
-
-static size_t each_exe_and_another(const struct hid_rule_sender *s, struct hid_rule_exe *out)
-{
-	struct hid_rule_exe other = {};
-	size_t k = 0;
-
-	for (unsigned i = 0; i < s->n_exes && i < HID_SENDER_MAX_IDS; i++)
-		out[k++] = s->exes[i];
-	while (exe_listed(s, &other))
-		other.ino++;
-	out[k++] = other;
-	return k;
-}
-
-static unsigned int subject_given(const struct policy_subject *who)
-{
-	return who ? who->given : 0;
-}
-
-/* Does WHO say the request comes from a process? */
-static bool subject_is_process(const struct policy_subject *who)
-{
-	unsigned int given = subject_given(who);
-
-	return (given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) ||
-	       ((given & POLICY_SUBJECT_ORIGIN) && !who->from_kernel);
-}
-
-static bool subject_is_driver(const struct policy_subject *who)
-{
-	return (subject_given(who) & POLICY_SUBJECT_ORIGIN) && who->from_kernel;
-}
-
-/* What WHO gives, as the firewall would read it; fields WHO leaves open
- * are zero. */
-static void subject_sender(const struct policy_subject *who, struct policy_sender_id *id)
-{
-	unsigned int given = subject_given(who);
-
-	*id = (struct policy_sender_id){ .known = true, .exe_known = true,
-					 .from_kernel = subject_is_driver(who) };
-	if (given & POLICY_SUBJECT_USER)
-		id->uid = who->uid;
-	if (given & POLICY_SUBJECT_GROUPS) {
-		id->gid = who->gid;
-		id->groups = who->groups;
-		id->n_groups = who->n_groups;
-		/* The firewall reads so many groups and no more; with more,
-		 * it does not know who sends. */
-		id->known = who->n_groups <= HID_SENDER_GROUPS_READ;
-	}
-	if (given & POLICY_SUBJECT_EXECUTABLE) {
-		id->exe_ino = who->exe.ino;
-		id->exe_dev = who->exe.dev;
-	}
-}
-
-/* The fields of a rule's sender that a subject can name, each tried below. */
-#define SUBJECT_FIELDS (HID_SENDER_F_ORIGIN | HID_SENDER_F_USER | HID_SENDER_F_GROUP | \
-			HID_SENDER_F_EXECUTABLE)
-
-enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
-						     const struct policy_request *req,
-						     const struct policy_subject *who)
-{
-	const struct hid_rule_sender *s = &r->sender;
-	unsigned int given = subject_given(who);
-	uint32_t uids[HID_SENDER_MAX_IDS + 1], gids[HID_SENDER_MAX_IDS + 1];
-	struct hid_rule_exe exes[HID_SENDER_MAX_IDS + 1];
-	bool from_kernel[2] = { false, true };
-	size_t n_origins = 2, n_uids = 1, n_gids = 1, n_exes = 1;
-	struct policy_request q = *req;
-	struct policy_sender_id id;
-	bool some = false, all = true;
-
-	/* What WHO gives is one value; what it leaves open, every kind of
-	 * value the rule tells apart. */
-	subject_sender(who, &id);
-	if ((given & POLICY_SUBJECT_ORIGIN) || subject_is_process(who)) {
-		from_kernel[0] = subject_is_driver(who);
-		n_origins = 1;
-	}
-	if (!(given & POLICY_SUBJECT_USER))
-		n_uids = each_id_and_another(s->uids, s->n_uids, uids);
-	if (!(given & POLICY_SUBJECT_GROUPS))
-		n_gids = each_id_and_another(s->gids, s->n_gids, gids);
-	if (!(given & POLICY_SUBJECT_EXECUTABLE))
-		n_exes = each_exe_and_another(s, exes);
-
-	q.sender = &id;
-	for (size_t o = 0; o < n_origins; o++)
-		for (size_t u = 0; u < n_uids; u++)
-			for (size_t g = 0; g < n_gids; g++)
-				for (size_t e = 0; e < n_exes; e++) {
-					bool m;
-
-					id.from_kernel = from_kernel[o];
-					if (!(given & POLICY_SUBJECT_USER))
-						id.uid = uids[u];
-					if (!(given & POLICY_SUBJECT_GROUPS))
-						id.gid = gids[g];
-					if (!(given & POLICY_SUBJECT_EXECUTABLE)) {
-						id.exe_ino = exes[e].ino;
-						id.exe_dev = exes[e].dev;
-					}
-					m = policy_rule_matches(r, &q);
-					some |= m;
-					all &= m;
-				}
-	/* A field a subject cannot name yet (one the firewall learnt before
-	 * this file did) is not guessed: all fields must hold, so where the
-	 * others can, the rule matches for some senders. */
-	if ((s->fields & ~SUBJECT_FIELDS) && some)
-		return POLICY_MATCH_DEPENDS;
-	return all ? POLICY_MATCH_ALWAYS : some ? POLICY_MATCH_DEPENDS : POLICY_MATCH_NEVER;
-}
-
 /* "1000 (alice)", or "1000" when the name is not known. */
 static const char *id_str(uint32_t id, bool group, char *buf, size_t size)
 {
@@ -324,12 +177,12 @@ static void print_ids(FILE *f, const uint32_t *ids, size_t n, size_t max, bool g
 
 static void print_subject(const struct policy_subject *who, FILE *f)
 {
-	unsigned int given = subject_given(who);
+	unsigned int given = policy_subject_given(who);
 	const char *sep = "";
 
 	if (!given)
 		return;	/* where it matters, the rules that depend on it say so */
-	if (subject_is_driver(who)) {
+	if (policy_subject_is_driver(who)) {
 		fprintf(f, "sender: a driver's own request (origin kernel): no user, group or executable\n");
 		return;
 	}
@@ -377,10 +230,10 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 /* Is WHO in one of S's groups, as far as the firewall reads its groups? */
 static bool subject_in_group(const struct hid_rule_sender *s, const struct policy_subject *who)
 {
-	if (id_listed(s->gids, s->n_gids, who->gid))
+	if (sender_lists_id(s->gids, s->n_gids, who->gid))
 		return true;
 	for (size_t i = 0; i < who->n_groups && i < HID_SENDER_GROUPS_READ; i++)
-		if (id_listed(s->gids, s->n_gids, who->groups[i]))
+		if (sender_lists_id(s->gids, s->n_gids, who->groups[i]))
 			return true;
 	return false;
 }
@@ -390,19 +243,19 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 				   const struct policy_subject *who, char *buf, size_t size)
 {
 	const struct hid_rule_sender *s = &r->sender;
-	unsigned int given = subject_given(who);
+	unsigned int given = policy_subject_given(who);
 	char a[128];
 	FILE *f;
 
 	if (req->kind & HID_RULE_KIND_INPUT_EVENT)
 		return "input comes from the device and nobody sends it: a rule with a sender never matches input";
 	if ((s->fields & HID_SENDER_F_ORIGIN) && s->origin == HID_SENDER_ORIGIN_KERNEL &&
-	    subject_is_process(who))
+	    policy_subject_is_process(who))
 		return "it is for a driver's own requests (origin kernel), and a process sends this one";
 	if ((s->fields & HID_SENDER_F_ORIGIN) && s->origin == HID_SENDER_ORIGIN_USER &&
-	    subject_is_driver(who))
+	    policy_subject_is_driver(who))
 		return "it is for requests processes send (origin user), and this one is a driver's own";
-	if (subject_is_driver(who))
+	if (policy_subject_is_driver(who))
 		return "it names a user, group or executable, and a driver's own request has none";
 	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_READ) {
 		snprintf(buf, size, "the sender has %zu supplementary groups, more than the %d the firewall reads, and an allow rule naming a user, group or executable never matches a sender the firewall cannot tell",
@@ -413,7 +266,7 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 	if (!f)
 		return "its sender is not this one";
 	if ((s->fields & HID_SENDER_F_USER) && (given & POLICY_SUBJECT_USER) &&
-	    !id_listed(s->uids, s->n_uids, who->uid)) {
+	    !sender_lists_id(s->uids, s->n_uids, who->uid)) {
 		fprintf(f, "the sender's user %s is not %s", id_str(who->uid, false, a, sizeof(a)),
 			s->n_uids > 1 ? "one of its users " : "its user ");
 		print_ids(f, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
@@ -424,7 +277,7 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 		fprintf(f, " (its gid and its %zu supplementary group%s)", who->n_groups,
 			who->n_groups == 1 ? "" : "s");
 	} else if ((s->fields & HID_SENDER_F_EXECUTABLE) && (given & POLICY_SUBJECT_EXECUTABLE) &&
-		   !exe_listed(s, &who->exe)) {
+		   !sender_lists_exe(s, &who->exe)) {
 		fprintf(f, "the sender's executable%s%s is not %s the rule names (by device and inode)",
 			who->executable ? " " : "", who->executable ?: "",
 			s->n_exes > 1 ? "one of the executables" : "the executable");
@@ -440,7 +293,7 @@ static void print_sender_condition(const struct hid_rule *r, const struct policy
 				   FILE *f)
 {
 	const struct hid_rule_sender *s = &r->sender;
-	unsigned int given = subject_given(who);
+	unsigned int given = policy_subject_given(who);
 	const char *sep = "";
 
 	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE))) {
@@ -507,7 +360,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 
 	if (!rules || !otherwise)
 		return -ENOMEM;
-	if (subject_is_driver(who) && subject_is_process(who))
+	if (policy_subject_is_driver(who) && policy_subject_is_process(who))
 		return -EINVAL;	/* a driver's own request has no user, group or executable */
 	fprintf(f, "device: %s %04x:%04x \"%s\"\n",
 		policy_bus_name(dev->bus) ?: "bus", dev->vendor, dev->product, dev->name ?: "");
@@ -556,7 +409,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		if (m[i] == POLICY_MATCH_DEPENDS)
 			otherwise->rules[i].kinds = 0;
 	}
-	subject_sender(who, &id);
+	policy_subject_sender(who, &id);
 	q.sender = &id;
 	policy_evaluate(otherwise, &q, v);
 
