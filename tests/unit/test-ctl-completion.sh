@@ -64,12 +64,17 @@ report "$([ -z "$bad" ]; echo $?)" explain_completes_its_sender_options
 # Values: the origins the command line accepts, users, groups, files, pids.
 bad=
 [ "$(complete_line explain dev set_report --origin '' | sort | tr '\n' ' ')" = "kernel user " ] || bad+=" origin"
-complete_line explain dev set_report --user r | grep -qx root || bad+=" user"
-complete_line explain dev set_report --group r | grep -qx root || bad+=" group"
+# (captured first: grep -q may stop reading early, and pipefail would
+# take the writer's SIGPIPE for a failure)
+got=$(complete_line explain dev set_report --user r)
+grep -qx root <<<"$got" || bad+=" user"
+got=$(complete_line explain dev set_report --group r)
+grep -qx root <<<"$got" || bad+=" group"
 [ "$(complete_line explain dev set_report --executable /)" = FILES ] || bad+=" executable"
 [ "$(complete_line explain dev set_report --pid '')" = PIDS ] || bad+=" pid"
 # an option's value is not an operand: the request kind still follows the device
-complete_line explain --user root dev '' | grep -qx set_report || bad+=" operands"
+got=$(complete_line explain --user root dev '')
+grep -qx set_report <<<"$got" || bad+=" operands"
 [ -z "$bad" ] || echo "    wrong values:$bad"
 report "$([ -z "$bad" ]; echo $?)" option_values_complete_to_what_the_command_line_takes
 
