@@ -37,6 +37,9 @@
 #define CTL_ALLOW_DEFAULT_S	600
 #define CTL_ALLOW_MAX_S		(24 * 3600)
 
+/* explain's "group": a process's gid and supplementary groups, at most this many. */
+#define CTL_SUBJECT_GROUPS_MAX	1024
+
 /* Error codes of a failed reply ("error"). */
 #define CTL_ERR_BAD_REQUEST	"bad-request"		/* not JSON, wrong types, bad arguments */
 #define CTL_ERR_VERSION		"unsupported-version"

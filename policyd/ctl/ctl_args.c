@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ enum {
 	OPT_USER,
 	OPT_EXECUTABLE,
 	OPT_PID,
+	OPT_GROUP,
+	OPT_ORIGIN,
 	OPT_UNIT,
 	OPT_USAGE,
 	OPT_UNIQ,
@@ -56,8 +59,12 @@ void ctl_usage(FILE *f)
 		"                              denials per device, rule, program and user\n"
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
 		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
+		"          [--user USER] [--group GROUP]... [--executable PATH] | [--pid PID]\n"
+		"          | [--origin kernel|user]\n"
 		"                              which rule decides a request, and why; --usage,\n"
-		"                              --uniq and --phys replace what DEVICE says of itself\n"
+		"                              --uniq and --phys replace what DEVICE says of itself;\n"
+		"                              the rest name the sender (the process's groups: every\n"
+		"                              --group, its gid first)\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
 		"        [--user USER] [--executable PATH] [--pid PID] [--unit UNIT]\n"
@@ -100,6 +107,11 @@ static int bad(const char *fmt, ...)
 
 /* Options each command takes (bit per OPT_* - OPT_DEVICE). */
 #define BIT(o) (1u << ((o) - OPT_DEVICE))
+/* Who sends a request: explain takes them all. --pid stands for the rest
+ * but --origin; --origin kernel (a driver's own request) goes with none. */
+#define SUBJECT_OPTIONS (BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) | \
+			 BIT(OPT_ORIGIN))
+#define PROCESS_OPTIONS (BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE))
 static const struct {
 	const char *name;
 	unsigned int operands_min, operands_max;
@@ -112,7 +124,7 @@ static const struct {
 		       BIT(OPT_LINES) | BIT(OPT_UTC) },
 	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
 	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
-			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) },
+			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) | SUBJECT_OPTIONS },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
 			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) | BIT(OPT_UNIT) },
@@ -127,7 +139,9 @@ static const char *const option_names[] = {
 	[OPT_REPORT - OPT_DEVICE] = "--report", [OPT_ID - OPT_DEVICE] = "--id",
 	[OPT_PAYLOAD - OPT_DEVICE] = "--payload", [OPT_EXCEPTION - OPT_DEVICE] = "--exception",
 	[OPT_USER - OPT_DEVICE] = "--user", [OPT_EXECUTABLE - OPT_DEVICE] = "--executable",
-	[OPT_PID - OPT_DEVICE] = "--pid", [OPT_UNIT - OPT_DEVICE] = "--unit",
+	[OPT_PID - OPT_DEVICE] = "--pid", [OPT_GROUP - OPT_DEVICE] = "--group",
+	[OPT_ORIGIN - OPT_DEVICE] = "--origin",
+	[OPT_UNIT - OPT_DEVICE] = "--unit",
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
 	[OPT_PHYS - OPT_DEVICE] = "--phys",
 	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
@@ -178,6 +192,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
 		{ "pid", required_argument, NULL, OPT_PID },
+		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "origin", required_argument, NULL, OPT_ORIGIN },
 		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "usage", required_argument, NULL, OPT_USAGE },
 		{ "uniq", required_argument, NULL, OPT_UNIQ },
@@ -199,7 +215,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		if (c == 'n')
 			c = OPT_LINES;
 		if (c >= OPT_DEVICE && c <= OPT_LAST_COMMAND_OPTION) {
-			if ((seen & BIT(c)) && c != OPT_USAGE)
+			if ((seen & BIT(c)) && c != OPT_USAGE && c != OPT_GROUP)
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
 			seen |= BIT(c);
 		}
@@ -285,6 +301,26 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			a->uid = pw->pw_uid;
 			break;
 		}
+		case OPT_GROUP: {
+			struct group *gr;
+
+			if (a->n_gids == ELEMENTSOF(a->gids))
+				return bad("at most %zu --group", ELEMENTSOF(a->gids));
+			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0) {
+				a->gids[a->n_gids++] = (uint32_t)v;
+				break;
+			}
+			gr = getgrnam(optarg);
+			if (!gr)
+				return bad("--group \"%s\": no such group", optarg);
+			a->gids[a->n_gids++] = (uint32_t)gr->gr_gid;
+			break;
+		}
+		case OPT_ORIGIN:
+			if (strcmp(optarg, "kernel") && strcmp(optarg, "user"))
+				return bad("--origin \"%s\": expected kernel (a driver's own request) or user (a process's)", optarg);
+			a->origin = optarg;
+			break;
 		case OPT_EXECUTABLE:
 			if (optarg[0] != '/')
 				return bad("--executable \"%s\": expected an absolute path", optarg);
@@ -315,8 +351,10 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			return -EINVAL;
 		}
 	}
-	if (a->pid >= 0 && (a->uid >= 0 || a->executable))
-		return bad("%s", "--pid names the process's user and executable itself: give --pid or --user/--executable");
+	if ((seen & BIT(OPT_PID)) && (seen & PROCESS_OPTIONS))
+		return bad("%s", "--pid names the process's user, groups and executable itself: give --pid or --user/--group/--executable");
+	if (a->origin && !strcmp(a->origin, "kernel") && (seen & (PROCESS_OPTIONS | BIT(OPT_PID))))
+		return bad("%s", "--origin kernel is a driver's own request, which has no user, group, executable or process");
 	if (optind >= argc)
 		return bad("%s", "no command given (try --help)");
 	a->command = argv[optind++];
@@ -362,10 +400,38 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	return 0;
 }
 
+/* The "Groups:" line of /proc/PID/status (after the key) into A's gids,
+ * after the gid. Returns 0 or -E2BIG. */
+static int read_groups(const char *list, struct ctl_args *a)
+{
+	const char *p = list;
+	char *end;
+
+	for (;;) {
+		unsigned long g;
+
+		p += strspn(p, " \t");
+		if (!*p || *p == '\n')
+			return 0;
+		errno = 0;
+		g = strtoul(p, &end, 10);
+		if (end == p || errno || g >= UINT32_MAX)
+			return -EIO;
+		if (a->n_gids == ELEMENTSOF(a->gids))
+			return -E2BIG;
+		a->gids[a->n_gids++] = (uint32_t)g;
+		p = end;
+	}
+}
+
 int ctl_args_resolve_pid(struct ctl_args *a)
 {
-	char path[64], line[256];
-	unsigned int uid;
+	bool groups = a->command && !strcmp(a->command, "explain");
+	_cleanup_free_ char *line = NULL;
+	bool have_gid = false, have_groups = false;
+	char path[64];
+	unsigned int uid, gid;
+	size_t size = 0;
 	ssize_t n;
 	FILE *f;
 
@@ -385,14 +451,30 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 		fprintf(stderr, "hid-policyctl: --pid %ld: %s\n", a->pid, strerror(errno));
 		return -errno;
 	}
-	while (fgets(line, sizeof(line), f))
+	/* The real uid and gid come first on their lines: the firewall
+	 * matches those. Groups: the supplementary groups, any number. */
+	while (getline(&line, &size, f) > 0) {
 		if (sscanf(line, "Uid: %u", &uid) == 1) {
 			a->uid = uid;
-			break;
+		} else if (groups && sscanf(line, "Gid: %u", &gid) == 1 && a->n_gids == 0) {
+			a->gids[a->n_gids++] = gid;
+			have_gid = true;
+		} else if (groups && have_gid && !strncmp(line, "Groups:", 7)) {
+			int r = read_groups(line + 7, a);
+
+			if (r == -E2BIG) {
+				fprintf(stderr, "hid-policyctl: --pid %ld: more than %d groups\n", a->pid,
+					CTL_SUBJECT_GROUPS_MAX - 1);
+				fclose(f);
+				return r;
+			}
+			have_groups = r == 0;
 		}
+	}
 	fclose(f);
-	if (a->uid < 0) {
-		fprintf(stderr, "hid-policyctl: --pid %ld: cannot tell its user\n", a->pid);
+	if (a->uid < 0 || (groups && !have_groups)) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: cannot tell its user%s\n", a->pid,
+			groups ? " and groups" : "");
 		return -EIO;
 	}
 	a->executable = a->pid_exe;
@@ -431,6 +513,15 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "user", json_integer(a->uid));
 	if (a->executable)
 		json_object_set_new(args, "executable", json_string(a->executable));
+	if (a->n_gids) {
+		json_t *g = json_array();
+
+		for (size_t i = 0; i < a->n_gids; i++)
+			json_array_append_new(g, json_integer(a->gids[i]));
+		json_object_set_new(args, "group", g);
+	}
+	if (a->origin)
+		json_object_set_new(args, "origin", json_string(a->origin));
 	if (a->pid >= 0)
 		json_object_set_new(args, "pid", json_integer(a->pid));
 	if (a->unit)

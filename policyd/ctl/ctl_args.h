@@ -9,6 +9,8 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "common/ctl_protocol.h"
+
 struct ctl_args {
 	bool help, version;
 	const char *command;		/* "status", ... */
@@ -28,10 +30,14 @@ struct ctl_args {
 	int report_id;			/* --id, -1 unset */
 	const char *payload;		/* --payload */
 	uint64_t duration_s;		/* allow --for; 0 unset */
-	/* allow: whose requests it lets through (default: anyone's) */
+	/* allow: whose requests it lets through (default: anyone's);
+	 * explain: who sends the request (default: not known) */
 	long long uid;			/* --user, -1 unset */
+	uint32_t gids[CTL_SUBJECT_GROUPS_MAX]; /* explain --group: the gid, then supplementary groups */
+	size_t n_gids;
 	const char *executable;		/* --executable */
-	long pid;			/* --pid: that process's user and executable; -1 unset */
+	const char *origin;		/* explain --origin: "kernel" or "user" */
+	long pid;			/* --pid: that process's user (explain: and groups) and executable; -1 unset */
 	const char *unit;		/* --unit: a systemd unit */
 	char pid_exe[256];		/* ... as ctl_args_resolve_pid() found it */
 	/* explain: what the device says of itself, replaced */
@@ -49,9 +55,9 @@ struct ctl_args {
  */
 int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a);
 
-/* allow --pid: read the process's user and executable into A (the client
- * reads them: the daemon keeps no right to read other users' processes).
- * Returns 0 or -errno, with a message. */
+/* --pid: read the process's user and executable into A, and for explain its
+ * gid and supplementary groups (the client reads them: the daemon keeps no
+ * right to read other users' processes). Returns 0 or -errno, with a message. */
 int ctl_args_resolve_pid(struct ctl_args *a);
 
 /* Is S a hidraw node, "hidraw3" or "/dev/hidraw3"? */

@@ -385,6 +385,83 @@ static int device_overrides(json_t *args, struct policy_device *pdev, uint32_t *
 	return 0;
 }
 
+/* A uid or gid in V; false when it is none. */
+static bool id_arg(json_t *v, uint32_t *ret)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) >= UINT32_MAX)
+		return false;
+	*ret = (uint32_t)json_integer_value(v);
+	return true;
+}
+
+/*
+ * explain's "origin", "user", "group", "executable" and "pid": who sends the
+ * request, as far as the question says. "group" lists the gid first, then
+ * the supplementary groups (room for CTL_SUBJECT_GROUPS_MAX in GIDS).
+ */
+static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *gids,
+			   char *err, size_t errsize)
+{
+	json_t *origin = json_object_get(args, "origin"), *user = json_object_get(args, "user");
+	json_t *group = json_object_get(args, "group"), *exe = json_object_get(args, "executable");
+	json_t *pid = json_object_get(args, "pid"), *g;
+	size_t i;
+	int r;
+
+	*who = (struct policy_subject){};
+	if (origin) {
+		const char *o = json_is_string(origin) ? json_string_value(origin) : "";
+
+		if (strcmp(o, "kernel") && strcmp(o, "user"))
+			return failf(err, errsize, -EINVAL, "\"origin\" must be \"kernel\" (a driver's own request) or \"user\" (a process's)");
+		who->given |= POLICY_SUBJECT_ORIGIN;
+		who->from_kernel = !strcmp(o, "kernel");
+	}
+	if (who->from_kernel && (user || group || exe || pid))
+		return failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable or process");
+	if (pid) {
+		/* hid-policyctl reads the process, as for allow --pid. */
+		if (!user || !group || !exe)
+			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\", \"group\" and \"executable\"");
+		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
+		    json_integer_value(pid) > INT32_MAX)
+			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
+		who->pid = (long)json_integer_value(pid);
+	}
+	if (user) {
+		if (!id_arg(user, &who->uid))
+			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+		who->given |= POLICY_SUBJECT_USER;
+	}
+	if (group) {
+		if (!json_is_array(group) || json_array_size(group) == 0 ||
+		    json_array_size(group) > CTL_SUBJECT_GROUPS_MAX)
+			return failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids: the gid, then the supplementary groups",
+				     CTL_SUBJECT_GROUPS_MAX);
+		json_array_foreach(group, i, g)
+			if (!id_arg(g, &gids[i]))
+				return failf(err, errsize, -EINVAL, "\"group\" must list gids");
+		who->given |= POLICY_SUBJECT_GROUPS;
+		who->gid = gids[0];
+		who->groups = gids + 1;
+		who->n_groups = json_array_size(group) - 1;
+	}
+	if (exe) {
+		if (!json_is_string(exe) || json_string_value(exe)[0] != '/')
+			return failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
+		who->executable = json_string_value(exe);
+		r = policy_exe_identity(who->executable, &who->exe);
+		if (r == -ENOEXEC)
+			return failf(err, errsize, -EINVAL, "%.256s is not a regular file", who->executable);
+		if (r < 0)
+			return failf(err, errsize, r == -ENOENT ? -EINVAL : r, "%.256s: %s",
+				     who->executable, strerror(-r));
+		who->given |= POLICY_SUBJECT_EXECUTABLE;
+	}
+	return 0;
+}
+
 static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *payload = json_object_get(args, "payload");
@@ -396,14 +473,19 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	size_t text_len = 0;
 	uint8_t buf[HID_RULES_MAX_PAYLOAD];
 	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	_cleanup_free_ uint32_t *gids = calloc(CTL_SUBJECT_GROUPS_MAX, sizeof(*gids));
+	struct policy_subject who;
 	FILE *f;
-	int r = 0, id;
+	int r = 0, id, depends;
 
+	if (!gids)
+		return failf(err, errsize, -ENOMEM, "out of memory");
 	m = lookup_device(d, args, err, errsize, &r);
 	if (!m)
 		return r;
 	if ((r = request_kinds(args, true, &req.kind, err, errsize)) < 0 ||
-	    (r = report_id_arg(args, &id, err, errsize)) < 0)
+	    (r = report_id_arg(args, &id, err, errsize)) < 0 ||
+	    (r = explain_subject(args, &who, gids, err, errsize)) < 0)
 		return r;
 	if (id < 0)
 		return failf(err, errsize, -EINVAL, "\"id\" (the report ID) is missing");
@@ -429,34 +511,40 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	f = open_memstream(&text, &text_len);
 	if (!f)
 		return failf(err, errsize, -ENOMEM, "out of memory");
-	r = policy_explain(d->policy, &pdev, &req, f, &v);
+	depends = policy_explain(d->policy, &pdev, &req, &who, f, &v);
 	if (fclose(f) != 0 || !text)
 		return failf(err, errsize, -ENOMEM, "out of memory");
 	view_utf8_or_ascii(text);	/* it names the device */
-	if (r < 0)
-		return failf(err, errsize, r, "%s", text);
+	if (depends < 0)
+		return failf(err, errsize, depends, "%s", text);
 
 	/* A temporary allow that matches decides before any rule. */
 	for (size_t i = 0; i < d->exceptions.n; i++) {
 		const struct exception *e = &d->exceptions.items[i];
-		struct hid_rule hr = { .kinds = e->kinds };
+		struct hid_rule hr = { .kinds = e->kinds, .action = HID_RULE_ALLOW, .sender = e->sender };
+		enum policy_match_result em;
 
 		memcpy(hr.report_ids, e->report_ids, sizeof(hr.report_ids));
-		if (e->hid_id != m->info.hid_id || !policy_rule_matches(&hr, &req))
+		if (e->hid_id != m->info.hid_id ||
+		    (em = policy_rule_matches_subject(&hr, &req, &who)) == POLICY_MATCH_NEVER)
 			continue;
-		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s}, s:o, s:s++}",
+		*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:s, s:b}, s:o, s:s+++}",
 				    "device", view_device(&m->info),
 				    "decision", "action", "allow", "enforced", 0, "logged", 1,
 				    "rule", "temporary-allow",
+				    "depends_on_sender", em == POLICY_MATCH_DEPENDS,
 				    "exception", view_exception(e),
 				    "text", "decision: allow by a temporary allow (hid-policyctl allow), before every rule; it is logged and ends when it expires, is revoked or the device goes away\n",
+				    em == POLICY_MATCH_DEPENDS ?
+				    "it lets through only the sender it was granted for (hid-policyctl status names it): name the sender to know whether it is this one\n" : "",
 				    "without it, the policy decides:\n", text);
 		return *result ? 0 : -ENOMEM;
 	}
 
-	*result = json_pack("{s:o, s:{s:s, s:b, s:b}, s:s}", "device", view_device(&m->info),
+	*result = json_pack("{s:o, s:{s:s, s:b, s:b, s:b}, s:s}", "device", view_device(&m->info),
 			    "decision", "action", v.action == HID_RULE_DENY ? "deny" : "allow",
-			    "enforced", v.enforced, "logged", v.logged, "text", text);
+			    "enforced", v.enforced, "logged", v.logged,
+			    "depends_on_sender", depends > 0, "text", text);
 	if (*result && v.rule >= 0 && v.index < d->policy->n_rules)
 		json_object_set_new(json_object_get(*result, "decision"), "rule",
 				    json_string(d->policy->rules[v.index].name));

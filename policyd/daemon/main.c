@@ -2,6 +2,8 @@
 /* hid-policyd: the firewall service, and the policy commands --check and --explain. */
 #include <ctype.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -176,6 +178,86 @@ static int describe_device(const struct options *opts, struct policy_device *dev
 	return 0;
 }
 
+/* A uid or gid: a number (decimal or 0x..) or a name. */
+static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
+{
+	unsigned long n;
+
+	if (parse_cli_number(s, UINT32_MAX - 1, &n) == 0) {
+		*ret = (uint32_t)n;
+		return 0;
+	}
+	if (group) {
+		struct group *gr = getgrnam(s);
+
+		if (gr) {
+			*ret = (uint32_t)gr->gr_gid;
+			return 0;
+		}
+	} else {
+		struct passwd *pw = getpwnam(s);
+
+		if (pw) {
+			*ret = (uint32_t)pw->pw_uid;
+			return 0;
+		}
+	}
+	fprintf(stderr, "hid-policyd: %s \"%s\": no such %s\n", opt, s, group ? "group" : "user");
+	return -EINVAL;
+}
+
+/* --user, --group, --executable and --origin: who sends the request, as
+ * far as they say. GIDS has room for every --group. */
+static int explain_subject(const struct options *opts, struct policy_subject *who, uint32_t *gids)
+{
+	int r;
+
+	*who = (struct policy_subject){};
+	if (opts->origin) {
+		if (strcmp(opts->origin, "kernel") && strcmp(opts->origin, "user")) {
+			fprintf(stderr, "hid-policyd: --origin \"%s\": expected kernel (a driver's own request) or user (a process's)\n",
+				opts->origin);
+			return -EINVAL;
+		}
+		who->given |= POLICY_SUBJECT_ORIGIN;
+		who->from_kernel = !strcmp(opts->origin, "kernel");
+		if (who->from_kernel && (opts->user || opts->n_groups || opts->executable)) {
+			fprintf(stderr, "hid-policyd: --origin kernel is a driver's own request, which has no user, group or executable\n");
+			return -EINVAL;
+		}
+	}
+	if (opts->user) {
+		if (cli_id("--user", opts->user, false, &who->uid) < 0)
+			return -EINVAL;
+		who->given |= POLICY_SUBJECT_USER;
+	}
+	for (size_t i = 0; i < opts->n_groups; i++)
+		if (cli_id("--group", opts->groups[i], true, &gids[i]) < 0)
+			return -EINVAL;
+	if (opts->n_groups) {
+		who->given |= POLICY_SUBJECT_GROUPS;
+		who->gid = gids[0];
+		who->groups = gids + 1;
+		who->n_groups = opts->n_groups - 1;
+	}
+	if (opts->executable) {
+		if (opts->executable[0] != '/') {
+			fprintf(stderr, "hid-policyd: --executable \"%s\": expected an absolute path\n",
+				opts->executable);
+			return -EINVAL;
+		}
+		r = policy_exe_identity(opts->executable, &who->exe);
+		if (r < 0) {
+			fprintf(stderr, "hid-policyd: --executable %s: %s\n", opts->executable,
+				r == -ENOEXEC ? "not a regular file" : strerror(-r));
+			return -EINVAL;
+		}
+		who->executable = opts->executable;
+		who->given |= POLICY_SUBJECT_EXECUTABLE;
+	}
+	return 0;
+}
+
 static int run_explain(const struct options *opts)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -187,8 +269,12 @@ static int run_explain(const struct options *opts)
 	uint32_t usages[POLICY_USAGE_LIST_MAX];
 	uint8_t hash[POLICY_SHA256_BYTES];
 	uint8_t buf[4096];
+	_cleanup_free_ uint32_t *gids = calloc(opts->n_groups + 1, sizeof(*gids));
+	struct policy_subject who;
 	int r;
 
+	if (!gids)
+		return -ENOMEM;
 	r = policy_device_parse(opts->device, &dev, &name);
 	if (r < 0) {
 		fprintf(stderr, "hid-policyd: --device \"%s\": expected BUS:VID:PID[:NAME], e.g. usb:054c:0ce6\n",
@@ -201,13 +287,17 @@ static int run_explain(const struct options *opts)
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;
+	r = explain_subject(opts, &who, gids);
+	if (r < 0)
+		return r;
 	r = load(opts, &diag, &p);
 	if (r < 0) {
 		diag_print(&diag, stderr);
 		fprintf(stderr, "hid-policyd: the policy is rejected: nothing to explain\n");
 		return r;
 	}
-	return policy_explain(p, &dev, &req, stdout, &v);
+	r = policy_explain(p, &dev, &req, &who, stdout, &v);
+	return r < 0 ? r : 0;
 }
 
 static int run_daemon(const struct options *opts)

@@ -41,6 +41,10 @@ enum {
 	OPT_NO_JOURNAL,
 	OPT_LINUX_AUDIT,
 	OPT_NO_LINUX_AUDIT,
+	OPT_USER,
+	OPT_GROUP,
+	OPT_EXECUTABLE,
+	OPT_ORIGIN,
 };
 
 void options_usage(FILE *f)
@@ -56,6 +60,8 @@ void options_usage(FILE *f)
 		"                   [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
 		"                   [--descriptor-sha256 HASH] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
+		"                   [--user USER] [--group GROUP]... [--executable PATH]\n"
+		"                   [--origin kernel|user]\n"
 		"\n"
 		"  (no command)        run the firewall service\n"
 		"  --foreground        log to stderr instead of syslog\n"
@@ -92,6 +98,11 @@ void options_usage(FILE *f)
 		"  --report TYPE       feature, input or output (get_report and set_report)\n"
 		"  --id ID             report ID, 0..255 (decimal or 0x..)\n"
 		"  --payload HEX       the buffer from byte 0 (the report ID byte included)\n"
+		"  --user USER         who sends it: a user name or uid (the real uid)\n"
+		"  --group GROUP       a group name or gid (repeatable: the first is the gid,\n"
+		"                      every one counts, as supplementary groups do)\n"
+		"  --executable PATH   the program that sends it, matched by file identity\n"
+		"  --origin ORIGIN     kernel (a driver's own request, none of the above) or user\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n");
 }
@@ -138,6 +149,10 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
 		{ "linux-audit", no_argument, NULL, OPT_LINUX_AUDIT },
 		{ "no-linux-audit", no_argument, NULL, OPT_NO_LINUX_AUDIT },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
+		{ "origin", required_argument, NULL, OPT_ORIGIN },
 		{}
 	};
 	int c;
@@ -251,6 +266,20 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_DESCRIPTOR_SHA256:
 			opts->descriptor_sha256 = optarg;
 			break;
+		case OPT_USER:
+			opts->user = optarg;
+			break;
+		case OPT_GROUP:
+			if (GROW(opts->groups, opts->n_groups, opts->cap_groups) < 0)
+				return -ENOMEM;
+			opts->groups[opts->n_groups++] = optarg;
+			break;
+		case OPT_EXECUTABLE:
+			opts->executable = optarg;
+			break;
+		case OPT_ORIGIN:
+			opts->origin = optarg;
+			break;
 		case OPT_NO_SANDBOX:
 			opts->no_sandbox = true;
 			break;
@@ -297,8 +326,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 	if (opts->command != COMMAND_EXPLAIN &&
 	    (opts->device || opts->request || opts->report || opts->id || opts->payload ||
 	     opts->n_usages || opts->uniq || opts->phys || opts->interface ||
-	     opts->descriptor_sha256)) {
-		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id and --payload go with --explain\n");
+	     opts->descriptor_sha256 || opts->user || opts->n_groups || opts->executable ||
+	     opts->origin)) {
+		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable and --origin go with --explain\n");
 		return -EINVAL;
 	}
 	if (opts->strict && opts->command != COMMAND_CHECK) {
@@ -316,5 +346,6 @@ void options_done(struct options *opts)
 {
 	free(opts->config_dirs);
 	free(opts->usages);
+	free(opts->groups);
 	*opts = (struct options){};
 }

@@ -40,6 +40,12 @@ struct options {
 	const char *phys;
 	const char *interface;
 	const char *descriptor_sha256;
+	/* who sends the request (main.c resolves them) */
+	const char *user;
+	const char **groups;	/* --group, repeatable: the gid first */
+	size_t n_groups, cap_groups;
+	const char *executable;
+	const char *origin;
 	/* --check */
 	bool strict;
 	/* the daemon */

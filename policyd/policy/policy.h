@@ -7,6 +7,7 @@
  *	policy_parse.c		one JSON document into rule sets and rules
  *	policy_value.c		scalars: numbers, IDs, enums, payload bytes
  *	policy_sender.c		a rule's sender: origin, users, groups, executables
+ *	policy_subject.c	which rules match a sender a question names in part
  *	policy_validate.c	checks across rules: names, limits, shadowing
  *	policy_capacity.c	whether every device's rules fit, all files together
  *	policy_compile.c	one device's effective rules, compiled
@@ -321,6 +322,45 @@ void policy_sha256_format(const uint8_t h[POLICY_SHA256_BYTES], char out[2 * POL
 /* Hex bytes ("01 ff", "01ff" or "0x01 0xff") into BUF (at most SIZE); returns the count or -EINVAL. */
 int policy_hex_bytes(const char *s, uint8_t *buf, size_t size);
 
-/* Write to F which rule decides REQ on DEV and why. Returns the verdict in V. */
+/*
+ * Who sends a request, as far as a question about it says (hid-policyctl
+ * explain --user ...). A field not given can be anything: where a rule's
+ * sender tests it, the rule matches for some senders and not for others.
+ * A user, groups or an executable make the origin "user".
+ */
+#define POLICY_SUBJECT_ORIGIN		(1u << 0)
+#define POLICY_SUBJECT_USER		(1u << 1)
+#define POLICY_SUBJECT_GROUPS		(1u << 2)
+#define POLICY_SUBJECT_EXECUTABLE	(1u << 3)
+
+struct policy_subject {
+	unsigned int given;		/* POLICY_SUBJECT_* */
+	bool from_kernel;		/* ORIGIN: a driver's own request */
+	uint32_t uid;			/* USER: the real uid */
+	uint32_t gid;			/* GROUPS: the real gid */
+	const uint32_t *groups;		/* ... and the supplementary groups */
+	size_t n_groups;
+	struct hid_rule_exe exe;	/* EXECUTABLE: the file's identity */
+	const char *executable;		/* ... and its path, for the text (NULL: none) */
+	long pid;			/* > 0: all of it was read from this process */
+};
+
+/* Does rule R match REQ for every sender WHO stands for (POLICY_MATCH_ALWAYS),
+ * for none (NEVER), or for some (DEPENDS)? Decided by policy_rule_matches()
+ * for each kind of sender WHO leaves open. WHO NULL: nothing is known of the
+ * sender. REQ's own sender is not looked at. */
+enum policy_match_result { POLICY_MATCH_NEVER, POLICY_MATCH_ALWAYS, POLICY_MATCH_DEPENDS };
+enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
+						     const struct policy_request *req,
+						     const struct policy_subject *who);
+
+/*
+ * Write to F which rule decides REQ on DEV and why, for the sender WHO
+ * (NULL: not known; REQ's own sender is not looked at). Returns the verdict
+ * in V and the number of rules before it whose match depends on what WHO
+ * leaves open (0: the verdict holds for every sender WHO stands for; else V
+ * is what happens when none of them matches), or a negative errno.
+ */
 int policy_explain(const struct policy *p, const struct policy_device *dev,
-		   const struct policy_request *req, FILE *f, struct policy_verdict *v);
+		   const struct policy_request *req, const struct policy_subject *who,
+		   FILE *f, struct policy_verdict *v);

@@ -99,22 +99,27 @@ static bool match_accepts(const struct policy_match *m, uint8_t bus, uint16_t ve
 	       ids_accept(&m->vendors, vendor) && ids_accept(&m->products, product);
 }
 
-static bool set_accepts(const struct policy_ruleset *s, uint8_t bus, uint16_t vendor,
-			uint16_t product)
+/* The first match of S that accepts the device (bus, vendor, product), or NULL. */
+static const struct policy_match *set_accepts(const struct policy_ruleset *s, uint8_t bus,
+					      uint16_t vendor, uint16_t product)
 {
 	for (size_t i = 0; i < s->n_matches; i++)
 		if (match_accepts(&s->matches[i], bus, vendor, product))
-			return true;
-	return false;
+			return &s->matches[i];
+	return NULL;
 }
 
-/* The rules the device (bus, vendor, product) gets; an error naming the
- * rule sets when they do not fit, said once for the whole policy. */
+/* The rules the device (bus, vendor, product) gets; an error when they do
+ * not fit, said once for the whole policy. It is placed at the first rule
+ * set's match that takes the device, and names every such match with its
+ * file's path, line and column, and its JSON path: those are what to
+ * narrow. */
 static void check_point(struct capacity *c, uint8_t bus, uint16_t vendor, uint16_t product)
 {
 	const struct policy *p = c->p;
-	size_t total = 0, first = SIZE_MAX;
-	char list[512];
+	const struct policy_match *first_match = NULL;
+	size_t total = 0, first = SIZE_MAX, first_file = 0;
+	char list[1024];
 	size_t len = 0;
 
 	for (size_t s = 0; s < p->n_sets; s++)
@@ -129,21 +134,28 @@ static void check_point(struct capacity *c, uint8_t bus, uint16_t vendor, uint16
 	list[0] = '\0';
 	for (size_t s = first; s < p->n_sets && len < sizeof(list); s++) {
 		const struct policy_ruleset *set = &p->sets[s];
+		const struct policy_match *m = set_accepts(set, bus, vendor, product);
 		int k;
 
-		if (!set_accepts(set, bus, vendor, product) || !set->n_rules)
+		if (!m || !set->n_rules)
 			continue;
-		k = snprintf(list + len, sizeof(list) - len, "%s%s: %s (%zu)", len ? ", " : "",
-			     p->files[set->file].name, set->path, set->n_rules);
+		if (!first_match) {
+			first_match = m;
+			first_file = set->file;
+		}
+		k = snprintf(list + len, sizeof(list) - len, "%s%s:%d:%d: %s (%zu rule%s)",
+			     len ? ", " : "", p->files[set->file].path, m->at.line, m->at.column,
+			     m->path, set->n_rules, set->n_rules == 1 ? "" : "s");
 		if (k < 0)
 			break;
 		len += (size_t)k;
 	}
 	if (len >= sizeof(list))
 		strcpy(list + sizeof(list) - 5, " ...");
-	diag_error(c->diag, p->files[p->sets[first].file].name, p->sets[first].path,
-		   "a device %s:%04X:%04X would get %zu rules, more than the %d a device holds, from the rule sets %s; narrow their matches or merge their rules",
-		   policy_bus_name(bus), vendor, product, total, HID_RULES_MAX_RULES, list);
+	diag_add_at(c->diag, DIAG_ERROR, p->files[first_file].path,
+		    first_match->at.line, first_match->at.column, first_match->path,
+		    "a device %s:%04X:%04X would get %zu rules, more than the %d a device holds, from the matches %s; narrow them or merge their rule sets' rules",
+		    policy_bus_name(bus), vendor, product, total, HID_RULES_MAX_RULES, list);
 }
 
 /* Every point inside match M (an axis that M leaves open takes every value

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A decision told in words: which rule sets apply to a device, why each
- * earlier rule does not match, and which rule (or default) decides.
+ * earlier rule does not match, and which rule (or default) decides. Who
+ * sends the request is a subject the question gives as far as it knows it;
+ * a rule whose sender tests what it leaves open matches for some senders
+ * and not for others, and the explanation says so rather than guess.
  */
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
-#include "policy.h"
+#include "policy_internal.h"
 
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage)
 {
@@ -133,16 +138,230 @@ static void print_rule_ref(const struct policy *p, size_t index, FILE *f)
 	fprintf(f, "rule \"%s\" (%s: %s)", pr->name, p->files[p->sets[pr->set].file].name, pr->path);
 }
 
+/* "1000 (alice)", or "1000" when the name is not known. */
+static const char *id_str(uint32_t id, bool group, char *buf, size_t size)
+{
+	char names[4096];
+	const char *name = NULL;
+
+	if (group) {
+		struct group gr, *found = NULL;
+
+		if (getgrgid_r((gid_t)id, &gr, names, sizeof(names), &found) == 0 && found)
+			name = gr.gr_name;
+	} else {
+		struct passwd pw, *found = NULL;
+
+		if (getpwuid_r((uid_t)id, &pw, names, sizeof(names), &found) == 0 && found)
+			name = pw.pw_name;
+	}
+	if (name)
+		snprintf(buf, size, "%u (%s)", id, name);
+	else
+		snprintf(buf, size, "%u", id);
+	return buf;
+}
+
+/* IDS[0..N) as id_str() writes them, "A, B or C"; at most MAX shown. */
+static void print_ids(FILE *f, const uint32_t *ids, size_t n, size_t max, bool group,
+		      const char *last_sep)
+{
+	char buf[128];
+
+	for (size_t i = 0; i < n && i < max; i++)
+		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? last_sep : ", ",
+			id_str(ids[i], group, buf, sizeof(buf)));
+	if (n > max)
+		fprintf(f, " and %zu more", n - max);
+}
+
+static void print_subject(const struct policy_subject *who, FILE *f)
+{
+	unsigned int given = policy_subject_given(who);
+	const char *sep = "";
+
+	if (!given)
+		return;	/* where it matters, the rules that depend on it say so */
+	if (policy_subject_is_driver(who)) {
+		fprintf(f, "sender: a driver's own request (origin kernel): no user, group or executable\n");
+		return;
+	}
+	fprintf(f, "sender: a process");
+	if (who->pid > 0)
+		fprintf(f, " (pid %ld)", who->pid);
+	if (given & POLICY_SUBJECT_USER) {
+		fprintf(f, ", user ");
+		print_ids(f, &who->uid, 1, 1, false, "");
+	}
+	if (given & POLICY_SUBJECT_GROUPS) {
+		fprintf(f, ", group ");
+		print_ids(f, &who->gid, 1, 1, true, "");
+		if (who->n_groups) {
+			fprintf(f, ", supplementary groups ");
+			print_ids(f, who->groups, who->n_groups, 8, true, ", ");
+		}
+	}
+	if (given & POLICY_SUBJECT_EXECUTABLE) {
+		if (who->executable)
+			fprintf(f, ", executable %s", who->executable);
+		fprintf(f, "%s(inode %llu on device %u:%u)", who->executable ? " " : ", executable ",
+			(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
+	}
+	if ((given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) !=
+	    (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) {
+		fprintf(f, "; not given:");
+		if (!(given & POLICY_SUBJECT_USER)) {
+			fprintf(f, " its user");
+			sep = ",";
+		}
+		if (!(given & POLICY_SUBJECT_GROUPS)) {
+			fprintf(f, "%s its groups", sep);
+			sep = ",";
+		}
+		if (!(given & POLICY_SUBJECT_EXECUTABLE))
+			fprintf(f, "%s its executable", sep);
+	}
+	fprintf(f, "\n");
+	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_READ)
+		fprintf(f, "note: the firewall reads %d supplementary groups and no more: it cannot tell who this process is, so a rule with a user, group or executable matches it when the rule denies and never when it allows\n",
+			HID_SENDER_GROUPS_READ);
+}
+
+/* Is WHO in one of S's groups, as far as the firewall reads its groups? */
+static bool subject_in_group(const struct hid_rule_sender *s, const struct policy_subject *who)
+{
+	if (sender_lists_id(s->gids, s->n_gids, who->gid))
+		return true;
+	for (size_t i = 0; i < who->n_groups && i < HID_SENDER_GROUPS_READ; i++)
+		if (sender_lists_id(s->gids, s->n_gids, who->groups[i]))
+			return true;
+	return false;
+}
+
+/* Why rule R's sender does not match WHO's request (the rest of R does). */
+static const char *sender_mismatch(const struct hid_rule *r, const struct policy_request *req,
+				   const struct policy_subject *who, char *buf, size_t size)
+{
+	const struct hid_rule_sender *s = &r->sender;
+	unsigned int given = policy_subject_given(who);
+	char a[128];
+	FILE *f;
+
+	if (req->kind & HID_RULE_KIND_INPUT_EVENT)
+		return "input comes from the device and nobody sends it: a rule with a sender never matches input";
+	if ((s->fields & HID_SENDER_F_ORIGIN) && s->origin == HID_SENDER_ORIGIN_KERNEL &&
+	    policy_subject_is_process(who))
+		return "it is for a driver's own requests (origin kernel), and a process sends this one";
+	if ((s->fields & HID_SENDER_F_ORIGIN) && s->origin == HID_SENDER_ORIGIN_USER &&
+	    policy_subject_is_driver(who))
+		return "it is for requests processes send (origin user), and this one is a driver's own";
+	if (policy_subject_is_driver(who))
+		return "it names a user, group or executable, and a driver's own request has none";
+	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_READ) {
+		snprintf(buf, size, "the sender has %zu supplementary groups, more than the %d the firewall reads, and an allow rule naming a user, group or executable never matches a sender the firewall cannot tell",
+			 who->n_groups, HID_SENDER_GROUPS_READ);
+		return buf;
+	}
+	f = fmemopen(buf, size, "w");
+	if (!f)
+		return "its sender is not this one";
+	if ((s->fields & HID_SENDER_F_USER) && (given & POLICY_SUBJECT_USER) &&
+	    !sender_lists_id(s->uids, s->n_uids, who->uid)) {
+		fprintf(f, "the sender's user %s is not %s", id_str(who->uid, false, a, sizeof(a)),
+			s->n_uids > 1 ? "one of its users " : "its user ");
+		print_ids(f, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
+	} else if ((s->fields & HID_SENDER_F_GROUP) && (given & POLICY_SUBJECT_GROUPS) &&
+		   !subject_in_group(s, who)) {
+		fprintf(f, "the sender is not in %s ", s->n_gids > 1 ? "any of its groups" : "its group");
+		print_ids(f, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
+		fprintf(f, " (its gid and its %zu supplementary group%s)", who->n_groups,
+			who->n_groups == 1 ? "" : "s");
+	} else if ((s->fields & HID_SENDER_F_EXECUTABLE) && (given & POLICY_SUBJECT_EXECUTABLE) &&
+		   !sender_lists_exe(s, &who->exe)) {
+		fprintf(f, "the sender's executable%s%s is not %s the rule names (by device and inode)",
+			who->executable ? " " : "", who->executable ?: "",
+			s->n_exes > 1 ? "one of the executables" : "the executable");
+	} else {
+		fprintf(f, "its sender is not this one");
+	}
+	fclose(f);
+	return buf;
+}
+
+/* What a sender must be for rule R to match, in what WHO leaves open. */
+static void print_sender_condition(const struct hid_rule *r, const struct policy_subject *who,
+				   FILE *f)
+{
+	const struct hid_rule_sender *s = &r->sender;
+	unsigned int given = policy_subject_given(who);
+	const char *sep = "";
+
+	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE))) {
+		fprintf(f, "if %s", s->origin == HID_SENDER_ORIGIN_KERNEL ?
+			"it is a driver's own request (origin kernel)" :
+			"a process sends it (origin user)");
+		return;
+	}
+	fprintf(f, "if a process sends it");
+	if ((s->fields & HID_SENDER_F_USER) && !(given & POLICY_SUBJECT_USER)) {
+		fprintf(f, " whose user is ");
+		print_ids(f, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
+		sep = ",";
+	}
+	if ((s->fields & HID_SENDER_F_GROUP) && !(given & POLICY_SUBJECT_GROUPS)) {
+		fprintf(f, "%s in group ", sep);
+		print_ids(f, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
+		sep = ",";
+	}
+	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !(given & POLICY_SUBJECT_EXECUTABLE))
+		fprintf(f, "%s running %s", sep, s->n_exes == 1 ? "the executable the rule names" :
+			s->n_exes ? "one of the executables the rule names" :
+			"an executable the rule names (none is installed: then it matches no process)");
+}
+
+static void print_sender_match(const struct hid_rule *r, FILE *f)
+{
+	const struct hid_rule_sender *s = &r->sender;
+
+	if (!s->fields)
+		return;
+	fprintf(f, ", and its sender (");
+	if (s->fields & HID_SENDER_F_ORIGIN)
+		fprintf(f, "origin %s%s", s->origin == HID_SENDER_ORIGIN_KERNEL ? "kernel" : "user",
+			s->fields & ~HID_SENDER_F_ORIGIN ? ", " : "");
+	if (s->fields & HID_SENDER_F_USER)
+		fprintf(f, "user%s", s->fields & (HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE) ? ", " : "");
+	if (s->fields & HID_SENDER_F_GROUP)
+		fprintf(f, "group%s", s->fields & HID_SENDER_F_EXECUTABLE ? ", " : "");
+	if (s->fields & HID_SENDER_F_EXECUTABLE)
+		fprintf(f, "executable");
+	fprintf(f, ") matches this one");
+}
+
+/* Does rule R decide when it matches, or (from an audit-mode rule set on a
+ * device where another one enforces) only log? */
+static bool decides(const struct hid_device_rules *rules, const struct hid_rule *r)
+{
+	return !(r->flags & HID_RULE_F_AUDIT) || rules->mode == HID_RULES_MODE_AUDIT;
+}
+
 int policy_explain(const struct policy *p, const struct policy_device *dev,
-		   const struct policy_request *req, FILE *f, struct policy_verdict *v)
+		   const struct policy_request *req, const struct policy_subject *who,
+		   FILE *f, struct policy_verdict *v)
 {
 	_cleanup_free_ struct hid_device_rules *rules = malloc(sizeof(*rules));
+	_cleanup_free_ struct hid_device_rules *otherwise = malloc(sizeof(*otherwise));
+	enum policy_match_result m[HID_RULES_MAX_RULES];
 	const struct policy_ruleset *def = NULL;
-	char why[160], e[32];
-	int r;
+	struct policy_request q = *req;
+	struct policy_sender_id id;
+	char why[512], e[32];
+	int r, depends = 0;
 
-	if (!rules)
+	if (!rules || !otherwise)
 		return -ENOMEM;
+	if (policy_subject_is_driver(who) && policy_subject_is_process(who))
+		return -EINVAL;	/* a driver's own request has no user, group or executable */
 	fprintf(f, "device: %s %04x:%04x \"%s\"\n",
 		policy_bus_name(dev->bus) ?: "bus", dev->vendor, dev->product, dev->name ?: "");
 	print_device_class(dev, f);
@@ -151,6 +370,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	if (req->len && req->data[0] != req->report_id)
 		fprintf(f, "note: payload byte 0 is 0x%02x, not the report ID; offsets count from byte 0, which is the report ID on devices with numbered reports\n",
 			req->data[0]);
+	print_subject(who, f);
 
 	for (size_t s = 0; s < p->n_sets; s++) {
 		const struct policy_ruleset *set = &p->sets[s];
@@ -170,7 +390,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	if (r == -ENOENT) {
 		fprintf(f, "no rule set matches this device: it is not protected, every request is allowed\n");
 		*v = (struct policy_verdict){ .index = HID_RULE_INDEX_DEFAULT, .rule = -1,
-					      .action = HID_RULE_ALLOW };
+					      .action = HID_RULE_ALLOW, .audit_rule = -1 };
 		return 0;
 	}
 	if (r < 0) {
@@ -179,21 +399,56 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		return r;
 	}
 
-	policy_evaluate(rules, req, v);
+	/* The rules that match for some senders WHO stands for and not for
+	 * others are left out; the rest match for all of them or for none,
+	 * so one sender that fits WHO tells what the firewall does when none
+	 * of those matches. */
+	memcpy(otherwise, rules, sizeof(*rules));
+	for (unsigned i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++) {
+		m[i] = policy_rule_matches_subject(&rules->rules[i], req, who);
+		if (m[i] == POLICY_MATCH_DEPENDS)
+			otherwise->rules[i].kinds = 0;
+	}
+	policy_subject_sender(who, &id);
+	q.sender = &id;
+	policy_evaluate(otherwise, &q, v);
+
 	for (int i = 0; i < (v->rule < 0 ? (int)rules->n_rules : v->rule); i++) {
-		if (i == v->audit_rule) {
+		const struct hid_rule *hr = &rules->rules[i];
+
+		if (m[i] == POLICY_MATCH_ALWAYS) {
+			/* Only audit-mode rules match before the one that decides. */
 			fprintf(f, "  audit: ");
-			print_rule_ref(p, v->audit_index, f);
-			fprintf(f, ": matches and would %s; an audit-mode rule set only logs, so evaluation goes on\n",
-				action_name(v->audit_action));
+			print_rule_ref(p, hr->index, f);
+			fprintf(f, ": matches and would %s; an audit-mode rule set only logs, so evaluation goes on%s\n",
+				action_name(hr->action),
+				i == v->audit_rule ? "" : " (the first such match is the one logged)");
+			continue;
+		}
+		if (m[i] == POLICY_MATCH_DEPENDS) {
+			fprintf(f, "  depends on the sender: ");
+			print_rule_ref(p, hr->index, f);
+			fprintf(f, ": ");
+			print_sender_condition(hr, who, f);
+			if (decides(rules, hr)) {
+				fprintf(f, ", it matches and decides: %s", action_name(hr->action));
+				if (hr->action == HID_RULE_DENY)
+					fprintf(f, " (%s)", errno_str(hr->err, e, sizeof(e)));
+				fprintf(f, "; otherwise evaluation goes on\n");
+				depends++;
+			} else {
+				fprintf(f, ", it matches and would %s; an audit-mode rule set only logs, so evaluation goes on either way\n",
+					action_name(hr->action));
+			}
 			continue;
 		}
 		fprintf(f, "  no match: ");
-		print_rule_ref(p, rules->rules[i].index, f);
-		fprintf(f, ": %s\n", mismatch(&rules->rules[i], req, why, sizeof(why)) ?: "?");
+		print_rule_ref(p, hr->index, f);
+		fprintf(f, ": %s\n", mismatch(hr, req, why, sizeof(why)) ?:
+			sender_mismatch(hr, req, who, why, sizeof(why)));
 	}
 
-	fprintf(f, "decision: %s", action_name(v->action));
+	fprintf(f, "decision%s: %s", depends ? " for any other sender" : "", action_name(v->action));
 	if (v->action == HID_RULE_DENY)
 		fprintf(f, " (%s)", errno_str(v->err, e, sizeof(e)));
 	if (v->rule >= 0) {
@@ -207,6 +462,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, "  it applies to this request kind and report ID 0x%02x", req->report_id);
 		if (pr->n_conds)
 			fprintf(f, ", and all %u payload conditions hold", pr->n_conds);
+		print_sender_match(&rules->rules[v->rule], f);
 		fprintf(f, "\n");
 	} else if (def) {
 		fprintf(f, " by the default of %s: %s: no rule matches\n",
@@ -221,5 +477,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, "result: allowed because of audit mode; logged as a would-be denial\n");
 	else
 		fprintf(f, "result: allowed%s\n", v->logged ? ", logged" : "");
-	return 0;
+	if (depends)
+		fprintf(f, "the decision depends on who sends the request: %d rule%s above decide%s for some senders; name the sender (its user, groups, executable or origin) to know which rule decides\n",
+			depends, depends == 1 ? "" : "s", depends == 1 ? "s" : "");
+	return depends;
 }

@@ -91,3 +91,13 @@ int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_ma
 /* Sort like qsort(3), which the daemon's seccomp filter does not let run
  * on more than 1 KiB (policy_sort.c). Not stable. */
 void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* Senders as far as a question says (policy_subject.c). */
+bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id);
+bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e);
+unsigned int policy_subject_given(const struct policy_subject *who);	/* 0 for NULL */
+/* Does WHO say the request comes from a process, or from a driver? */
+bool policy_subject_is_process(const struct policy_subject *who);
+bool policy_subject_is_driver(const struct policy_subject *who);
+/* What WHO gives, as the firewall would read it; fields WHO leaves open are 0. */
+void policy_subject_sender(const struct policy_subject *who, struct policy_sender_id *id);

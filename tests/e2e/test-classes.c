@@ -11,11 +11,16 @@
  *   - deny by default on one device, chosen by its serial (HID_UNIQ), with
  *     a short allow-list: its input, one feature report to read and one
  *     output report pass, everything else is refused; a device of the same
- *     vendor and product with another serial is not touched;
+ *     vendor and product with another serial is not touched (the example
+ *     of hid-policy.d(5), as printed);
+ *   - a new vendor's rules rolled out in audit mode (the man page's
+ *     example) log what they would refuse and shadow no enforcing rule;
  *   - what the daemon shows of a device (hid-policyctl devices), pins
  *     (generate) and explains (explain --usage);
- *   - a policy that would lock out every device's input is refused at
- *     reload, and the rules in force stay.
+ *   - a policy that would lock out every device's input is refused by
+ *     hid-policyd --check and at reload, and the rules in force stay;
+ *   - so is every other kind of mistake, each placed by file, line,
+ *     column and JSON path, with the nearest right word for a misspelling.
  *
  * Each check looks at both ends: the caller's errno and what the device
  * received.
@@ -26,6 +31,7 @@
 #include <pthread.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -33,6 +39,7 @@
 
 #include "harness.h"
 #include "json_path.h"
+#include "man_example.h"
 #include "policy/sha256.h"
 #include "policyd_case.h"
 #include "policyd_run.h"
@@ -309,21 +316,6 @@ static void test_devices_generate_and_explain_know_the_device_class(void)
 }
 
 /* One device, chosen by serial, refuses everything but its allow-list. */
-static const char one_device_policy[] =
-	"{ \"version\": 1, \"devices\": [ {\n"
-	"    \"name\": \"locked-pad\",\n"
-	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5810\",\n"
-	"               \"uniq\": \"SN-LOCKED-1\" },\n"
-	"    \"default\": \"deny\", \"default_errno\": \"EACCES\",\n"
-	"    \"rules\": [\n"
-	"      { \"name\": \"locked-input\", \"request\": \"input_event\", \"report_id\": \"any\",\n"
-	"        \"action\": \"allow\" },\n"
-	"      { \"name\": \"locked-read-calibration\", \"request\": \"get_report\",\n"
-	"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\" },\n"
-	"      { \"name\": \"locked-rumble\", \"request\": \"output_report\", \"report_id\": 2,\n"
-	"        \"action\": \"allow\" }\n"
-	"    ] } ] }\n";
-
 /* Send input report 1 from DEV and read it on FD: 0, or -ETIMEDOUT. */
 static int input_passes(struct uhid_dev *dev, int fd)
 {
@@ -350,10 +342,13 @@ static void test_deny_by_default_on_one_device_matched_by_serial(void)
 	const char *refused[] = { hid_id, "enforced=true", NULL };
 	int fd;
 
+	char *policy = man_example("60-locked-pad.json");
+
 	cfg.uniq = "SN-LOCKED-1";
 	other_cfg.uniq = "SN-OTHER-2";
 	other_cfg.name = "same model, other serial";
-	policyd_case_start(&c, &cfg, one_device_policy);
+	policyd_case_start(&c, &cfg, policy);
+	free(policy);
 	CHECK_EQ(decision(&c.run, &c.dev), 1);
 	uhid_dev_set_get_reply(&c.dev, 3, (uint8_t[64]){ 3, 0x42 }, 64, 0);
 
@@ -405,13 +400,21 @@ static void test_a_lockout_policy_is_refused_and_the_rules_in_force_stay(void)
 	struct policyd_case c;
 	char said[512];
 
+	struct policyctl_output check;
+
 	policyd_case_start(&c, &cfg, controllers_policy);
 	CHECK_OK(policyd_write_policy(&c.run, "90-lockout.json", lockout));
+	/* what an administrator runs first */
+	CHECK_OK(policyd_check(&c.run, &check));
+	snprintf(said, sizeof(said), "%s/90-lockout.json:3:16: devices[0].default: \"default\": \"deny\" refuses input events too",
+		 c.run.config_dir);
+	CHECK(check.status == 1, "--check: exit %d: %s", check.status, check.out);
+	CHECK(strstr(check.out, said), "--check does not say %s: %s", said, check.out);
+	policyctl_output_done(&check);
+
 	CHECK_OK(policyd_reload(&c.run));
 	CHECK(policyd_said(&c.run, "reload failed: the rules in force stay in force", 0),
 	      "the lockout policy was not refused");
-	snprintf(said, sizeof(said), "%s/90-lockout.json:3:16: devices[0].default: \"default\": \"deny\" refuses input events too",
-		 c.run.config_dir);
 	CHECK(policyd_said(&c.run, said, 0), "no message naming %s", said);
 
 	CHECK_OK(input_passes(&c.dev, c.fd));
@@ -423,9 +426,132 @@ static void test_a_lockout_policy_is_refused_and_the_rules_in_force_stay(void)
 	policyd_case_end(&c);
 }
 
+/* (e): every kind of mistake, in files an administrator wrote, is
+ * reported by hid-policyd --check and again by the running daemon at
+ * reload, each with the file's full path, line and column, JSON path and,
+ * for a misspelling, the nearest right word; the rules in force stay. */
+static void test_every_mistake_is_placed_and_answered_by_check_and_by_the_daemon(void)
+{
+	static const char mistakes[] =
+		"{ \"version\": 1, \"devices\": [\n"
+		"  { \"match\": { \"bus\": \"usb\", \"vendr\": \"0x1234\", \"product\": \"5804\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-update\", \"request\": \"set_report\", \"report_type\": \"featur\",\n"
+		"        \"report_id\": \"f0\", \"action\": \"deny\" } ] },\n"
+		"  { \"match\": { \"usage\": \"gamepad\" }, \"rules\": [] }\n"
+		"] }\n";
+	static const char same_name[] =
+		"{ \"version\": 1, \"devices\": [ { \"match\": { \"bus\": \"usb\" }, \"rules\": [\n"
+		"  { \"name\": \"controllers-no-firmware-update\", \"request\": \"output_report\",\n"
+		"    \"report_id\": 2, \"action\": \"deny\" } ] } ] }\n";
+	static const char *const in_files[] = {
+		"60-mistakes.json~: warning: not read: rule files are named *.json (and do not start with a dot)",
+		"60-mistakes.json:2:30: devices[0].match: unknown key \"vendr\"; did you mean \"vendor\"?",
+		"60-mistakes.json:2:60: devices[0].match.product: \"5804\" is not an ID (hex such as \"0x054c\", or a JSON integer): a number in a string is hex and starts with \"0x\"; write 5804 (a JSON integer, decimal) or \"0x5804\" (hex)",
+		"60-mistakes.json:4:70: devices[0].rules[0].report_type: expected \"feature\", \"input\", \"output\" or \"any\", got \"featur\"; did you mean \"feature\"?",
+		"60-mistakes.json:5:22: devices[0].rules[0].report_id: \"f0\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write \"0xf0\"",
+		"60-mistakes.json:6:25: devices[1].match.usage: \"gamepad\" is not a device class (pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, vendor_defined, game_controller) nor a usage \"0xPPPP:0xUUUU\" or page \"0xPPPP\"; did you mean \"game_pad\"?",
+	};
+	struct uhid_dev_config cfg = device("pad of vendor 1234", 0x1234, 0x5804, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	struct policyctl_output check;
+	struct policyd_case c;
+	char msg[1024], duplicate[1024];
+
+	policyd_case_start(&c, &cfg, controllers_policy);	/* 50-test.json */
+	CHECK_OK(policyd_write_policy(&c.run, "60-mistakes.json", mistakes));
+	CHECK_OK(policyd_write_policy(&c.run, "60-mistakes.json~", "{}"));
+	CHECK_OK(policyd_write_policy(&c.run, "70-more.json", same_name));
+	snprintf(duplicate, sizeof(duplicate), "%s/70-more.json:2:3: devices[0].rules[0]: duplicate rule name \"controllers-no-firmware-update\" (first defined at %s/50-test.json:5:7: devices[0].rules[0])",
+		 c.run.config_dir, c.run.config_dir);
+
+	CHECK_OK(policyd_check(&c.run, &check));
+	CHECK(check.status == 1, "--check: exit %d: %s", check.status, check.out);
+	for (size_t i = 0; i < ARRAY_SIZE(in_files); i++) {
+		snprintf(msg, sizeof(msg), "%s/%s\n", c.run.config_dir, in_files[i]);
+		CHECK(strstr(check.out, msg), "--check does not say %s in:\n%s", msg, check.out);
+	}
+	CHECK(strstr(check.out, duplicate), "--check does not say %s in:\n%s", duplicate, check.out);
+	CHECK(strstr(check.out, "policy rejected: 6 errors, 1 warning\n"), "%s", check.out);
+	policyctl_output_done(&check);
+
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "reload failed: the rules in force stay in force", 0),
+	      "the policy was not refused");
+	for (size_t i = 1; i < ARRAY_SIZE(in_files); i++) {
+		snprintf(msg, sizeof(msg), "%s/%s", c.run.config_dir, in_files[i]);
+		CHECK(policyd_said(&c.run, msg, 0), "the daemon does not say %s", msg);
+	}
+	CHECK(policyd_said(&c.run, duplicate, 0), "the daemon does not say %s", duplicate);
+
+	CHECK_EQ(set_feature_errno(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(set_feature_errno(c.fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+
+	policyd_case_end(&c);
+}
+
+/* A new vendor's rules in audit mode (hid-policy.d(5)'s example, as
+ * printed) beside the enforcing rules for every game controller: its
+ * allow of every feature report comes first in file order and still
+ * shadows nothing, and what it would refuse is logged, not refused. */
+static void test_a_new_vendors_rules_in_audit_mode_log_and_shadow_no_enforcing_rule(void)
+{
+	struct uhid_dev_config cfg = device("8BitDo pad", 0x2dc8, 0x6001, game_pad_rdesc,
+					    sizeof(game_pad_rdesc));
+	char *controllers = man_example("30-game-controllers.json");
+	char *rollout = man_example("25-8bitdo-rollout.json");
+	struct policyd_case c;
+	char hid_id[32];
+	const char *refused[] = { hid_id, "rule.name=controllers-deny-feature-f0-f4",
+				  "enforced=true", NULL };
+	const char *would_refuse[] = { hid_id, "rule.name=8bitdo-deny-feature-reads",
+				       "enforced=false", NULL };
+	const char *any_enforced[] = { hid_id, "enforced=true", NULL };
+	json_t *j;
+
+	policyd_case_start(&c, &cfg, controllers);	/* 50-test.json */
+	CHECK_OK(policyd_write_policy(&c.run, "25-8bitdo-rollout.json", rollout));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "policy reloaded: 2 rule sets, 3 rules", 0),
+	      "the rollout was not loaded beside the controllers' rules");
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+
+	/* the enforcing rule decides, behind the audit set's allow */
+	CHECK_EQ(set_feature_errno(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+	/* another feature report passes */
+	CHECK_EQ(set_feature_errno(c.fd, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+	/* the audit set's deny: logged as a would-be denial, let through */
+	uhid_dev_set_get_reply(&c.dev, 4, (uint8_t[64]){ 4, 0x42 }, 64, 0);
+	CHECK_EQ(get_feature_errno(c.fd, 4), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_GET_REPORT, 4, 1, 3000));
+	CHECK_EQ(policyd_audit_count(&c.run, would_refuse, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, any_enforced, 1, 0), 1);
+
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report",
+			   "--report", "feature", "--id", "0xf0");
+	CHECK(!strcmp(json_path_str(j, "decision.rule"), "controllers-deny-feature-f0-f4"), "%s",
+	      json_path_str(j, "text"));
+	CHECK(strstr(json_path_str(j, "text"), "audit: rule \"8bitdo-settings\""), "%s",
+	      json_path_str(j, "text"));
+	json_decref(j);
+
+	free(controllers);
+	free(rollout);
+	policyd_case_end(&c);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
+		{ "every_mistake_is_placed_and_answered_by_check_and_by_the_daemon",
+		  test_every_mistake_is_placed_and_answered_by_check_and_by_the_daemon },
+		{ "a_new_vendors_rules_in_audit_mode_log_and_shadow_no_enforcing_rule",
+		  test_a_new_vendors_rules_in_audit_mode_log_and_shadow_no_enforcing_rule },
 		{ "every_game_controller_of_any_vendor_is_matched_by_usage",
 		  test_every_game_controller_of_any_vendor_is_matched_by_usage },
 		{ "devices_generate_and_explain_know_the_device_class",

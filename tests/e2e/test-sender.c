@@ -18,11 +18,14 @@
 #include <linux/hidraw.h>
 
 #include "harness.h"
+#include "json_path.h"
+#include "man_example.h"
 #include "policyd_case.h"
 #include "uhid_dev.h"
+#include "user_db.h"
 
 #define USER_UID 1000
-#define TOOLS_GID 4242		/* the policy's "gamepad-tools" */
+#define TOOLS_GID 4242		/* "gamepad-tools", made for the test (user_db.h) */
 
 static enum test_dev_backend backend;
 
@@ -86,37 +89,121 @@ static int send_feature_as(const struct sender *s, const char *node, unsigned re
 	return WEXITSTATUS(status);
 }
 
-/* (c): only members of a group may configure the device. */
+/* A process that has become S and waits (until *RELEASE is closed), for
+ * hid-policyctl to read it as it reads a sender (--pid). */
+static pid_t resting_sender(const struct sender *s, int *release)
+{
+	int to_child[2], from_child[2];
+	char c;
+	pid_t child;
+
+	CHECK_OK(pipe(to_child));
+	CHECK_OK(pipe(from_child));
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		close(to_child[1]);
+		close(from_child[0]);
+		if (setgroups(s->n_groups, s->groups) || setresgid(s->gid, s->gid, s->gid) ||
+		    setresuid(s->uid, s->uid, s->uid))
+			_exit(2);
+		if (write(from_child[1], "r", 1) != 1)
+			_exit(3);
+		_exit(read(to_child[0], &c, 1) == 0 ? 0 : 4);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	CHECK_EQ(read(from_child[0], &c, 1), 1);
+	close(from_child[0]);
+	*release = to_child[1];
+	return child;
+}
+
+static void end_resting_sender(pid_t child, int release)
+{
+	int status;
+
+	close(release);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+}
+
+/* hid-policyctl explain of a feature SET_REPORT with report ID ID, sent by
+ * process PID (0: no sender given): the rule that decides (NULL: a
+ * default) and whether that depends on the sender. */
+static void check_explained(struct policyd_run *run, const char *sysname, const char *id,
+			    pid_t pid, const char *rule, bool depends)
+{
+	char pid_arg[16];
+	json_t *j;
+
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)pid);
+	j = pid > 0 ? POLICYCTL_JSON(run, (uid_t)-1, "explain", sysname, "set_report", "--report",
+				     "feature", "--id", id, "--pid", pid_arg) :
+		      POLICYCTL_JSON(run, (uid_t)-1, "explain", sysname, "set_report", "--report",
+				     "feature", "--id", id);
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.rule"), rule ?: ""),
+	      "pid %d: decided by \"%s\", not \"%s\":\n%s", (int)pid,
+	      json_path_str_or_empty(j, "decision.rule"), rule ?: "", json_path_str(j, "text"));
+	CHECK(json_is_true(json_path(j, "decision.depends_on_sender")) == depends,
+	      "pid %d: depends_on_sender is not %d:\n%s", (int)pid, depends, json_path_str(j, "text"));
+	json_decref(j);
+}
+
+/* (c): only group gamepad-tools may send feature reports to a Logitech
+ * receiver: hid-policy.d(5)'s example, as printed, with the group made
+ * for the test. Members by supplementary group and by gid pass; another
+ * user, and root, are refused. hid-policyctl explain names the rule that
+ * decides for each of them (--pid), and without a sender says it depends. */
 static void test_only_a_group_member_may_send_feature_reports(void)
 {
-	static const char policy[] =
-		"{ \"version\": 1, \"devices\": [ {\n"
-		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
-		"    \"rules\": [\n"
-		"      { \"name\": \"tools-may-configure\", \"request\": \"set_report\",\n"
-		"        \"report_type\": \"feature\", \"report_id\": 3,\n"
-		"        \"sender\": { \"group\": 4242 }, \"action\": \"allow\" },\n"
-		"      { \"name\": \"no-configuring\", \"request\": \"set_report\",\n"
-		"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"deny\" }\n"
-		"    ] } ] }\n";
 	const gid_t tools[] = { 100, TOOLS_GID };
 	const struct sender member = { tool_path(), USER_UID, USER_UID, tools, 2 };
 	const struct sender outsider = { tool_path(), USER_UID, USER_UID, tools, 1 };
 	const struct sender primary = { tool_path(), USER_UID, TOOLS_GID, NULL, 0 };
-	const char *refused[] = { "rule.name=no-configuring", "process.uid=1000", NULL };
+	const struct sender root = { tool_path(), 0, 0, NULL, 0 };
+	const char *refused_user[] = { "rule.name=receiver-no-features-from-programs",
+				       "process.uid=1000", "enforced=true", NULL };
+	const char *refused_root[] = { "rule.name=receiver-no-features-from-programs",
+				       "process.uid=0", "enforced=true", NULL };
 	struct uhid_dev_config cfg = test_device();
+	char *policy = man_example("50-logitech-receiver-tools.json");
 	struct policyd_case c;
+	pid_t resting;
+	int release;
 
+	cfg.name = "Logitech USB Receiver";
+	cfg.vendor = 0x046d;
+	cfg.product = 0xc52b;
+	user_db_add_group("gamepad-tools", TOOLS_GID);
+	/* hid-generic binds it, not hid-logitech-dj: the test guest ignores
+	 * the vendor drivers (scripts/vm.sh) */
 	policyd_case_start(&c, &cfg, policy);
+	free(policy);
 	CHECK_OK(chmod(c.dev.hidraw, 0666));
 
 	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 3), 0);
 	CHECK_EQ(send_feature_as(&primary, c.dev.hidraw, 3), 0);
 	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 3), EPERM);
+	CHECK_EQ(send_feature_as(&root, c.dev.hidraw, 3), EPERM);
 	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 2, 3000));
 	usleep(200 * 1000);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 2);
-	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, refused_user, 1, 3000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, refused_root, 1, 3000), 1);
+
+	resting = resting_sender(&member, &release);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-features-for-gamepad-tools", false);
+	end_resting_sender(resting, release);
+	resting = resting_sender(&primary, &release);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-features-for-gamepad-tools", false);
+	end_resting_sender(resting, release);
+	resting = resting_sender(&outsider, &release);
+	check_explained(&c.run, c.dev.sysname, "3", resting, "receiver-no-features-from-programs", false);
+	end_resting_sender(resting, release);
+	/* no sender: the group's allow and the programs' deny both depend
+	 * on it; a sender neither matches (a driver) gets the default */
+	check_explained(&c.run, c.dev.sysname, "3", 0, NULL, true);
 
 	policyd_case_end(&c);
 }
@@ -274,6 +361,10 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s", "--pid", pid);
 	CHECK(out.status == 0, "allow --pid: exit %d: %s", out.status, out.err);
 	policyctl_output_done(&out);
+	/* explain: the allow decides for that process alone */
+	check_explained(&c.run, c.dev.sysname, "0xf0", updater, "temporary-allow", false);
+	check_explained(&c.run, c.dev.sysname, "0xf0", stranger, "no-firmware-update", false);
+	check_explained(&c.run, c.dev.sysname, "0xf0", 0, "temporary-allow", true);
 	/* The same user with another program, and the same program as
 	 * another user, stay refused. */
 	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);

@@ -72,7 +72,7 @@ static void exercise(const struct policy *p, FILE *null)
 			}
 			struct policy_request req = { .kind = HID_RULE_KIND_SET_FEATURE,
 						      .report_id = 0xf4, .data = buf, .len = 3 };
-			policy_explain(p, &dev, &req, null, &v);
+			policy_explain(p, &dev, &req, NULL, null, &v);
 		}
 }
 

@@ -19,7 +19,7 @@ target=${HID_POLICY_FUZZ_TARGET:-policy}
 case $target in
 policy)
 	sources=(
-		"$repo"/policyd/policy/{diag,policy,policy_capacity,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_sender,policy_validate,policy_value,trusted_file,policy_positions,policy_class,policy_sort,hid_descriptor,sha256}.c
+		"$repo"/policyd/policy/{diag,policy,policy_capacity,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_sender,policy_subject,policy_validate,policy_value,trusted_file,policy_positions,policy_class,policy_sort,hid_descriptor,sha256}.c
 		"$repo"/policyd/common/util.c
 		"$repo"/tests/fuzz/fuzz-policy.c
 	)

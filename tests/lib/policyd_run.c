@@ -499,6 +499,38 @@ int policyctl_run(struct policyd_run *run, uid_t uid, const char *const *args,
 	return out->out && out->err ? 0 : -ENOMEM;
 }
 
+int policyd_check(struct policyd_run *run, struct policyctl_output *out)
+{
+	int out_pipe[2], status;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe2(out_pipe, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(out_pipe[0]);
+		close(out_pipe[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		dup2(out_pipe[1], STDOUT_FILENO);
+		dup2(out_pipe[1], STDERR_FILENO);
+		execl(daemon_path(), daemon_path(), "--check", "--config-dir", run->config_dir,
+		      (char *)NULL);
+		_exit(127);
+	}
+	out->pid = pid;
+	close(out_pipe[1]);
+	out->out = slurp(out_pipe[0]);
+	out->err = strdup("");
+	close(out_pipe[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return out->out && out->err ? 0 : -ENOMEM;
+}
+
 /* Append N bytes to the NUL-terminated growing buffer *BUF. */
 static int append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
 {

@@ -35,6 +35,12 @@ int policyd_reload(struct policyd_run *run);
 /* Remove every pin under the state dir (hid-policyd --cleanup). */
 int policyd_cleanup(struct policyd_run *run);
 
+struct policyctl_output;
+/* hid-policyd --check --config-dir RUN's policy directory, as an
+ * administrator runs it before a reload: what it printed and its exit
+ * status in OUT (policyctl_output_done() after). Returns 0 or -errno. */
+int policyd_check(struct policyd_run *run, struct policyctl_output *out);
+
 /* Audit records (one JSON object per line) matching every given
  * "key=value" filter, where key may be dotted ("device.hid_id"); "key="
  * with nothing after it matches records without that key. Waits up to

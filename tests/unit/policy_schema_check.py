@@ -5,6 +5,7 @@ file of policies/ passes both hid-policyd --check (with no warning) and
 policies/schema.json; a set of invalid documents fails both.
 
 Prints PASS:/FAIL:/SKIP: lines for scripts/test.sh."""
+import grp
 import json
 import os
 import re
@@ -46,13 +47,58 @@ def man_examples(path):
     return examples
 
 
+def missing_groups(text):
+    """Group names the document's senders name that this machine lacks."""
+    names = []
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return names
+    for ruleset in doc.get("devices", []) if isinstance(doc, dict) else []:
+        for rule in ruleset.get("rules", []) if isinstance(ruleset, dict) else []:
+            sender = rule.get("sender") if isinstance(rule, dict) else None
+            group = sender.get("group", []) if isinstance(sender, dict) else []
+            for g in group if isinstance(group, list) else [group]:
+                if isinstance(g, str) and g not in names:
+                    try:
+                        grp.getgrnam(g)
+                    except KeyError:
+                        names.append(g)
+    return names
+
+
 def check_with_policyd(name, text):
-    """hid-policyd --check on a directory holding only this file."""
+    """hid-policyd --check on a directory holding only this file. Groups
+    that an example names and this machine lacks (gamepad-tools) are made
+    for the check: in a mount namespace of its own, a copy of /etc/group
+    with them added covers the original."""
+    groups = missing_groups(text)
     with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+        os.chmod(d, 0o755)
+        policies = os.path.join(d, "policies")
+        os.mkdir(policies)
+        with open(os.path.join(policies, name), "w", encoding="utf-8") as f:
             f.write(text)
-        p = subprocess.run([policyd, "--check", "--config-dir", d],
-                           capture_output=True, text=True)
+        cmd = [policyd, "--check", "--config-dir", policies]
+        if groups:
+            group_file = os.path.join(d, "group")
+            with open("/etc/group", encoding="utf-8") as f:
+                lines = f.read()
+            used = {int(line.split(":")[2]) for line in lines.splitlines()
+                    if line.count(":") >= 3 and line.split(":")[2].isdigit()}
+            gid = 60000
+            with open(group_file, "w", encoding="utf-8") as f:
+                f.write(lines)
+                for g in groups:
+                    while gid in used:
+                        gid += 1
+                    f.write(f"{g}:x:{gid}:\n")
+                    used.add(gid)
+            os.chmod(group_file, 0o644)
+            cmd = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                   'mount --bind "$1" /etc/group && shift && exec "$@"', "sh",
+                   group_file] + cmd
+        p = subprocess.run(cmd, capture_output=True, text=True)
     return p.returncode, p.stdout + p.stderr
 
 

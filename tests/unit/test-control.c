@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
@@ -150,6 +151,87 @@ static void test_command_lines_become_the_documented_requests(void)
 	CHECK(!strcmp(a.socket_path, "/tmp/s"), "socket");
 	CHECK_OK(PARSE(&a, "--help"));
 	CHECK(a.help, "help");
+}
+
+/* explain's sender: names become ids, every --group is kept (the gid
+ * first), and --pid reads the process as the firewall reads its task. */
+static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
+{
+	struct ctl_args a;
+	json_t *req, *args, *g;
+	gid_t groups[CTL_SUBJECT_GROUPS_MAX];
+	char exe[256];
+	ssize_t n;
+	int n_groups;
+	char pid[16];
+
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "3",
+		       "--user", "root", "--group", "root", "--group", "100",
+		       "--executable", "/bin/sh"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK_EQ(json_integer_value(json_object_get(args, "user")), 0);
+	g = json_object_get(args, "group");
+	CHECK_EQ(json_array_size(g), 2);
+	CHECK_EQ(json_integer_value(json_array_get(g, 0)), 0);
+	CHECK_EQ(json_integer_value(json_array_get(g, 1)), 100);
+	CHECK(!strcmp(json_string_value(json_object_get(args, "executable")), "/bin/sh"), "executable");
+	CHECK(!json_object_get(args, "origin") && !json_object_get(args, "pid"), "origin, pid");
+	json_decref(req);
+
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "3",
+		       "--origin", "kernel"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "origin")), "kernel"), "origin");
+	CHECK(!json_object_get(args, "user") && !json_object_get(args, "group"), "no user");
+	json_decref(req);
+
+	/* this process: its real uid and gid, its supplementary groups */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "3",
+		       "--pid", pid));
+	CHECK_OK(ctl_args_resolve_pid(&a));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	CHECK(n > 0, "readlink");
+	exe[n] = '\0';
+	n_groups = getgroups((int)ARRAY_SIZE(groups), groups);
+	CHECK(n_groups >= 0, "getgroups");
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK_EQ(json_integer_value(json_object_get(args, "user")), getuid());
+	CHECK_EQ(json_integer_value(json_object_get(args, "pid")), getpid());
+	CHECK(!strcmp(json_string_value(json_object_get(args, "executable")), exe), "executable");
+	g = json_object_get(args, "group");
+	CHECK_EQ(json_array_size(g), (size_t)n_groups + 1);
+	CHECK_EQ(json_integer_value(json_array_get(g, 0)), getgid());
+	for (int i = 0; i < n_groups; i++)
+		CHECK_EQ(json_integer_value(json_array_get(g, (size_t)i + 1)), groups[i]);
+	json_decref(req);
+
+	/* allow --pid: the user and executable, as before; no groups */
+	CHECK_OK(PARSE(&a, "allow", "dev", "--pid", pid));
+	CHECK_OK(ctl_args_resolve_pid(&a));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK_EQ(json_integer_value(json_object_get(args, "user")), getuid());
+	CHECK(!json_object_get(args, "group"), "allow sends no groups");
+	json_decref(req);
+
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--group", "no-such-group-here"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--user", "no-such-user-here"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "driver"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "kernel",
+		       "--user", "0"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "kernel",
+		       "--pid", "1"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--pid", "1",
+		       "--group", "0"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--executable", "sh"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "user",
+		       "--origin", "user"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--group", "0"), -EINVAL);	/* explain's */
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--origin", "user"), -EINVAL);
 }
 
 static void test_bad_command_lines_are_usage_errors(void)
@@ -504,6 +586,8 @@ static const struct test_case tests[] = {
 	{ "since_values_become_utc_audit_log_times", test_since_values_become_utc_audit_log_times },
 	{ "command_lines_become_the_documented_requests",
 	  test_command_lines_become_the_documented_requests },
+	{ "explain_names_its_sender_as_the_firewall_reads_it",
+	  test_explain_names_its_sender_as_the_firewall_reads_it },
 	{ "bad_command_lines_are_usage_errors", test_bad_command_lines_are_usage_errors },
 	{ "log_filter_passes_exactly_the_matching_records",
 	  test_log_filter_passes_exactly_the_matching_records },

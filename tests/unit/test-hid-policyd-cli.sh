@@ -109,6 +109,56 @@ run_case check_missing_config_dir_fails 1 \
 	"$tmp/none: cannot open directory: No such file or directory" \
 	"policy rejected: 1 error, 0 warnings" -- --check --config-dir "$tmp/none"
 
+# who may send: root's programs, and the members of group 0 running /bin/sh
+mkdir -p "$tmp/senders"
+cat >"$tmp/senders/30-senders.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x046d", "product": "0xc52b"},
+ "rules": [{"name": "root-may", "request": "set_report", "report_type": "feature", "report_id": 3,
+            "sender": {"user": "root"}, "action": "allow"},
+           {"name": "group-0-shell-may", "request": "set_report", "report_type": "feature", "report_id": 3,
+            "sender": {"group": 0, "executable": "/bin/sh"}, "action": "allow"},
+           {"name": "nobody-else", "request": "set_report", "report_type": "feature", "report_id": 3,
+            "sender": {"origin": "user"}, "action": "deny"}]}]}
+JSON
+explain_senders=(--explain --config-dir "$tmp/senders" --device usb:046d:c52b
+	--request set_report --report feature --id 3)
+run_case explain_without_a_sender_says_the_decision_depends_on_it 0 \
+	"  depends on the sender: rule \"root-may\" (30-senders.json: devices[0].rules[0]): if a process sends it whose user is 0 (root), it matches and decides: allow; otherwise evaluation goes on" \
+	"  depends on the sender: rule \"group-0-shell-may\" (30-senders.json: devices[0].rules[1]): if a process sends it in group 0 (root), running the executable the rule names, it matches and decides: allow; otherwise evaluation goes on" \
+	"  depends on the sender: rule \"nobody-else\" (30-senders.json: devices[0].rules[2]): if a process sends it (origin user), it matches and decides: deny (EPERM); otherwise evaluation goes on" \
+	"decision for any other sender: allow by the built-in default: no rule matches and no rule set states a default" \
+	"the decision depends on who sends the request: 3 rules above decide for some senders; name the sender (its user, groups, executable or origin) to know which rule decides" \
+	-- "${explain_senders[@]}"
+run_case explain_for_a_user_by_name 0 \
+	"decision: allow by rule \"root-may\" (30-senders.json: devices[0].rules[0])" \
+	"  it applies to this request kind and report ID 0x03, and its sender (user) matches this one" \
+	-- "${explain_senders[@]}" --user root
+run_case explain_for_a_group_and_executable 0 \
+	"  no match: rule \"root-may\" (30-senders.json: devices[0].rules[0]): the sender's user 61234 is not its user 0 (root)" \
+	"decision: allow by rule \"group-0-shell-may\" (30-senders.json: devices[0].rules[1])" \
+	-- "${explain_senders[@]}" --user 61234 --group 61234 --group 0 --executable /bin/sh
+run_case explain_for_another_program_of_that_group 0 \
+	"  no match: rule \"group-0-shell-may\" (30-senders.json: devices[0].rules[1]): the sender's executable $policyd is not the executable the rule names (by device and inode)" \
+	"decision: deny (EPERM) by rule \"nobody-else\" (30-senders.json: devices[0].rules[2])" \
+	-- "${explain_senders[@]}" --user 61234 --group 0 --executable "$policyd"
+run_case explain_for_a_driver 0 \
+	"sender: a driver's own request (origin kernel): no user, group or executable" \
+	"  no match: rule \"nobody-else\" (30-senders.json: devices[0].rules[2]): it is for requests processes send (origin user), and this one is a driver's own" \
+	"decision: allow by the built-in default: no rule matches and no rule set states a default" \
+	-- "${explain_senders[@]}" --origin kernel
+run_case explain_refuses_a_driver_with_a_user 1 \
+	"hid-policyd: --origin kernel is a driver's own request, which has no user, group or executable" \
+	-- "${explain_senders[@]}" --origin kernel --user root
+run_case explain_refuses_an_unknown_group 1 \
+	"hid-policyd: --group \"no-such-group-here\": no such group" \
+	-- "${explain_senders[@]}" --group no-such-group-here
+run_case explain_refuses_a_relative_executable 1 \
+	"hid-policyd: --executable \"sh\": expected an absolute path" \
+	-- "${explain_senders[@]}" --executable sh
+run_case sender_options_go_with_explain 2 \
+	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable and --origin go with --explain" \
+	-- --check --config-dir "$tmp/senders" --user root
+
 run_case explain_names_the_denying_rule_and_errno 0 \
 	"decision: deny (EACCES) by rule \"deck-deny-isp\" (10-deck.json: devices[0].rules[0])" \
 	"  description: reboot into ISP" \

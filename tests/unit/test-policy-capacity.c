@@ -37,10 +37,11 @@ static char *document(const char *a, const char *b)
 	return s;
 }
 
-/* Two files of 40 rules each; returns the policy (or NULL) and the messages. */
-static struct policy *two_files(const char *match_a, const char *match_b, struct diag *d)
+/* Two files of 40 rules each in DIR; returns the policy (or NULL) and the
+ * messages. */
+static struct policy *two_files_in(const char *dir, const char *match_a, const char *match_b,
+				   struct diag *d)
 {
-	char *dir = make_temp_dir();
 	char *a = ruleset("a", match_a, 0, 40), *b = ruleset("b", match_b, 100, 40);
 	char *doc_a = document(a, NULL), *doc_b = document(b, NULL);
 	const char *dirs[] = { dir };
@@ -53,19 +54,64 @@ static struct policy *two_files(const char *match_a, const char *match_b, struct
 	free(b);
 	free(doc_a);
 	free(doc_b);
+	return p;
+}
+
+static struct policy *two_files(const char *match_a, const char *match_b, struct diag *d)
+{
+	char *dir = make_temp_dir();
+	struct policy *p = two_files_in(dir, match_a, match_b, d);
+
 	rm_tree(dir);
 	return p;
 }
 
+/* The message is placed where the other semantic errors are: the file's
+ * full path, line and column, and JSON path, here of the first match that
+ * takes the device; every match that does is named the same way. */
 static void two_files_for_the_same_device_that_do_not_fit_are_refused(void)
 {
+	char *dir = make_temp_dir();
 	struct diag d = {};
-	struct policy *p = two_files("{'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}",
-				     "{'bus': 'any', 'vendor': '0x054c', 'product': 'any'}", &d);
+	struct policy *p = two_files_in(dir, "{'bus': 'usb', 'vendor': '0x054c', 'product': '0x0ce6'}",
+					"{'bus': 'any', 'vendor': '0x054c', 'product': 'any'}", &d);
+	char *want = in_dir(dir, "10-a.json:1:38: devices[0].match: a device usb:054C:0CE6 would get 80 rules, more than the 64 a device holds, from the matches DIR/10-a.json:1:38: devices[0].match (40 rules), DIR/20-b.json:1:38: devices[0].match (40 rules); narrow them or merge their rule sets' rules");
 
 	CHECK(!p, "80 rules for one device were accepted");
-	CHECK_MESSAGES(&d, "10-a.json: devices[0]: a device usb:054C:0CE6 would get 80 rules, more than the 64 a device holds, from the rule sets 10-a.json: devices[0] (40), 20-b.json: devices[0] (40); narrow their matches or merge their rules");
+	CHECK_MESSAGES(&d, want);
+	CHECK_EQ(d.entries[0].line, 1);
+	CHECK_EQ(d.entries[0].column, 38);
+	free(want);
 	diag_done(&d);
+	rm_tree(dir);
+}
+
+/* Lines and columns are the match's own, in a file written over several
+ * lines, and a list of matches names the one that takes the device. */
+static void the_matches_that_take_the_device_are_named_by_line_and_column(void)
+{
+	char *dir = make_temp_dir();
+	char *a = ruleset("a", "{'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'}", 0, 40);
+	char *b = ruleset("b", "[{'bus': 'bluetooth', 'vendor': 'any', 'product': 'any'},\n"
+			       "   {'bus': 'usb', 'vendor': '0x046d', 'product': 'any'}]", 100, 40);
+	char *doc_a = document(a, NULL), *doc_b, *want;
+	const char *dirs[] = { dir };
+	struct diag d = {};
+	struct policy *p = NULL;
+
+	CHECK(asprintf(&doc_b, "{'version': 1,\n 'devices': [\n  %s]}", b) > 0, "out of memory");
+	write_policy(dir, "10-a.json", doc_a);
+	write_policy(dir, "20-b.json", doc_b);
+	CHECK_EQ(policy_load_dirs(dirs, 1, true, &d, &p), -EINVAL);
+	want = in_dir(dir, "10-a.json:1:38: devices[0].match: a device usb:046D:C52B would get 80 rules, more than the 64 a device holds, from the matches DIR/10-a.json:1:38: devices[0].match (40 rules), DIR/20-b.json:4:4: devices[0].match[1] (40 rules); narrow them or merge their rule sets' rules");
+	CHECK_MESSAGES(&d, want);
+	free(want);
+	free(a);
+	free(b);
+	free(doc_a);
+	free(doc_b);
+	diag_done(&d);
+	rm_tree(dir);
 }
 
 /* Different products of one vendor, or different buses: no device gets
@@ -136,6 +182,8 @@ static void only_rule_sets_that_meet_on_one_device_are_added_up(void)
 static const struct test_case tests[] = {
 	{ "two_files_for_the_same_device_that_do_not_fit_are_refused",
 	  two_files_for_the_same_device_that_do_not_fit_are_refused },
+	{ "the_matches_that_take_the_device_are_named_by_line_and_column",
+	  the_matches_that_take_the_device_are_named_by_line_and_column },
 	{ "rule_sets_that_never_meet_on_one_device_are_accepted",
 	  rule_sets_that_never_meet_on_one_device_are_accepted },
 	{ "a_rule_set_for_any_device_meets_every_other", a_rule_set_for_any_device_meets_every_other },
