@@ -60,7 +60,7 @@ void ctl_usage(FILE *f)
 		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
 		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
 		"          [--user USER] [--group GROUP]... [--executable PATH] | [--pid PID]\n"
-		"          | [--origin kernel|user]\n"
+		"          | [--origin kernel|user] [--unit UNIT]\n"
 		"                              which rule decides a request, and why; --usage,\n"
 		"                              --uniq and --phys replace what DEVICE says of itself;\n"
 		"                              the rest name the sender (the process's groups: every\n"
@@ -110,7 +110,7 @@ static int bad(const char *fmt, ...)
 /* Who sends a request: explain takes them all. --pid stands for the rest
  * but --origin; --origin kernel (a driver's own request) goes with none. */
 #define SUBJECT_OPTIONS (BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) | \
-			 BIT(OPT_ORIGIN))
+			 BIT(OPT_ORIGIN) | BIT(OPT_UNIT))
 #define PROCESS_OPTIONS (BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE))
 static const struct {
 	const char *name;
@@ -353,8 +353,9 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	}
 	if ((seen & BIT(OPT_PID)) && (seen & PROCESS_OPTIONS))
 		return bad("%s", "--pid names the process's user, groups and executable itself: give --pid or --user/--group/--executable");
-	if (a->origin && !strcmp(a->origin, "kernel") && (seen & (PROCESS_OPTIONS | BIT(OPT_PID))))
-		return bad("%s", "--origin kernel is a driver's own request, which has no user, group, executable or process");
+	if (a->origin && !strcmp(a->origin, "kernel") &&
+	    (seen & (PROCESS_OPTIONS | BIT(OPT_PID) | BIT(OPT_UNIT))))
+		return bad("%s", "--origin kernel is a driver's own request, which has no user, group, executable, process or unit");
 	if (optind >= argc)
 		return bad("%s", "no command given (try --help)");
 	a->command = argv[optind++];

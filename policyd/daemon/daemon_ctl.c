@@ -400,12 +400,14 @@ static bool id_arg(json_t *v, uint32_t *ret)
  * request, as far as the question says. "group" lists the gid first, then
  * the supplementary groups (room for CTL_SUBJECT_GROUPS_MAX in GIDS).
  */
+#define EXPLAIN_CGROUP_LEVELS 16	/* a unit's depth, and more */
+
 static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *gids,
-			   char *err, size_t errsize)
+			   uint64_t *cgroups, char *err, size_t errsize)
 {
 	json_t *origin = json_object_get(args, "origin"), *user = json_object_get(args, "user");
 	json_t *group = json_object_get(args, "group"), *exe = json_object_get(args, "executable");
-	json_t *pid = json_object_get(args, "pid"), *g;
+	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit"), *g;
 	size_t i;
 	int r;
 
@@ -418,8 +420,20 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		who->given |= POLICY_SUBJECT_ORIGIN;
 		who->from_kernel = !strcmp(o, "kernel");
 	}
-	if (who->from_kernel && (user || group || exe || pid))
-		return failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable or process");
+	if (who->from_kernel && (user || group || exe || pid || unit))
+		return failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable, process or unit");
+	if (unit) {
+		const char *why;
+
+		if (!json_is_string(unit))
+			return failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
+		who->unit = json_string_value(unit);
+		if (policy_unit_cgroups(who->unit, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
+					&who->unit_running, &why) < 0)
+			return failf(err, errsize, -EINVAL, "unit \"%.256s\": %s", who->unit, why);
+		who->cgroups = cgroups;
+		who->given |= POLICY_SUBJECT_UNIT;
+	}
 	if (pid) {
 		/* hid-policyctl reads the process, as for allow --pid. */
 		if (!user || !group || !exe)
@@ -475,6 +489,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	uint32_t usages[POLICY_USAGE_LIST_MAX];
 	_cleanup_free_ uint32_t *gids = calloc(CTL_SUBJECT_GROUPS_MAX, sizeof(*gids));
 	struct policy_subject who;
+	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
 	FILE *f;
 	int r = 0, id, depends;
 
@@ -485,7 +500,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 		return r;
 	if ((r = request_kinds(args, true, &req.kind, err, errsize)) < 0 ||
 	    (r = report_id_arg(args, &id, err, errsize)) < 0 ||
-	    (r = explain_subject(args, &who, gids, err, errsize)) < 0)
+	    (r = explain_subject(args, &who, gids, cgroups, err, errsize)) < 0)
 		return r;
 	if (id < 0)
 		return failf(err, errsize, -EINVAL, "\"id\" (the report ID) is missing");

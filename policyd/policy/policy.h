@@ -236,6 +236,16 @@ int policy_unit_add(struct policy *p, const char *name, const char **why);
 const struct policy_unit *policy_unit_find(const struct policy *p, const char *name);
 
 /*
+ * The ids of the cgroups from the root down to unit NAME's as they are now,
+ * into IDS ([0] the root's, at most MAX): *N of them, and *RUNNING whether
+ * the unit's own cgroup is one (else only its slices that exist are).
+ * Returns 0, or -EINVAL with WHY set when NAME is no unit the firewall can
+ * tell.
+ */
+int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
+			const char **why);
+
+/*
  * Look up the cgroup of each unit P names now: a unit started since has
  * a new cgroup, a unit stopped none. *CHANGED (if given) tells whether any
  * unit's cgroup is not the one looked up before; the rules of every device
@@ -332,6 +342,7 @@ int policy_hex_bytes(const char *s, uint8_t *buf, size_t size);
 #define POLICY_SUBJECT_USER		(1u << 1)
 #define POLICY_SUBJECT_GROUPS		(1u << 2)
 #define POLICY_SUBJECT_EXECUTABLE	(1u << 3)
+#define POLICY_SUBJECT_UNIT		(1u << 4)
 
 struct policy_subject {
 	unsigned int given;		/* POLICY_SUBJECT_* */
@@ -343,6 +354,12 @@ struct policy_subject {
 	struct hid_rule_exe exe;	/* EXECUTABLE: the file's identity */
 	const char *executable;		/* ... and its path, for the text (NULL: none) */
 	long pid;			/* > 0: all of it was read from this process */
+	const char *unit;		/* UNIT: the systemd unit it runs in */
+	const uint64_t *cgroups;	/* ... its cgroup's ancestors' ids as they are now
+					 * ([0] the root's); fewer than its depth + 1 when
+					 * the unit is not running */
+	size_t n_cgroups;
+	bool unit_running;
 };
 
 /* Does rule R match REQ for every sender WHO stands for (POLICY_MATCH_ALWAYS),

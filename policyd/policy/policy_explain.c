@@ -207,6 +207,9 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 		fprintf(f, "%s(inode %llu on device %u:%u)", who->executable ? " " : ", executable ",
 			(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
 	}
+	if (given & POLICY_SUBJECT_UNIT)
+		fprintf(f, ", in unit %s%s", who->unit,
+			who->unit_running ? "" : " (not running now: no rule for it applies until it starts)");
 	if ((given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) !=
 	    (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) {
 		fprintf(f, "; not given:");
@@ -281,6 +284,12 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 		fprintf(f, "the sender's executable%s%s is not %s the rule names (by device and inode)",
 			who->executable ? " " : "", who->executable ?: "",
 			s->n_exes > 1 ? "one of the executables" : "the executable");
+	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT)) {
+		fprintf(f, "the sender's unit %s is not %s the rule names, nor in %s", who->unit,
+			s->n_units > 1 ? "one of the units" : "the unit",
+			s->n_units > 1 ? "one of them" : "it");
+		if (!who->unit_running)
+			fprintf(f, " (%s is not running now)", who->unit);
 	} else {
 		fprintf(f, "its sender is not this one");
 	}
@@ -288,15 +297,30 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 	return buf;
 }
 
+/* The units rule R's sender names, from the policy's rule (a temporary
+ * allow's unit is not in the policy's rules). */
+static void print_rule_units(const struct policy *p, const struct hid_rule *r, FILE *f)
+{
+	const struct policy_rule *pr = r->index < p->n_rules ? &p->rules[r->index] : NULL;
+
+	if (!pr) {
+		fprintf(f, "the unit it names");
+		return;
+	}
+	for (unsigned i = 0; i < pr->sender.n_units && i < HID_SENDER_MAX_IDS; i++)
+		fprintf(f, "%s%s", i ? " or " : "", p->units[pr->units[i]].name);
+}
+
 /* What a sender must be for rule R to match, in what WHO leaves open. */
-static void print_sender_condition(const struct hid_rule *r, const struct policy_subject *who,
-				   FILE *f)
+static void print_sender_condition(const struct policy *p, const struct hid_rule *r,
+				   const struct policy_subject *who, FILE *f)
 {
 	const struct hid_rule_sender *s = &r->sender;
 	unsigned int given = policy_subject_given(who);
 	const char *sep = "";
 
-	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE))) {
+	if (!(s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE |
+			   HID_SENDER_F_UNIT))) {
 		fprintf(f, "if %s", s->origin == HID_SENDER_ORIGIN_KERNEL ?
 			"it is a driver's own request (origin kernel)" :
 			"a process sends it (origin user)");
@@ -313,10 +337,16 @@ static void print_sender_condition(const struct hid_rule *r, const struct policy
 		print_ids(f, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
 		sep = ",";
 	}
-	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !(given & POLICY_SUBJECT_EXECUTABLE))
+	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !(given & POLICY_SUBJECT_EXECUTABLE)) {
 		fprintf(f, "%s running %s", sep, s->n_exes == 1 ? "the executable the rule names" :
 			s->n_exes ? "one of the executables the rule names" :
 			"an executable the rule names (none is installed: then it matches no process)");
+		sep = ",";
+	}
+	if ((s->fields & HID_SENDER_F_UNIT) && !(given & POLICY_SUBJECT_UNIT)) {
+		fprintf(f, "%s in unit ", sep);
+		print_rule_units(p, r, f);
+	}
 }
 
 static void print_sender_match(const struct hid_rule *r, FILE *f)
@@ -330,11 +360,14 @@ static void print_sender_match(const struct hid_rule *r, FILE *f)
 		fprintf(f, "origin %s%s", s->origin == HID_SENDER_ORIGIN_KERNEL ? "kernel" : "user",
 			s->fields & ~HID_SENDER_F_ORIGIN ? ", " : "");
 	if (s->fields & HID_SENDER_F_USER)
-		fprintf(f, "user%s", s->fields & (HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE) ? ", " : "");
+		fprintf(f, "user%s", s->fields & (HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE |
+						  HID_SENDER_F_UNIT) ? ", " : "");
 	if (s->fields & HID_SENDER_F_GROUP)
-		fprintf(f, "group%s", s->fields & HID_SENDER_F_EXECUTABLE ? ", " : "");
+		fprintf(f, "group%s", s->fields & (HID_SENDER_F_EXECUTABLE | HID_SENDER_F_UNIT) ? ", " : "");
 	if (s->fields & HID_SENDER_F_EXECUTABLE)
-		fprintf(f, "executable");
+		fprintf(f, "executable%s", s->fields & HID_SENDER_F_UNIT ? ", " : "");
+	if (s->fields & HID_SENDER_F_UNIT)
+		fprintf(f, "unit");
 	fprintf(f, ") matches this one");
 }
 
@@ -429,7 +462,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 			fprintf(f, "  depends on the sender: ");
 			print_rule_ref(p, hr->index, f);
 			fprintf(f, ": ");
-			print_sender_condition(hr, who, f);
+			print_sender_condition(p, hr, who, f);
 			if (decides(rules, hr)) {
 				fprintf(f, ", it matches and decides: %s", action_name(hr->action));
 				if (hr->action == HID_RULE_DENY)

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -329,6 +330,42 @@ const struct policy_unit *policy_unit_find(const struct policy *p, const char *n
 		if (!strcmp(p->units[i].name, name))
 			return &p->units[i];
 	return NULL;
+}
+
+int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
+			const char **why)
+{
+	const char *root = policy_cgroup_root();
+	char cgroup[POLICY_PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	size_t levels = 1, k = 0;
+
+	*n = 0;
+	*running = false;
+	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+		return -EINVAL;
+	if (!root) {
+		*why = "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in";
+		return -EINVAL;
+	}
+	for (const char *c = cgroup; *c; c++)
+		levels += *c == '/';
+	/* The root, then each prefix of the path that ends at a '/' or at its end. */
+	for (size_t level = 0; level <= levels && k < max; level++) {
+		size_t len = 0, seen = 0;
+
+		if (level) {
+			while (cgroup[len] && (cgroup[len] != '/' || ++seen < level))
+				len++;
+		}
+		snprintf(dir, sizeof(dir), "%s%s%.*s", root, level ? "/" : "", (int)len, cgroup);
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			break;
+		ids[k++] = (uint64_t)st.st_ino;
+	}
+	*n = k;
+	*running = k == levels + 1;
+	return 0;
 }
 
 /* A systemd unit, kept by name in the policy; its cgroup is looked up when

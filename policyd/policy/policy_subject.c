@@ -63,7 +63,8 @@ bool policy_subject_is_process(const struct policy_subject *who)
 {
 	unsigned int given = policy_subject_given(who);
 
-	return (given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) ||
+	return (given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE |
+			 POLICY_SUBJECT_UNIT)) ||
 	       ((given & POLICY_SUBJECT_ORIGIN) && !who->from_kernel);
 }
 
@@ -92,11 +93,40 @@ void policy_subject_sender(const struct policy_subject *who, struct policy_sende
 		id->exe_ino = who->exe.ino;
 		id->exe_dev = who->exe.dev;
 	}
+	if (given & POLICY_SUBJECT_UNIT) {
+		id->cgroups = who->cgroups;
+		id->n_cgroups = who->n_cgroups;
+	}
+}
+
+/* Deep enough for any unit a rule names: system.slice/x.service is 2. */
+#define UNIT_LEVELS_MAX 16
+
+/* A sender in each unit S lists that is running, and one in none of them:
+ * cgroup ancestries that tell them apart (an id no cgroup has fills the
+ * levels a unit does not decide). Returns how many went to OUT/N_OUT. */
+static size_t each_unit_and_none(const struct hid_rule_sender *s,
+				 uint64_t out[][UNIT_LEVELS_MAX], size_t *n_out)
+{
+	size_t k = 0;
+
+	for (unsigned i = 0; i < s->n_units && i < HID_SENDER_MAX_IDS; i++) {
+		const struct hid_rule_unit *u = &s->units[i];
+
+		if (!u->cgroup_id || u->level >= UNIT_LEVELS_MAX)
+			continue;	/* not running: none of its processes exists */
+		for (uint32_t l = 0; l <= u->level; l++)
+			out[k][l] = UINT64_MAX;
+		out[k][u->level] = u->cgroup_id;
+		n_out[k++] = u->level + 1;
+	}
+	n_out[k++] = 0;
+	return k;
 }
 
 /* The fields of a rule's sender that a subject can name, each tried below. */
 #define SUBJECT_FIELDS (HID_SENDER_F_ORIGIN | HID_SENDER_F_USER | HID_SENDER_F_GROUP | \
-			HID_SENDER_F_EXECUTABLE)
+			HID_SENDER_F_EXECUTABLE | HID_SENDER_F_UNIT)
 
 enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
 						     const struct policy_request *req,
@@ -106,8 +136,10 @@ enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
 	unsigned int given = policy_subject_given(who);
 	uint32_t uids[HID_SENDER_MAX_IDS + 1], gids[HID_SENDER_MAX_IDS + 1];
 	struct hid_rule_exe exes[HID_SENDER_MAX_IDS + 1];
+	uint64_t cgroups[HID_SENDER_MAX_IDS + 1][UNIT_LEVELS_MAX];
+	size_t n_cgroups[HID_SENDER_MAX_IDS + 1];
 	bool from_kernel[2] = { false, true };
-	size_t n_origins = 2, n_uids = 1, n_gids = 1, n_exes = 1;
+	size_t n_origins = 2, n_uids = 1, n_gids = 1, n_exes = 1, n_units = 1;
 	struct policy_request q = *req;
 	struct policy_sender_id id;
 	bool some = false, all = true;
@@ -125,27 +157,35 @@ enum policy_match_result policy_rule_matches_subject(const struct hid_rule *r,
 		n_gids = each_id_and_another(s->gids, s->n_gids, gids);
 	if (!(given & POLICY_SUBJECT_EXECUTABLE))
 		n_exes = each_exe_and_another(s, exes);
+	if (!(given & POLICY_SUBJECT_UNIT))
+		n_units = each_unit_and_none(s, cgroups, n_cgroups);
 
 	q.sender = &id;
-	for (size_t o = 0; o < n_origins; o++)
-		for (size_t u = 0; u < n_uids; u++)
-			for (size_t g = 0; g < n_gids; g++)
-				for (size_t e = 0; e < n_exes; e++) {
-					bool m;
+	for (size_t c = 0; c < n_units; c++) {
+		for (size_t o = 0; o < n_origins; o++)
+			for (size_t u = 0; u < n_uids; u++)
+				for (size_t g = 0; g < n_gids; g++)
+					for (size_t e = 0; e < n_exes; e++) {
+						bool m;
 
-					id.from_kernel = from_kernel[o];
-					if (!(given & POLICY_SUBJECT_USER))
-						id.uid = uids[u];
-					if (!(given & POLICY_SUBJECT_GROUPS))
-						id.gid = gids[g];
-					if (!(given & POLICY_SUBJECT_EXECUTABLE)) {
-						id.exe_ino = exes[e].ino;
-						id.exe_dev = exes[e].dev;
+						id.from_kernel = from_kernel[o];
+						if (!(given & POLICY_SUBJECT_USER))
+							id.uid = uids[u];
+						if (!(given & POLICY_SUBJECT_GROUPS))
+							id.gid = gids[g];
+						if (!(given & POLICY_SUBJECT_EXECUTABLE)) {
+							id.exe_ino = exes[e].ino;
+							id.exe_dev = exes[e].dev;
+						}
+						if (!(given & POLICY_SUBJECT_UNIT)) {
+							id.cgroups = cgroups[c];
+							id.n_cgroups = n_cgroups[c];
+						}
+						m = policy_rule_matches(r, &q);
+						some |= m;
+						all &= m;
 					}
-					m = policy_rule_matches(r, &q);
-					some |= m;
-					all &= m;
-				}
+	}
 	/* A field a subject cannot name yet (one the firewall learnt before
 	 * this file did) is not guessed: all fields must hold, so where the
 	 * others can, the rule matches for some senders. */

@@ -730,6 +730,22 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	CHECK(strstr(out, "unit fwupd.service: running"), "no message of the unit starting:\n%s", out);
 	free(out);
 
+	/* hid-policyctl explain --unit, with the unit running and not. */
+	CHECK_EQ(sh(NULL, "systemd-run --quiet --collect --unit=fwupd.service /bin/sleep 60"), 0);
+	sleep(1);	/* the daemon compiles the rules with the unit's new cgroup */
+	st = sh(&out, "%s/hid-policyctl --no-ask-password explain %s set_report --report feature --id 0xf0 --unit fwupd.service",
+		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);
+	CHECK(st == 0 && strstr(out, "decision: allow by rule \"firmware-by-the-updater\""),
+	      "explain --unit fwupd.service (running): exit %d: %s", st, out);
+	free(out);
+	CHECK_EQ(sh(NULL, "systemctl stop fwupd.service"), 0);
+	st = sh(&out, "%s/hid-policyctl --no-ask-password explain %s set_report --report feature --id 0xf0 --unit hp-other-updater.service",
+		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);
+	CHECK(st == 0 && strstr(out, "not running now") &&
+	      strstr(out, "decision: deny (EPERM) by rule \"no-firmware-update\""),
+	      "explain --unit hp-other-updater.service: exit %d: %s", st, out);
+	free(out);
+
 	/* A temporary allow for one unit that has not run yet: it alone. */
 	st = sh(&out, "%s/hid-policyctl --no-ask-password allow %s --for 5m --request set_report --report feature --id 0xf0 --unit hp-flasher.service",
 		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);

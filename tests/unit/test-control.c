@@ -187,6 +187,15 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	CHECK(!json_object_get(args, "user") && !json_object_get(args, "group"), "no user");
 	json_decref(req);
 
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "3",
+		       "--unit", "fwupd.service", "--user", "0"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "unit")), "fwupd.service"), "unit");
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "kernel",
+		       "--unit", "fwupd.service"), -EINVAL);
+
 	/* this process: its real uid and gid, its supplementary groups */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "3",

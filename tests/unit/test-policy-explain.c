@@ -374,7 +374,66 @@ static void a_sender_field_explain_cannot_try_is_never_guessed(void)
 	CHECK_EQ(policy_rule_matches_subject(&r, &req, &user), POLICY_MATCH_ALWAYS);
 }
 
+/* A unit: a process in it, in another unit, and a question that names
+ * none. The unit's cgroup is set as the daemon would find it running. */
+static void a_unit_is_told_by_its_cgroup(void)
+{
+	struct policy *p;
+	const uint64_t in_fwupd[] = { 1, 40, 77 }, in_other[] = { 1, 40, 78 };
+	const struct policy_subject fwupd = { .given = POLICY_SUBJECT_UNIT, .unit = "fwupd.service",
+					      .cgroups = in_fwupd, .n_cgroups = 3,
+					      .unit_running = true };
+	const struct policy_subject other = { .given = POLICY_SUBJECT_UNIT, .unit = "other.service",
+					      .cgroups = in_other, .n_cgroups = 3,
+					      .unit_running = true };
+	const struct policy_subject stopped = { .given = POLICY_SUBJECT_UNIT,
+						.unit = "stopped.service", .cgroups = in_other,
+						.n_cgroups = 2 };
+	const struct policy_sender_id fwupd_id = { .known = true, .cgroups = in_fwupd, .n_cgroups = 3 };
+	struct explained e;
+
+	if (!policy_cgroup_root()) {
+		SKIP("this machine has no cgroup2 hierarchy: a policy with a unit cannot be read");
+		return;
+	}
+	p = load_rules("{'name': 'updater', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		       " 'sender': {'unit': 'fwupd.service'}, 'action': 'allow'},"
+		       "{'name': 'rest', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		       " 'action': 'deny'}");
+	p->units[0].cgroup_id = 77;
+
+	e = explain(p, &fwupd);
+	CHECK_EQ(e.v.rule, firewall_rule(p, &fwupd_id));
+	CHECK_TEXT(e, "sender: a process, in unit fwupd.service");
+	CHECK_TEXT(e, "decision: allow by rule \"updater\"");
+	free(e.text);
+
+	e = explain(p, &other);
+	CHECK_TEXT(e, "no match: rule \"updater\" (t.json: devices[0].rules[0]): the sender's unit other.service is not the unit the rule names, nor in it\n");
+	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"rest\"");
+	free(e.text);
+
+	e = explain(p, &stopped);
+	CHECK_TEXT(e, "in unit stopped.service (not running now");
+	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"rest\"");
+	free(e.text);
+
+	e = explain(p, NULL);
+	CHECK_EQ(e.depends, 1);
+	CHECK_TEXT(e, "depends on the sender: rule \"updater\" (t.json: devices[0].rules[0]): if a process sends it in unit fwupd.service, it matches and decides: allow");
+	free(e.text);
+
+	/* Not running: no process is in it, so nothing depends on it. */
+	p->units[0].cgroup_id = 0;
+	e = explain(p, NULL);
+	CHECK_EQ(e.depends, 0);
+	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"rest\"");
+	free(e.text);
+	policy_free(p);
+}
+
 static const struct test_case tests[] = {
+	{ "a_unit_is_told_by_its_cgroup", a_unit_is_told_by_its_cgroup },
 	{ "a_named_sender_gets_the_rule_the_firewall_picks_and_why",
 	  a_named_sender_gets_the_rule_the_firewall_picks_and_why },
 	{ "without_a_sender_a_rule_naming_one_makes_the_outcome_depend_on_it",
