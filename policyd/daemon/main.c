@@ -206,9 +206,13 @@ static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
 	return -EINVAL;
 }
 
-/* --user, --group, --executable and --origin: who sends the request, as
- * far as they say. GIDS has room for every --group. */
-static int explain_subject(const struct options *opts, struct policy_subject *who, uint32_t *gids)
+#define EXPLAIN_CGROUP_LEVELS 16	/* a unit's depth, and more */
+
+/* --user, --group, --executable, --origin and --unit: who sends the
+ * request, as far as they say. GIDS has room for every --group, CGROUPS
+ * for EXPLAIN_CGROUP_LEVELS. */
+static int explain_subject(const struct options *opts, struct policy_subject *who, uint32_t *gids,
+			   uint64_t *cgroups)
 {
 	int r;
 
@@ -221,8 +225,8 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 		}
 		who->given |= POLICY_SUBJECT_ORIGIN;
 		who->from_kernel = !strcmp(opts->origin, "kernel");
-		if (who->from_kernel && (opts->user || opts->n_groups || opts->executable)) {
-			fprintf(stderr, "hid-policyd: --origin kernel is a driver's own request, which has no user, group or executable\n");
+		if (who->from_kernel && (opts->user || opts->n_groups || opts->executable || opts->unit)) {
+			fprintf(stderr, "hid-policyd: --origin kernel is a driver's own request, which has no user, group, executable or unit\n");
 			return -EINVAL;
 		}
 	}
@@ -255,6 +259,18 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 		who->executable = opts->executable;
 		who->given |= POLICY_SUBJECT_EXECUTABLE;
 	}
+	if (opts->unit) {
+		const char *why;
+
+		if (policy_unit_cgroups(opts->unit, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
+					&who->unit_running, &why) < 0) {
+			fprintf(stderr, "hid-policyd: --unit \"%s\": %s\n", opts->unit, why);
+			return -EINVAL;
+		}
+		who->unit = opts->unit;
+		who->cgroups = cgroups;
+		who->given |= POLICY_SUBJECT_UNIT;
+	}
 	return 0;
 }
 
@@ -271,6 +287,7 @@ static int run_explain(const struct options *opts)
 	uint8_t buf[4096];
 	_cleanup_free_ uint32_t *gids = calloc(opts->n_groups + 1, sizeof(*gids));
 	struct policy_subject who;
+	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
 	int r;
 
 	if (!gids)
@@ -287,7 +304,7 @@ static int run_explain(const struct options *opts)
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;
-	r = explain_subject(opts, &who, gids);
+	r = explain_subject(opts, &who, gids, cgroups);
 	if (r < 0)
 		return r;
 	r = load(opts, &diag, &p);

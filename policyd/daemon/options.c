@@ -45,6 +45,7 @@ enum {
 	OPT_GROUP,
 	OPT_EXECUTABLE,
 	OPT_ORIGIN,
+	OPT_UNIT,
 };
 
 void options_usage(FILE *f)
@@ -61,7 +62,7 @@ void options_usage(FILE *f)
 		"                   [--descriptor-sha256 HASH] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
 		"                   [--user USER] [--group GROUP]... [--executable PATH]\n"
-		"                   [--origin kernel|user]\n"
+		"                   [--origin kernel|user] [--unit UNIT]\n"
 		"\n"
 		"  (no command)        run the firewall service\n"
 		"  --foreground        log to stderr instead of syslog\n"
@@ -103,6 +104,7 @@ void options_usage(FILE *f)
 		"                      every one counts, as supplementary groups do)\n"
 		"  --executable PATH   the program that sends it, matched by file identity\n"
 		"  --origin ORIGIN     kernel (a driver's own request, none of the above) or user\n"
+		"  --unit UNIT         the systemd unit it runs in (its cgroup as it is now)\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n");
 }
@@ -153,6 +155,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "executable", required_argument, NULL, OPT_EXECUTABLE },
 		{ "origin", required_argument, NULL, OPT_ORIGIN },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{}
 	};
 	int c;
@@ -277,6 +280,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_EXECUTABLE:
 			opts->executable = optarg;
 			break;
+		case OPT_UNIT:
+			opts->unit = optarg;
+			break;
 		case OPT_ORIGIN:
 			opts->origin = optarg;
 			break;
@@ -327,8 +333,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 	    (opts->device || opts->request || opts->report || opts->id || opts->payload ||
 	     opts->n_usages || opts->uniq || opts->phys || opts->interface ||
 	     opts->descriptor_sha256 || opts->user || opts->n_groups || opts->executable ||
-	     opts->origin)) {
-		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable and --origin go with --explain\n");
+	     opts->origin || opts->unit)) {
+		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain\n");
 		return -EINVAL;
 	}
 	if (opts->strict && opts->command != COMMAND_CHECK) {

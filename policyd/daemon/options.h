@@ -46,6 +46,7 @@ struct options {
 	size_t n_groups, cap_groups;
 	const char *executable;
 	const char *origin;
+	const char *unit;		/* --explain --unit */
 	/* --check */
 	bool strict;
 	/* the daemon */

@@ -241,8 +241,20 @@ static bool subject_in_group(const struct hid_rule_sender *s, const struct polic
 	return false;
 }
 
+static void print_rule_units(const struct policy *p, const struct hid_rule *r, FILE *f);
+
+/* Is none of the units R names running (then no process is in them)? */
+static bool units_all_stopped(const struct hid_rule_sender *s)
+{
+	for (unsigned i = 0; i < s->n_units && i < HID_SENDER_MAX_IDS; i++)
+		if (s->units[i].cgroup_id)
+			return false;
+	return true;
+}
+
 /* Why rule R's sender does not match WHO's request (the rest of R does). */
-static const char *sender_mismatch(const struct hid_rule *r, const struct policy_request *req,
+static const char *sender_mismatch(const struct policy *p, const struct hid_rule *r,
+				   const struct policy_request *req,
 				   const struct policy_subject *who, char *buf, size_t size)
 {
 	const struct hid_rule_sender *s = &r->sender;
@@ -284,6 +296,11 @@ static const char *sender_mismatch(const struct hid_rule *r, const struct policy
 		fprintf(f, "the sender's executable%s%s is not %s the rule names (by device and inode)",
 			who->executable ? " " : "", who->executable ?: "",
 			s->n_exes > 1 ? "one of the executables" : "the executable");
+	} else if ((s->fields & HID_SENDER_F_UNIT) && units_all_stopped(s)) {
+		fprintf(f, "%s it names (", s->n_units > 1 ? "none of the units" : "the unit");
+		print_rule_units(p, r, f);
+		fprintf(f, ") is %srunning now: no process is in %s", s->n_units > 1 ? "" : "not ",
+			s->n_units > 1 ? "them" : "it");
 	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT)) {
 		fprintf(f, "the sender's unit %s is not %s the rule names, nor in %s", who->unit,
 			s->n_units > 1 ? "one of the units" : "the unit",
@@ -478,7 +495,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, "  no match: ");
 		print_rule_ref(p, hr->index, f);
 		fprintf(f, ": %s\n", mismatch(hr, req, why, sizeof(why)) ?:
-			sender_mismatch(hr, req, who, why, sizeof(why)));
+			sender_mismatch(p, hr, req, who, why, sizeof(why)));
 	}
 
 	fprintf(f, "decision%s: %s", depends ? " for any other sender" : "", action_name(v->action));

@@ -147,7 +147,7 @@ run_case explain_for_a_driver 0 \
 	"decision: allow by the built-in default: no rule matches and no rule set states a default" \
 	-- "${explain_senders[@]}" --origin kernel
 run_case explain_refuses_a_driver_with_a_user 1 \
-	"hid-policyd: --origin kernel is a driver's own request, which has no user, group or executable" \
+	"hid-policyd: --origin kernel is a driver's own request, which has no user, group, executable or unit" \
 	-- "${explain_senders[@]}" --origin kernel --user root
 run_case explain_refuses_an_unknown_group 1 \
 	"hid-policyd: --group \"no-such-group-here\": no such group" \
@@ -156,7 +156,7 @@ run_case explain_refuses_a_relative_executable 1 \
 	"hid-policyd: --executable \"sh\": expected an absolute path" \
 	-- "${explain_senders[@]}" --executable sh
 run_case sender_options_go_with_explain 2 \
-	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable and --origin go with --explain" \
+	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
 	-- --check --config-dir "$tmp/senders" --user root
 
 run_case explain_names_the_denying_rule_and_errno 0 \

@@ -415,6 +415,7 @@ static void a_unit_is_told_by_its_cgroup(void)
 
 	e = explain(p, &stopped);
 	CHECK_TEXT(e, "in unit stopped.service (not running now");
+	CHECK_TEXT(e, "the sender's unit stopped.service is not the unit the rule names, nor in it (stopped.service is not running now)");
 	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"rest\"");
 	free(e.text);
 
@@ -427,7 +428,11 @@ static void a_unit_is_told_by_its_cgroup(void)
 	p->units[0].cgroup_id = 0;
 	e = explain(p, NULL);
 	CHECK_EQ(e.depends, 0);
+	CHECK_TEXT(e, "no match: rule \"updater\" (t.json: devices[0].rules[0]): the unit it names (fwupd.service) is not running now: no process is in it\n");
 	CHECK_TEXT(e, "decision: deny (EPERM) by rule \"rest\"");
+	free(e.text);
+	e = explain(p, &fwupd);
+	CHECK_TEXT(e, "the unit it names (fwupd.service) is not running now");
 	free(e.text);
 	policy_free(p);
 }
