@@ -514,7 +514,7 @@ static void test_a_new_vendors_rules_in_audit_mode_log_and_shadow_no_enforcing_r
 	policyd_case_start(&c, &cfg, controllers);	/* 50-test.json */
 	CHECK_OK(policyd_write_policy(&c.run, "25-8bitdo-rollout.json", rollout));
 	CHECK_OK(policyd_reload(&c.run));
-	CHECK(policyd_said(&c.run, "policy reloaded: 2 rule sets, 3 rules", 0),
+	CHECK(policyd_said(&c.run, "policy reloaded: 2 rule sets, 4 rules", 0),
 	      "the rollout was not loaded beside the controllers' rules");
 	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
 
