@@ -614,7 +614,7 @@ static char *rules_policy(uint16_t product, int n, bool distinct)
 		die("policy", ENOMEM);
 	len = snprintf(s, cap,
 		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench-%04x\",\n"
-		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"%04x\" },\n"
+		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x%04x\" },\n"
 		       "  \"default\": \"allow\", \"rules\": [", product, product);
 	for (int i = 0; i < n; i++)
 		len += snprintf(s + len, cap - len,
