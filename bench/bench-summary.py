@@ -8,7 +8,8 @@ Prints, for every figure, its median over the rounds on each kernel with the
 spread ((max - min) / |median|) and each kernel's median over upstream's;
 then the ratios taken within each boot (side by side: a device with a
 program or the daemon's rules against a bare one, with them against the
-same device without them, 16 and 64 rules against 1, this build against the
+same device without them, that device's ratio to the bare one with them
+against without them, 16 and 64 rules against 1, this build against the
 baseline), as median and spread over the boots."""
 import re
 import statistics
@@ -67,8 +68,10 @@ def ratio_pairs(names):
             den = f"{m.group(1) or ''}rules.1.{m.group(3)}"
             if den in names:
                 pairs.append((name, den))
-        # with a program or the daemon's rules against none, same device
-        m = re.match(r"^((?:before|after)\.)?rate\.(\w+)\.(input|request)$", name)
+        # with a program or the daemon's rules against none, same device;
+        # for _vs_bare, a bias of one device that lasts the whole boot cancels
+        m = re.match(r"^((?:before|after)\.)?rate\.(\w+)\.((?:input|request)(?:_vs_bare)?)$",
+                     name)
         if m and m.group(2) in WITH_CASES:
             den = f"{m.group(1) or ''}rate.none.{m.group(3)}"
             if den in names:
