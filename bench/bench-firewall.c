@@ -6,8 +6,10 @@
  *   paths     input reports and allowed SET_REPORT requests with no
  *             program, a pass-through program, the shipped policies
  *             attached (no rule names input) and a firewall with an input
- *             rule: rates, the kernel's function profile of the event and
- *             request paths, and the programs' own run time (BPF stats);
+ *             rule, each on a device measured beside a bare one: rates,
+ *             the kernel's function profile of the event and request paths
+ *             (and what the programs add to hid-core's entry points), and
+ *             the programs' own run time (BPF stats);
  *   rules     the firewall's hid_hw_request run time for 1, 16 and 64
  *             rules, the request matching none, the first and the last,
  *             with rules on distinct report IDs and all on one;
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +56,11 @@
  * counts once, not in the average of all. */
 #define BATCHES 15
 #define BATCH_CALLS 30
+/* The function profiles of the paths: more batches, since a figure is
+ * also the difference between two devices' batches. */
+#define PROFILE_BATCHES 31
+/* A rate figure: slices alternating between the two devices. */
+#define RATE_SLICES 16
 /* Audit: records drained in one go (fewer than the ring buffer holds), and
  * a flood that overfills it. */
 #define DRAIN_RECORDS 10000
@@ -77,6 +85,13 @@ static void die(const char *what, int r)
 static void figure(const char *name, double value)
 {
 	if (value >= 0)
+		printf("figure %s %.6g\n", name, value);
+}
+
+/* A figure that may be negative (a difference); NAN: none. */
+static void figure_signed(const char *name, double value)
+{
+	if (!isnan(value))
 		printf("figure %s %.6g\n", name, value);
 }
 
@@ -184,18 +199,30 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of the N values of V that are not negative (-1: none). */
-static double median(double *v, size_t n)
+/* The median of the N values of V that are not NAN (NAN: none). */
+static double median_signed(double *v, size_t n)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (v[i] >= 0)
+		if (!isnan(v[i]))
 			v[k++] = v[i];
 	if (!k)
-		return -1;
+		return NAN;
 	qsort(v, k, sizeof(*v), cmp_double);
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* The median of the N values of V that are not negative (-1: none). */
+static double median(double *v, size_t n)
+{
+	double m;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 0)
+			v[i] = NAN;
+	m = median_signed(v, n);
+	return isnan(m) ? -1 : m;
 }
 
 /* What a timed batch does: input reports from DEV read back through FD,
@@ -304,23 +331,38 @@ static void start_input_rule(struct policyd_run *run)
 enum path_case { CASE_NONE, CASE_PASS, CASE_SHIPPED, CASE_INPUT_RULE, N_CASES };
 static const char *const case_names[N_CASES] = { "none", "pass", "shipped", "firewall" };
 
-/* The event and request paths' functions on both kernels: uhid enters
- * hid-core through hid_safe_input_report() where the kernel has it (Debian's
- * 6.1 and 6.12), else hid_input_report(); the port dispatches through
- * __dispatch_*, upstream through dispatch_*. A figure takes the first of
- * its names that ran. */
+/*
+ * The event and request paths' functions on both kernels: uhid enters
+ * hid-core through hid_safe_input_report() where the kernel has it and
+ * calls it (Debian's 6.1), else hid_input_report(); the port dispatches
+ * through __dispatch_*, upstream through dispatch_*. A figure takes the
+ * first of its names that ran.
+ *
+ * The profiler's own cost of a traced function (a few hundred ns in an
+ * emulated guest) lands in the time of a traced caller, and upstream calls
+ * its dispatch for every report while the port calls it only when a program
+ * is attached: functions that nest are profiled in separate sessions, so
+ * that hid-core's entries ("input", "request") carry no such cost and their
+ * difference between the two devices is what the dispatch adds.
+ */
+#define PROFILE_SESSIONS 2
 static const struct {
 	const char *what, *names[3];
+	int session;
 } path_functions[] = {
-	{ "input", { "hid_safe_input_report", "hid_input_report" } },
-	{ "input_dispatch", { "__dispatch_hid_bpf_device_event", "dispatch_hid_bpf_device_event" } },
-	{ "request", { "__hid_hw_raw_request" } },
-	{ "request_dispatch", { "__dispatch_hid_bpf_raw_requests", "dispatch_hid_bpf_raw_requests" } },
+	{ "input", { "hid_safe_input_report", "hid_input_report" }, 0 },
+	{ "request", { "__hid_hw_raw_request" }, 0 },
+	{ "input_dispatch", { "__dispatch_hid_bpf_device_event", "dispatch_hid_bpf_device_event" }, 1 },
+	{ "request_dispatch", { "__dispatch_hid_bpf_raw_requests", "dispatch_hid_bpf_raw_requests" }, 1 },
+	/* The profiler's own cost on this kernel: a function that does next
+	 * to nothing (no fasync reader), called once per report by hidraw on
+	 * both; a dispatch's own time is its figure minus this one. */
+	{ "floor", { "kill_fasync" }, 1 },
 };
 #define N_PATH_FUNCTIONS (sizeof(path_functions) / sizeof(path_functions[0]))
 
-/* Start the function profiler on the paths' functions. 0 or -errno. */
-static int profile_start(void)
+/* Start the function profiler on the functions of SESSION. 0 or -errno. */
+static int profile_start(int session)
 {
 	const char *names[N_PATH_FUNCTIONS * 3 + 1] = { 0 };
 	size_t n = 0;
@@ -328,7 +370,8 @@ static int profile_start(void)
 
 	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
 		for (size_t k = 0; k < 3 && path_functions[f].names[k]; k++)
-			names[n++] = path_functions[f].names[k];
+			if (path_functions[f].session == session)
+				names[n++] = path_functions[f].names[k];
 	r = fprof_start(names);
 	return r < 0 ? r : 0;
 }
@@ -359,51 +402,123 @@ struct side {
 };
 
 /*
+ * Rates of both sides, side by side: RATE_SLICES slices, each measuring
+ * both sides in turn (which one first alternates). The rate of a side is
+ * the median of its slices, and VS the median of the slices' ratios of A
+ * to B, so that a slice during which the host took the CPU from the guest
+ * counts once.
+ */
+static void measure_rates(struct side *sides[2], double in[2], double rq[2], double *in_vs,
+			  double *rq_vs)
+{
+	double ins[2][RATE_SLICES], rqs[2][RATE_SLICES], in_r[RATE_SLICES], rq_r[RATE_SLICES];
+	const double t = rate_seconds / RATE_SLICES;
+
+	for (int slice = 0; slice < RATE_SLICES; slice++) {
+		for (int i = 0; i < 2; i++) {
+			int s = (slice + i) % 2;
+
+			ins[s][slice] = input_rate(sides[s]->dev, sides[s]->fd, t);
+			rqs[s][slice] = request_rate(sides[s]->fd, t);
+		}
+		in_r[slice] = ins[0][slice] / ins[1][slice];
+		rq_r[slice] = rqs[0][slice] / rqs[1][slice];
+	}
+	for (int s = 0; s < 2; s++) {
+		in[s] = median(ins[s], RATE_SLICES);
+		rq[s] = median(rqs[s], RATE_SLICES);
+	}
+	*in_vs = median(in_r, RATE_SLICES);
+	*rq_vs = median(rq_r, RATE_SLICES);
+}
+
+/*
+ * The function profiles of both sides, batches alternating between them,
+ * into PROF (-1 where a function did not run or could not be profiled).
+ */
+static void measure_profiles(struct side *sides[2],
+			     double prof[2][N_PATH_FUNCTIONS][PROFILE_BATCHES])
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
+			for (int bt = 0; bt < PROFILE_BATCHES; bt++)
+				prof[s][f][bt] = -1;
+	for (int sess = 0; sess < PROFILE_SESSIONS; sess++) {
+		int r = profile_start(sess);
+
+		if (r < 0) {
+			printf("# function profile, session %d: %s\n", sess, strerror(-r));
+			fprof_stop();
+			continue;
+		}
+		for (int bt = 0; bt < PROFILE_BATCHES; bt++)
+			for (int i = 0; i < 2; i++) {
+				int s = (bt + i) % 2;
+				const struct workload w_input = {
+					.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
+				};
+				const struct workload w_request = {
+					.fd = sides[s]->fd, .id = FREE_FEATURE_ID,
+				};
+				double avg[N_PATH_FUNCTIONS];
+
+				profile_batch(&w_input, &w_request, avg);
+				for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
+					if (path_functions[f].session == sess)
+						prof[s][f][bt] = avg[f];
+			}
+		fprof_stop();
+	}
+}
+
+/*
  * The figures of case C: its device A against the bare device B (no
  * program, no daemon's rules), measured side by side: rate slices and
  * profiled batches alternate between them, so that the host's load hits
  * both alike; then the programs' own run time on A.
+ *
+ *   rate.C.[bare_]input, .request      reports, requests per second
+ *   rate.C.input_vs_bare, .request_vs_bare   A against B, slice by slice
+ *   ftrace.C.[bare_]FUNCTION_ns        ns per call of path_functions
+ *   ftrace.C.input_added_ns, .request_added_ns   hid-core's entry on A
+ *                                      minus on B, batch by batch: what
+ *                                      A's programs and their dispatch add
+ *   bpf.C.input_ns, .request_ns        the programs' run time (BPF stats)
  */
 static void measure_case(enum path_case c, struct side *a, struct side *b)
 {
 	struct side *sides[2] = { a, b };
-	double in[2] = { 0 }, rq[2] = { 0 }, prof[2][N_PATH_FUNCTIONS][BATCHES];
+	double in[2], rq[2], in_vs, rq_vs, prof[2][N_PATH_FUNCTIONS][PROFILE_BATCHES];
 	const char *cn = case_names[c];
 	char name[96];
-	int r = 0;
 
-	for (int slice = 0; slice < 4; slice++)
-		for (int s = 0; s < 2; s++) {
-			in[s] += input_rate(sides[s]->dev, sides[s]->fd, rate_seconds / 4) / 4;
-			rq[s] += request_rate(sides[s]->fd, rate_seconds / 4) / 4;
-		}
-	r = profile_start();
-	for (int bt = 0; bt < BATCHES && r == 0; bt++)
-		for (int s = 0; s < 2; s++) {
-			const struct workload w_input = {
-				.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
-			};
-			const struct workload w_request = { .fd = sides[s]->fd, .id = FREE_FEATURE_ID };
-			double avg[N_PATH_FUNCTIONS] = { 0 };
-
-			profile_batch(&w_input, &w_request, avg);
-			for (size_t f = 0; f < N_PATH_FUNCTIONS; f++)
-				prof[s][f][bt] = avg[f];
-		}
-	if (r < 0)
-		printf("# no function profiler: %s\n", strerror(-r));
-	else
-		fprof_stop();
+	measure_rates(sides, in, rq, &in_vs, &rq_vs);
+	measure_profiles(sides, prof);
 	for (int s = 0; s < 2; s++) {
 		snprintf(name, sizeof(name), "rate.%s.%sinput", cn, sides[s]->prefix);
 		figure(name, in[s]);
 		snprintf(name, sizeof(name), "rate.%s.%srequest", cn, sides[s]->prefix);
 		figure(name, rq[s]);
-		for (size_t f = 0; f < N_PATH_FUNCTIONS && r == 0; f++) {
+		for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
 			snprintf(name, sizeof(name), "ftrace.%s.%s%s_ns", cn, sides[s]->prefix,
 				 path_functions[f].what);
-			figure(name, median(prof[s][f], BATCHES));
+			figure(name, median(prof[s][f], PROFILE_BATCHES));
 		}
+	}
+	snprintf(name, sizeof(name), "rate.%s.input_vs_bare", cn);
+	figure(name, in_vs);
+	snprintf(name, sizeof(name), "rate.%s.request_vs_bare", cn);
+	figure(name, rq_vs);
+	for (size_t f = 0; f < N_PATH_FUNCTIONS; f++) {
+		double added[PROFILE_BATCHES];
+
+		if (path_functions[f].session != 0)
+			continue;
+		for (int bt = 0; bt < PROFILE_BATCHES; bt++)
+			added[bt] = prof[0][f][bt] >= 0 && prof[1][f][bt] >= 0 ?
+				    prof[0][f][bt] - prof[1][f][bt] : NAN;
+		snprintf(name, sizeof(name), "ftrace.%s.%s_added_ns", cn, path_functions[f].what);
+		figure_signed(name, median_signed(added, PROFILE_BATCHES));
 	}
 	if (c == CASE_NONE)
 		return;
@@ -443,27 +558,36 @@ static struct bpf_object *attach_passthrough(int hid_id, struct bpf_link **link)
 	return obj;
 }
 
+/*
+ * Device A is created afresh for each case: upstream keeps a device's event
+ * buffer, and copies every report into it, from the first hid_device_event
+ * program attached until the device goes, so a case after the pass-through
+ * one would measure that copy on a device that never had a program on a
+ * user's machine.
+ */
 static void bench_paths(void)
 {
 	struct uhid_dev dev_a, dev_b;
 	struct side a = { .dev = &dev_a, .prefix = "" }, b = { .dev = &dev_b, .prefix = "bare_" };
 
-	/* A has a DualSense's IDs, so that the shipped rule set applies; no
-	 * rule set names B's. */
-	create(&dev_a, 0x054c, 0x0ce6);
 	create(&dev_b, 0x1234, 0x7005);
 	/* O_NONBLOCK is for reads; requests block in the kernel regardless. */
-	a.fd = uhid_dev_open_hidraw(&dev_a, O_NONBLOCK);
 	b.fd = uhid_dev_open_hidraw(&dev_b, O_NONBLOCK);
-	if (a.fd < 0 || b.fd < 0)
-		die("opening hidraw", a.fd < 0 ? a.fd : b.fd);
-	input_rate(&dev_a, a.fd, 0.2);	/* warm up */
-	input_rate(&dev_b, b.fd, 0.2);
+	if (b.fd < 0)
+		die("opening hidraw", b.fd);
+	input_rate(&dev_b, b.fd, 0.2);	/* warm up */
 	for (int c = 0; c < N_CASES; c++) {
 		struct bpf_object *pass = NULL;
 		struct bpf_link *link = NULL;
 		struct policyd_run run;
 
+		/* A DualSense's IDs, so that the shipped rule set applies; no
+		 * rule set names B's. */
+		create(&dev_a, 0x054c, 0x0ce6);
+		a.fd = uhid_dev_open_hidraw(&dev_a, O_NONBLOCK);
+		if (a.fd < 0)
+			die("opening hidraw", a.fd);
+		input_rate(&dev_a, a.fd, 0.2);
 		switch (c) {
 		case CASE_PASS:
 			pass = attach_passthrough(dev_a.hid_id, &link);
@@ -482,10 +606,10 @@ static void bench_paths(void)
 		} else if (c != CASE_NONE) {
 			stop_daemon(&run);
 		}
+		close(a.fd);
+		uhid_dev_destroy(&dev_a);
 	}
-	close(a.fd);
 	close(b.fd);
-	uhid_dev_destroy(&dev_a);
 	uhid_dev_destroy(&dev_b);
 }
 
@@ -503,7 +627,7 @@ static char *rules_policy(uint16_t product, int n, bool distinct)
 		die("policy", ENOMEM);
 	len = snprintf(s, cap,
 		       "{ \"version\": 1, \"devices\": [ { \"name\": \"bench-%04x\",\n"
-		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"%04x\" },\n"
+		       "  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x%04x\" },\n"
 		       "  \"default\": \"allow\", \"rules\": [", product, product);
 	for (int i = 0; i < n; i++)
 		len += snprintf(s + len, cap - len,

@@ -1,37 +1,48 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Summarize scripts/bench.sh's figures: lines "KERNEL ROUND NAME VALUE",
-one per figure per boot.
+one per figure per boot. KERNEL is port, upstream or the label of an image
+bench.sh --image booted (such as port-before).
 
 Prints, for every figure, its median over the rounds on each kernel with the
-spread ((max - min) / median) and the port's median over upstream's; then
-the ratios taken within each boot (side by side: with a program or the
-daemon against none, 16 and 64 rules against 1, this build against the
+spread ((max - min) / |median|) and each kernel's median over upstream's;
+then the ratios taken within each boot (side by side: a device with a
+program or the daemon's rules against a bare one, with them against the
+same device without them, that device's ratio to the bare one with them
+against without them, 16 and 64 rules against 1, this build against the
 baseline), as median and spread over the boots."""
 import re
 import statistics
 import sys
 from collections import defaultdict
 
-KERNELS = ("port", "upstream")
+REFERENCE = "upstream"
+# the path cases bench-firewall measures against none, the same device with
+# nothing attached
+WITH_CASES = ("pass", "shipped", "firewall")
 
 
 def load(path):
+    """(kernels in order of appearance, upstream last; boots)"""
     boots = defaultdict(dict)  # (kernel, round) -> {name: value}
+    kernels = []
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) != 4 or parts[0] not in KERNELS:
+            if len(parts) != 4 or not parts[1].isdigit():
                 continue
+            if parts[0] not in kernels:
+                kernels.append(parts[0])
             boots[(parts[0], int(parts[1]))][parts[2]] = float(parts[3])
-    return boots
+    kernels.sort(key=lambda k: k == REFERENCE)
+    return kernels, boots
 
 
 def stats(values):
     if not values:
         return None
     med = statistics.median(values)
-    spread = (max(values) - min(values)) / med if med else 0.0
+    spread = (max(values) - min(values)) / abs(med) if med else 0.0
     return med, spread, len(values)
 
 
@@ -57,6 +68,14 @@ def ratio_pairs(names):
             den = f"{m.group(1) or ''}rules.1.{m.group(3)}"
             if den in names:
                 pairs.append((name, den))
+        # with a program or the daemon's rules against none, same device;
+        # for _vs_bare, a bias of one device that lasts the whole boot cancels
+        m = re.match(r"^((?:before|after)\.)?rate\.(\w+)\.((?:input|request)(?:_vs_bare)?)$",
+                     name)
+        if m and m.group(2) in WITH_CASES:
+            den = f"{m.group(1) or ''}rate.none.{m.group(3)}"
+            if den in names:
+                pairs.append((name, den))
         m = re.match(r"^after\.(.*)$", name)
         if m and f"before.{m.group(1)}" in names:
             pairs.append((name, f"before.{m.group(1)}"))
@@ -64,32 +83,37 @@ def ratio_pairs(names):
 
 
 def main():
-    boots = load(sys.argv[1])
+    kernels, boots = load(sys.argv[1])
     names = sorted({n for figs in boots.values() for n in figs})
-    per = {k: defaultdict(list) for k in KERNELS}
+    per = {k: defaultdict(list) for k in kernels}
     for (k, _), figs in boots.items():
         for n, v in figs.items():
             per[k][n].append(v)
+    others = [k for k in kernels if k != REFERENCE]
+    rel_heads = [f"{k}/{REFERENCE}" for k in others] if REFERENCE in kernels else []
 
-    print("\nfigure: median ±spread over boots, port | upstream | port/upstream")
+    print("\nfigure: median ±spread over boots, " + " | ".join(kernels + rel_heads))
     width = max((len(n) for n in names), default=10)
     for n in names:
-        p, u = stats(per["port"][n]), stats(per["upstream"][n])
-        rel = f"{p[0] / u[0]:.3f}" if p and u and u[0] else "-"
-        print(f"  {n:<{width}}  {fmt(p):>26} | {fmt(u):>26} | {rel}")
+        st = {k: stats(per[k][n]) for k in kernels}
+        cols = [f"{fmt(st[k]):>26}" for k in kernels]
+        if rel_heads:
+            u = st[REFERENCE]
+            cols += [f"{st[k][0] / u[0]:.3f}" if st[k] and u and u[0] else "-" for k in others]
+        print(f"  {n:<{width}}  " + " | ".join(cols))
 
     pairs = ratio_pairs(set(names))
     if not pairs:
         return
-    print("\nratios within each boot: median ±spread over boots, port | upstream")
+    print("\nratios within each boot: median ±spread over boots, " + " | ".join(kernels))
     width = max(len(f"{a} / {b}") for a, b in pairs)
     for a, b in pairs:
         cols = []
-        for k in KERNELS:
+        for k in kernels:
             vals = [figs[a] / figs[b] for (kk, _), figs in boots.items()
                     if kk == k and a in figs and b in figs and figs[b]]
-            cols.append(fmt(stats(vals), 3))
-        print(f"  {a + ' / ' + b:<{width}}  {cols[0]:>24} | {cols[1]:>24}")
+            cols.append(f"{fmt(stats(vals), 3):>24}")
+        print(f"  {a + ' / ' + b:<{width}}  " + " | ".join(cols))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,13 @@
 #   NAME        paths, rules, audit, hotplug (bench/bench-firewall.c, in
 #               the VM) or policy (the policy compiler, on the host);
 #               default: paths rules audit
-#   --rounds N  boots of each kernel, alternating port and upstream
-#               (default 5, at least 5 for figures that mean anything)
+#   --rounds N  boots of each kernel, in an order that rotates from round
+#               to round (default 5, at least 5 for figures that mean
+#               anything)
 #   --kernel K  only this test kernel (port or upstream; repeatable)
+#   --image LABEL=BZIMAGE  also boot this kernel image in every round, its
+#               figures labelled LABEL (e.g. port-before=... for the port
+#               as it was before a change; repeatable)
 #   --seconds S length of each rate measurement (default 0.5)
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
@@ -30,6 +34,7 @@ seconds=0.5
 baseline=
 baseline_for=
 kernels=()
+extra=()
 out=
 names=()
 while [ $# -gt 0 ]; do
@@ -41,6 +46,11 @@ while [ $# -gt 0 ]; do
 		port|upstream) kernels+=("$2") ;;
 		*) echo "bench.sh: --kernel takes port or upstream" >&2; exit 2 ;;
 		esac
+		shift 2 ;;
+	--image)
+		[[ "$2" =~ ^[A-Za-z0-9_.-]+=. ]] && [ -f "${2#*=}" ] ||
+			{ echo "bench.sh: --image takes LABEL=BZIMAGE, an existing file" >&2; exit 2; }
+		extra+=("$2")
 		shift 2 ;;
 	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
 	--baseline-for) baseline_for=$2; shift 2 ;;
@@ -73,6 +83,10 @@ declare -A image
 for k in "${kernels[@]}"; do
 	image[$k]=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')
 	[ -n "${image[$k]}" ] || { echo "bench.sh: no $k kernel" >&2; exit 1; }
+done
+for e in "${extra[@]}"; do
+	image[${e%%=*}]=$(cd "$(dirname "${e#*=}")" && pwd)/$(basename "${e#*=}")
+	kernels+=("${e%%=*}")
 done
 
 # Without KVM the guest may fail to calibrate its TSC and fall back to
@@ -108,12 +122,14 @@ guest_script() {
 script="set -o pipefail"$'\n'"$(guest_script)"
 
 for ((r = 1; r <= rounds; r++)); do
-	# Alternate which kernel boots first, so a trend in the host's load
+	# Rotate which kernel boots first, so a trend in the host's load
 	# does not favour one of them.
-	order=("${kernels[@]}")
-	[ $((r % 2)) -eq 0 ] && [ ${#kernels[@]} -eq 2 ] && order=("${kernels[1]}" "${kernels[0]}")
+	order=()
+	for ((i = 0; i < ${#kernels[@]}; i++)); do
+		order+=("${kernels[(i + r - 1) % ${#kernels[@]}]}")
+	done
 	for k in "${order[@]}"; do
-		echo "== round $r/$rounds: $k"
+		echo "== round $r/$rounds: $k (${image[$k]})"
 		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
 			bash -c "$script" | tee -a /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
 	done

@@ -150,7 +150,7 @@ struct hid_bpf_ops {
 
 /**
  * struct hid_bpf_event_buf - the buffer device events are rewritten in
- * @rcu: frees a replaced buffer once no SRCU reader uses it
+ * @rcu: frees a replaced buffer once no RCU reader uses it (kfree_rcu())
  * @size: bytes available to a program (the ctx's allocated_size): the
  *	longest report of the device rounded up to 64 bytes.
  * @data: @size bytes. A report a hid_device_event program injects is
@@ -174,11 +174,17 @@ struct hid_bpf_event_buf {
  * @destroyed: set as the device is removed, before its driver goes: nothing
  *	attaches afterwards, and requests fail with -ENODEV.
  * @lock: serialises the writers of every field above.
- * @srcu: readers of @ops_list, @rdesc_ops and @event_buf hold it; writers
- *	publish with RCU list/pointer primitives under @lock and wait for it
- *	before freeing or reusing anything, never while holding @lock or the
- *	device lock (a sleepable reader may be waiting for either): a replaced
- *	@event_buf is freed by an SRCU callback.
+ * @srcu: readers of @ops_list and @rdesc_ops that may sleep hold it: the
+ *	request hooks, the descriptor fixup and the request kfuncs.
+ *
+ * Device events hold the RCU read lock instead, as upstream does:
+ * hid_device_event programs never sleep, and an SRCU read section costs
+ * two full memory barriers on every report. They read @event_buf and walk
+ * @ops_list under it, and hid-core keeps it until it is done with the
+ * buffer. Writers publish with RCU list/pointer primitives under @lock and,
+ * before anything is freed or reused, wait for both kinds of readers, never
+ * while holding @lock or the device lock (a sleepable reader may be waiting
+ * for either): a replaced @event_buf is freed by kfree_rcu().
  *
  * Device events of one device never run concurrently: hid-core delivers
  * them under the device's driver_input_lock, which is what allows a single
@@ -204,8 +210,7 @@ u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev, const u8 *rdesc,
 u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    enum hid_report_type type, u8 *data,
 				    size_t *bufsize, u32 *size, u64 source,
-				    int *srcu_idx);
-void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx);
+				    bool *rcu_held);
 int __dispatch_hid_bpf_raw_requests(struct hid_device *hdev,
 				    unsigned char reportnum, u8 *buf, u32 size,
 				    enum hid_report_type rtype,
@@ -261,8 +266,9 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  * @bufsize: in: the size of @data's buffer; out: the size of the returned one
  * @size: in: the report length; out: its length after the programs ran
  * @source: 0 for the device, else the injecting BPF context
- * @srcu_idx: int, -1 on entry; the caller passes it to
- *	hid_bpf_device_event_done() once it is done with the returned buffer
+ * @rcu_held: bool, false on entry; set when this took the RCU read lock,
+ *	which the caller releases with hid_bpf_device_event_done() once it is
+ *	done with the returned buffer
  *
  * With no hid_device_event program attached this is a pointer test and a
  * flag test. It is a macro because struct hid_device is only complete after
@@ -276,24 +282,26 @@ int __dispatch_hid_bpf_output_report(struct hid_device *hdev, u8 *buf,
  * (-ENODEV).
  */
 #define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
-				      source, srcu_idx)			\
+				      source, rcu_held)			\
 	(likely(!rcu_access_pointer((hdev)->bpf.event_buf) &&		\
 		!READ_ONCE((hdev)->bpf.destroyed)) ? (data) :		\
 	 __dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size, \
-					 source, srcu_idx))
+					 source, rcu_held))
 
 /**
  * hid_bpf_device_event_done - release the buffer of a dispatched event
- * @hdev: the device
- * @srcu_idx: what dispatch_hid_bpf_device_event() left there
+ * @rcu_held: what dispatch_hid_bpf_device_event() left there
  *
- * The event buffer stays valid (a detach or a resize waits) until this.
+ * The event buffer stays valid (a detach or a resize waits for RCU
+ * readers) until this.
+ *
+ * Context: any; the same as the dispatch.
  */
-#define hid_bpf_device_event_done(hdev, srcu_idx)			\
-	do {								\
-		if (unlikely((srcu_idx) >= 0))				\
-			__hid_bpf_device_event_done(hdev, srcu_idx);	\
-	} while (0)
+static inline void hid_bpf_device_event_done(bool rcu_held)
+{
+	if (unlikely(rcu_held))
+		rcu_read_unlock();
+}
 
 #else /* CONFIG_HID_BPF */
 
@@ -308,8 +316,8 @@ static inline u8 *call_hid_bpf_rdesc_fixup(struct hid_device *hdev,
 }
 
 #define dispatch_hid_bpf_device_event(hdev, type, data, bufsize, size,	\
-				      source, srcu_idx)		(data)
-#define hid_bpf_device_event_done(hdev, srcu_idx)	((void)(srcu_idx))
+				      source, rcu_held)		(data)
+static inline void hid_bpf_device_event_done(bool rcu_held) {}
 #define dispatch_hid_bpf_raw_requests(hdev, reportnum, buf, size, rtype, \
 				      reqtype, source, from_bpf)	0
 #define dispatch_hid_bpf_output_report(hdev, buf, size, source, from_bpf) 0

@@ -48,7 +48,9 @@ int hid_bpf_device_init(struct hid_device *hdev)
  * frees the event buffer. The ops keep their
  * reference on @hdev, so their later unregistration finds it, sees it
  * destroyed and only drops that reference. Once this returns no program and
- * no kfunc request runs for @hdev any more.
+ * no kfunc request runs for @hdev any more: it waits for the SRCU readers
+ * and, when a hid_device_event program was attached, for the RCU readers
+ * (an unregistration that detached the last one waits for them itself).
  *
  * Context: process.
  */
@@ -69,7 +71,11 @@ void hid_bpf_destroy_device(struct hid_device *hdev)
 	mutex_unlock(&hdev->bpf.lock);
 
 	synchronize_srcu(&hdev->bpf.srcu);
-	kfree(buf);
+	/* device events run programs only while there is a buffer */
+	if (buf) {
+		synchronize_rcu();
+		kfree(buf);
+	}
 }
 
 /**
@@ -81,9 +87,8 @@ void hid_bpf_destroy_device(struct hid_device *hdev)
 void hid_bpf_device_release(struct hid_device *hdev)
 {
 	WARN_ON_ONCE(!list_empty(&hdev->bpf.ops_list));
+	/* buffers replaced earlier are kfree_rcu()'d: nothing refers to @hdev */
 	kfree(rcu_access_pointer(hdev->bpf.event_buf));
-	/* buffers replaced earlier are freed by SRCU callbacks */
-	srcu_barrier(&hdev->bpf.srcu);
 	cleanup_srcu_struct(&hdev->bpf.srcu);
 	mutex_destroy(&hdev->bpf.lock);
 }
@@ -125,18 +130,13 @@ static u32 hid_bpf_event_buf_size(struct hid_device *hdev)
 	return round_up(len, HID_BPF_EVENT_BUF_ALIGN);
 }
 
-static void hid_bpf_event_buf_free(struct rcu_head *rcu)
-{
-	kfree(container_of(rcu, struct hid_bpf_event_buf, rcu));
-}
-
 /**
  * hid_bpf_event_buf_update - give the event buffer the size it needs now
  * @hdev: the device
  *
  * Allocates the buffer when the first ops with hid_device_event attached,
  * resizes it when the reports changed, frees it when the last such ops
- * left. A buffer being replaced is freed by an SRCU callback once no event
+ * left. A buffer being replaced is freed by kfree_rcu() once no event
  * uses it: this never waits for readers, so it may run under the device
  * lock, which a sleepable program holding the SRCU read lock may be
  * waiting for.
@@ -168,7 +168,7 @@ int hid_bpf_event_buf_update(struct hid_device *hdev)
 
 	rcu_assign_pointer(hdev->bpf.event_buf, new);
 	if (old)
-		call_srcu(&hdev->bpf.srcu, &old->rcu, hid_bpf_event_buf_free);
+		kfree_rcu(old, rcu);
 	return 0;
 }
 
@@ -211,10 +211,16 @@ void hid_bpf_reprobe(struct hid_device *hdev)
  * Hooks called by hid-core
  */
 
+/*
+ * Under the RCU read lock, not the device's SRCU: hid_device_event
+ * programs never sleep, and this runs for every report. The lock is held
+ * on return, unless the device is gone or @type is invalid, and hid-core
+ * releases it (hid_bpf_device_event_done()) once done with the buffer.
+ */
 u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    enum hid_report_type type, u8 *data,
 				    size_t *bufsize, u32 *size, u64 source,
-				    int *srcu_idx)
+				    bool *rcu_held)
 {
 	struct hid_bpf_ctx_kern ctx_kern = {
 		.ctx.hid = hdev,
@@ -230,8 +236,9 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	if (type >= HID_REPORT_TYPES)
 		return ERR_PTR(-EINVAL);
 
-	*srcu_idx = srcu_read_lock(&hdev->bpf.srcu);
-	buf = srcu_dereference(hdev->bpf.event_buf, &hdev->bpf.srcu);
+	rcu_read_lock();
+	*rcu_held = true;
+	buf = rcu_dereference(hdev->bpf.event_buf);
 	if (!buf)
 		return data;
 	/* dropping beats letting a report through unseen by the programs */
@@ -250,8 +257,7 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	memmove(ctx_kern.data, data, *size);
 	memset(ctx_kern.data + *size, 0, buf->size - *size);
 
-	list_for_each_entry_srcu(e, &hdev->bpf.ops_list, list,
-				 srcu_read_lock_held(&hdev->bpf.srcu)) {
+	list_for_each_entry_rcu(e, &hdev->bpf.ops_list, list) {
 		if (!e->hid_device_event)
 			continue;
 		ret = e->hid_device_event(&ctx_kern.ctx, type, source);
@@ -267,11 +273,6 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	*size = ctx_kern.ctx.size;
 	*bufsize = buf->size;
 	return ctx_kern.data;
-}
-
-void __hid_bpf_device_event_done(struct hid_device *hdev, int srcu_idx)
-{
-	srcu_read_unlock(&hdev->bpf.srcu, srcu_idx);
 }
 
 /*

@@ -240,9 +240,10 @@ static int hid_bpf_reg(void *kdata)
 /*
  * unreg: the map element was deleted. Detach, unless the device went away
  * first (hid_bpf_destroy_device() already took the ops off its list). The
- * programs may be freed once this returns, so it waits for SRCU readers,
- * holding no lock: a sleepable reader may wait for hdev->bpf.lock (behind
- * a probe that holds the device lock) or for the device lock itself.
+ * programs may be freed once this returns, so it waits for SRCU readers
+ * and for RCU readers (device events), holding no lock: a sleepable reader
+ * may wait for hdev->bpf.lock (behind a probe that holds the device lock)
+ * or for the device lock itself.
  */
 static void hid_bpf_unreg(void *kdata)
 {
@@ -269,6 +270,7 @@ static void hid_bpf_unreg(void *kdata)
 	mutex_unlock(&hdev->bpf.lock);
 
 	synchronize_srcu(&hdev->bpf.srcu);
+	synchronize_rcu();
 	if (reprobe)
 		hid_bpf_reprobe(hdev);
 	put_device(&hdev->dev);
