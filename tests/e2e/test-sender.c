@@ -41,19 +41,39 @@ static struct uhid_dev_config test_device(void)
 	};
 }
 
-/* build/tests/hidraw-set-feature: a program that sends one feature report. */
+/* build/tests/hidraw-set-feature, a program that sends one feature report,
+ * copied once to a directory every user can reach: the build may be in a
+ * checkout that only root can enter (a clone under /root). */
 static const char *tool_path(void)
 {
 	static char path[512];
 	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
+	char built[512], dir[] = "/tmp/hp-sender-tool.XXXXXX", buf[65536];
+	int in, out;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/tests/hidraw-set-feature", build);
-	if (path[0] != '/') {
+	if (path[0])
+		return path;
+	if (build[0] == '/') {
+		snprintf(built, sizeof(built), "%s/tests/hidraw-set-feature", build);
+	} else {
 		char cwd[256];
 
 		CHECK(getcwd(cwd, sizeof(cwd)), "getcwd: %s", strerror(errno));
-		snprintf(path, sizeof(path), "%s/%s/tests/hidraw-set-feature", cwd, build);
+		snprintf(built, sizeof(built), "%s/%s/tests/hidraw-set-feature", cwd, build);
 	}
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	CHECK_OK(chmod(dir, 0755));
+	snprintf(path, sizeof(path), "%s/hidraw-set-feature", dir);
+	in = open(built, O_RDONLY | O_CLOEXEC);
+	CHECK(in >= 0, "%s: %s", built, strerror(errno));
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	CHECK(out >= 0, "%s: %s", path, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CHECK(write(out, buf, (size_t)n) == n, "%s: %s", path, strerror(errno));
+	CHECK(n == 0, "%s: %s", built, strerror(errno));
+	close(in);
+	CHECK_OK(close(out));
 	return path;
 }
 
