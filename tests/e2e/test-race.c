@@ -212,7 +212,8 @@ static void test_a_late_decision_keeps_a_matched_node_closed_until_it_comes(void
 	CHECK_OK(kill(run.pid, SIGSTOP));
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
 	CHECK_OK(uhid_dev_create(&other, &other_cfg));
-	CHECK_OK(udevd_wait_idle(30000));
+	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+	CHECK_OK(udevd_wait_node(other.hidraw, 30000));
 	CHECK_EQ(node_mode(ds.hidraw), 0600);
 	CHECK_EQ(node_mode(other.hidraw), 0666);
 
@@ -274,9 +275,12 @@ static void test_a_protected_devices_hiddev_node_stays_closed(void)
 	start_daemon(&run);
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
 	CHECK_OK(uhid_dev_create(&other, &other_cfg));
-	CHECK_OK(udevd_wait_idle(30000));
 	hiddev_node(&ds, ds_node, sizeof(ds_node));
 	hiddev_node(&other, other_node, sizeof(other_node));
+	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+	CHECK_OK(udevd_wait_node(other_node, 30000));
+	CHECK_OK(udevd_wait_node(other.hidraw, 30000));
 	CHECK_EQ(node_mode(ds_node), 0600);
 	CHECK_EQ(node_mode(ds.hidraw), 0666);
 	CHECK_EQ(node_mode(other_node), 0666);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,4 +187,26 @@ int udevd_wait_idle(int timeout_ms)
 		usleep(10000);
 	}
 	return 0;
+}
+
+int udevd_wait_node(const char *node, int timeout_ms)
+{
+	char entry[64];
+	struct stat st;
+	int waited = 0;
+
+	/* devtmpfs makes the node a moment after the device appears */
+	for (; stat(node, &st) < 0; waited += 10) {
+		if (errno != ENOENT || waited >= timeout_ms)
+			return -errno;
+		usleep(10000);
+	}
+	snprintf(entry, sizeof(entry), "/run/udev/data/%c%u:%u", S_ISBLK(st.st_mode) ? 'b' : 'c',
+		 major(st.st_rdev), minor(st.st_rdev));
+	for (; access(entry, F_OK) < 0; waited += 10) {
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+	return udevd_wait_idle(timeout_ms - waited);
 }

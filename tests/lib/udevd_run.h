@@ -28,3 +28,10 @@ int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rul
 int udevd_stop(struct udevd_run *u);
 /* Wait until udevd has no event queued or running. */
 int udevd_wait_idle(int timeout_ms);
+/* Wait until udevd has run the rules of NODE's add event (its database
+ * entry exists), then until it is idle. udevd_wait_idle() alone returns at
+ * once while udevd has not yet read an event from the kernel, and a node
+ * then still has the kernel's 0600. The entry exists once the rules gave
+ * the device a property or tag, as 60-hid-policy.rules and the tests'
+ * stand-in rules do. */
+int udevd_wait_node(const char *node, int timeout_ms);
