@@ -381,6 +381,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		a->device = argv[optind];
 	if (n_operands == 2)
 		a->request = argv[optind + 1];
+	if (!strcmp(a->command, "explain") && (seen & BIT(OPT_PID)) && (seen & BIT(OPT_UNIT)))
+		return bad("%s", "--pid names the process's unit itself (by its cgroup): give --pid or --unit");
 	if (!strcmp(a->command, "explain") && a->report_id < 0)
 		return bad("%s", "explain needs --id, the report ID of the request");
 	if (!strcmp(a->command, "revoke") && !a->device && a->exception_id < 0)
@@ -423,6 +425,39 @@ static int read_groups(const char *list, struct ctl_args *a)
 		a->gids[a->n_gids++] = (uint32_t)g;
 		p = end;
 	}
+}
+
+/* The process's place in the unified cgroup hierarchy: the "0::" line of
+ * /proc/PID/cgroup. None (a system without cgroup2) leaves it empty. */
+static int read_cgroup(struct ctl_args *a)
+{
+	_cleanup_free_ char *line = NULL;
+	char path[64];
+	size_t size = 0;
+	ssize_t n;
+	FILE *f;
+
+	a->pid_cgroup[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", a->pid);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "hid-policyctl: --pid %ld: %s: %s\n", a->pid, path, strerror(errno));
+		return -errno;
+	}
+	while ((n = getline(&line, &size, f)) > 0) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line + 3) >= sizeof(a->pid_cgroup)) {
+			fprintf(stderr, "hid-policyctl: --pid %ld: its cgroup path is too long\n", a->pid);
+			fclose(f);
+			return -ENAMETOOLONG;
+		}
+		strcpy(a->pid_cgroup, line + 3);
+		break;
+	}
+	fclose(f);
+	return 0;
 }
 
 int ctl_args_resolve_pid(struct ctl_args *a)
@@ -479,7 +514,9 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 		return -EIO;
 	}
 	a->executable = a->pid_exe;
-	return 0;
+	/* explain: the unit, told by the process's cgroup as the firewall
+	 * tells it */
+	return groups ? read_cgroup(a) : 0;
 }
 
 json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
@@ -527,6 +564,8 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "pid", json_integer(a->pid));
 	if (a->unit)
 		json_object_set_new(args, "unit", json_string(a->unit));
+	if (a->pid_cgroup[0])
+		json_object_set_new(args, "cgroup", json_string(a->pid_cgroup));
 	if (a->n_usages) {
 		json_t *u = json_array();
 

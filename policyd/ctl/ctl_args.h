@@ -37,9 +37,11 @@ struct ctl_args {
 	size_t n_gids;
 	const char *executable;		/* --executable */
 	const char *origin;		/* explain --origin: "kernel" or "user" */
-	long pid;			/* --pid: that process's user (explain: and groups) and executable; -1 unset */
+	long pid;			/* --pid: that process's user (explain: and groups, cgroup) and executable; -1 unset */
 	const char *unit;		/* --unit: a systemd unit */
-	char pid_exe[256];		/* ... as ctl_args_resolve_pid() found it */
+	char pid_exe[256];		/* --pid's executable, */
+	char pid_cgroup[4096];		/* ... and for explain its cgroup ("" none),
+					 * as ctl_args_resolve_pid() found them */
 	/* explain: what the device says of itself, replaced */
 	const char *usages[16];		/* --usage, repeatable */
 	size_t n_usages;

@@ -396,9 +396,10 @@ static bool id_arg(json_t *v, uint32_t *ret)
 }
 
 /*
- * explain's "origin", "user", "group", "executable" and "pid": who sends the
- * request, as far as the question says. "group" lists the gid first, then
- * the supplementary groups (room for CTL_SUBJECT_GROUPS_MAX in GIDS).
+ * explain's "origin", "user", "group", "executable", "unit", "pid" and the
+ * process's "cgroup": who sends the request, as far as the question says.
+ * "group" lists the gid first, then the supplementary groups (room for
+ * CTL_SUBJECT_GROUPS_MAX in GIDS).
  */
 #define EXPLAIN_CGROUP_LEVELS 16	/* a unit's depth, and more */
 
@@ -408,6 +409,7 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 	json_t *origin = json_object_get(args, "origin"), *user = json_object_get(args, "user");
 	json_t *group = json_object_get(args, "group"), *exe = json_object_get(args, "executable");
 	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit"), *g;
+	json_t *cgroup = json_object_get(args, "cgroup");
 	size_t i;
 	int r;
 
@@ -420,7 +422,7 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		who->given |= POLICY_SUBJECT_ORIGIN;
 		who->from_kernel = !strcmp(o, "kernel");
 	}
-	if (who->from_kernel && (user || group || exe || pid || unit))
+	if (who->from_kernel && (user || group || exe || pid || unit || cgroup))
 		return failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable, process or unit");
 	if (unit) {
 		const char *why;
@@ -431,6 +433,21 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		if (policy_unit_cgroups(who->unit, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
 					&who->unit_running, &why) < 0)
 			return failf(err, errsize, -EINVAL, "unit \"%.256s\": %s", who->unit, why);
+		who->cgroups = cgroups;
+		who->given |= POLICY_SUBJECT_UNIT;
+	}
+	if (cgroup) {
+		const char *why;
+
+		/* A process's cgroup, which hid-policyctl read with the rest. */
+		if (!pid || unit)
+			return failf(err, errsize, -EINVAL, "\"cgroup\" is a process's: it comes with \"pid\" and without \"unit\"");
+		if (!json_is_string(cgroup))
+			return failf(err, errsize, -EINVAL, "\"cgroup\" must be a cgroup path");
+		who->cgroup = json_string_value(cgroup);
+		if (policy_cgroup_ancestry(who->cgroup, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
+					   &who->unit_running, &why) < 0)
+			return failf(err, errsize, -EINVAL, "cgroup \"%.256s\": %s", who->cgroup, why);
 		who->cgroups = cgroups;
 		who->given |= POLICY_SUBJECT_UNIT;
 	}

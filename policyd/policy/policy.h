@@ -246,6 +246,15 @@ int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, 
 			const char **why);
 
 /*
+ * As policy_unit_cgroups(), for the cgroup at PATH ("/system.slice/x.service",
+ * as the "0::" line of /proc/PID/cgroup gives it): *EXISTS whether PATH's own
+ * cgroup is among them. Returns 0, or -EINVAL with WHY set when PATH is no
+ * such path.
+ */
+int policy_cgroup_ancestry(const char *path, uint64_t *ids, size_t max, size_t *n, bool *exists,
+			   const char **why);
+
+/*
  * Look up the cgroup of each unit P names now: a unit started since has
  * a new cgroup, a unit stopped none. *CHANGED (if given) tells whether any
  * unit's cgroup is not the one looked up before; the rules of every device
@@ -354,10 +363,11 @@ struct policy_subject {
 	struct hid_rule_exe exe;	/* EXECUTABLE: the file's identity */
 	const char *executable;		/* ... and its path, for the text (NULL: none) */
 	long pid;			/* > 0: all of it was read from this process */
-	const char *unit;		/* UNIT: the systemd unit it runs in */
+	const char *unit;		/* UNIT: the systemd unit it runs in, */
+	const char *cgroup;		/* ... or the process's cgroup path (unit NULL) */
 	const uint64_t *cgroups;	/* ... its cgroup's ancestors' ids as they are now
 					 * ([0] the root's); fewer than its depth + 1 when
-					 * the unit is not running */
+					 * the unit is not running or the process gone */
 	size_t n_cgroups;
 	bool unit_running;
 };

@@ -207,9 +207,12 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 		fprintf(f, "%s(inode %llu on device %u:%u)", who->executable ? " " : ", executable ",
 			(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
 	}
-	if (given & POLICY_SUBJECT_UNIT)
+	if ((given & POLICY_SUBJECT_UNIT) && who->unit)
 		fprintf(f, ", in unit %s%s", who->unit,
 			who->unit_running ? "" : " (not running now: no rule for it applies until it starts)");
+	else if (given & POLICY_SUBJECT_UNIT)
+		fprintf(f, ", in cgroup %s%s", who->cgroup,
+			who->unit_running ? "" : " (gone now: the process has exited)");
 	if ((given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) !=
 	    (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) {
 		fprintf(f, "; not given:");
@@ -301,12 +304,15 @@ static const char *sender_mismatch(const struct policy *p, const struct hid_rule
 		print_rule_units(p, r, f);
 		fprintf(f, ") is %srunning now: no process is in %s", s->n_units > 1 ? "" : "not ",
 			s->n_units > 1 ? "them" : "it");
-	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT)) {
+	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT) && who->unit) {
 		fprintf(f, "the sender's unit %s is not %s the rule names, nor in %s", who->unit,
 			s->n_units > 1 ? "one of the units" : "the unit",
 			s->n_units > 1 ? "one of them" : "it");
 		if (!who->unit_running)
 			fprintf(f, " (%s is not running now)", who->unit);
+	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT)) {
+		fprintf(f, "the sender's cgroup %s is not in %s the rule names", who->cgroup,
+			s->n_units > 1 ? "one of the units" : "the unit");
 	} else {
 		fprintf(f, "its sender is not this one");
 	}

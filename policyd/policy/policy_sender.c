@@ -332,22 +332,40 @@ const struct policy_unit *policy_unit_find(const struct policy *p, const char *n
 	return NULL;
 }
 
-int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
-			const char **why)
+/* A cgroup path as /proc/PID/cgroup gives it, without its leading '/':
+ * names separated by single slashes, none of them "." or "..". */
+static bool cgroup_path_valid(const char *path)
+{
+	for (const char *c = path; *c;) {
+		size_t len = strcspn(c, "/");
+
+		if (!len || (len == 1 && c[0] == '.') || (len == 2 && !strncmp(c, "..", 2)))
+			return false;
+		c += len;
+		if (*c == '/' && !*++c)
+			return false;
+	}
+	return true;
+}
+
+/* The ids of the cgroups from the root down to CGROUP (relative to the
+ * root, "" being the root), as far as they exist now. */
+static int cgroup_ancestry(const char *cgroup, uint64_t *ids, size_t max, size_t *n,
+			   bool *whole, const char **why)
 {
 	const char *root = policy_cgroup_root();
-	char cgroup[POLICY_PATH_MAX], dir[PATH_MAX];
+	char dir[PATH_MAX];
 	struct stat st;
-	size_t levels = 1, k = 0;
+	size_t levels = 0, k = 0;
 
 	*n = 0;
-	*running = false;
-	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
-		return -EINVAL;
+	*whole = false;
 	if (!root) {
 		*why = "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in";
 		return -EINVAL;
 	}
+	if (*cgroup)
+		levels = 1;
 	for (const char *c = cgroup; *c; c++)
 		levels += *c == '/';
 	/* The root, then each prefix of the path that ends at a '/' or at its end. */
@@ -364,8 +382,32 @@ int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, 
 		ids[k++] = (uint64_t)st.st_ino;
 	}
 	*n = k;
-	*running = k == levels + 1;
+	*whole = k == levels + 1;
 	return 0;
+}
+
+int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
+			const char **why)
+{
+	char cgroup[POLICY_PATH_MAX];
+
+	*n = 0;
+	*running = false;
+	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+		return -EINVAL;
+	return cgroup_ancestry(cgroup, ids, max, n, running, why);
+}
+
+int policy_cgroup_ancestry(const char *path, uint64_t *ids, size_t max, size_t *n, bool *exists,
+			   const char **why)
+{
+	*n = 0;
+	*exists = false;
+	if (path[0] != '/' || !cgroup_path_valid(path + 1)) {
+		*why = "expected a cgroup path as /proc/PID/cgroup gives it, such as /system.slice/fwupd.service";
+		return -EINVAL;
+	}
+	return cgroup_ancestry(path + 1, ids, max, n, exists, why);
 }
 
 /* A systemd unit, kept by name in the policy; its cgroup is looked up when

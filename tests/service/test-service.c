@@ -643,6 +643,22 @@ static const char *set_feature_tool(void)
  * unit waits a second before it sends: the daemon hears of a unit's new
  * cgroup when systemd makes it, and until it has the unit's rules refuse
  * (hid-policy.d(5), "Senders"). */
+/* hid-policyctl explain of a firmware update on DEV sent by SENDER (its
+ * options): it succeeds and its text holds WANT and WANT2 (if given). */
+static void explain_firmware_update(const struct uhid_dev *dev, const char *sender,
+				    const char *want, const char *want2)
+{
+	char *out = NULL;
+	int st = sh(&out, "%s/hid-policyctl --no-ask-password explain %s set_report --report feature --id 0x%02x %s",
+		    installed("HID_POLICY_BINDIR"), strrchr(dev->hidraw, '/') + 1, FIRMWARE_ID,
+		    sender);
+
+	CHECK(st == 0 && strstr(out, want) && (!want2 || strstr(out, want2)),
+	      "explain %s: exit %d, expected \"%s\"%s%s%s in: %s", sender, st, want,
+	      want2 ? " and \"" : "", want2 ?: "", want2 ? "\"" : "", out);
+	free(out);
+}
+
 static void send_from_unit(struct uhid_dev *dev, const char *name, uint8_t id, int want)
 {
 	unsigned long before = uhid_dev_count(dev, UHID_DEV_SET_REPORT, id);
@@ -693,7 +709,7 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	const char *impostor = "/sys/fs/cgroup/hp-impostor.slice";
 	unsigned long before;
 	struct uhid_dev dev;
-	char *out = NULL;
+	char *out = NULL, pid_option[32];
 	int st;
 
 	service_reset(updater_policy);
@@ -733,18 +749,19 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	/* hid-policyctl explain --unit, with the unit running and not. */
 	CHECK_EQ(sh(NULL, "systemd-run --quiet --collect --unit=fwupd.service /bin/sleep 60"), 0);
 	sleep(1);	/* the daemon compiles the rules with the unit's new cgroup */
-	st = sh(&out, "%s/hid-policyctl --no-ask-password explain %s set_report --report feature --id 0xf0 --unit fwupd.service",
-		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);
-	CHECK(st == 0 && strstr(out, "decision: allow by rule \"firmware-by-the-updater\""),
-	      "explain --unit fwupd.service (running): exit %d: %s", st, out);
-	free(out);
+	explain_firmware_update(&dev, "--unit fwupd.service",
+				"decision: allow by rule \"firmware-by-the-updater\"", NULL);
+	/* --pid: the process's unit, told by its cgroup; this test's own
+	 * process is in no such unit */
+	explain_firmware_update(&dev, "--pid $(systemctl show -P MainPID fwupd.service)",
+				"in cgroup /system.slice/fwupd.service",
+				"decision: allow by rule \"firmware-by-the-updater\"");
+	snprintf(pid_option, sizeof(pid_option), "--pid %d", (int)getpid());
+	explain_firmware_update(&dev, pid_option, "is not in the unit the rule names",
+				"decision: deny (EPERM) by rule \"no-firmware-update\"");
 	CHECK_EQ(sh(NULL, "systemctl stop fwupd.service"), 0);
-	st = sh(&out, "%s/hid-policyctl --no-ask-password explain %s set_report --report feature --id 0xf0 --unit hp-other-updater.service",
-		installed("HID_POLICY_BINDIR"), strrchr(dev.hidraw, '/') + 1);
-	CHECK(st == 0 && strstr(out, "not running now") &&
-	      strstr(out, "decision: deny (EPERM) by rule \"no-firmware-update\""),
-	      "explain --unit hp-other-updater.service: exit %d: %s", st, out);
-	free(out);
+	explain_firmware_update(&dev, "--unit hp-other-updater.service", "not running now",
+				"decision: deny (EPERM) by rule \"no-firmware-update\"");
 
 	/* A temporary allow for one unit that has not run yet: it alone. */
 	st = sh(&out, "%s/hid-policyctl --no-ask-password allow %s --for 5m --request set_report --report feature --id 0xf0 --unit hp-flasher.service",

@@ -195,6 +195,8 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	json_decref(req);
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "kernel",
 		       "--unit", "fwupd.service"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--pid", "1",
+		       "--unit", "fwupd.service"), -EINVAL);	/* the process has its unit */
 
 	/* this process: its real uid and gid, its supplementary groups */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
@@ -216,6 +218,24 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	CHECK_EQ(json_integer_value(json_array_get(g, 0)), getgid());
 	for (int i = 0; i < n_groups; i++)
 		CHECK_EQ(json_integer_value(json_array_get(g, (size_t)i + 1)), groups[i]);
+	/* and its cgroup, which tells its unit, as the 0:: line gives it */
+	{
+		FILE *f = fopen("/proc/self/cgroup", "re");
+		json_t *c = json_object_get(args, "cgroup");
+		char line[4096];
+		bool found = false;
+
+		CHECK(f, "/proc/self/cgroup: %s", strerror(errno));
+		while (!found && fgets(line, sizeof(line), f))
+			found = !strncmp(line, "0::/", 4);
+		fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		if (found)
+			CHECK(c && !strcmp(json_string_value(c), line + 3), "cgroup %s, expected %s",
+			      c ? json_string_value(c) : "none", line + 3);
+		else
+			CHECK(!c, "a cgroup sent where /proc/self/cgroup has no cgroup2 line");
+	}
 	json_decref(req);
 
 	/* allow --pid: the user and executable, as before; no groups */
@@ -225,6 +245,7 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	args = json_object_get(req, "args");
 	CHECK_EQ(json_integer_value(json_object_get(args, "user")), getuid());
 	CHECK(!json_object_get(args, "group"), "allow sends no groups");
+	CHECK(!json_object_get(args, "cgroup"), "allow sends no cgroup");
 	json_decref(req);
 
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--group", "no-such-group-here"), -EINVAL);

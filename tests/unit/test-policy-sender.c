@@ -225,6 +225,41 @@ static void a_unit_is_the_cgroup_systemd_gives_it(void)
 	diag_done(&d);
 }
 
+/* explain --pid sends the process's cgroup path as /proc/PID/cgroup gives
+ * it; the daemon reads the cgroups on that path, so a path that could leave
+ * the hierarchy is refused before anything is read. */
+static void a_process_cgroup_path_is_checked_before_it_is_read(void)
+{
+	static const char *const bad[] = {
+		"", "system.slice/x.service", "/system.slice/../x", "/./x", "/a//b", "/a/",
+		"/..", "//",
+	};
+	uint64_t ids[8];
+	const char *why;
+	bool exists;
+	size_t n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		why = NULL;
+		CHECK_EQ(policy_cgroup_ancestry(bad[i], ids, ARRAY_SIZE(ids), &n, &exists, &why),
+			 -EINVAL);
+		CHECK(why && strstr(why, "expected a cgroup path"), "\"%s\": %s", bad[i], why);
+		CHECK_EQ(n, 0);
+	}
+	if (!policy_cgroup_root()) {
+		SKIP("this machine has no cgroup2 hierarchy");
+		return;
+	}
+	/* the root alone, and a path below it that does not exist */
+	CHECK_OK(policy_cgroup_ancestry("/", ids, ARRAY_SIZE(ids), &n, &exists, &why));
+	CHECK_EQ(n, 1);
+	CHECK(exists, "the root cgroup exists");
+	CHECK_OK(policy_cgroup_ancestry("/hp-no-such.slice/x.service", ids, ARRAY_SIZE(ids), &n,
+					&exists, &why));
+	CHECK_EQ(n, 1);
+	CHECK(!exists, "a cgroup that does not exist");
+}
+
 static void units_systemd_would_not_have_are_errors(void)
 {
 	static const struct {
@@ -309,6 +344,8 @@ static void a_unit_holds_the_processes_of_its_cgroup_and_below(void)
 static const struct test_case tests[] = {
 	{ "a_unit_is_the_cgroup_systemd_gives_it", a_unit_is_the_cgroup_systemd_gives_it },
 	{ "units_systemd_would_not_have_are_errors", units_systemd_would_not_have_are_errors },
+	{ "a_process_cgroup_path_is_checked_before_it_is_read",
+	  a_process_cgroup_path_is_checked_before_it_is_read },
 	{ "a_unit_holds_the_processes_of_its_cgroup_and_below",
 	  a_unit_holds_the_processes_of_its_cgroup_and_below },
 	{ "names_resolve_to_ids_and_lists_are_kept", names_resolve_to_ids_and_lists_are_kept },
