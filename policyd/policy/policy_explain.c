@@ -233,17 +233,6 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 			HID_SENDER_GROUPS_READ);
 }
 
-/* Is WHO in one of S's groups, as far as the firewall reads its groups? */
-static bool subject_in_group(const struct hid_rule_sender *s, const struct policy_subject *who)
-{
-	if (sender_lists_id(s->gids, s->n_gids, who->gid))
-		return true;
-	for (size_t i = 0; i < who->n_groups && i < HID_SENDER_GROUPS_READ; i++)
-		if (sender_lists_id(s->gids, s->n_gids, who->groups[i]))
-			return true;
-	return false;
-}
-
 static void print_rule_units(const struct policy *p, const struct hid_rule *r, FILE *f);
 
 /* Is none of the units R names running (then no process is in them)? */
@@ -289,7 +278,7 @@ static const char *sender_mismatch(const struct policy *p, const struct hid_rule
 			s->n_uids > 1 ? "one of its users " : "its user ");
 		print_ids(f, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
 	} else if ((s->fields & HID_SENDER_F_GROUP) && (given & POLICY_SUBJECT_GROUPS) &&
-		   !subject_in_group(s, who)) {
+		   !sender_lists_group(s, who->gid, who->groups, who->n_groups)) {
 		fprintf(f, "the sender is not in %s ", s->n_gids > 1 ? "any of its groups" : "its group");
 		print_ids(f, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
 		fprintf(f, " (its gid and its %zu supplementary group%s)", who->n_groups,

@@ -92,8 +92,13 @@ int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_ma
  * on more than 1 KiB (policy_sort.c). Not stable. */
 void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
-/* Senders as far as a question says (policy_subject.c). */
+/* Is a sender listed in a compiled rule (policy_subject.c): for the
+ * evaluator and for explain alike. */
 bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id);
+/* Is GID, or one of the first HID_SENDER_GROUPS_READ of GROUPS (what the
+ * firewall reads of a task's supplementary groups), in S's groups? */
+bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uint32_t *groups,
+			size_t n_groups);
 bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e);
 unsigned int policy_subject_given(const struct policy_subject *who);	/* 0 for NULL */
 /* Does WHO say the request comes from a process, or from a driver? */

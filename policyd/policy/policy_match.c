@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "policy_internal.h"
 
 static bool id_in(const struct policy_id_set *s, uint16_t id)
 {
@@ -103,32 +104,6 @@ static bool cond_holds(const struct hid_rule_cond *c, const struct policy_reques
 	return true;
 }
 
-static bool listed(const uint32_t *ids, uint8_t n, uint32_t id)
-{
-	for (unsigned i = 0; i < HID_SENDER_MAX_IDS && i < n; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
-static bool in_group(const struct hid_rule_sender *s, const struct policy_sender_id *id)
-{
-	if (listed(s->gids, s->n_gids, id->gid))
-		return true;
-	for (size_t i = 0; i < id->n_groups && i < HID_SENDER_GROUPS_READ; i++)
-		if (listed(s->gids, s->n_gids, id->groups[i]))
-			return true;
-	return false;
-}
-
-static bool exe_listed(const struct hid_rule_sender *s, const struct policy_sender_id *id)
-{
-	for (unsigned i = 0; i < HID_SENDER_MAX_IDS && i < s->n_exes; i++)
-		if (s->exes[i].ino == id->exe_ino && s->exes[i].dev == id->exe_dev)
-			return true;
-	return false;
-}
-
 /* Is the sender's cgroup, or one of its ancestors, a listed unit's? */
 static bool unit_listed(const struct hid_rule_sender *s, const struct policy_sender_id *id)
 {
@@ -168,11 +143,13 @@ static bool sender_matches(const struct hid_rule *r, const struct policy_request
 		return true;
 	if (!id->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !id->exe_known))
 		return r->action == HID_RULE_DENY;
-	if ((s->fields & HID_SENDER_F_USER) && !listed(s->uids, s->n_uids, id->uid))
+	if ((s->fields & HID_SENDER_F_USER) && !sender_lists_id(s->uids, s->n_uids, id->uid))
 		return false;
-	if ((s->fields & HID_SENDER_F_GROUP) && !in_group(s, id))
+	if ((s->fields & HID_SENDER_F_GROUP) &&
+	    !sender_lists_group(s, id->gid, id->groups, id->n_groups))
 		return false;
-	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, id))
+	if ((s->fields & HID_SENDER_F_EXECUTABLE) &&
+	    !sender_lists_exe(s, &(struct hid_rule_exe){ .ino = id->exe_ino, .dev = id->exe_dev }))
 		return false;
 	return true;
 }

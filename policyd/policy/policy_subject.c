@@ -33,6 +33,17 @@ static size_t each_id_and_another(const uint32_t *ids, uint8_t n, uint32_t *out)
 	return k;
 }
 
+bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uint32_t *groups,
+			size_t n_groups)
+{
+	if (sender_lists_id(s->gids, s->n_gids, gid))
+		return true;
+	for (size_t i = 0; i < n_groups && i < HID_SENDER_GROUPS_READ; i++)
+		if (sender_lists_id(s->gids, s->n_gids, groups[i]))
+			return true;
+	return false;
+}
+
 bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e)
 {
 	for (unsigned i = 0; i < s->n_exes && i < HID_SENDER_MAX_IDS; i++)
