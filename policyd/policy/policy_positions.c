@@ -225,6 +225,21 @@ static int scan_string(struct scanner *s, char *out, size_t size)
 
 static int scan_value(struct scanner *s, int depth, struct json_pos key);
 
+/* After a member of an object or array: 1 when a ',' says another comes,
+ * 0 when CLOSE ends it, -EINVAL otherwise. */
+static int after_member(struct scanner *s, char close)
+{
+	skip_space(s);
+	if (peek(s) == ',') {
+		advance(s);
+		return 1;
+	}
+	if (peek(s) != close)
+		return -EINVAL;
+	advance(s);
+	return 0;
+}
+
 static int scan_object(struct scanner *s, int depth)
 {
 	size_t saved = strlen(s->path);
@@ -258,15 +273,9 @@ static int scan_object(struct scanner *s, int depth)
 		s->path[saved] = 0;
 		if (r < 0)
 			return r;
-		skip_space(s);
-		if (peek(s) == ',') {
-			advance(s);
-			continue;
-		}
-		if (peek(s) != '}')
-			return -EINVAL;
-		advance(s);
-		return 0;
+		r = after_member(s, '}');
+		if (r <= 0)
+			return r;
 	}
 }
 
@@ -290,15 +299,9 @@ static int scan_array(struct scanner *s, int depth)
 		s->path[saved] = 0;
 		if (r < 0)
 			return r;
-		skip_space(s);
-		if (peek(s) == ',') {
-			advance(s);
-			continue;
-		}
-		if (peek(s) != ']')
-			return -EINVAL;
-		advance(s);
-		return 0;
+		r = after_member(s, ']');
+		if (r <= 0)
+			return r;
 	}
 }
 
