@@ -92,7 +92,7 @@ int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_ma
  * on more than 1 KiB (policy_sort.c). Not stable. */
 void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
-/* Is a sender listed in a compiled rule (policy_subject.c): for the
+/* Is a sender listed in a compiled rule (policy_match.c): for the
  * evaluator and for explain alike. */
 bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id);
 /* Is GID, or one of the first HID_SENDER_GROUPS_READ of GROUPS (what the

@@ -104,6 +104,33 @@ static bool cond_holds(const struct hid_rule_cond *c, const struct policy_reques
 	return true;
 }
 
+bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id)
+{
+	for (unsigned i = 0; i < n && i < HID_SENDER_MAX_IDS; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uint32_t *groups,
+			size_t n_groups)
+{
+	if (sender_lists_id(s->gids, s->n_gids, gid))
+		return true;
+	for (size_t i = 0; i < n_groups && i < HID_SENDER_GROUPS_READ; i++)
+		if (sender_lists_id(s->gids, s->n_gids, groups[i]))
+			return true;
+	return false;
+}
+
+bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e)
+{
+	for (unsigned i = 0; i < s->n_exes && i < HID_SENDER_MAX_IDS; i++)
+		if (s->exes[i].ino == e->ino && s->exes[i].dev == e->dev)
+			return true;
+	return false;
+}
+
 /* Is the sender's cgroup, or one of its ancestors, a listed unit's? */
 static bool unit_listed(const struct hid_rule_sender *s, const struct policy_sender_id *id)
 {

@@ -10,14 +10,6 @@
  */
 #include "policy_internal.h"
 
-bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id)
-{
-	for (unsigned i = 0; i < n && i < HID_SENDER_MAX_IDS; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
 /* Each of IDS[0..N) and one value none of them is: one sender of each kind
  * a rule's list tells apart. Returns how many went to OUT. */
 static size_t each_id_and_another(const uint32_t *ids, uint8_t n, uint32_t *out)
@@ -31,25 +23,6 @@ static size_t each_id_and_another(const uint32_t *ids, uint8_t n, uint32_t *out)
 		other--;
 	out[k++] = other;
 	return k;
-}
-
-bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uint32_t *groups,
-			size_t n_groups)
-{
-	if (sender_lists_id(s->gids, s->n_gids, gid))
-		return true;
-	for (size_t i = 0; i < n_groups && i < HID_SENDER_GROUPS_READ; i++)
-		if (sender_lists_id(s->gids, s->n_gids, groups[i]))
-			return true;
-	return false;
-}
-
-bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e)
-{
-	for (unsigned i = 0; i < s->n_exes && i < HID_SENDER_MAX_IDS; i++)
-		if (s->exes[i].ino == e->ino && s->exes[i].dev == e->dev)
-			return true;
-	return false;
 }
 
 static size_t each_exe_and_another(const struct hid_rule_sender *s, struct hid_rule_exe *out)

@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "hidraw_racer.h"
 #include "json_path.h"
+#include "man_example.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -82,27 +83,6 @@ static const char broken_policy[] =
 	"    \"rules\": [\n"
 	"      { \"name\": \"no-feature-4\", \"requets\": \"set_report\",\n"
 	"        \"report_type\": \"feature\", \"report_id\": \"0x04\", \"action\": \"deny\" }\n"
-	"    ]\n"
-	"  } ]\n"
-	"}\n";
-
-/*
- * Acceptance (a) of the policy language: every game controller, any
- * vendor, refuses the firmware update except from fwupd.service. As in
- * hid-policy.d(5), EXAMPLES.
- */
-static const char updater_policy[] =
-	"{\n"
-	"  \"version\": 1,\n"
-	"  \"devices\": [ {\n"
-	"    \"name\": \"game-controllers\",\n"
-	"    \"match\": { \"usage\": \"game_controller\" },\n"
-	"    \"rules\": [\n"
-	"      { \"name\": \"firmware-by-the-updater\", \"request\": \"set_report\",\n"
-	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\",\n"
-	"        \"sender\": { \"unit\": \"fwupd.service\" }, \"action\": \"allow\" },\n"
-	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
-	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
 	"    ]\n"
 	"  } ]\n"
 	"}\n";
@@ -697,8 +677,11 @@ static unsigned long long cpu_ticks(pid_t pid)
 	return utime + stime;
 }
 
-/* Also: hid-policyctl allow --unit opens a window for that unit alone, and
- * the daemon, watching the units' slices, sleeps while nothing happens. */
+/* Acceptance (a): a firmware update reaches a game controller from
+ * fwupd.service alone, whatever else runs as root. Also: explain tells the
+ * same by unit and by process, hid-policyctl allow --unit opens a window for
+ * that unit alone, and the daemon, watching the units' slices, sleeps while
+ * nothing happens. */
 static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 {
 	static const uint8_t pad_rdesc[] = UHID_CLASS_RDESC(0x05);
@@ -709,10 +692,15 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	const char *impostor = "/sys/fs/cgroup/hp-impostor.slice";
 	unsigned long before;
 	struct uhid_dev dev;
-	char *out = NULL, pid_option[32];
+	char *out = NULL, *policy, pid_option[32];
 	int st;
 
-	service_reset(updater_policy);
+	/* Acceptance (a) of the policy language, as hid-policy.d(5) prints
+	 * it: every game controller, any vendor, refuses the firmware update
+	 * (feature reports 0xF0 to 0xF4) except from fwupd.service. */
+	policy = man_example("30-game-controllers.json");
+	service_reset(policy);
+	free(policy);
 	CHECK_OK(uhid_dev_create(&dev, &cfg));
 	/* fwupd.service has never run: the daemon starts with its cgroup
 	 * unknown and must see it made. */
@@ -750,18 +738,18 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	CHECK_EQ(sh(NULL, "systemd-run --quiet --collect --unit=fwupd.service /bin/sleep 60"), 0);
 	sleep(1);	/* the daemon compiles the rules with the unit's new cgroup */
 	explain_firmware_update(&dev, "--unit fwupd.service",
-				"decision: allow by rule \"firmware-by-the-updater\"", NULL);
+				"decision: allow by rule \"controllers-firmware-by-fwupd\"", NULL);
 	/* --pid: the process's unit, told by its cgroup; this test's own
 	 * process is in no such unit */
 	explain_firmware_update(&dev, "--pid $(systemctl show -P MainPID fwupd.service)",
 				"in cgroup /system.slice/fwupd.service",
-				"decision: allow by rule \"firmware-by-the-updater\"");
+				"decision: allow by rule \"controllers-firmware-by-fwupd\"");
 	snprintf(pid_option, sizeof(pid_option), "--pid %d", (int)getpid());
 	explain_firmware_update(&dev, pid_option, "is not in the unit the rule names",
-				"decision: deny (EPERM) by rule \"no-firmware-update\"");
+				"decision: deny (EPERM) by rule \"controllers-deny-feature-f0-f4\"");
 	CHECK_EQ(sh(NULL, "systemctl stop fwupd.service"), 0);
 	explain_firmware_update(&dev, "--unit hp-other-updater.service", "not running now",
-				"decision: deny (EPERM) by rule \"no-firmware-update\"");
+				"decision: deny (EPERM) by rule \"controllers-deny-feature-f0-f4\"");
 
 	/* A temporary allow for one unit that has not run yet: it alone. */
 	st = sh(&out, "%s/hid-policyctl --no-ask-password allow %s --for 5m --request set_report --report feature --id 0xf0 --unit hp-flasher.service",
