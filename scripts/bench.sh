@@ -16,6 +16,11 @@
 #               figures labelled LABEL (e.g. port-before=... for the port
 #               as it was before a change; repeatable)
 #   --seconds S length of each rate measurement (default 0.5)
+#   --icount    the guests' clock counts instructions (vm.sh --icount 0:
+#               one instruction, one ns), so that a time measured in the
+#               guest is the instructions executed, whatever the host's
+#               load: for comparing the kernels' code paths (function
+#               profiles, BPF stats); rates then mean nothing
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
 #               are named before.*, this build's after.*
@@ -35,12 +40,14 @@ baseline=
 baseline_for=
 kernels=()
 extra=()
+icount=()
 out=
 names=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
+	--icount) icount=(--icount 0); shift ;;
 	--kernel)
 		case "$2" in
 		port|upstream) kernels+=("$2") ;;
@@ -94,6 +101,8 @@ done
 # give it the host's TSC rate, which QEMU's TCG TSC runs at.
 khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 append=${khz:+tsc_early_khz=$khz tsc=reliable}
+# Counting instructions, QEMU's TSC ticks once per ns of virtual time.
+[ ${#icount[@]} -eq 0 ] || append="tsc_early_khz=1000000 tsc=reliable"
 
 # One boot: every benchmark named, for the baseline's daemon first when
 # there is one; figure lines are tagged with the build.
@@ -130,7 +139,8 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 	for k in "${order[@]}"; do
 		echo "== round $r/$rounds: $k (${image[$k]})"
-		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
+		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" \
+			${icount[@]+"${icount[@]}"} -- \
 			bash -c "$script" | tee -a /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
 	done
 done
