@@ -15,7 +15,9 @@
  *             with rules on distinct report IDs and all on one;
  *   audit     records per second from the ring buffer to the file, and the
  *             counters after a flood larger than the ring buffer;
- *   hotplug   time from creating a device to its first refused request.
+ *   hotplug   time from creating a device to its first refused request;
+ *   dispatch  (only when named) the event path function by function, with
+ *             a pass-through program against none.
  *
  * Every figure is one line "figure NAME VALUE" on stdout; remarks start
  * with "#". Only ratios mean anything in an emulated VM.
@@ -614,6 +616,110 @@ static void bench_paths(void)
 }
 
 /*
+ * The event path function by function, with one pass-through program:
+ * every function below is profiled alone in its own session, so that no
+ * other traced function's profiler cost lands in its time, on device A
+ * (the program) and the bare device B, batches alternating between them.
+ * Only input reports; the names of either kernel, the first that ran.
+ *
+ *   dispatch.FUNCTION.pass_ns, .bare_ns   ns per call on A, on B
+ *   dispatch.FUNCTION.added_ns            A minus B, batch by batch
+ *   dispatch.bpf_ns                       the program's run time (BPF stats)
+ *
+ * "floor" (kill_fasync, which does next to nothing) is the profiler's own
+ * cost of one traced function on this kernel.
+ */
+#define DISPATCH_BATCHES 61
+static const struct {
+	const char *what, *names[3];
+} event_functions[] = {
+	{ "entry", { "hid_safe_input_report", "hid_input_report" } },
+	{ "core", { "__hid_input_report" } },
+	{ "dispatch", { "__dispatch_hid_bpf_device_event", "dispatch_hid_bpf_device_event" } },
+	{ "get_report", { "hid_get_report" } },
+	{ "raw_event", { "hid_report_raw_event" } },
+	{ "hidraw", { "hidraw_report_event" } },
+	{ "kmemdup", { "kmemdup", "kmemdup_noprof" } },
+	{ "migrate_disable", { "migrate_disable" } },
+	{ "migrate_enable", { "migrate_enable" } },
+	{ "floor", { "kill_fasync" } },
+};
+#define N_EVENT_FUNCTIONS (sizeof(event_functions) / sizeof(event_functions[0]))
+
+static void bench_dispatch(void)
+{
+	struct uhid_dev dev_a, dev_b;
+	struct side a = { .dev = &dev_a, .prefix = "pass_" }, b = { .dev = &dev_b, .prefix = "bare_" };
+	struct side *sides[2] = { &a, &b };
+	struct bpf_object *pass;
+	struct bpf_link *link;
+	char name[96];
+
+	create(&dev_b, 0x1234, 0x7005);
+	create(&dev_a, 0x1234, 0x7006);
+	a.fd = uhid_dev_open_hidraw(&dev_a, O_NONBLOCK);
+	b.fd = uhid_dev_open_hidraw(&dev_b, O_NONBLOCK);
+	if (a.fd < 0 || b.fd < 0)
+		die("opening hidraw", a.fd < 0 ? a.fd : b.fd);
+	pass = attach_passthrough(dev_a.hid_id, &link);
+	input_rate(&dev_a, a.fd, 0.2);	/* warm up */
+	input_rate(&dev_b, b.fd, 0.2);
+	for (size_t f = 0; f < N_EVENT_FUNCTIONS; f++) {
+		double t[2][DISPATCH_BATCHES], added[DISPATCH_BATCHES];
+		const char *names[4] = { 0 };
+		int r;
+
+		for (size_t k = 0; k < 3 && event_functions[f].names[k]; k++)
+			names[k] = event_functions[f].names[k];
+		r = fprof_start(names);
+		if (r < 0) {
+			printf("# function profile of %s: %s\n", event_functions[f].what, strerror(-r));
+			fprof_stop();
+			continue;
+		}
+		for (int bt = 0; bt < DISPATCH_BATCHES; bt++) {
+			for (int i = 0; i < 2; i++) {
+				int s = (bt + i) % 2;
+				const struct workload w = {
+					.dev = sides[s]->dev, .fd = sides[s]->fd, .input = true,
+				};
+				struct fprof_result before, after;
+
+				fprof_read(&before);
+				run_batch(&w);
+				fprof_read(&after);
+				t[s][bt] = -1;
+				for (size_t k = 0; names[k] && t[s][bt] < 0; k++)
+					t[s][bt] = fprof_delta_avg_ns(&before, &after, names[k]);
+			}
+			added[bt] = t[0][bt] >= 0 && t[1][bt] >= 0 ? t[0][bt] - t[1][bt] : NAN;
+		}
+		fprof_stop();
+		for (int s = 0; s < 2; s++) {
+			snprintf(name, sizeof(name), "dispatch.%s.%sns", event_functions[f].what,
+				 sides[s]->prefix);
+			figure(name, median(t[s], DISPATCH_BATCHES));
+		}
+		snprintf(name, sizeof(name), "dispatch.%s.added_ns", event_functions[f].what);
+		figure_signed(name, median_signed(added, DISPATCH_BATCHES));
+	}
+	if (bpf_stats_enable(true) < 0)
+		die("kernel.bpf_stats_enabled", errno);
+	{
+		const struct workload w = { .dev = a.dev, .fd = a.fd, .input = true };
+
+		figure("dispatch.bpf_ns", bpf_ns("pass_event", &w));
+	}
+	bpf_stats_enable(false);
+	bpf_link__destroy(link);
+	bpf_object__close(pass);
+	close(a.fd);
+	close(b.fd);
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
+}
+
+/*
  * N allow rules for set_report feature on PRODUCT; rule i holds when byte 1
  * is i. DISTINCT: rule i names report FIRST_RULE_ID + i; else all name
  * FIRST_RULE_ID. Allow rules log nothing, so the run time is the decision.
@@ -857,8 +963,10 @@ int main(int argc, char **argv)
 		{ "rules", bench_rules },
 		{ "audit", bench_audit },
 		{ "hotplug", bench_hotplug },
+		{ "dispatch", bench_dispatch },
 	};
-	bool want[4] = { false }, any = false;
+	const size_t n_benches = sizeof(benches) / sizeof(benches[0]);
+	bool want[sizeof(benches) / sizeof(benches[0])] = { false }, any = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(NULL);
@@ -869,16 +977,17 @@ int main(int argc, char **argv)
 			rate_seconds = atof(argv[++i]);
 			continue;
 		}
-		for (b = 0; b < 4 && strcmp(argv[i], benches[b].name); b++)
+		for (b = 0; b < n_benches && strcmp(argv[i], benches[b].name); b++)
 			;
-		if (b == 4) {
-			fprintf(stderr, "usage: bench-firewall [--seconds S] [paths|rules|audit|hotplug]...\n");
+		if (b == n_benches) {
+			fprintf(stderr, "usage: bench-firewall [--seconds S] [paths|rules|audit|hotplug|dispatch]...\n");
 			return 2;
 		}
 		want[b] = any = true;
 	}
-	for (size_t b = 0; b < 4; b++)
-		if (want[b] || !any)
+	/* without a name: all but dispatch, which bench.sh runs when named */
+	for (size_t b = 0; b < n_benches; b++)
+		if (want[b] || (!any && benches[b].run != bench_dispatch))
 			benches[b].run();
 	return 0;
 }

@@ -5,9 +5,9 @@
 #
 # Usage: scripts/bench.sh [--rounds N] [--seconds S] [--baseline BUILD_DIR]
 #                         [--out FILE] [NAME...]
-#   NAME        paths, rules, audit, hotplug (bench/bench-firewall.c, in
-#               the VM) or policy (the policy compiler, on the host);
-#               default: paths rules audit
+#   NAME        paths, rules, audit, hotplug, dispatch
+#               (bench/bench-firewall.c, in the VM) or policy (the policy
+#               compiler, on the host); default: paths rules audit
 #   --rounds N  boots of each kernel, in an order that rotates from round
 #               to round (default 5, at least 5 for figures that mean
 #               anything)
@@ -16,6 +16,11 @@
 #               figures labelled LABEL (e.g. port-before=... for the port
 #               as it was before a change; repeatable)
 #   --seconds S length of each rate measurement (default 0.5)
+#   --icount    the guests' clock counts instructions (vm.sh --icount 0:
+#               one instruction, one ns), so that a time measured in the
+#               guest is the instructions executed, whatever the host's
+#               load: for comparing the kernels' code paths (function
+#               profiles, BPF stats); rates then mean nothing
 #   --baseline  also run hid-policyd of BUILD_DIR (another checkout's
 #               build) in the same boots, before this build's: its figures
 #               are named before.*, this build's after.*
@@ -35,12 +40,14 @@ baseline=
 baseline_for=
 kernels=()
 extra=()
+icount=()
 out=
 names=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
+	--icount) icount=(--icount 0); shift ;;
 	--kernel)
 		case "$2" in
 		port|upstream) kernels+=("$2") ;;
@@ -55,7 +62,7 @@ while [ $# -gt 0 ]; do
 	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
 	--baseline-for) baseline_for=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	paths|rules|audit|hotplug|policy) names+=("$1"); shift ;;
+	paths|rules|audit|hotplug|dispatch|policy) names+=("$1"); shift ;;
 	*) echo "bench.sh: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
 	esac
 done
@@ -94,6 +101,8 @@ done
 # give it the host's TSC rate, which QEMU's TCG TSC runs at.
 khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 append=${khz:+tsc_early_khz=$khz tsc=reliable}
+# Counting instructions, QEMU's TSC ticks once per ns of virtual time.
+[ ${#icount[@]} -eq 0 ] || append="tsc_early_khz=1000000 tsc=reliable"
 
 # One boot: every benchmark named, for the baseline's daemon first when
 # there is one; figure lines are tagged with the build.
@@ -130,7 +139,8 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 	for k in "${order[@]}"; do
 		echo "== round $r/$rounds: $k (${image[$k]})"
-		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" -- \
+		scripts/vm.sh --kernel "${image[$k]}" --timeout 1800 --append "$append" \
+			${icount[@]+"${icount[@]}"} -- \
 			bash -c "$script" | tee -a /dev/stderr | sed -n "s/^figure /$k $r /p" >> "$out"
 	done
 done

@@ -15,6 +15,10 @@
 #                    the devices they know; by default the guest sets
 #                    hid.ignore_special_drivers=1, since test devices are
 #                    replicas meant for the generic driver
+#   --icount SHIFT   TCG only: the guest's clock counts instructions, 2^SHIFT
+#                    ns each (QEMU -icount, one host thread for all vCPUs),
+#                    so that times measured in the guest do not depend on
+#                    the host's load (bench.sh --icount)
 #   --systemd        boot the host's systemd as PID 1 (journald, udevd, D-Bus,
 #                    logind; /etc a writable copy without the host's enabled
 #                    units) and run CMD as a service once basic.target is up;
@@ -37,6 +41,7 @@ smp=2
 results=
 keep=0
 append=
+icount=
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 
@@ -51,6 +56,9 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--vendor-drivers) append+=" HID_POLICY_VM_IGNORE_SPECIAL_DRIVERS=0"; shift ;;
 	--systemd) append+=" HID_POLICY_VM_SYSTEMD=1"; shift ;;
+	--icount)
+		[[ "$2" =~ ^[0-9]+$ ]] || { echo "vm.sh: --icount takes a shift, a number" >&2; exit 2; }
+		icount=$2; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//;/^set -e/d'; exit 0 ;;
 	*) die "unknown option '$1' (CMD goes after --; see --help)" ;;
@@ -107,6 +115,12 @@ fi
 accel=${HID_POLICY_VM_ACCEL:-$accel}
 cpu=max
 [ "$accel" = kvm ] && cpu=host
+icount_args=()
+if [ -n "$icount" ]; then
+	# -icount needs TCG with one thread; KVM has no instruction counter
+	accel=tcg,thread=single cpu=max
+	icount_args=(-icount "shift=$icount,sleep=off")
+fi
 
 cmdline="console=ttyS0 root=hostroot rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
@@ -121,7 +135,7 @@ tail_pid=$!
 
 set +e
 timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
-	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
+	-accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" ${icount_args[@]+"${icount_args[@]}"} \
 	-nodefaults -no-reboot -display none -monitor none \
 	-kernel "$kernel" -append "$cmdline" \
 	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \

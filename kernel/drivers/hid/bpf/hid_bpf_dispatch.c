@@ -212,6 +212,44 @@ void hid_bpf_reprobe(struct hid_device *hdev)
  */
 
 /*
+ * The device's hid_device_event programs in list order on the report in
+ * @buf, @size bytes long. Returns its final length or a negative error.
+ * The context is declared with every member set: a context assigned after
+ * its declaration is first zeroed as a whole (CONFIG_INIT_STACK_ALL_ZERO)
+ * on every report.
+ */
+static int hid_bpf_run_device_event(struct hid_device *hdev,
+				    struct hid_bpf_event_buf *buf,
+				    enum hid_report_type type, u32 size,
+				    u64 source)
+{
+	struct hid_bpf_ctx_kern ctx_kern = {
+		.ctx.hid = hdev,
+		.ctx.allocated_size = buf->size,
+		.ctx.size = size,
+		.data = buf->data,
+		.from_bpf = source != 0,
+		.in_event_hook = true,
+	};
+	struct hid_bpf_ops *e;
+	int ret;
+
+	list_for_each_entry_rcu(e, &hdev->bpf.ops_list, list) {
+		if (!e->hid_device_event)
+			continue;
+		ret = e->hid_device_event(&ctx_kern.ctx, type, source);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			ctx_kern.ctx.size = ret;
+	}
+
+	if (ctx_kern.ctx.size < 0 || ctx_kern.ctx.size > buf->size)
+		return -EINVAL;
+	return ctx_kern.ctx.size;
+}
+
+/*
  * Under the RCU read lock, not the device's SRCU: hid_device_event
  * programs never sleep, and this runs for every report. The lock is held
  * on return, unless the device is gone or @type is invalid, and hid-core
@@ -222,13 +260,7 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 				    size_t *bufsize, u32 *size, u64 source,
 				    bool *rcu_held)
 {
-	struct hid_bpf_ctx_kern ctx_kern = {
-		.ctx.hid = hdev,
-		.from_bpf = source != 0,
-		.in_event_hook = true,
-	};
 	struct hid_bpf_event_buf *buf;
-	struct hid_bpf_ops *e;
 	int ret;
 
 	if (READ_ONCE(hdev->bpf.destroyed))
@@ -249,30 +281,23 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	 * A report a hid_device_event program injects lands here too, over
 	 * the report that program is handling: as upstream, the program finds
 	 * the injected report, as the programs left it, once the kfunc returns.
+	 * It may inject from the buffer itself, hence the memmove(); a report
+	 * from the device takes the plain copy, which the compiler inlines.
 	 */
-	ctx_kern.data = buf->data;
-	ctx_kern.ctx.allocated_size = buf->size;
-	ctx_kern.ctx.size = *size;
-	/* a program may inject from the buffer itself */
-	memmove(ctx_kern.data, data, *size);
-	memset(ctx_kern.data + *size, 0, buf->size - *size);
+	if (unlikely(data >= buf->data && data < buf->data + buf->size))
+		memmove(buf->data, data, *size);
+	else
+		memcpy(buf->data, data, *size);
+	if (*size < buf->size)
+		memset(buf->data + *size, 0, buf->size - *size);
 
-	list_for_each_entry_rcu(e, &hdev->bpf.ops_list, list) {
-		if (!e->hid_device_event)
-			continue;
-		ret = e->hid_device_event(&ctx_kern.ctx, type, source);
-		if (ret < 0)
-			return ERR_PTR(ret);
-		if (ret)
-			ctx_kern.ctx.size = ret;
-	}
+	ret = hid_bpf_run_device_event(hdev, buf, type, *size, source);
+	if (ret < 0)
+		return ERR_PTR(ret);
 
-	if (ctx_kern.ctx.size < 0 || ctx_kern.ctx.size > buf->size)
-		return ERR_PTR(-EINVAL);
-
-	*size = ctx_kern.ctx.size;
+	*size = ret;
 	*bufsize = buf->size;
-	return ctx_kern.data;
+	return buf->data;
 }
 
 /*
