@@ -281,10 +281,11 @@ u8 *__dispatch_hid_bpf_device_event(struct hid_device *hdev,
 	 * A report a hid_device_event program injects lands here too, over
 	 * the report that program is handling: as upstream, the program finds
 	 * the injected report, as the programs left it, once the kfunc returns.
-	 * It may inject from the buffer itself, hence the memmove(); a report
-	 * from the device takes the plain copy, which the compiler inlines.
+	 * It may inject from the buffer itself, hence the memmove() for any
+	 * overlap; a report from the device takes the plain copy, which the
+	 * compiler inlines.
 	 */
-	if (unlikely(data >= buf->data && data < buf->data + buf->size))
+	if (unlikely(data < buf->data + buf->size && data + *size > buf->data))
 		memmove(buf->data, data, *size);
 	else
 		memcpy(buf->data, data, *size);
