@@ -3,7 +3,8 @@
 # builds (or reuses) the test kernel, runs the host suites and the VM suites,
 # and ends with one line "N passed, N failed, N skipped".
 #
-# Usage: scripts/test.sh [--kernel port|upstream]... [SUITE...]
+# Usage: scripts/test.sh [--kernel port|upstream|port-debug|upstream-debug]...
+#                       [SUITE...]
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
 #   vm        every VM suite below
@@ -12,9 +13,14 @@
 #
 # VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
 # with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
-# --kernel picks one (repeat it for both). Their result lines name the
+# --kernel picks one (repeat it for several). Their result lines name the
 # kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
 # (scripts/vm.sh options, such as --systemd) gets a boot of its own.
+# "port-debug" and "upstream-debug" are those kernels with
+# kernel/debug.fragment's checkers (KASAN, lockdep, PROVE_RCU,
+# DEBUG_ATOMIC_SLEEP, DEBUG_LIST), whose reports fail the boot's
+# guest_finished_with_a_clean_kernel_log. Without --kernel, the suites run
+# on port and upstream, and those of debug_suites below also on port-debug.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +31,12 @@ for s in kernel hid-selftests e2e policies vendor service audit-trail; do
 	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 
+# The VM suites that also run on port-debug when no --kernel is given: the
+# ones that drive every HID-BPF path directly and take about a minute and a
+# half there. e2e took 41 min on port-debug (2 cores, other VMs running):
+# run it with --kernel port-debug e2e.
+debug_suites=(kernel hid-selftests)
+
 host_suites=()
 vm_suites=()
 kernels=()
@@ -33,14 +45,18 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel)
 		case "${2:-}" in
-		port|upstream) kernels+=("$2") ;;
-		*) echo "test.sh: --kernel takes port or upstream" >&2; exit 2 ;;
+		port|upstream|port-debug|upstream-debug) kernels+=("$2") ;;
+		*) echo "test.sh: --kernel takes port, upstream, port-debug or upstream-debug" >&2; exit 2 ;;
 		esac
 		shift 2 ;;
 	*) args+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -gt 0 ] || kernels=(port upstream)
+default_kernels=0
+if [ ${#kernels[@]} -eq 0 ]; then
+	kernels=(port upstream port-debug)
+	default_kernels=1
+fi
 [ ${#args[@]} -gt 0 ] || args=(unit harness vm)
 for s in "${args[@]}"; do
 	case "$s" in
@@ -102,7 +118,17 @@ done
 # suites in one boot (and those with vm-options in one each). Results are prefixed with the kernel's name.
 run_vm_suites() {
 	local k=$1 kernel_out image kbuild s
-	local suites_ok=()
+	local suites=() suites_ok=()
+
+	# port-debug by default: only debug_suites
+	for s in "${vm_suites[@]}"; do
+		if [ $default_kernels -eq 1 ] && [[ "$k" == *-debug ]] &&
+		   [[ " ${debug_suites[*]} " != *" $s "* ]]; then
+			continue
+		fi
+		suites+=("$s")
+	done
+	[ ${#suites[@]} -gt 0 ] || return
 
 	step "test kernel $k"
 	kernel_out=$(kernel/build --kernel "$k") || { fail_line "$k/setup/kernel-build"; return; }
@@ -111,7 +137,7 @@ run_vm_suites() {
 	# What a suite builds against a kernel (vmlinux.h, BPF objects) lives
 	# in a build directory of that kernel's own.
 	kbuild=$build/kernel-$k
-	for s in "${vm_suites[@]}"; do
+	for s in "${suites[@]}"; do
 		if [ -x "tests/$s/build.sh" ]; then
 			step "host build for suite $s ($k)"
 			if ! run "tests/$s/build.sh" "$build" "$(dirname "$image")" "$kbuild"; then
@@ -137,12 +163,16 @@ run_vm_suites() {
 # K/LABEL/...; OPTIONS: more scripts/vm.sh options (split on blanks).
 boot_suites() {
 	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
+	local timeout=${HID_POLICY_VM_TIMEOUT:-1800}
 	shift 5
+	# the debug kernels run several times slower
+	[[ "$k" != *-debug ]] || timeout=$((timeout * 3))
 	step "VM suites on $k: $* ${options:+(vm.sh $options)}"
 	failed_before=$(grep -c '^FAIL: ' "$log")
+	# The tests know a kernel by its base name (port_extension_* tests).
 	# shellcheck disable=SC2086
-	scripts/vm.sh --kernel "$image" --timeout "${HID_POLICY_VM_TIMEOUT:-1800}" $options \
-		-- env HID_POLICY_KERNEL_NAME="$k" HID_POLICY_KERNEL_BUILDDIR="$kbuild" \
+	scripts/vm.sh --kernel "$image" --timeout "$timeout" $options \
+		-- env HID_POLICY_KERNEL_NAME="${k%-debug}" HID_POLICY_KERNEL_BUILDDIR="$kbuild" \
 		tests/run-in-vm.sh "$build" "$@" 2>&1 |
 		sed -u -E "s#^(PASS|FAIL|SKIP): #\1: $k/#" | tee -a "$log"
 	st=${PIPESTATUS[0]}

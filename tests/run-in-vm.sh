@@ -10,8 +10,10 @@ export HID_POLICY_SRCDIR=$PWD HID_POLICY_BUILDDIR=$build
 status=0
 for suite in "$@"; do
 	echo "== suite $suite (in the VM, kernel $(uname -r))"
+	start=$SECONDS
 	if [ -x "tests/$suite/run.sh" ]; then
 		"tests/$suite/run.sh" "$build" || status=1
+		echo "== suite $suite took $((SECONDS - start)) s"
 		continue
 	fi
 	found=0
@@ -24,5 +26,6 @@ for suite in "$@"; do
 		echo "FAIL: $suite (no test programs in $build/tests/$suite)"
 		status=1
 	fi
+	echo "== suite $suite took $((SECONDS - start)) s"
 done
 exit $status
