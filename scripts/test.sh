@@ -163,16 +163,18 @@ run_vm_suites() {
 # K/LABEL/...; OPTIONS: more scripts/vm.sh options (split on blanks).
 boot_suites() {
 	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
-	local timeout=${HID_POLICY_VM_TIMEOUT:-1800}
+	local timeout=${HID_POLICY_VM_TIMEOUT:-1800} slow=1
 	shift 5
-	# the debug kernels run several times slower
-	[[ "$k" != *-debug ]] || timeout=$((timeout * 3))
+	# the debug kernels run several times slower: so may the VM, and the
+	# tests wait that much longer for a daemon to start
+	[[ "$k" != *-debug ]] || { timeout=$((timeout * 3)); slow=3; }
 	step "VM suites on $k: $* ${options:+(vm.sh $options)}"
 	failed_before=$(grep -c '^FAIL: ' "$log")
 	# The tests know a kernel by its base name (port_extension_* tests).
 	# shellcheck disable=SC2086
 	scripts/vm.sh --kernel "$image" --timeout "$timeout" $options \
 		-- env HID_POLICY_KERNEL_NAME="${k%-debug}" HID_POLICY_KERNEL_BUILDDIR="$kbuild" \
+		HID_POLICY_SLOW_FACTOR="$slow" \
 		tests/run-in-vm.sh "$build" "$@" 2>&1 |
 		sed -u -E "s#^(PASS|FAIL|SKIP): #\1: $k/#" | tee -a "$log"
 	st=${PIPESTATUS[0]}

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness.h"
+
 #define START_TIMEOUT_MS 10000
 
 static const char *find_program(const char *const *paths)
@@ -86,6 +88,8 @@ static int stop(pid_t *pid)
 static int wait_ready(pid_t *pid, bool (*ready)(void *), void *data, const char *who,
 		      const char *log)
 {
+	const int timeout_ms = START_TIMEOUT_MS * test_slow_factor();
+
 	for (int waited = 0; !ready(data); waited += 20) {
 		int status;
 
@@ -95,8 +99,8 @@ static int wait_ready(pid_t *pid, bool (*ready)(void *), void *data, const char 
 			show_file(who, log);
 			return -ECHILD;
 		}
-		if (waited >= START_TIMEOUT_MS) {
-			printf("    %s not ready within %d ms\n", who, START_TIMEOUT_MS);
+		if (waited >= timeout_ms) {
+			printf("    %s not ready within %d ms\n", who, timeout_ms);
 			show_file(who, log);
 			stop(pid);
 			return -ETIMEDOUT;

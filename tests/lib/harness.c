@@ -14,6 +14,18 @@ static const char *current_test;
 /* In a test's child: where test_skip() writes its reason for the parent. */
 static int skip_reason_fd = -1;
 
+int test_slow_factor(void)
+{
+	const char *v = getenv("HID_POLICY_SLOW_FACTOR");
+	char *end;
+	long f;
+
+	if (!v || !*v)
+		return 1;
+	f = strtol(v, &end, 10);
+	return *end || f < 1 || f > 10 ? 1 : (int)f;
+}
+
 void test_log(const char *fmt, ...)
 {
 	va_list ap;

@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 
 #include "daemon/loader.h"
+#include "harness.h"
 #include "json_path.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -142,7 +143,7 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 		_exit(127);
 	}
 
-	deadline = now_ms() + READY_TIMEOUT_MS;
+	deadline = now_ms() + (long)READY_TIMEOUT_MS * test_slow_factor();
 	while (now_ms() < deadline) {
 		struct pollfd pfd = { .fd = sock, .events = POLLIN };
 		int status;
