@@ -441,8 +441,10 @@ static int read_cgroup(struct ctl_args *a)
 	snprintf(path, sizeof(path), "/proc/%ld/cgroup", a->pid);
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "hid-policyctl: --pid %ld: %s: %s\n", a->pid, path, strerror(errno));
-		return -errno;
+		int r = -errno;
+
+		fprintf(stderr, "hid-policyctl: --pid %ld: %s: %s\n", a->pid, path, strerror(-r));
+		return r;
 	}
 	while ((n = getline(&line, &size, f)) > 0) {
 		if (strncmp(line, "0::/", 4))
@@ -476,16 +478,20 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 	snprintf(path, sizeof(path), "/proc/%ld/exe", a->pid);
 	n = readlink(path, a->pid_exe, sizeof(a->pid_exe) - 1);
 	if (n < 0) {
+		int r = -errno;
+
 		fprintf(stderr, "hid-policyctl: --pid %ld: cannot read its executable: %s\n", a->pid,
-			strerror(errno));
-		return -errno;
+			strerror(-r));
+		return r;
 	}
 	a->pid_exe[n] = '\0';
 	snprintf(path, sizeof(path), "/proc/%ld/status", a->pid);
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "hid-policyctl: --pid %ld: %s\n", a->pid, strerror(errno));
-		return -errno;
+		int r = -errno;
+
+		fprintf(stderr, "hid-policyctl: --pid %ld: %s\n", a->pid, strerror(-r));
+		return r;
 	}
 	/* The real uid and gid come first on their lines: the firewall
 	 * matches those. Groups: the supplementary groups, any number. */
