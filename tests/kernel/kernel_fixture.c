@@ -53,6 +53,11 @@ void kt_port_extension(const char *what)
 		SKIP("port extension, not in upstream HID-BPF: %s", what);
 }
 
+bool kt_is_upstream(void)
+{
+	return !strcmp(kernel_name(), "upstream");
+}
+
 
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var)
 {

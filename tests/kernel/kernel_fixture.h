@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/libbpf.h>
@@ -29,6 +30,12 @@ int kt_open_hidraw(struct uhid_dev *dev, int flags);
  * sets it) or else by the kernel's release (6.1.*).
  */
 void kt_port_extension(const char *what);
+/*
+ * Whether this is unmodified upstream HID-BPF (not the port, not
+ * upstream-fixed): for a case that meets a known upstream bug, which
+ * kernel/upstream/ fixes, to SKIP naming the fix instead of failing.
+ */
+bool kt_is_upstream(void);
 /* A global variable of the program's .bss, by its width. */
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var);
 uint64_t kt_global_u64(struct bpf_object *obj, const char *var);

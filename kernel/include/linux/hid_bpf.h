@@ -20,6 +20,7 @@
 #include <uapi/linux/hid.h>
 
 struct hid_device;
+struct task_struct;
 
 /*
  * Flag for struct hid_bpf_ops.flags: insert the ops at the head of the
@@ -174,6 +175,10 @@ struct hid_bpf_event_buf {
  * @destroyed: set as the device is removed, before its driver goes: nothing
  *	attaches afterwards, and requests fail with -ENODEV.
  * @lock: serialises the writers of every field above.
+ * @input_lock_owner: the task that holds the device's driver_input_lock
+ *	through a driver's probe or remove, else NULL; written by that task
+ *	alone (hid_set_input_lock_owner()), so a task that reads itself here
+ *	does hold the lock.
  * @srcu: readers of @ops_list and @rdesc_ops that may sleep hold it: the
  *	request hooks, the descriptor fixup and the request kfuncs.
  *
@@ -199,6 +204,7 @@ struct hid_bpf {
 	bool destroyed;
 	struct mutex lock;	/* see above: writers of this struct */
 	struct srcu_struct srcu;
+	struct task_struct *input_lock_owner;
 };
 
 int hid_bpf_device_init(struct hid_device *hdev);

@@ -302,3 +302,32 @@ struct hid_bpf_ops request_in_probe = {
 	.hid_hw_request = (void *)sleepable_request_in_probe,
 	.hid_rdesc_fixup = (void *)keep_rdesc,
 };
+
+/*
+ * The same request in probe, answered by injecting an input report (ID 1 of
+ * the mouse). The probing task holds the device's input lock: a kernel that
+ * waits for it here waits for itself.
+ */
+__u32 probe_injections;
+int probe_inject_ret;
+
+SEC("struct_ops/hid_hw_request")
+int BPF_PROG(sleepable_inject_in_probe, struct hid_bpf_ctx *hctx,
+	     unsigned char reportnum, enum hid_report_type rtype,
+	     enum hid_class_request reqtype, __u64 source)
+{
+	__u8 report[5] = { 1 };
+
+	if (source || rtype != HID_FEATURE_REPORT || reqtype != HID_REQ_GET_REPORT)
+		return 0;
+	probe_inject_ret = hid_bpf_input_report(hctx, HID_INPUT_REPORT, report,
+						sizeof(report));
+	probe_injections++;
+	return 0;
+}
+
+SEC(".struct_ops")
+struct hid_bpf_ops inject_in_probe = {
+	.hid_hw_request = (void *)sleepable_inject_in_probe,
+	.hid_rdesc_fixup = (void *)keep_rdesc,
+};

@@ -682,7 +682,9 @@ static int hid_bpf_inject(struct hid_bpf_ctx *ctx, enum hid_report_type type,
  *
  * Return: 0 when hid-core took the report,
  * -EINVAL for a bad @type, an empty @buf or no report with @buf[0]'s ID,
- * -EDEADLOCK on a context that a kfunc created, -EINTR when interrupted,
+ * -EDEADLOCK on a context that a kfunc created, and also when the calling
+ * task holds the input lock itself (a request the driver makes while it is
+ * probed or removed, before it starts input), -EINTR when interrupted,
  * or hid-core's negative errno (a program dropped the report, or no driver
  * is bound: -ENODEV).
  */
@@ -696,6 +698,9 @@ int hid_bpf_input_report(struct hid_bpf_ctx *ctx, enum hid_report_type type,
 	if (to_ctx_kern(ctx)->from_bpf)
 		return -EDEADLOCK;
 
+	/* a probe or remove keeps the lock while its driver asks the device */
+	if (READ_ONCE(hdev->bpf.input_lock_owner) == current)
+		return -EDEADLOCK;
 	/* the input lock also keeps the reports from changing under us */
 	if (down_interruptible(&hdev->driver_input_lock))
 		return -EINTR;
