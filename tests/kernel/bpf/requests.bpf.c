@@ -272,6 +272,14 @@ struct hid_bpf_ops oversized = { .hid_hw_request = (void *)answer_oversized };
 __u32 probe_requests;
 int probe_request_ret;
 
+/* The kernel's own GET_REPORT of a feature report: hid-input's, in probe. */
+static __always_inline bool kernel_gets_feature(enum hid_report_type rtype,
+						enum hid_class_request reqtype,
+						__u64 source)
+{
+	return !source && rtype == HID_FEATURE_REPORT && reqtype == HID_REQ_GET_REPORT;
+}
+
 SEC("struct_ops/hid_hw_request")
 int BPF_PROG(sleepable_request_in_probe, struct hid_bpf_ctx *hctx,
 	     unsigned char reportnum, enum hid_report_type rtype,
@@ -280,7 +288,7 @@ int BPF_PROG(sleepable_request_in_probe, struct hid_bpf_ctx *hctx,
 	__u8 buf[2] = { reportnum };
 	struct hid_bpf_ctx *own;
 
-	if (source || rtype != HID_FEATURE_REPORT || reqtype != HID_REQ_GET_REPORT)
+	if (!kernel_gets_feature(rtype, reqtype, source))
 		return 0;
 	own = hid_bpf_allocate_context(hctx->hid->id);
 	if (!own)
@@ -318,7 +326,7 @@ int BPF_PROG(sleepable_inject_in_probe, struct hid_bpf_ctx *hctx,
 {
 	__u8 report[5] = { 1 };
 
-	if (source || rtype != HID_FEATURE_REPORT || reqtype != HID_REQ_GET_REPORT)
+	if (!kernel_gets_feature(rtype, reqtype, source))
 		return 0;
 	probe_inject_ret = hid_bpf_input_report(hctx, HID_INPUT_REPORT, report,
 						sizeof(report));
