@@ -24,6 +24,7 @@
 #include "decisions.h"
 #include "enforce.h"
 #include "notify.h"
+#include "records.h"
 #include "reload.h"
 #include "sandbox.h"
 
@@ -64,37 +65,6 @@ static void handle_uevent(struct daemon *d)
 			break;
 		}
 	}
-}
-
-static int handle_record(void *ctx, void *data, size_t size)
-{
-	struct daemon *d = ctx;
-	const struct hid_fw_record *rec = data;
-	struct audit_context actx = {};
-	struct managed_device *m;
-	uint32_t exception_id;
-	char name[40];
-
-	if (size < sizeof(*rec))
-		return 0;
-	m = daemon_find_device(d, rec->hid_id);
-	if (m)
-		actx.device = &m->info;
-	if (rec->rule_index == HID_RULE_INDEX_UNDECLARED) {
-		actx.rule_name = AUDIT_RULE_UNDECLARED;
-	} else if (exception_index(rec->rule_index, &exception_id)) {
-		snprintf(name, sizeof(name), "temporary-allow-%u", exception_id);
-		actx.rule_name = name;
-		actx.ruleset_name = "hid-policyctl allow";
-	} else if (rec->rule_index < d->policy->n_rules) {
-		const struct policy_rule *rule = &d->policy->rules[rec->rule_index];
-
-		actx.rule_name = rule->name;
-		if (rule->set < d->policy->n_sets)
-			actx.ruleset_name = d->policy->sets[rule->set].name;
-	}
-	audit_write_record(&d->audit, rec, &actx);
-	return 0;
 }
 
 static void check_dropped(struct daemon *d)
@@ -180,7 +150,7 @@ static int start(struct daemon *d)
 		    strerror(-r), r == -EPROTONOSUPPORT ? " (the kernel has no audit support)" : "");
 		return r;
 	}
-	d->events = ring_buffer__new(d->loader.events_fd, handle_record, d, NULL);
+	d->events = records_open(d);
 	if (!d->events) {
 		r = -errno;
 		say(d, LOG_ERR, "cannot read the audit ring buffer: %s", strerror(-r));
@@ -285,7 +255,7 @@ static void stop(struct daemon *d)
 	if (d->timer_fd >= 0)
 		close(d->timer_fd);
 	if (d->events) {
-		ring_buffer__consume(d->events);
+		records_read(d, records_ring_capacity());
 		ring_buffer__free(d->events);
 	}
 	if (d->epoll_fd >= 0)
@@ -317,6 +287,7 @@ int daemon_run(const struct daemon_config *cfg)
 	};
 	size_t n_protected;
 	uint64_t next_check;
+	bool records_waiting = false;	/* the last round ran out of budget */
 	int r;
 
 	r = start(&d);
@@ -346,8 +317,9 @@ int daemon_run(const struct daemon_config *cfg)
 	while (!d.quit) {
 		struct epoll_event evs[8];
 		uint64_t now = daemon_boottime_ms();
-		int n = epoll_wait(d.epoll_fd, evs, 8,
-				   now >= next_check ? 0 : (int)(next_check - now));
+		int n = epoll_wait(d.epoll_fd, evs, 8, records_waiting || now >= next_check ?
+				   0 : (int)(next_check - now));
+		bool records_ready = records_waiting;
 
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
@@ -365,8 +337,11 @@ int daemon_run(const struct daemon_config *cfg)
 			else if (control_owns(d.control, evs[i].data.fd))
 				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
 			else
-				ring_buffer__consume(d.events);
+				records_ready = true;
 		}
+		/* A round at a time: the other events get their turn between. */
+		if (records_ready)
+			records_waiting = records_read(&d, RECORDS_PER_ROUND) > 0;
 		audit_flush(&d.audit);
 		check_dropped(&d);
 		now = daemon_boottime_ms();
@@ -382,7 +357,7 @@ int daemon_run(const struct daemon_config *cfg)
 	 * every device's rules without them.) */
 	while (d.exceptions.n > 0)
 		enforce_end_allow(&d, &d.exceptions.items[0], "daemon stopped", NULL);
-	ring_buffer__consume(d.events);
+	records_read(&d, records_ring_capacity());
 	check_dropped(&d);
 	{
 		struct hid_fw_stats st = {};

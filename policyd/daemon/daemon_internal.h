@@ -8,6 +8,7 @@
  *   reload.c      the policy and the audit log, at start and on reload
  *   enforce.c     the rules in force on each device
  *   allows.c      temporary allows: grant, expiry, end, their audit records
+ *   records.c     the firewall's decision records into the audit log
  *   views.c       JSON views of devices and temporary allows
  *   say.c         messages to syslog or stderr
  *
@@ -62,6 +63,7 @@ struct daemon {
 	struct unit_watch units;	/* the cgroups of the policy's units */
 	int epoll_fd, uevent_fd, signal_fd, timer_fd;
 	uint64_t dropped_reported;
+	size_t records_left;	/* of records_read()'s budget */
 	bool sandboxed;
 	bool quit;
 };

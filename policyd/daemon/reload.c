@@ -11,11 +11,11 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/libbpf.h>
 
 #include "common/util.h"
 #include "enforce.h"
 #include "notify.h"
+#include "records.h"
 #include "sender_support.h"
 
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
@@ -183,8 +183,9 @@ static int reload(struct daemon *d, json_t *messages)
 		say(d, LOG_ERR, "reload failed: the rules in force stay in force");
 		return r;
 	}
-	/* Records already in the ring buffer name rules of the old policy. */
-	ring_buffer__consume(d->events);
+	/* Records already in the ring buffer name rules of the old policy
+	 * (all of them: a flood of new ones must not hold the reload). */
+	records_read(d, records_ring_capacity());
 	audit_flush(&d->audit);
 	old = d->policy;
 	d->policy = fresh;
