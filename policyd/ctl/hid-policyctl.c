@@ -31,7 +31,7 @@ static void fill_program_counts(json_t *result)
 
 		if (!json_is_null(json_object_get(d, "programs")) || !json_is_integer(hid_id))
 			continue;
-		n = fw_count_device_ops((uint32_t)json_integer_value(hid_id));
+		n = fw_count_device_ops((uint32_t)json_integer_value(hid_id), NULL);
 		if (n >= 0) {
 			json_object_set_new(d, "programs", json_integer(n));
 			json_object_del(d, "programs_error");

@@ -181,7 +181,7 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		size_t n_exc = 0;
 		/* Walks every BPF map of the system: EPERM without
 		 * CAP_SYS_ADMIN, which the sandbox dropped. */
-		int programs = fw_count_device_ops(m->info.hid_id);
+		int programs = fw_count_device_ops(m->info.hid_id, NULL);
 
 		daemon_policy_device(&m->info, &pdev);
 		if (o)

@@ -782,11 +782,11 @@ int fw_cleanup(const char *pin_root)
 	return first_error;
 }
 
-int fw_count_device_ops(uint32_t hid_id)
+int fw_count_device_ops(uint32_t hid_id, int *with_input)
 {
 	struct ops_layout lay;
 	__u32 id = 0;
-	int count = 0, r;
+	int count = 0, inputs = 0, r;
 
 	/* Listing map IDs needs CAP_SYS_ADMIN: ask before reading the
 	 * kernel's BTF, and tell the caller when the kernel refuses
@@ -798,6 +798,7 @@ int fw_count_device_ops(uint32_t hid_id)
 		return r;
 	do {
 		_cleanup_close_ int fd = bpf_map_get_fd_by_id(id);
+		bool input = false;
 
 		if (fd < 0) {
 			if (errno == ENOENT)	/* freed since it was listed */
@@ -806,10 +807,15 @@ int fw_count_device_ops(uint32_t hid_id)
 		}
 		r = is_ops_map(&lay, fd);
 		if (r == 1)
-			r = ops_registered(&lay, fd, hid_id, NULL);
+			r = ops_registered(&lay, fd, hid_id, &input);
 		if (r < 0)
 			return r;
 		count += r;
+		inputs += r && input;
 	} while (bpf_map_get_next_id(id, &id) == 0);
-	return errno == ENOENT ? count : -errno;
+	if (errno != ENOENT)
+		return -errno;
+	if (with_input)
+		*with_input = inputs;
+	return count;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -512,6 +513,153 @@ static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
 	policyd_case_end(&c);
 }
 
+/* The firmware rule alone, and with a rule about input beside it. */
+#define FIRMWARE_RULE_SET_HEAD \
+	"{ \"version\": 1, \"devices\": [ {\n" \
+	"    \"name\": \"test-device\",\n" \
+	"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n" \
+	"    \"default\": \"allow\",\n" \
+	"    \"rules\": [\n" \
+	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n" \
+	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }"
+static const char request_only_policy[] = FIRMWARE_RULE_SET_HEAD "\n    ] } ] }\n";
+static const char input_rule_policy[] = FIRMWARE_RULE_SET_HEAD ",\n"
+	"      { \"name\": \"drop-input-0x66\", \"request\": \"input_event\", \"report_id\": 1,\n"
+	"        \"payload\": [ { \"offset\": 1, \"value\": \"0x66\" } ], \"action\": \"deny\" }\n"
+	"    ] } ] }\n";
+
+/* A process that requests the firmware update on an open hidraw node, every
+ * PAUSE_US (0: as fast as it can), until told to stop. */
+struct requester {
+	pid_t pid;
+	int stop, result;
+};
+
+static void requester_start(struct requester *rq, int fd, unsigned int pause_us)
+{
+	int stop[2], result[2];
+
+	CHECK_OK(pipe(stop));
+	CHECK_OK(pipe(result));
+	rq->pid = fork();
+	CHECK_OK(rq->pid);
+	if (rq->pid == 0) {
+		unsigned long counts[2] = { 0, 0 };
+		struct pollfd p = { .fd = stop[0], .events = POLLIN };
+
+		close(stop[1]);
+		close(result[0]);
+		while (poll(&p, 1, 0) == 0) {
+			counts[0]++;
+			counts[1] += set_feature(fd, 0xf0, 0) != EPERM;
+			if (pause_us)
+				usleep(pause_us);
+		}
+		_exit(write(result[1], counts, sizeof(counts)) == sizeof(counts) ? 0 : 1);
+	}
+	close(stop[0]);
+	close(result[1]);
+	rq->stop = stop[1];
+	rq->result = result[0];
+}
+
+/* Stop it; check that every one of its requests was refused. */
+static void requester_stop_all_refused(struct requester *rq)
+{
+	unsigned long counts[2] = { 0, 0 };
+	int status;
+
+	close(rq->stop);
+	CHECK_EQ(read(rq->result, counts, sizeof(counts)), (ssize_t)sizeof(counts));
+	close(rq->result);
+	CHECK_EQ(waitpid(rq->pid, &status, 0), rq->pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the requesting process failed");
+	test_log("%lu firmware update requests meanwhile", counts[0]);
+	CHECK(counts[0] > 0, "no request was made");
+	CHECK_EQ(counts[1], 0);
+}
+
+/* Byte 1 of the next input report on hidraw node FD, or -ETIMEDOUT. */
+static int read_input(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint8_t buf[64];
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return -ETIMEDOUT;
+	CHECK(read(fd, buf, sizeof(buf)) >= 2, "reading an input report: %m");
+	return buf[1];
+}
+
+static void reload_with(struct policyd_run *run, const char *policy)
+{
+	CHECK_OK(policyd_write_policy(run, "50-test.json", policy));
+	CHECK_OK(policyd_reload(run));
+	CHECK(!policyd_said(run, "reload failed", 0), "a reload failed");
+}
+
+/*
+ * Goal 1 of issue 19: the input path gets a hid_device_event program only
+ * while a rule concerns input, and a reload that adds or removes it swaps
+ * the device's firewall with no moment unprotected: a process requesting
+ * the firmware update all along is refused every time.
+ */
+static void test_a_reload_adds_and_removes_the_input_filter_without_a_window(void)
+{
+	const uint8_t forged[64] = { 0x01, 0x66 };
+	const char *dropped[] = { "rule.name=drop-input-0x66", NULL };
+	struct policyd_case c;
+	struct requester rq;
+
+	policyd_case_start(&c, test_device(), request_only_policy);
+	CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
+	CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 0);
+	/* paced, so that the audit trail of its refusals stays short */
+	requester_start(&rq, c.fd, 500);
+
+	for (size_t round = 1; round <= 3; round++) {
+		reload_with(&c.run, input_rule_policy);
+		CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
+		CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 1);
+		CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
+		CHECK_EQ(policyd_audit_count(&c.run, dropped, round, 10000), round);
+
+		reload_with(&c.run, request_only_policy);
+		CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
+		CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 0);
+		/* it reaches the reader now (and has, before the next round) */
+		CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
+		CHECK_EQ(read_input(c.fd, 5000), 0x66);
+	}
+	/* the filtered reports never reached it */
+	CHECK_EQ(read_input(c.fd, 200), -ETIMEDOUT);
+	CHECK_EQ(policyd_audit_count(&c.run, dropped, 4, 200), 3);
+
+	requester_stop_all_refused(&rq);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	policyd_case_end(&c);
+}
+
+/*
+ * A process that floods the device with refused requests fills the ring
+ * buffer faster than the daemon writes the records out; the daemon must
+ * still answer a reload (libbpf reads the ring buffer for as long as
+ * records arrive: read whole, a flood held the event loop for good).
+ */
+static void test_a_flood_of_refused_requests_does_not_hold_a_reload(void)
+{
+	struct policyd_case c;
+	struct requester rq;
+
+	policyd_case_start(&c, test_device(), request_only_policy);
+	requester_start(&rq, c.fd, 0);
+	for (int i = 0; i < 2; i++)
+		reload_with(&c.run, i ? request_only_policy : input_rule_policy);
+	requester_stop_all_refused(&rq);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	policyd_case_end(&c);
+}
+
 static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 {
 	const unsigned long flood = 100000;
@@ -691,6 +839,10 @@ static const struct test_case tests[] = {
 	  test_reload_keeps_old_rules_on_error_and_applies_valid_changes },
 	{ "device_name_reaches_the_daemon_log_without_control_characters",
 	  test_device_name_reaches_the_daemon_log_without_control_characters },
+	{ "a_reload_adds_and_removes_the_input_filter_without_a_window",
+	  test_a_reload_adds_and_removes_the_input_filter_without_a_window, 300 },
+	{ "a_flood_of_refused_requests_does_not_hold_a_reload",
+	  test_a_flood_of_refused_requests_does_not_hold_a_reload, 120 },
 	{ "flood_of_denials_is_logged_or_counted_exactly",
 	  test_flood_of_denials_is_logged_or_counted_exactly, 600 },
 	{ "rules_for_any_report_decide_behind_62_others",

@@ -329,13 +329,24 @@ json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)
 
 int firewall_instance_count(int hid_id)
 {
-	int n = fw_count_device_ops((uint32_t)hid_id);
+	int n = fw_count_device_ops((uint32_t)hid_id, NULL);
 
 	/* A count the kernel would not give must fail the check that
 	 * reads it, not pass for "none attached". */
 	if (n < 0)
 		printf("    cannot count the programs of hid_id %d: %s\n", hid_id, strerror(-n));
 	return n;
+}
+
+int firewall_input_filter_count(int hid_id)
+{
+	int inputs = 0, n = fw_count_device_ops((uint32_t)hid_id, &inputs);
+
+	if (n < 0) {
+		printf("    cannot count the programs of hid_id %d: %s\n", hid_id, strerror(-n));
+		return n;
+	}
+	return inputs;
 }
 
 /* Everything FD gives until EOF, as a string. */

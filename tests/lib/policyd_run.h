@@ -57,6 +57,9 @@ bool policyd_said(struct policyd_run *run, const char *text, int timeout_ms);
  * program count), counted over every BPF map; -errno (printed) when the
  * kernel refuses the walk (EPERM without CAP_SYS_ADMIN). */
 int firewall_instance_count(int hid_id);
+/* How many of them have a hid_device_event program: the input path's
+ * filters, which only a rule about input needs. */
+int firewall_input_filter_count(int hid_id);
 
 /* What a hid-policyctl run printed, and how it ended. */
 struct policyctl_output {
