@@ -194,6 +194,10 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		json_object_set_new(o, "rule_sets", sets);
 		json_object_set_new(o, "protected", json_boolean(m->protected));
 		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&d->loader, m->info.hid_id)));
+		/* Whether input reports pass through a program of ours: only
+		 * while a rule in force concerns input. */
+		json_object_set_new(o, "input_filter",
+				    json_boolean(fw_attached_input(&d->loader, m->info.hid_id) == 1));
 		if (m->protected) {
 			/* No rules could be loaded: every request is refused. */
 			json_object_set_new(o, "fail_closed", json_boolean(m->fail_closed));

@@ -591,6 +591,24 @@ static int read_input(int fd, int timeout_ms)
 	return buf[1];
 }
 
+/* What "hid-policyctl devices" says of the device's input filter. */
+static bool daemon_shows_input_filter(struct policyd_case *c)
+{
+	json_t *j = POLICYCTL_JSON(&c->run, (uid_t)-1, "devices"), *d;
+	bool shown = false, found = false;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "devices"), i, d) {
+		if (strcmp(json_string_value(json_object_get(d, "sysfs")) ?: "", c->dev.sysname))
+			continue;
+		found = true;
+		shown = json_is_true(json_object_get(d, "input_filter"));
+	}
+	json_decref(j);
+	CHECK(found, "%s is not in the device list", c->dev.sysname);
+	return shown;
+}
+
 static void reload_with(struct policyd_run *run, const char *policy)
 {
 	CHECK_OK(policyd_write_policy(run, "50-test.json", policy));
@@ -621,12 +639,14 @@ static void test_a_reload_adds_and_removes_the_input_filter_without_a_window(voi
 		reload_with(&c.run, input_rule_policy);
 		CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
 		CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 1);
+		CHECK(daemon_shows_input_filter(&c), "devices shows no input filter");
 		CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
 		CHECK_EQ(policyd_audit_count(&c.run, dropped, round, 10000), round);
 
 		reload_with(&c.run, request_only_policy);
 		CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
 		CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 0);
+		CHECK(!daemon_shows_input_filter(&c), "devices shows an input filter");
 		/* it reaches the reader now (and has, before the next round) */
 		CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
 		CHECK_EQ(read_input(c.fd, 5000), 0x66);
