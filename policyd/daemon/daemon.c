@@ -255,7 +255,7 @@ static void stop(struct daemon *d)
 	if (d->timer_fd >= 0)
 		close(d->timer_fd);
 	if (d->events) {
-		records_read(d, records_ring_capacity());
+		records_read_waiting(d);
 		ring_buffer__free(d->events);
 	}
 	if (d->epoll_fd >= 0)
@@ -357,7 +357,7 @@ int daemon_run(const struct daemon_config *cfg)
 	 * every device's rules without them.) */
 	while (d.exceptions.n > 0)
 		enforce_end_allow(&d, &d.exceptions.items[0], "daemon stopped", NULL);
-	records_read(&d, records_ring_capacity());
+	records_read_waiting(&d);
 	check_dropped(&d);
 	{
 		struct hid_fw_stats st = {};

@@ -50,18 +50,9 @@ static int write_record(void *ctx, void *data, size_t size)
 	return next_record(d);
 }
 
-
 struct ring_buffer *records_open(struct daemon *d)
 {
 	return ring_buffer__new(d->loader.events_fd, write_record, d, NULL);
-}
-
-size_t records_ring_capacity(void)
-{
-	/* each record: libbpf's 8-byte header, then the record, rounded up to 8 */
-	size_t one = BPF_RINGBUF_HDR_SZ + ((sizeof(struct hid_fw_record) + 7) & ~(size_t)7);
-
-	return HID_FW_RINGBUF_BYTES / one + 1;
 }
 
 int records_read(struct daemon *d, size_t budget)
@@ -75,4 +66,13 @@ int records_read(struct daemon *d, size_t budget)
 	if (r == -EAGAIN && d->records_left == 0)
 		return 1;
 	return r < 0 ? r : 0;
+}
+
+int records_read_waiting(struct daemon *d)
+{
+	/* each record: the ring buffer's 8-byte header, then the record,
+	 * rounded up to 8 bytes */
+	size_t one = BPF_RINGBUF_HDR_SZ + ((sizeof(struct hid_fw_record) + 7) & ~(size_t)7);
+
+	return records_read(d, HID_FW_RINGBUF_BYTES / one + 1);
 }

@@ -19,11 +19,12 @@ struct ring_buffer *records_open(struct daemon *d);
 /* The records one turn of the event loop writes at most. */
 #define RECORDS_PER_ROUND 1024
 
-/* As many records as the ring buffer holds when full: a read of that many
- * takes all that was there when it began, and then stops. */
-size_t records_ring_capacity(void);
-
 /* Write at most BUDGET records to the audit log. Returns 1 when BUDGET ran
  * out (more may be waiting), 0 when the ring buffer was emptied, or a
  * negative errno. */
 int records_read(struct daemon *d, size_t budget);
+
+/* Write the records that were waiting when the call began (at most as
+ * many as the ring buffer holds, so that it ends under a flood too):
+ * before a reload, and at stop. Returns as records_read(). */
+int records_read_waiting(struct daemon *d);

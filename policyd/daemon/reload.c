@@ -185,7 +185,7 @@ static int reload(struct daemon *d, json_t *messages)
 	}
 	/* Records already in the ring buffer name rules of the old policy
 	 * (all of them: a flood of new ones must not hold the reload). */
-	records_read(d, records_ring_capacity());
+	records_read_waiting(d);
 	audit_flush(&d->audit);
 	old = d->policy;
 	d->policy = fresh;

@@ -251,7 +251,7 @@ static void test_devices_generate_and_explain_know_the_device_class(void)
 	struct uhid_dev_config cfg = device("pad of vendor 1234", 0x1234, 0x5803, game_pad_rdesc,
 					    sizeof(game_pad_rdesc));
 	struct policyd_case c;
-	json_t *devices, *gen, *match, *explain, *d = NULL, *e;
+	json_t *gen, *match, *explain, *d, *e;
 	uint8_t hash[SHA256_BYTES];
 	char hex[2 * SHA256_BYTES + 1], serial[128];
 	size_t i;
@@ -262,11 +262,7 @@ static void test_devices_generate_and_explain_know_the_device_class(void)
 	for (i = 0; i < SHA256_BYTES; i++)
 		snprintf(hex + 2 * i, 3, "%02x", hash[i]);
 
-	devices = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
-	json_array_foreach(json_object_get(devices, "devices"), i, e)
-		if (!strcmp(json_path_str_or_empty(e, "sysfs"), c.dev.sysname))
-			d = e;
-	CHECK(d, "%s is not listed", c.dev.sysname);
+	d = policyd_case_device_view(&c);
 	snprintf(serial, sizeof(serial), "%s", json_path_str(d, "uniq"));
 	e = json_array_get(json_object_get(d, "usages"), 0);
 	CHECK(json_is_string(e) && !strcmp(json_string_value(e), "game_pad"), "usages[0] is not \"game_pad\"");
@@ -277,7 +273,7 @@ static void test_devices_generate_and_explain_know_the_device_class(void)
 		CHECK_EQ(json_path_int(d, "interface"), 0);
 	else
 		CHECK(json_is_null(json_object_get(d, "interface")), "uhid device has an interface");
-	json_decref(devices);
+	json_decref(d);
 
 	gen = POLICYCTL_JSON(&c.run, (uid_t)-1, "generate");
 	match = json_array_get(json_object_get(json_array_get(json_path(gen, "policy.devices"), 0), "match"), 0);

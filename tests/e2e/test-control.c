@@ -130,7 +130,6 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	struct policyd_case c;
 	json_t *j, *d, *list;
 	size_t i;
-	bool found = false;
 
 	start_case(&c);
 
@@ -142,20 +141,13 @@ static void test_every_command_works_as_root_and_its_json_parses(void)
 	CHECK(json_is_integer(json_object_get(json_object_get(j, "counters"), "denied")), "counters");
 	json_decref(j);
 
-	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
-	list = json_object_get(j, "devices");
-	json_array_foreach(list, i, d) {
-		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
-			continue;
-		found = true;
-		CHECK(json_is_true(json_object_get(d, "protected")), "protected");
-		CHECK(json_is_true(json_object_get(d, "attached")), "attached");
-		CHECK_EQ(json_integer_value(json_object_get(d, "programs")), 1);
-		CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
-			      "test-device"), "rule set");
-	}
-	CHECK(found, "%s not in the device list", c.dev.sysname);
-	json_decref(j);
+	d = policyd_case_device_view(&c);
+	CHECK(json_is_true(json_object_get(d, "protected")), "protected");
+	CHECK(json_is_true(json_object_get(d, "attached")), "attached");
+	CHECK_EQ(json_integer_value(json_object_get(d, "programs")), 1);
+	CHECK(!strcmp(json_path_str_or_empty(json_array_get(json_object_get(d, "rule_sets"), 0), "name"),
+		      "test-device"), "rule set");
+	json_decref(d);
 
 	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "rules", c.dev.sysname);
 	list = json_object_get(j, "rules");
@@ -721,22 +713,14 @@ static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(
 	const char *granted[] = { "event=exception_granted", by_device, NULL };
 	struct policyd_case c;
 	json_t *j, *d;
-	size_t i;
-	bool found = false;
 
 	start_named_case(&c, "bad \xff\xfe name");
 	snprintf(by_device, sizeof(by_device), "device.sysfs=%s", c.dev.sysname);
 
-	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "devices");
-	json_array_foreach(json_object_get(j, "devices"), i, d) {
-		if (strcmp(json_path_str_or_empty(d, "sysfs"), c.dev.sysname))
-			continue;
-		found = true;
-		CHECK(!strcmp(json_path_str_or_empty(d, "name"), "bad ?? name"), "name \"%s\"", json_path_str_or_empty(d, "name"));
-		CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
-	}
-	CHECK(found, "%s is not in the device list", c.dev.sysname);
-	json_decref(j);
+	d = policyd_case_device_view(&c);
+	CHECK(!strcmp(json_path_str_or_empty(d, "name"), "bad ?? name"), "name \"%s\"", json_path_str_or_empty(d, "name"));
+	CHECK(json_is_true(json_object_get(d, "protected")), "not protected");
+	json_decref(d);
 
 	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report", "--report", "feature", "--id", "0xf0");
 	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny"), "explain: %s", json_path_str_or_empty(j, "decision.action"));

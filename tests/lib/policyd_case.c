@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* An end-to-end case's frame; see policyd_case.h. */
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,4 +62,17 @@ void policyd_case_ctl_shows(struct policyd_run *run, uid_t uid, const char *cons
 	CHECK(o.status == 0 && o.out[0], "%s: exit %d, out \"%s\", err \"%s\"", args[0], o.status,
 	      o.out, o.err);
 	policyctl_output_done(&o);
+}
+
+json_t *policyd_case_device_view(struct policyd_case *c)
+{
+	json_t *j = POLICYCTL_JSON(&c->run, (uid_t)-1, "devices"), *d, *found = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "devices"), i, d)
+		if (!strcmp(json_path_str_or_empty(d, "sysfs"), c->dev.sysname))
+			found = json_incref(d);
+	json_decref(j);
+	CHECK(found, "%s is not in the device list", c->dev.sysname);
+	return found;
 }

@@ -39,6 +39,9 @@ void policyd_case_end(struct policyd_case *c);
 #define POLICYCTL_JSON(run, uid, ...)                                          \
 	policyd_case_ctl_json(run, uid, (const char *const[]){ "--json", __VA_ARGS__, NULL })
 json_t *policyd_case_ctl_json(struct policyd_run *run, uid_t uid, const char *const *args);
+/* The case's device as "hid-policyctl --json devices" (run by root) shows
+ * it: fails the test when it is not listed; a new reference. */
+json_t *policyd_case_device_view(struct policyd_case *c);
 /* hid-policyctl ARGS (its table output) as UID: fails the test unless it
  * exits 0 and prints something. */
 void policyd_case_ctl_shows(struct policyd_run *run, uid_t uid, const char *const *args);
