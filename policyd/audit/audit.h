@@ -14,7 +14,7 @@
 
 #include "audit_format.h"
 #include "audit_outlets.h"
-#include "devices.h"
+#include "hid/devices.h"
 #include "hid_firewall.h"
 
 #define AUDIT_LOG_DEFAULT "/var/log/hid-policy/audit.jsonl"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "daemon_internal.h"
+#include "state/state.h"
 
 /* libbpf's reader of the firewall's ring buffer, writing into D's audit
  * log; NULL with errno set. */

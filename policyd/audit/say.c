@@ -5,7 +5,7 @@
 #include <syslog.h>
 
 #include "audit_format.h"
-#include "daemon_internal.h"
+#include "state/state.h"
 
 void say(const struct daemon *d, int priority, const char *fmt, ...)
 {

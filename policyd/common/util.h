@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Small helpers shared by policyd's files: cleanup attributes and arrays. */
+/* Small helpers shared by policyd's files: cleanup attributes, arrays,
+ * clocks. */
 #pragma once
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
@@ -54,3 +57,21 @@ static inline void closep(int *fd)
 int grow_array(void **array, size_t elem_size, size_t n, size_t *cap);
 
 #define GROW(array, n, cap) grow_array((void **)&(array), sizeof(*(array)), (n), &(cap))
+
+/* CLOCK_BOOTTIME in milliseconds: expiries, the event loop's timing. */
+static inline uint64_t boottime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000ULL + (uint64_t)ts.tv_nsec / 1000000ULL;
+}
+
+/* CLOCK_REALTIME in nanoseconds: when a temporary allow was granted. */
+static inline uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}

@@ -36,7 +36,7 @@
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
 #include "common/util.h"
-#include "log_files.h"
+#include "audit/log_files.h"
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */

@@ -13,8 +13,8 @@
 #include "ctl_client.h"
 #include "ctl_output.h"
 #include "ctl_report.h"
-#include "daemon/decisions.h"
-#include "daemon/loader.h"
+#include "enforce/decisions.h"
+#include "enforce/loader.h"
 
 /* The daemon counts a device's programs only with CAP_SYS_ADMIN, which its
  * sandbox dropped; root's hid-policyctl can count them itself. */

@@ -6,7 +6,7 @@
 #include <syslog.h>
 #include <time.h>
 
-#include "views.h"
+#include "state/views.h"
 
 static void write_audit(struct daemon *d, json_t *o)
 {

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "daemon_internal.h"
+#include "state/state.h"
 
 /* E is in force for device INFO: the audit record of the grant, the
  * message, and the timer armed for its expiry. */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "devices.h"
+#include "hid/devices.h"
 
 /* Write TEXT to PATH whole or not at all: a reader sees the old file or
  * the new one. */

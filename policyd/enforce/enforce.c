@@ -16,7 +16,7 @@
 #include "allows.h"
 #include "common/util.h"
 #include "decisions.h"
-#include "views.h"
+#include "state/views.h"
 
 static void forget_device(struct daemon *d, struct managed_device *m)
 {

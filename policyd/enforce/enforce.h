@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include "daemon_internal.h"
+#include "state/state.h"
 
 /* How often, in milliseconds, each protected device's firewall is checked
  * to be still registered; also the longest the event loop sleeps, so the

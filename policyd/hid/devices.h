@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "policy/hid_descriptor.h"
-#include "policy/sha256.h"
+#include "hid_descriptor.h"
+#include "sha256.h"
 
 #define HID_SYSFS_DEVICES "/sys/bus/hid/devices"
 

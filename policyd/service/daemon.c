@@ -17,14 +17,14 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
-#include "allows.h"
+#include "enforce/allows.h"
 #include "common/util.h"
-#include "daemon_ctl.h"
-#include "daemon_internal.h"
-#include "decisions.h"
-#include "enforce.h"
+#include "control/commands.h"
+#include "state/state.h"
+#include "enforce/decisions.h"
+#include "enforce/enforce.h"
 #include "notify.h"
-#include "records.h"
+#include "audit/records.h"
 #include "reload.h"
 #include "sandbox.h"
 
@@ -236,7 +236,7 @@ static void handle_signals(struct daemon *d)
 static void handle_expiry(struct daemon *d)
 {
 	uint64_t ticks;
-	uint64_t now = daemon_boottime_ms();
+	uint64_t now = boottime_ms();
 	struct exception *e;
 
 	while (read(d->timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
@@ -313,10 +313,10 @@ int daemon_run(const struct daemon_config *cfg)
 	service_notifyf("READY=1\nSTATUS=running: %zu device%s protected", n_protected,
 			n_protected == 1 ? "" : "s");
 
-	next_check = daemon_boottime_ms() + CHECK_INTERVAL_MS;
+	next_check = boottime_ms() + CHECK_INTERVAL_MS;
 	while (!d.quit) {
 		struct epoll_event evs[8];
-		uint64_t now = daemon_boottime_ms();
+		uint64_t now = boottime_ms();
 		int n = epoll_wait(d.epoll_fd, evs, 8, records_waiting || now >= next_check ?
 				   0 : (int)(next_check - now));
 		bool records_ready = records_waiting;
@@ -344,7 +344,7 @@ int daemon_run(const struct daemon_config *cfg)
 			records_waiting = records_read(&d, RECORDS_PER_ROUND) > 0;
 		audit_flush(&d.audit);
 		check_dropped(&d);
-		now = daemon_boottime_ms();
+		now = boottime_ms();
 		if (now >= next_check) {
 			enforce_check_firewalls(&d);
 			next_check = now + CHECK_INTERVAL_MS;

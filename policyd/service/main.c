@@ -8,16 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "audit_journal.h"
+#include "audit/audit.h"
+#include "audit/audit_journal.h"
 #include "common/util.h"
 #include "daemon.h"
-#include "decisions.h"
-#include "devices.h"
-#include "loader.h"
+#include "enforce/decisions.h"
+#include "hid/devices.h"
+#include "enforce/loader.h"
 #include "options.h"
 #include "policy/policy.h"
-#include "sender_support.h"
+#include "enforce/sender_support.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };

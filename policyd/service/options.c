@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
+#include "audit/audit.h"
 #include "common/util.h"
-#include "decisions.h"
+#include "enforce/decisions.h"
 #include "hid_firewall.h"
 #include "options.h"
 #include "policy/policy.h"

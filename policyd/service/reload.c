@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "enforce.h"
+#include "enforce/enforce.h"
 #include "notify.h"
-#include "records.h"
-#include "sender_support.h"
+#include "audit/records.h"
+#include "enforce/sender_support.h"
 
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {

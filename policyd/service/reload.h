@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "daemon_internal.h"
+#include "state/state.h"
 
 /* Load the policy from the configured directories into *RET, saying every
  * problem (also appended to MESSAGES, strings, when not NULL). Returns 0

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "decisions.h"
-#include "devices.h"
+#include "enforce/decisions.h"
+#include "hid/devices.h"
 #include "policy/policy.h"
 #include "wait_decided.h"
 

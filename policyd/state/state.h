@@ -23,15 +23,15 @@
 #include <time.h>
 #include <jansson.h>
 
-#include "audit.h"
-#include "authorize.h"
-#include "control.h"
-#include "daemon.h"
-#include "devices.h"
+#include "audit/audit.h"
+#include "control/authorize.h"
+#include "control/control.h"
+#include "service/daemon.h"
+#include "hid/devices.h"
 #include "exceptions.h"
-#include "loader.h"
+#include "enforce/loader.h"
 #include "policy/policy.h"
-#include "unit_watch.h"
+#include "enforce/unit_watch.h"
 
 struct managed_device {
 	struct hid_dev_info info;
@@ -81,24 +81,6 @@ static inline size_t daemon_n_protected(const struct daemon *d)
 	for (size_t i = 0; i < d->n_devices; i++)
 		n += d->devices[i].protected;
 	return n;
-}
-
-/* CLOCK_BOOTTIME in milliseconds: expiries, the event loop's timing. */
-static inline uint64_t daemon_boottime_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000ULL + (uint64_t)ts.tv_nsec / 1000000ULL;
-}
-
-/* CLOCK_REALTIME in nanoseconds: when a temporary allow was granted. */
-static inline uint64_t daemon_realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* The managed device with HID_ID, or NULL. */

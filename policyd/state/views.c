@@ -9,7 +9,6 @@
 
 #include "common/ctl_protocol.h"
 #include "common/util.h"
-#include "daemon_internal.h"
 #include "policy/policy.h"
 
 json_t *view_report_ids(const uint32_t ids[HID_RULES_REPORT_ID_WORDS])
@@ -152,7 +151,7 @@ static json_t *view_sender(const struct exception *e)
 
 json_t *view_exception(const struct exception *e)
 {
-	uint64_t now = daemon_boottime_ms();
+	uint64_t now = boottime_ms();
 	uint64_t left_ms = e->expires_ms > now ? e->expires_ms - now : 0;
 	char granted[48], expires[48];
 

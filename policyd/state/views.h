@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "bpf/hid_rules.h"
-#include "devices.h"
+#include "hid/devices.h"
 #include "exceptions.h"
 
 /* {hid_id, sysfs, bus, vendor, product, name} */

@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 #include "audit_daemons.h"
-#include "daemon/audit_journal.h"
+#include "audit/audit_journal.h"
 #include "harness.h"
 #include "json_path.h"
 #include "policyd_case.h"

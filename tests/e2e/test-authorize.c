@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/authorize.h"
-#include "daemon/sandbox.h"
+#include "control/authorize.h"
+#include "service/sandbox.h"
 #include "harness.h"
 #include "polkit_env.h"
 

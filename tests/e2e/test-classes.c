@@ -40,7 +40,7 @@
 #include "harness.h"
 #include "json_path.h"
 #include "man_example.h"
-#include "policy/sha256.h"
+#include "hid/sha256.h"
 #include "policyd_case.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"

@@ -10,8 +10,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "policy/hid_descriptor.h"
-#include "policy/sha256.h"
+#include "hid/hid_descriptor.h"
+#include "hid/sha256.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,14 +19,14 @@ target=${HID_POLICY_FUZZ_TARGET:-policy}
 case $target in
 policy)
 	sources=(
-		"$repo"/policyd/policy/{diag,policy,policy_capacity,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_sender,policy_subject,policy_validate,policy_value,trusted_file,policy_positions,policy_class,policy_sort,hid_descriptor,sha256}.c
+		"$repo"/policyd/policy/{diag,policy,policy_capacity,policy_compile,policy_explain,policy_load,policy_match,policy_parse,policy_sender,policy_subject,policy_validate,policy_value,trusted_file,policy_positions,policy_class,policy_sort}.c
 		"$repo"/policyd/common/util.c
 		"$repo"/tests/fuzz/fuzz-policy.c
 	)
 	seeds=corpus corpus=corpus extra=(-dict="$repo/tests/fuzz/policy.dict")
 	;;
 descriptor)
-	sources=("$repo"/policyd/policy/{hid_descriptor,sha256}.c "$repo"/tests/fuzz/fuzz-descriptor.c)
+	sources=("$repo"/policyd/hid/{hid_descriptor,sha256}.c "$repo"/tests/fuzz/fuzz-descriptor.c)
 	seeds=corpus-descriptor corpus=corpus-descriptor extra=()
 	;;
 *)
@@ -38,7 +38,7 @@ binary=$out/fuzz-$target
 
 mkdir -p "$out/$corpus" "$out/crashes"
 # Rebuild when a source is newer than the binary.
-if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" "$repo"/policyd/{policy,common}/*.h "$repo"/bpf/hid_rules.h -newer "$binary" 2>/dev/null)" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" "$repo"/policyd/{policy,common,hid}/*.h "$repo"/bpf/hid_rules.h -newer "$binary" 2>/dev/null)" ]; then
 	clang -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I"$repo" -I"$repo/policyd" "${sources[@]}" \

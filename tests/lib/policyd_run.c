@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "daemon/loader.h"
+#include "enforce/loader.h"
 #include "harness.h"
 #include "json_path.h"
 

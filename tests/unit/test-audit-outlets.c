@@ -13,12 +13,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "daemon/audit.h"
-#include "daemon/audit_format.h"
-#include "daemon/audit_journal.h"
-#include "daemon/audit_linux.h"
-#include "daemon/audit_outlets.h"
-#include "daemon/log_files.h"
+#include "audit/audit.h"
+#include "audit/audit_format.h"
+#include "audit/audit_journal.h"
+#include "audit/audit_linux.h"
+#include "audit/audit_outlets.h"
+#include "audit/log_files.h"
 #include "harness.h"
 #include "hid_rules.h"
 #include "json_path.h"

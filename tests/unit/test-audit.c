@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/audit.h"
-#include "daemon/audit_format.h"
+#include "audit/audit.h"
+#include "audit/audit_format.h"
 #include "harness.h"
 #include "hid_rules.h"
 #include "json_path.h"

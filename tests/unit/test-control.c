@@ -14,7 +14,7 @@
 #include "common/log_filter.h"
 #include "ctl/ctl_args.h"
 #include "ctl/ctl_output.h"
-#include "daemon/exceptions.h"
+#include "state/exceptions.h"
 #include "harness.h"
 #include "json_path.h"
 

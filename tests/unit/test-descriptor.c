@@ -9,8 +9,8 @@
 #include <linux/input.h>
 
 #include "policy-helpers.h"
-#include "policy/hid_descriptor.h"
-#include "policy/sha256.h"
+#include "hid/hid_descriptor.h"
+#include "hid/sha256.h"
 
 #define GD(u) (0x00010000u | (u))	/* Generic Desktop page */
 

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/decisions.h"
-#include "daemon/devices.h"
+#include "enforce/decisions.h"
+#include "hid/devices.h"
 #include "harness.h"
 
 static void test_sysfs_name_gives_bus_vendor_product_and_hid_id(void)

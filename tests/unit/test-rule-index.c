@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The index of compiled rules (policyd/daemon/rule_index.c) that the
+ * The index of compiled rules (policyd/enforce/rule_index.c) that the
  * firewall walks instead of every rule: for every request kind and report
  * ID, the candidates are exactly the rules whose kinds and report IDs
  * match it, so walking them in bit order decides as walking all rules in
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/rule_index.h"
+#include "enforce/rule_index.h"
 #include "harness.h"
 
 static void name_report(struct hid_rule *rule, unsigned int id)

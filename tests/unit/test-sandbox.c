@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/sandbox.h"
+#include "service/sandbox.h"
 #include "harness.h"
 
 /* Run fn in a child under the filter; return its wait status. */

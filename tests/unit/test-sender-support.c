@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "policy-helpers.h"
-#include "daemon/sender_support.h"
+#include "enforce/sender_support.h"
 
 static const char doc[] =
 	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x1234', 'product': '0x5704'},\n"
