@@ -18,6 +18,7 @@
 #include "common/util.h"
 #include "hid_rules.h"
 #include "policy/policy.h"
+#include "say.h"
 
 static int open_log(const char *path)
 {
@@ -269,4 +270,31 @@ int audit_write_json(struct audit_log *a, json_t *obj)
 	r = append_line(a, line, strlen(line));
 	audit_outlets_json(&a->outlets, obj);
 	return r < 0 ? r : audit_flush(a);
+}
+
+/* The audit log holds what users did and which programs they ran: root's
+ * alone (auditors read it through "hid-policyctl log"). */
+int audit_log_secure(struct audit_log *a)
+{
+	struct stat st;
+
+	if (fstat(a->fd, &st) < 0)
+		return -errno;
+	if (st.st_uid != geteuid()) {
+		say(LOG_ERR, "the audit log %s belongs to uid %u, not to the daemon (uid %u): refusing to write it",
+		    a->path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if ((st.st_mode & 07777) != 0600) {
+		if (fchmod(a->fd, 0600) < 0) {
+			int r = -errno;
+
+			say(LOG_ERR, "the audit log %s has mode %04o and cannot be changed to 0600: %s",
+			    a->path, (unsigned int)(st.st_mode & 07777), strerror(-r));
+			return r;
+		}
+		say(LOG_WARNING, "the audit log %s had mode %04o; changed to 0600", a->path,
+		    (unsigned int)(st.st_mode & 07777));
+	}
+	return 0;
 }

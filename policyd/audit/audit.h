@@ -54,6 +54,9 @@ int audit_log_open(struct audit_log *a, const char *path, bool foreground);
 /* Reopen the file (after rotation). Keeps the old file on failure. */
 int audit_reopen(struct audit_log *a);
 void audit_log_close(struct audit_log *a);
+/* The audit log must be the daemon's and mode 0600 (a looser mode is
+ * repaired, with a message). Returns 0 or a negative errno (said). */
+int audit_log_secure(struct audit_log *a);
 
 /* Write the buffered lines. Records are buffered by audit_write_record();
  * the daemon flushes after every batch it reads, so a record reaches the

@@ -10,11 +10,25 @@
 
 #include <stddef.h>
 
+#include "audit.h"
 #include "state/state.h"
 
-/* libbpf's reader of the firewall's ring buffer, writing into D's audit
- * log; NULL with errno set. */
-struct ring_buffer *records_open(struct daemon *d);
+struct records {
+	struct ring_buffer *ring;
+	const struct state *state;	/* names the rules and devices */
+	struct audit_log *audit;
+	size_t left;			/* of records_read()'s budget */
+};
+
+/* Read the ring buffer EVENTS_FD into AUDIT. Returns 0 or a negative
+ * errno. */
+int records_open(struct records *r, int events_fd, const struct state *state,
+		 struct audit_log *audit);
+/* Write what is waiting (records_read_waiting()) and close. */
+void records_close(struct records *r);
+
+/* What the event loop polls. */
+int records_fd(const struct records *r);
 
 /* The records one turn of the event loop writes at most. */
 #define RECORDS_PER_ROUND 1024
@@ -22,9 +36,9 @@ struct ring_buffer *records_open(struct daemon *d);
 /* Write at most BUDGET records to the audit log. Returns 1 when BUDGET ran
  * out (more may be waiting), 0 when the ring buffer was emptied, or a
  * negative errno. */
-int records_read(struct daemon *d, size_t budget);
+int records_read(struct records *r, size_t budget);
 
 /* Write the records that were waiting when the call began (at most as
  * many as the ring buffer holds, so that it ends under a flood too):
  * before a reload, and at stop. Returns as records_read(). */
-int records_read_waiting(struct daemon *d);
+int records_read_waiting(struct records *r);

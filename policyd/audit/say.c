@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The service's messages: to syslog, or to stderr in the foreground. */
+/* The daemon's messages: to syslog, or to stderr in the foreground. */
+#include "say.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <syslog.h>
 
 #include "audit_format.h"
-#include "state/state.h"
 
-void say(const struct daemon *d, int priority, const char *fmt, ...)
+static bool to_stderr;
+
+void say_to_stderr(bool on)
+{
+	to_stderr = on;
+}
+
+void say(int priority, const char *fmt, ...)
 {
 	char line[1024], plain[1024];
 	va_list ap;
@@ -19,7 +27,7 @@ void say(const struct daemon *d, int priority, const char *fmt, ...)
 	 * program: neither may put a control character (a newline, a
 	 * terminal escape) into a log line. */
 	audit_plain_text(plain, sizeof(plain), line, sizeof(line));
-	if (d->cfg->foreground)
+	if (to_stderr)
 		fprintf(stderr, "hid-policyd: %s\n", plain);
 	else
 		syslog(priority, "%s", plain);

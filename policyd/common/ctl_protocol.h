@@ -25,6 +25,10 @@
 #include <time.h>
 #include <jansson.h>
 
+/* The daemon's runtime directory: its control socket, and the decisions
+ * it publishes for udev. */
+#define RUNTIME_DIR_DEFAULT	"/run/hid-policy"
+
 #define CTL_PROTOCOL_VERSION	1
 #define CTL_SOCKET_NAME		"control"	/* in the daemon's runtime directory */
 #define CTL_REQUEST_MAX		(64 * 1024)	/* a request line, newline included */

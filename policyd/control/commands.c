@@ -2,8 +2,9 @@
 /*
  * What the control socket's commands do (every request arriving here is
  * authorized already): status, devices, rules, explain, generate, reload,
- * and the temporary allows (allow, revoke). They change the service only
- * through the files below them: enforce.c, reload.c and allows.c.
+ * and the temporary allows (allow, revoke). They change the daemon only
+ * through enforcement (enforce.c, allows.c, units.c) and the reload hook
+ * the service passes in.
  */
 #include "commands.h"
 
@@ -14,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/allows.h"
 #include "common/ctl_protocol.h"
 #include "common/util.h"
-#include "state/state.h"
+#include "enforce/allows.h"
 #include "enforce/enforce.h"
-#include "service/reload.h"
+#include "enforce/units.h"
+#include "state/state.h"
 #include "state/views.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
@@ -39,7 +40,7 @@ static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
 }
 
 /* A device named by sysfs name, hid_id or (when only one matches) BUS:VID:PID. */
-static struct managed_device *lookup_device(struct daemon *d, json_t *args, char *err,
+static struct managed_device *lookup_device(struct commands *cmds, json_t *args, char *err,
 					    size_t errsize, int *r)
 {
 	json_t *v = json_object_get(args, "device");
@@ -54,21 +55,21 @@ static struct managed_device *lookup_device(struct daemon *d, json_t *args, char
 		return NULL;
 	}
 	s = json_string_value(v);
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (!strcmp(d->devices[i].info.sysname, s))
-			return &d->devices[i];
+	for (size_t i = 0; i < cmds->state->n_devices; i++)
+		if (!strcmp(cmds->state->devices[i].info.sysname, s))
+			return &cmds->state->devices[i];
 	if (s[0] >= '0' && s[0] <= '9' && strspn(s, "0123456789") == strlen(s) && strlen(s) < 11) {
 		unsigned long id = strtoul(s, NULL, 10);
 
-		if (id <= UINT32_MAX && (found = daemon_find_device(d, (uint32_t)id)))
+		if (id <= UINT32_MAX && (found = state_find_device(cmds->state, (uint32_t)id)))
 			return found;
 	} else if (policy_device_parse(s, &want, &name) == 0) {
-		for (size_t i = 0; i < d->n_devices; i++) {
-			const struct hid_dev_info *info = &d->devices[i].info;
+		for (size_t i = 0; i < cmds->state->n_devices; i++) {
+			const struct hid_dev_info *info = &cmds->state->devices[i].info;
 
 			if (info->bus == want.bus && info->vendor == want.vendor &&
 			    info->product == want.product && (!name || !strcmp(name, info->name))) {
-				found = &d->devices[i];
+				found = &cmds->state->devices[i];
 				n++;
 			}
 		}
@@ -84,17 +85,17 @@ static struct managed_device *lookup_device(struct daemon *d, json_t *args, char
 }
 
 /* The rules in force for a device: compiled policy, exceptions first. */
-static int effective_rules(struct daemon *d, const struct managed_device *m,
+static int effective_rules(struct commands *cmds, const struct managed_device *m,
 			   struct hid_device_rules *rules)
 {
 	struct policy_device pdev;
 	int r;
 
-	daemon_policy_device(&m->info, &pdev);
-	r = policy_compile(d->policy, &pdev, rules, NULL);
+	state_policy_device(&m->info, &pdev);
+	r = policy_compile(cmds->state->policy, &pdev, rules, NULL);
 	if (r < 0)
 		return r;
-	return exception_prepend(&d->exceptions, m->info.hid_id, rules);
+	return exception_prepend(&cmds->state->exceptions, m->info.hid_id, rules);
 }
 
 static const char *mode_name(uint8_t mode)
@@ -118,7 +119,7 @@ static json_t *outlets_json(const struct audit_outlets *o)
 			 "linux_audit", outlet_json(o->linux_fd >= 0, &o->linux_counts));
 }
 
-static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_status(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	struct hid_fw_stats st = {};
 	size_t n_protected = 0, n_audit = 0;
@@ -126,39 +127,39 @@ static int cmd_status(struct daemon *d, json_t *args, json_t **result, char *err
 	json_t *exc = json_array();
 	int r;
 
-	r = fw_read_stats(&d->loader, &st);
+	r = fw_read_stats(&cmds->en->loader, &st);
 	if (r < 0)
 		return failf(err, errsize, r, "cannot read the firewall's counters: %s", strerror(-r));
-	for (size_t i = 0; i < d->n_devices; i++) {
-		n_protected += d->devices[i].protected;
-		n_audit += d->devices[i].protected && d->devices[i].mode == HID_RULES_MODE_AUDIT;
+	for (size_t i = 0; i < cmds->state->n_devices; i++) {
+		n_protected += cmds->state->devices[i].protected;
+		n_audit += cmds->state->devices[i].protected && cmds->state->devices[i].mode == HID_RULES_MODE_AUDIT;
 	}
 	mode = n_protected == 0 ? "idle" : n_audit == 0 ? "enforce" :
 	       n_audit == n_protected ? "audit" : "mixed";
-	for (size_t i = 0; i < d->exceptions.n; i++)
-		json_array_append_new(exc, view_exception(&d->exceptions.items[i]));
+	for (size_t i = 0; i < cmds->state->exceptions.n; i++)
+		json_array_append_new(exc, view_exception(&cmds->state->exceptions.items[i]));
 	*result = json_pack("{s:{s:s, s:I, s:b, s:s, s:i}, s:{s:b, s:b, s:b, s:b},"
 			    " s:s, s:{s:I, s:I}, s:{s:I, s:I, s:I, s:I}, s:{s:s, s:I, s:I},"
 			    " s:{s:I, s:I}, s:o}",
-			    "daemon", "version", d->cfg->version ?: "unknown",
-			    "pid", (json_int_t)getpid(), "sandbox", d->sandboxed,
-			    "authorization", authorizer_uses_polkit(d->authz) ? "polkit" : "root-only",
-			    "clients", (int)control_n_clients(d->control),
-			    "kernel", "hid_bpf", d->loader.features.hid_bpf,
-			    "pid_tgid", d->loader.features.pid_tgid,
-			    "uid_gid", d->loader.features.uid_gid, "comm", d->loader.features.comm,
+			    "daemon", "version", cmds->version ?: "unknown",
+			    "pid", (json_int_t)getpid(), "sandbox", cmds->sandboxed,
+			    "authorization", authorizer_uses_polkit(cmds->authz) ? "polkit" : "root-only",
+			    "clients", (int)control_n_clients(cmds->control),
+			    "kernel", "hid_bpf", cmds->en->loader.features.hid_bpf,
+			    "pid_tgid", cmds->en->loader.features.pid_tgid,
+			    "uid_gid", cmds->en->loader.features.uid_gid, "comm", cmds->en->loader.features.comm,
 			    "mode", mode,
-			    "devices", "present", (json_int_t)d->n_devices, "protected", (json_int_t)n_protected,
+			    "devices", "present", (json_int_t)cmds->state->n_devices, "protected", (json_int_t)n_protected,
 			    "counters", "allowed", (json_int_t)st.allowed, "denied", (json_int_t)st.denied,
 			    "logged", (json_int_t)st.logged, "dropped", (json_int_t)st.dropped,
-			    "audit_log", "path", d->audit.path, "written", (json_int_t)d->audit.written,
-			    "failed", (json_int_t)d->audit.failed,
-			    "policy", "rule_sets", (json_int_t)d->policy->n_sets,
-			    "rules", (json_int_t)d->policy->n_rules,
+			    "audit_log", "path", cmds->audit->path, "written", (json_int_t)cmds->audit->written,
+			    "failed", (json_int_t)cmds->audit->failed,
+			    "policy", "rule_sets", (json_int_t)cmds->state->policy->n_sets,
+			    "rules", (json_int_t)cmds->state->policy->n_rules,
 			    "exceptions", exc);
 	if (*result)
 		json_object_set_new(json_object_get(*result, "audit_log"), "outlets",
-				    outlets_json(&d->audit.outlets));
+				    outlets_json(&cmds->audit->outlets));
 	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
 }
 
@@ -170,12 +171,12 @@ static json_t *ruleset_ref_json(const struct policy *p, size_t s)
 			 "path", set->path);
 }
 
-static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_devices(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *list = json_array();
 
-	for (size_t i = 0; i < d->n_devices; i++) {
-		const struct managed_device *m = &d->devices[i];
+	for (size_t i = 0; i < cmds->state->n_devices; i++) {
+		const struct managed_device *m = &cmds->state->devices[i];
 		struct policy_device pdev;
 		json_t *o = view_device(&m->info), *sets = json_array();
 		size_t n_exc = 0;
@@ -183,21 +184,21 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 		 * CAP_SYS_ADMIN, which the sandbox dropped. */
 		int programs = fw_count_device_ops(m->info.hid_id, NULL);
 
-		daemon_policy_device(&m->info, &pdev);
+		state_policy_device(&m->info, &pdev);
 		if (o)
 			view_device_class(o, &m->info);
-		for (size_t s = 0; s < d->policy->n_sets; s++)
-			if (policy_ruleset_matches(&d->policy->sets[s], &pdev))
-				json_array_append_new(sets, ruleset_ref_json(d->policy, s));
-		for (size_t k = 0; k < d->exceptions.n; k++)
-			n_exc += d->exceptions.items[k].hid_id == m->info.hid_id;
+		for (size_t s = 0; s < cmds->state->policy->n_sets; s++)
+			if (policy_ruleset_matches(&cmds->state->policy->sets[s], &pdev))
+				json_array_append_new(sets, ruleset_ref_json(cmds->state->policy, s));
+		for (size_t k = 0; k < cmds->state->exceptions.n; k++)
+			n_exc += cmds->state->exceptions.items[k].hid_id == m->info.hid_id;
 		json_object_set_new(o, "rule_sets", sets);
 		json_object_set_new(o, "protected", json_boolean(m->protected));
-		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&d->loader, m->info.hid_id)));
+		json_object_set_new(o, "attached", json_boolean(fw_is_attached(&cmds->en->loader, m->info.hid_id)));
 		/* Whether input reports pass through a program of ours: only
 		 * while a rule in force concerns input. */
 		json_object_set_new(o, "input_filter",
-				    json_boolean(fw_attached_input(&d->loader, m->info.hid_id) == 1));
+				    json_boolean(fw_attached_input(&cmds->en->loader, m->info.hid_id) == 1));
 		if (m->protected) {
 			/* No rules could be loaded: every request is refused. */
 			json_object_set_new(o, "fail_closed", json_boolean(m->fail_closed));
@@ -221,10 +222,10 @@ static int cmd_devices(struct daemon *d, json_t *args, json_t **result, char *er
 	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
 }
 
-static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules, uint32_t pos)
+static json_t *rule_json(struct commands *cmds, const struct hid_device_rules *rules, uint32_t pos)
 {
 	const struct hid_rule *hr = &rules->rules[pos];
-	const struct policy *p = d->policy;
+	const struct policy *p = cmds->state->policy;
 	json_t *o = json_pack("{s:I, s:s, s:o, s:o, s:b, s:b}", "position", (json_int_t)pos,
 			      "action", hr->action == HID_RULE_DENY ? "deny" : "allow",
 			      "requests", view_kinds(hr->kinds), "report_ids", view_report_ids(hr->report_ids),
@@ -248,7 +249,7 @@ static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules,
 	}
 	json_object_set_new(o, "payload", conds);
 	if (exception_index(hr->index, &exc_id)) {
-		struct exception *e = exception_find(&d->exceptions, exc_id);
+		struct exception *e = exception_find(&cmds->state->exceptions, exc_id);
 
 		json_object_set_new(o, "name", json_sprintf("temporary-allow-%u", exc_id));
 		if (e)
@@ -267,7 +268,7 @@ static json_t *rule_json(struct daemon *d, const struct hid_device_rules *rules,
 	return o;
 }
 
-static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_rules(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
 	struct managed_device *m;
@@ -276,10 +277,10 @@ static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err,
 
 	if (!rules)
 		return -ENOMEM;
-	m = lookup_device(d, args, err, errsize, &r);
+	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
-	r = effective_rules(d, m, rules);
+	r = effective_rules(cmds, m, rules);
 	if (r == -ENOENT) {
 		*result = json_pack("{s:o, s:b, s:[]}", "device", view_device(&m->info),
 				    "protected", 0, "rules");
@@ -290,7 +291,7 @@ static int cmd_rules(struct daemon *d, json_t *args, json_t **result, char *err,
 			     strerror(-r));
 	list = json_array();
 	for (uint32_t i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++)
-		json_array_append_new(list, rule_json(d, rules, i));
+		json_array_append_new(list, rule_json(cmds, rules, i));
 	*result = json_pack("{s:o, s:b, s:s, s:o, s:{s:s, s:s?}}", "device", view_device(&m->info),
 			    "protected", 1, "mode", mode_name(rules->mode), "rules", list,
 			    "default", "action", rules->default_action == HID_RULE_DENY ? "deny" : "allow",
@@ -497,7 +498,7 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 	return 0;
 }
 
-static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	json_t *payload = json_object_get(args, "payload");
 	struct policy_request req = {};
@@ -516,7 +517,7 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 
 	if (!gids)
 		return failf(err, errsize, -ENOMEM, "out of memory");
-	m = lookup_device(d, args, err, errsize, &r);
+	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
 	if ((r = request_kinds(args, true, &req.kind, err, errsize)) < 0 ||
@@ -540,14 +541,14 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 	}
 	req.data = buf;
 
-	daemon_policy_device(&m->info, &pdev);
+	state_policy_device(&m->info, &pdev);
 	r = device_overrides(args, &pdev, usages, err, errsize);
 	if (r < 0)
 		return r;
 	f = open_memstream(&text, &text_len);
 	if (!f)
 		return failf(err, errsize, -ENOMEM, "out of memory");
-	depends = policy_explain(d->policy, &pdev, &req, &who, f, &v);
+	depends = policy_explain(cmds->state->policy, &pdev, &req, &who, f, &v);
 	if (fclose(f) != 0 || !text)
 		return failf(err, errsize, -ENOMEM, "out of memory");
 	view_utf8_or_ascii(text);	/* it names the device */
@@ -555,8 +556,8 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 		return failf(err, errsize, depends, "%s", text);
 
 	/* A temporary allow that matches decides before any rule. */
-	for (size_t i = 0; i < d->exceptions.n; i++) {
-		const struct exception *e = &d->exceptions.items[i];
+	for (size_t i = 0; i < cmds->state->exceptions.n; i++) {
+		const struct exception *e = &cmds->state->exceptions.items[i];
 		struct hid_rule hr = { .kinds = e->kinds, .action = HID_RULE_ALLOW, .sender = e->sender };
 		enum policy_match_result em;
 
@@ -581,16 +582,16 @@ static int cmd_explain(struct daemon *d, json_t *args, json_t **result, char *er
 			    "decision", "action", v.action == HID_RULE_DENY ? "deny" : "allow",
 			    "enforced", v.enforced, "logged", v.logged,
 			    "depends_on_sender", depends > 0, "text", text);
-	if (*result && v.rule >= 0 && v.index < d->policy->n_rules)
+	if (*result && v.rule >= 0 && v.index < cmds->state->policy->n_rules)
 		json_object_set_new(json_object_get(*result, "decision"), "rule",
-				    json_string(d->policy->rules[v.index].name));
+				    json_string(cmds->state->policy->rules[v.index].name));
 	return *result ? 0 : -ENOMEM;
 }
 
-static int cmd_reload(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_reload(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	_cleanup_json_ json_t *messages = json_array();
-	int r = daemon_reload(d, messages);
+	int r = cmds->reload(cmds->userdata, messages);
 
 	if (r < 0) {
 		size_t len = (size_t)snprintf(err, errsize, "the policy is rejected, the rules in force stay in force");
@@ -600,8 +601,8 @@ static int cmd_reload(struct daemon *d, json_t *args, json_t **result, char *err
 						json_string_value(json_array_get(messages, i)));
 		return r == -ENOENT ? -EIO : r;
 	}
-	*result = json_pack("{s:I, s:I, s:O}", "rule_sets", (json_int_t)d->policy->n_sets,
-			    "rules", (json_int_t)d->policy->n_rules, "warnings", messages);
+	*result = json_pack("{s:I, s:I, s:O}", "rule_sets", (json_int_t)cmds->state->policy->n_sets,
+			    "rules", (json_int_t)cmds->state->policy->n_rules, "warnings", messages);
 	return *result ? 0 : -ENOMEM;
 }
 
@@ -617,7 +618,7 @@ static void grantor_of(const struct control_request *req, struct exception_grant
 
 /* allow's "unit": one of the policy's units from now on, so that its
  * cgroup is followed as the unit starts and stops. */
-static int allow_unit(struct daemon *d, json_t *unit, struct exception *e, char *err,
+static int allow_unit(struct commands *cmds, json_t *unit, struct exception *e, char *err,
 		      size_t errsize)
 {
 	const char *why;
@@ -625,9 +626,9 @@ static int allow_unit(struct daemon *d, json_t *unit, struct exception *e, char 
 
 	if (!json_is_string(unit) || strlen(json_string_value(unit)) >= sizeof(e->unit))
 		return failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
-	if (!d->loader.features.cgroup)
+	if (!cmds->en->loader.features.cgroup)
 		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read the cgroup of who sends a request: an allow for one unit cannot be enforced here");
-	r = policy_unit_add(d->policy, json_string_value(unit), &why);
+	r = policy_unit_add(cmds->state->policy, json_string_value(unit), &why);
 	if (r < 0)
 		return failf(err, errsize, r, "unit \"%s\": %s", json_string_value(unit), why);
 	snprintf(e->unit, sizeof(e->unit), "%s", json_string_value(unit));
@@ -638,14 +639,14 @@ static int allow_unit(struct daemon *d, json_t *unit, struct exception *e, char 
 
 /* allow's "user", "executable", "pid" and "unit": whose requests it lets
  * through. */
-static int allow_sender(struct daemon *d, json_t *args, struct exception *e, char *err,
+static int allow_sender(struct commands *cmds, json_t *args, struct exception *e, char *err,
 			size_t errsize)
 {
 	json_t *user = json_object_get(args, "user"), *exe = json_object_get(args, "executable");
 	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit");
 	int r;
 
-	if (unit && (r = allow_unit(d, unit, e, err, errsize)) < 0)
+	if (unit && (r = allow_unit(cmds, unit, e, err, errsize)) < 0)
 		return r;
 
 	/* hid-policyctl reads a process's user and executable and sends
@@ -680,7 +681,7 @@ static int allow_sender(struct daemon *d, json_t *args, struct exception *e, cha
 	return 0;
 }
 
-static int cmd_allow(struct daemon *d, const struct control_request *req, json_t **result,
+static int cmd_allow(struct commands *cmds, const struct control_request *req, json_t **result,
 		     char *err, size_t errsize)
 {
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
@@ -693,7 +694,7 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 
 	if (!rules)
 		return -ENOMEM;
-	m = lookup_device(d, args, err, errsize, &r);
+	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
 	if (dur) {
@@ -704,9 +705,9 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 	}
 	if ((r = request_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
 	    (r = report_id_arg(args, &rid, err, errsize)) < 0 ||
-	    (r = allow_sender(d, args, &e, err, errsize)) < 0)
+	    (r = allow_sender(cmds, args, &e, err, errsize)) < 0)
 		return r;
-	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !d->loader.features.uid_gid)
+	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !cmds->en->loader.features.uid_gid)
 		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, executable or process cannot be enforced here");
 	/* Input comes from the device: an allow for a sender is for requests. */
 	if (e.sender.fields)
@@ -725,7 +726,7 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 	e.granted_realtime_ns = realtime_ns();
 	e.expires_ms = boottime_ms() + duration * 1000;
 	grantor_of(req, &e.by);
-	r = exception_add(&d->exceptions, &e, &id);
+	r = exception_add(&cmds->state->exceptions, &e, &id);
 	if (r == -ENOSPC)
 		return failf(err, errsize, r, "too many temporary allows (at most %d, %d per device): revoke one first",
 			     EXCEPTIONS_MAX, EXCEPTIONS_PER_DEVICE_MAX);
@@ -733,29 +734,29 @@ static int cmd_allow(struct daemon *d, const struct control_request *req, json_t
 		return failf(err, errsize, r, "cannot add a temporary allow: %s", strerror(-r));
 	/* Its unit's cgroup, watched from now on. */
 	if (e.sender.fields & HID_SENDER_F_UNIT)
-		daemon_watch_units(d);
-	r = effective_rules(d, m, rules);
+		units_watch(cmds->en);
+	r = effective_rules(cmds, m, rules);
 	if (r == -E2BIG) {
-		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));
+		exception_remove(&cmds->state->exceptions, exception_find(&cmds->state->exceptions, id));
 		return failf(err, errsize, r, "%s: its rules leave no room for a temporary allow (%d rules at most)",
 			     m->info.sysname, HID_RULES_MAX_RULES);
 	}
 	if (r == 0)
-		r = enforce_apply(d, &m->info);
+		r = enforce_apply(cmds->en, &m->info);
 	if (r < 0) {
 		/* Not in force: take it back, and put the rules back as they were. */
-		exception_remove(&d->exceptions, exception_find(&d->exceptions, id));
-		enforce_apply(d, &m->info);
+		exception_remove(&cmds->state->exceptions, exception_find(&cmds->state->exceptions, id));
+		enforce_apply(cmds->en, &m->info);
 		return failf(err, errsize, r, "%s: cannot put the temporary allow in force: %s",
 			     m->info.sysname, strerror(-r));
 	}
-	added = exception_find(&d->exceptions, id);
-	allows_granted(d, &m->info, added);
+	added = exception_find(&cmds->state->exceptions, id);
+	allows_granted(cmds->en, &m->info, added);
 	*result = json_pack("{s:o}", "exception", view_exception(added));
 	return *result ? 0 : -ENOMEM;
 }
 
-static int cmd_revoke(struct daemon *d, const struct control_request *req, json_t **result,
+static int cmd_revoke(struct commands *cmds, const struct control_request *req, json_t **result,
 		      char *err, size_t errsize)
 {
 	json_t *idv = json_object_get(req->args, "id");
@@ -773,29 +774,29 @@ static int cmd_revoke(struct daemon *d, const struct control_request *req, json_
 
 		if (!json_is_integer(idv) || json_integer_value(idv) < 1 ||
 		    json_integer_value(idv) > EXCEPTION_ID_MAX ||
-		    !(e = exception_find(&d->exceptions, (uint32_t)json_integer_value(idv)))) {
+		    !(e = exception_find(&cmds->state->exceptions, (uint32_t)json_integer_value(idv)))) {
 			json_decref(ended);
 			return failf(err, errsize, idv && json_is_integer(idv) ? -ENOENT : -EINVAL,
 				     "no temporary allow with that id (hid-policyctl status lists them)");
 		}
 		json_array_append_new(ended, json_integer(e->id));
-		enforce_end_allow(d, e, "revoked", &by);
+		enforce_end_allow(cmds->en, e, "revoked", &by);
 	} else {
-		m = lookup_device(d, req->args, err, errsize, &r);
+		m = lookup_device(cmds, req->args, err, errsize, &r);
 		if (!m) {
 			json_decref(ended);
 			return r;
 		}
 		hid_id = m->info.hid_id;
-		for (size_t i = 0; i < d->exceptions.n;) {
-			struct exception *e = &d->exceptions.items[i];
+		for (size_t i = 0; i < cmds->state->exceptions.n;) {
+			struct exception *e = &cmds->state->exceptions.items[i];
 
 			if (e->hid_id != hid_id) {
 				i++;
 				continue;
 			}
 			json_array_append_new(ended, json_integer(e->id));
-			enforce_end_allow(d, e, "revoked", &by);	/* removes it */
+			enforce_end_allow(cmds->en, e, "revoked", &by);	/* removes it */
 		}
 		if (json_array_size(ended) == 0) {
 			json_decref(ended);
@@ -820,11 +821,11 @@ static json_t *local_name(const char *name)
 }
 
 /* One rule set of the generated policy: SET's rules for the devices in MATCH. */
-static json_t *generated_set(struct daemon *d, size_t s, json_t *match, const char *names,
+static json_t *generated_set(struct commands *cmds, size_t s, json_t *match, const char *names,
 			     char *err, size_t errsize)
 {
-	const struct policy_ruleset *set = &d->policy->sets[s];
-	const struct policy_file *file = &d->policy->files[set->file];
+	const struct policy_ruleset *set = &cmds->state->policy->sets[s];
+	const struct policy_file *file = &cmds->state->policy->files[set->file];
 	_cleanup_json_ json_t *doc = NULL;
 	json_t *orig, *copy, *rules, *rule;
 	json_error_t jerr;
@@ -908,13 +909,13 @@ static json_t *pinned_match(const struct hid_dev_info *info)
 	return o;
 }
 
-static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *err, size_t errsize)
+static int cmd_generate(struct commands *cmds, json_t *args, json_t **result, char *err, size_t errsize)
 {
 	_cleanup_json_ json_t *policy = NULL;
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_policy_ struct policy *check = NULL;
 	_cleanup_free_ char *text = NULL;
-	_cleanup_free_ bool *covered = calloc(d->n_devices + 1, sizeof(bool));
+	_cleanup_free_ bool *covered = calloc(cmds->state->n_devices + 1, sizeof(bool));
 	_cleanup_json_ json_t *uncovered = json_array();
 	_cleanup_json_ json_t *covered_list = json_array();
 	json_t *sets = json_array();
@@ -926,8 +927,8 @@ static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *e
 			   "description", "Generated by hid-policyctl generate at ", when, "devices", sets);
 	if (!policy || !covered || !uncovered || !covered_list)
 		return -ENOMEM;
-	for (size_t s = 0; s < d->policy->n_sets; s++) {
-		const struct policy_ruleset *set = &d->policy->sets[s];
+	for (size_t s = 0; s < cmds->state->policy->n_sets; s++) {
+		const struct policy_ruleset *set = &cmds->state->policy->sets[s];
 		_cleanup_json_ json_t *match = json_array();
 		char names[512] = "";
 		size_t names_len = 0;
@@ -936,11 +937,11 @@ static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *e
 		/* Sets generated before would only be copied again. */
 		if (set->name && !strncmp(set->name, "local-", 6))
 			continue;
-		for (size_t i = 0; i < d->n_devices; i++) {
-			const struct hid_dev_info *info = &d->devices[i].info;
+		for (size_t i = 0; i < cmds->state->n_devices; i++) {
+			const struct hid_dev_info *info = &cmds->state->devices[i].info;
 			struct policy_device pdev;
 
-			daemon_policy_device(info, &pdev);
+			state_policy_device(info, &pdev);
 			if (!policy_ruleset_matches(set, &pdev))
 				continue;
 			covered[i] = true;
@@ -951,14 +952,14 @@ static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *e
 		}
 		if (json_array_size(match) == 0)
 			continue;
-		gen = generated_set(d, s, match, names, err, errsize);
+		gen = generated_set(cmds, s, match, names, err, errsize);
 		if (!gen)
 			return err[0] ? -EIO : -ENOMEM;
 		json_array_append_new(sets, gen);
 	}
-	for (size_t i = 0; i < d->n_devices; i++)
+	for (size_t i = 0; i < cmds->state->n_devices; i++)
 		json_array_append_new(covered[i] ? covered_list : uncovered,
-				      json_string(d->devices[i].info.sysname));
+				      json_string(cmds->state->devices[i].info.sysname));
 
 	/* What we hand out must load. */
 	text = json_dumps(policy, JSON_INDENT(2));
@@ -973,28 +974,28 @@ static int cmd_generate(struct daemon *d, json_t *args, json_t **result, char *e
 	return *result ? 0 : -ENOMEM;
 }
 
-int daemon_ctl_run(void *userdata, const struct control_request *req, json_t **result,
+int commands_run(void *userdata, const struct control_request *req, json_t **result,
 		   char *err, size_t errsize)
 {
-	struct daemon *d = userdata;
+	struct commands *cmds = userdata;
 	const char *c = req->command;
 
 	*result = NULL;
 	if (!strcmp(c, "status"))
-		return cmd_status(d, req->args, result, err, errsize);
+		return cmd_status(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "devices"))
-		return cmd_devices(d, req->args, result, err, errsize);
+		return cmd_devices(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "rules"))
-		return cmd_rules(d, req->args, result, err, errsize);
+		return cmd_rules(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "explain"))
-		return cmd_explain(d, req->args, result, err, errsize);
+		return cmd_explain(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "generate"))
-		return cmd_generate(d, req->args, result, err, errsize);
+		return cmd_generate(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "reload"))
-		return cmd_reload(d, req->args, result, err, errsize);
+		return cmd_reload(cmds, req->args, result, err, errsize);
 	if (!strcmp(c, "allow"))
-		return cmd_allow(d, req, result, err, errsize);
+		return cmd_allow(cmds, req, result, err, errsize);
 	if (!strcmp(c, "revoke"))
-		return cmd_revoke(d, req, result, err, errsize);
+		return cmd_revoke(cmds, req, result, err, errsize);
 	return failf(err, errsize, -EINVAL, "no such command");
 }

@@ -33,10 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit/log_files.h"
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
 #include "common/util.h"
-#include "audit/log_files.h"
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */

@@ -8,13 +8,12 @@
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
+#include "common/hid_bpf_ops.h"
 #include "common/util.h"
 #include "ctl_args.h"
 #include "ctl_client.h"
 #include "ctl_output.h"
 #include "ctl_report.h"
-#include "enforce/decisions.h"
-#include "enforce/loader.h"
 
 /* The daemon counts a device's programs only with CAP_SYS_ADMIN, which its
  * sandbox dropped; root's hid-policyctl can count them itself. */

@@ -12,8 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RUNTIME_DIR_DEFAULT "/run/hid-policy"
-
 /* Create RUNTIME_DIR/devices and RUNTIME_DIR/closed, and note there the
  * policy directories the daemon reads (policy-dirs, one per line). */
 int decisions_init(const char *runtime_dir, const char *const *config_dirs, size_t n);

@@ -14,31 +14,21 @@
 #include <unistd.h>
 
 #include "allows.h"
+#include "audit/say.h"
 #include "common/util.h"
 #include "decisions.h"
 #include "state/views.h"
 
-static void forget_device(struct daemon *d, struct managed_device *m)
-{
-	size_t i = m - d->devices;
-
-	free(m->policy_rules);
-
-	memmove(&d->devices[i], &d->devices[i + 1],
-		(d->n_devices - i - 1) * sizeof(*d->devices));
-	d->n_devices--;
-}
-
-static bool device_present(const struct daemon *d, const struct hid_dev_info *info)
+static bool device_present(const struct enforcer *en, const struct hid_dev_info *info)
 {
 	_cleanup_free_ char *path = NULL;
 
-	if (asprintf(&path, "%s/%s", d->cfg->sysfs_devices, info->sysname) < 0)
+	if (asprintf(&path, "%s/%s", en->sysfs_devices, info->sysname) < 0)
 		return true;
 	return access(path, F_OK) == 0;
 }
 
-static void record_lost_firewall(struct daemon *d, const struct managed_device *m,
+static void record_lost_firewall(struct enforcer *en, const struct managed_device *m,
 				 bool reattached, int error)
 {
 	json_t *o = json_pack("{s:s, s:o, s:b}", "event", "firewall_detached",
@@ -46,36 +36,36 @@ static void record_lost_firewall(struct daemon *d, const struct managed_device *
 
 	if (o && error)
 		json_object_set_new(o, "error", json_string(strerror(-error)));
-	if (!o || audit_write_json(&d->audit, o) < 0)
-		say(d, LOG_ERR, "cannot write the audit record of the detached firewall of %s",
+	if (!o || audit_write_json(en->audit, o) < 0)
+		say(LOG_ERR, "cannot write the audit record of the detached firewall of %s",
 		    m->info.sysname);
 	json_decref(o);
-	audit_flush(&d->audit);
+	audit_flush(en->audit);
 }
 
 /* M was protected, but its instance is no longer registered: someone
  * unregistered it through its pin (doc/security.md, section 3), and
  * attaching it again failed with R. Said once; retried by
  * enforce_check_firewalls(). */
-static void firewall_lost(struct daemon *d, struct managed_device *m, int r)
+static void firewall_lost(struct enforcer *en, struct managed_device *m, int r)
 {
 	if (!m->lost) {
-		say(d, LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
+		say(LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
 		    m->info.sysname, m->info.name, strerror(-r), CHECK_INTERVAL_MS);
-		record_lost_firewall(d, m, false, r);
-		decisions_publish(d->cfg->runtime_dir, m->info.sysname, false);
+		record_lost_firewall(en, m, false, r);
+		decisions_publish(en->runtime_dir, m->info.sysname, false);
 	}
 	m->protected = false;
 	m->lost = true;
 }
 
 /* The same, when the firewall could be attached again. */
-static void firewall_back(struct daemon *d, const struct managed_device *m)
+static void firewall_back(struct enforcer *en, const struct managed_device *m)
 {
-	say(d, LOG_WARNING, "firewall of %s (%s) was detached outside hid-policyd; %s",
+	say(LOG_WARNING, "firewall of %s (%s) was detached outside hid-policyd; %s",
 	    m->info.sysname, m->info.name,
 	    m->lost ? "attached again after failed attempts" : "re-attached");
-	record_lost_firewall(d, m, true, 0);
+	record_lost_firewall(en, m, true, 0);
 }
 
 /*
@@ -86,45 +76,45 @@ static void firewall_back(struct daemon *d, const struct managed_device *m)
  * wrong costs the device its requests until it is fixed, never its
  * protection. The refusals are logged as "(no rules loaded)".
  */
-static int protect_without_rules(struct daemon *d, struct managed_device *m,
+static int protect_without_rules(struct enforcer *en, struct managed_device *m,
 				 const struct hid_dev_info *info, const char *why)
 {
 	int r;
 
-	fw_delete_rules(&d->loader, info->hid_id);
-	r = fw_check_attached(&d->loader, info->hid_id);
+	fw_delete_rules(&en->loader, info->hid_id);
+	r = fw_check_attached(&en->loader, info->hid_id);
 	if (r == 0)
-		r = fw_attach(&d->loader, info->hid_id, false);
+		r = fw_attach(&en->loader, info->hid_id, false);
 	if (r < 0) {
-		say(d, LOG_ERR, "%s (%s): %s, and its firewall cannot be attached: %s; the device is not protected",
+		say(LOG_ERR, "%s (%s): %s, and its firewall cannot be attached: %s; the device is not protected",
 		    info->sysname, info->name, why, strerror(-r));
 		return r;
 	}
-	say(d, LOG_ERR, "%s (%s): %s; failing closed: every request to it is refused until its rules can be loaded",
+	say(LOG_ERR, "%s (%s): %s; failing closed: every request to it is refused until its rules can be loaded",
 	    info->sysname, info->name, why);
 	m->protected = true;
 	m->fail_closed = true;
 	m->lost = false;
 	m->mode = HID_RULES_MODE_ENFORCE;
 	m->n_rules = 0;
-	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
+	decisions_publish(en->runtime_dir, info->sysname, true);
 	return 0;
 }
 
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update, temporary allows first), attach or adopt its
  * instance, or detach when no rule set matches any more. */
-static int apply_policy(struct daemon *d, const struct policy *policy,
+static int apply_policy(struct enforcer *en, const struct policy *policy,
 			const struct hid_dev_info *info)
 {
 	struct policy_device pdev;
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
-	struct managed_device *m = daemon_find_device(d, info->hid_id);
+	struct managed_device *m;
 	bool adopted = false, lost = false, input;
 	int r, attached;
 
-	daemon_policy_device(info, &pdev);
+	state_policy_device(info, &pdev);
 	if (!rules)
 		return -ENOMEM;
 	/* A rule set that matches by report descriptor may apply once a
@@ -132,43 +122,39 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	 * hidraw node, which udev holds until then, comes with the probe). */
 	if (policy_waits_for_descriptor(policy, &pdev))
 		return 0;
-	if (!m) {
-		r = GROW(d->devices, d->n_devices, d->cap_devices);
-		if (r < 0)
-			return r;
-		m = &d->devices[d->n_devices++];
-		*m = (struct managed_device){};
-	}
+	m = state_add_device(en->state, info);
+	if (!m)
+		return -ENOMEM;
 	m->info = *info;
 
 	r = policy_compile(policy, &pdev, rules, &diag);
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
-		if (fw_check_attached(&d->loader, info->hid_id) != 0) {
-			r = fw_detach(&d->loader, info->hid_id);
+		if (fw_check_attached(&en->loader, info->hid_id) != 0) {
+			r = fw_detach(&en->loader, info->hid_id);
 			if (r < 0)
-				say(d, LOG_ERR, "%s: cannot detach: %s", info->sysname, strerror(-r));
+				say(LOG_ERR, "%s: cannot detach: %s", info->sysname, strerror(-r));
 			else
-				say(d, LOG_INFO, "%s (%s): no rule set matches any more, detached",
+				say(LOG_INFO, "%s (%s): no rule set matches any more, detached",
 				    info->sysname, info->name);
 		}
 		m->protected = false;
 		m->fail_closed = false;
 		m->lost = false;
 		m->n_rules = 0;
-		allows_end_device(d, info->hid_id, "no rule set matches the device any more");
-		decisions_publish(d->cfg->runtime_dir, info->sysname, false);
+		allows_end_device(en, info->hid_id, "no rule set matches the device any more");
+		decisions_publish(en->runtime_dir, info->sysname, false);
 		return 0;
 	}
 	if (r < 0) {
 		for (size_t i = 0; i < diag.n; i++)
-			say(d, LOG_ERR, "%s: %s", info->sysname, diag.entries[i].text);
+			say(LOG_ERR, "%s: %s", info->sysname, diag.entries[i].text);
 		if (!m->protected || !m->policy_rules)
-			return protect_without_rules(d, m, info, r == -E2BIG ?
+			return protect_without_rules(en, m, info, r == -E2BIG ?
 						     "more rules apply than a device holds" :
 						     "its rules cannot be compiled");
-		say(d, LOG_ERR, "%s (%s): cannot compile its rules: %s; the rules in force stay",
+		say(LOG_ERR, "%s (%s): cannot compile its rules: %s; the rules in force stay",
 		    info->sysname, info->name, strerror(-r));
 		/* They stay, but a temporary allow that ended must not. */
 		*rules = *m->policy_rules;
@@ -179,27 +165,27 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 			return -ENOMEM;
 		*m->policy_rules = *rules;
 	}
-	if (exception_prepend(&d->exceptions, info->hid_id, rules) == -E2BIG) {
-		say(d, LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
-		allows_end_device(d, info->hid_id, "the device's rules leave no room for it");
+	if (exception_prepend(&en->state->exceptions, info->hid_id, rules) == -E2BIG) {
+		say(LOG_ERR, "%s: its rules leave no room for its temporary allows", info->sysname);
+		allows_end_device(en, info->hid_id, "the device's rules leave no room for it");
 	}
 
-	r = fw_set_rules(&d->loader, info->hid_id, rules);
+	r = fw_set_rules(&en->loader, info->hid_id, rules);
 	if (r < 0 && (!m->protected || m->fail_closed)) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "cannot store its rules: %s", strerror(-r));
-		return protect_without_rules(d, m, info, why);
+		return protect_without_rules(en, m, info, why);
 	}
 	if (r < 0) {
 		/* The map update is atomic: the rules in force stay. */
-		say(d, LOG_ERR, "%s (%s): cannot store its new rules: %s; the rules in force stay",
+		say(LOG_ERR, "%s (%s): cannot store its new rules: %s; the rules in force stay",
 		    info->sysname, info->name, strerror(-r));
 		return r;
 	}
-	attached = fw_check_attached(&d->loader, info->hid_id);
+	attached = fw_check_attached(&en->loader, info->hid_id);
 	if (attached < 0) {
-		say(d, LOG_ERR, "%s (%s): cannot tell whether its firewall is attached: %s",
+		say(LOG_ERR, "%s (%s): cannot tell whether its firewall is attached: %s",
 		    info->sysname, info->name, strerror(-attached));
 		return attached;
 	}
@@ -212,100 +198,109 @@ static int apply_policy(struct daemon *d, const struct policy *policy,
 	input = fw_rules_need_input(rules) && info->bound;
 	if (attached) {
 		adopted = !m->protected;
-		if (fw_attached_input(&d->loader, info->hid_id) != input) {
-			r = fw_attach(&d->loader, info->hid_id, input);
+		if (fw_attached_input(&en->loader, info->hid_id) != input) {
+			r = fw_attach(&en->loader, info->hid_id, input);
 			if (r < 0)
-				say(d, LOG_ERR, "%s (%s): cannot %s the firewall's input filter: %s",
+				say(LOG_ERR, "%s (%s): cannot %s the firewall's input filter: %s",
 				    info->sysname, info->name, input ? "add" : "remove", strerror(-r));
 		}
 	} else {
 		/* Protected, yet nothing registered: someone else
 		 * unregistered its instance. */
 		lost = m->protected || m->lost;
-		r = fw_attach(&d->loader, info->hid_id, input);
-		if (r < 0 && !device_present(d, info)) {
+		r = fw_attach(&en->loader, info->hid_id, input);
+		if (r < 0 && !device_present(en, info)) {
 			/* Gone before we could attach: its remove event follows. */
-			fw_delete_rules(&d->loader, info->hid_id);
+			fw_delete_rules(&en->loader, info->hid_id);
 			return 0;
 		}
 		if (r < 0) {
-			say(d, LOG_ERR, "%s (%s): cannot attach the firewall: %s",
+			say(LOG_ERR, "%s (%s): cannot attach the firewall: %s",
 			    info->sysname, info->name, strerror(-r));
 			if (lost)
-				firewall_lost(d, m, r);
+				firewall_lost(en, m, r);
 			return r;
 		}
 	}
 	if (lost)
-		firewall_back(d, m);
+		firewall_back(en, m);
 	else if (!m->protected)
-		say(d, LOG_INFO, "%s (%s): protected, %u rule%s, %s mode%s", info->sysname,
+		say(LOG_INFO, "%s (%s): protected, %u rule%s, %s mode%s", info->sysname,
 		    info->name, rules->n_rules, rules->n_rules == 1 ? "" : "s",
 		    rules->mode == HID_RULES_MODE_AUDIT ? "audit" : "enforce",
 		    adopted ? " (adopted from a previous run)" : "");
 	if (m->fail_closed)
-		say(d, LOG_INFO, "%s (%s): its rules are loaded, no longer failing closed",
+		say(LOG_INFO, "%s (%s): its rules are loaded, no longer failing closed",
 		    info->sysname, info->name);
 	m->protected = true;
 	m->fail_closed = false;
 	m->lost = false;
 	m->mode = rules->mode;
 	m->n_rules = rules->n_rules;
-	decisions_publish(d->cfg->runtime_dir, info->sysname, true);
+	decisions_publish(en->runtime_dir, info->sysname, true);
 	return 0;
 }
 
-int enforce_apply(struct daemon *d, const struct hid_dev_info *info)
+int enforce_apply(struct enforcer *en, const struct hid_dev_info *info)
 {
-	struct hid_dev_info copy = *info;	/* INFO may live in d->devices */
+	struct hid_dev_info copy = *info;	/* INFO may live in en->state->devices */
 
-	return apply_policy(d, d->policy, &copy);
+	return apply_policy(en, en->state->policy, &copy);
+}
+
+void enforce_all(struct enforcer *en)
+{
+	for (size_t i = 0; i < en->state->n_devices; i++) {
+		struct hid_dev_info info = en->state->devices[i].info;
+
+		apply_policy(en, en->state->policy, &info);
+	}
 }
 
 static int protect_present(const struct hid_dev_info *info, void *userdata)
 {
-	struct daemon *d = userdata;
+	struct enforcer *en = userdata;
 
-	apply_policy(d, d->policy, info);
+	apply_policy(en, en->state->policy, info);
 	return 0;
 }
 
-int enforce_present(struct daemon *d)
+int enforce_present(struct enforcer *en)
 {
-	return hid_dev_enumerate(d->cfg->sysfs_devices, protect_present, d);
+	return hid_dev_enumerate(en->sysfs_devices, protect_present, en);
 }
 
-void enforce_added(struct daemon *d, const char *sysname, bool bound)
+void enforce_added(struct enforcer *en, const char *sysname, bool bound)
 {
 	struct hid_dev_info info;
 
-	if (hid_dev_read(d->cfg->sysfs_devices, sysname, &info) < 0)
+	if (hid_dev_read(en->sysfs_devices, sysname, &info) < 0)
 		return;
 	/* A bind event follows a successful probe: the reports are parsed. */
 	info.bound = info.bound || bound;
 	if (info.descriptor_malformed)
-		say(d, LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault",
+		say(LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault",
 		    info.sysname, info.name);
-	apply_policy(d, d->policy, &info);
+	apply_policy(en, en->state->policy, &info);
 }
 
-void enforce_removed(struct daemon *d, const char *sysname)
+void enforce_removed(struct enforcer *en, const char *sysname)
 {
 	struct hid_dev_info info;
 	struct managed_device *m;
 
 	if (hid_sysname_parse(sysname, &info) < 0)
 		return;
-	m = daemon_find_device(d, info.hid_id);
+	m = state_find_device(en->state, info.hid_id);
 	/* The kernel made the instance inert; free its pin and rules. */
-	fw_detach(&d->loader, info.hid_id);
-	decisions_withdraw(d->cfg->runtime_dir, sysname);
-	allows_end_device(d, info.hid_id, "device removed");
+	fw_detach(&en->loader, info.hid_id);
+	decisions_withdraw(en->runtime_dir, sysname);
+	allows_end_device(en, info.hid_id, "device removed");
 	if (m) {
 		if (m->protected)
-			say(d, LOG_INFO, "%s (%s): removed", m->info.sysname,
+			say(LOG_INFO, "%s (%s): removed", m->info.sysname,
 			    m->info.name);
-		forget_device(d, m);
+		state_forget_device(en->state, m);
 	}
 }
 
@@ -315,17 +310,17 @@ void enforce_removed(struct daemon *d, const char *sysname)
  * the descriptor the loader keeps: CAP_BPF is enough). Where it is not,
  * apply_policy() attaches the firewall again and says so in the log and
  * the audit log; where that failed before, it tries again. */
-void enforce_check_firewalls(struct daemon *d)
+void enforce_check_firewalls(struct enforcer *en)
 {
-	for (size_t i = 0; i < d->n_devices; i++) {
-		struct managed_device *m = &d->devices[i];
+	for (size_t i = 0; i < en->state->n_devices; i++) {
+		struct managed_device *m = &en->state->devices[i];
 		struct hid_dev_info info;
 		int r;
 
 		if (m->protected) {
-			r = fw_check_attached(&d->loader, m->info.hid_id);
+			r = fw_check_attached(&en->loader, m->info.hid_id);
 			if (r < 0 && !m->check_failed)
-				say(d, LOG_ERR, "cannot check that the firewall of %s (%s) is still attached: %s",
+				say(LOG_ERR, "cannot check that the firewall of %s (%s) is still attached: %s",
 				    m->info.sysname, m->info.name, strerror(-r));
 			m->check_failed = r < 0;
 			if (r != 0)
@@ -335,23 +330,23 @@ void enforce_check_firewalls(struct daemon *d)
 		}
 		/* Gone: the kernel made its instance inert and the remove
 		 * event follows. */
-		if (!device_present(d, &m->info))
+		if (!device_present(en, &m->info))
 			continue;
 		info = m->info;
-		apply_policy(d, d->policy, &info);
+		apply_policy(en, en->state->policy, &info);
 	}
 }
 
-void enforce_end_allow(struct daemon *d, struct exception *e, const char *reason,
+void enforce_end_allow(struct enforcer *en, struct exception *e, const char *reason,
 		       const struct exception_grantor *revoker)
 {
 	uint32_t hid_id = e->hid_id;
 	struct managed_device *m;
 
-	allows_end(d, e, reason, revoker);
-	m = daemon_find_device(d, hid_id);
-	if (m && m->protected && enforce_apply(d, &m->info) < 0)
-		say(d, LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
+	allows_end(en, e, reason, revoker);
+	m = state_find_device(en->state, hid_id);
+	if (m && m->protected && enforce_apply(en, &m->info) < 0)
+		say(LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
 		    m->info.sysname);
-	allows_arm_expiry(d);
+	allows_arm_expiry(en);
 }

@@ -8,7 +8,25 @@
  */
 #pragma once
 
+#include <stdbool.h>
+
+#include "audit/audit.h"
+#include "loader.h"
 #include "state/state.h"
+#include "unit_watch.h"
+
+/* What puts the rules in force: the state it changes, the kernel's side
+ * (the loader), the audit log of grants, ends and lost firewalls, and
+ * where decisions are published. The service owns it. */
+struct enforcer {
+	struct state *state;
+	struct audit_log *audit;
+	struct fw_loader loader;
+	struct unit_watch units;	/* the cgroups of the policy's units */
+	const char *runtime_dir;	/* decisions for udev */
+	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
+	int timer_fd;			/* temporary allows' expiry (-1: none) */
+};
 
 /* How often, in milliseconds, each protected device's firewall is checked
  * to be still registered; also the longest the event loop sleeps, so the
@@ -19,23 +37,27 @@
  * 0 when the kernel holds the device's rules with its temporary allows as
  * they are now (when the policy cannot be compiled for it: the policy's
  * rules that were in force before), or a negative errno. */
-int enforce_apply(struct daemon *d, const struct hid_dev_info *info);
+int enforce_apply(struct enforcer *en, const struct hid_dev_info *info);
+
+/* Compile every managed device's rules again and put them in force: a new
+ * policy, a unit's new cgroup. Each device switches with one map update. */
+void enforce_all(struct enforcer *en);
 
 /* Apply the policy to every HID device present. Returns 0, or a negative
  * errno when sysfs cannot be listed. */
-int enforce_present(struct daemon *d);
+int enforce_present(struct enforcer *en);
 
 /* A HID device was added or bound: read it from sysfs and apply. */
-void enforce_added(struct daemon *d, const char *sysname, bool bound);
+void enforce_added(struct enforcer *en, const char *sysname, bool bound);
 /* A HID device was removed: free its pin and rules, end its temporary
  * allows and forget it. */
-void enforce_removed(struct daemon *d, const char *sysname);
+void enforce_removed(struct enforcer *en, const char *sysname);
 
 /* Every CHECK_INTERVAL_MS: attach again the firewalls someone
  * unregistered (doc/security.md, section 3). */
-void enforce_check_firewalls(struct daemon *d);
+void enforce_check_firewalls(struct enforcer *en);
 
 /* End temporary allow E (its audit record: allows_end) and put its
  * device's rules in force without it. */
-void enforce_end_allow(struct daemon *d, struct exception *e, const char *reason,
+void enforce_end_allow(struct enforcer *en, struct exception *e, const char *reason,
 		       const struct exception_grantor *revoker);

@@ -21,9 +21,6 @@
 /* devices/<hid_id>-next: the pin of an instance being swapped in. */
 #define SWAP_SUFFIX "-next"
 
-/* bpf_struct_ops_state: the value of a registered struct_ops map. */
-#define STRUCT_OPS_STATE_INUSE 1
-
 /* hid_bpf_ops.flags: insert at the head (uapi of Linux >= 6.11). */
 #ifndef BPF_F_BEFORE
 #define BPF_F_BEFORE (1U << 3)
@@ -49,86 +46,6 @@ bool fw_kernel_has_hid_bpf(void)
 	found = btf__find_by_name_kind(btf, "hid_bpf_ops", BTF_KIND_STRUCT) > 0;
 	btf__free(btf);
 	return found;
-}
-
-/* Byte offset of member NAME of struct type ID, looking into unnamed and
- * named sub-structs too ("state" sits in "common" on newer kernels). */
-static int member_offset(const struct btf *btf, __u32 id, const char *name)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *m;
-
-	if (!t || !btf_is_struct(t))
-		return -ENOENT;
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		const char *mname = btf__name_by_offset(btf, m->name_off);
-		__u32 off = btf_member_bit_offset(t, i) / 8;
-		int sub;
-
-		if (mname && !strcmp(mname, name))
-			return (int)off;
-		sub = member_offset(btf, btf__resolve_type(btf, m->type), name);
-		if (sub >= 0)
-			return (int)off + sub;
-	}
-	return -ENOENT;
-}
-
-/*
- * Where the kernel keeps the parts of a hid_bpf_ops struct_ops map value:
- * struct bpf_struct_ops_hid_bpf_ops holds the map's state and, cache-line
- * aligned, the struct hid_bpf_ops itself ("data"). Read from vmlinux BTF,
- * since the layout differs between kernels.
- */
-struct ops_layout {
-	int value_type_id;	/* bpf_struct_ops_hid_bpf_ops */
-	__u32 value_size;
-	int state;		/* offsets in the map value */
-	int data;
-	int hid_id;		/* offsets in struct hid_bpf_ops */
-	int flags;
-	int hooks[3];		/* hid_device_event, hid_hw_request, hid_hw_output_report */
-};
-
-static const char *const hook_members[3] = {
-	"hid_device_event", "hid_hw_request", "hid_hw_output_report",
-};
-
-static int read_ops_layout(struct ops_layout *lay)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	const struct btf_type *t;
-	int ops_id, r = -ENOENT;
-
-	if (!btf)
-		return -errno;
-	lay->value_type_id = btf__find_by_name_kind(btf, "bpf_struct_ops_hid_bpf_ops",
-						    BTF_KIND_STRUCT);
-	ops_id = btf__find_by_name_kind(btf, "hid_bpf_ops", BTF_KIND_STRUCT);
-	if (lay->value_type_id < 0 || ops_id < 0)
-		goto out;
-	t = btf__type_by_id(btf, lay->value_type_id);
-	lay->value_size = t->size;
-	lay->state = member_offset(btf, lay->value_type_id, "state");
-	lay->data = member_offset(btf, lay->value_type_id, "data");
-	lay->hid_id = member_offset(btf, ops_id, "hid_id");
-	lay->flags = member_offset(btf, ops_id, "flags");
-	if (lay->state < 0 || lay->data < 0 || lay->hid_id < 0 || lay->flags < 0)
-		goto out;
-	/* The fields read from a map value must lie inside it. */
-	if ((size_t)lay->state + sizeof(__u32) > lay->value_size ||
-	    (size_t)lay->data + (size_t)lay->hid_id + sizeof(__s32) > lay->value_size)
-		goto out;
-	for (int i = 0; i < 3; i++) {
-		lay->hooks[i] = member_offset(btf, ops_id, hook_members[i]);
-		if (lay->hooks[i] < 0)
-			goto out;
-	}
-	r = 0;
-out:
-	btf__free(btf);
-	return r;
 }
 
 /* Load the firewall object once: its programs serve every device. */
@@ -270,7 +187,7 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	l->layout = calloc(1, sizeof(*l->layout));
 	if (!l->layout)
 		return -ENOMEM;
-	r = read_ops_layout(l->layout);
+	r = ops_layout_read(l->layout);
 	if (r < 0)
 		return r;
 	fw_probe_features(&l->features);
@@ -345,47 +262,10 @@ int fw_delete_rules(struct fw_loader *l, uint32_t hid_id)
 	return 0;
 }
 
-/* Is the map behind FD a hid_bpf_ops struct_ops map (of this kernel's
- * layout)? 1 yes, 0 no, or -errno. */
-static int is_ops_map(const struct ops_layout *lay, int fd)
-{
-	struct bpf_map_info info = {};
-	uint32_t len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
-		return -errno;
-	return info.type == BPF_MAP_TYPE_STRUCT_OPS &&
-	       info.btf_vmlinux_value_type_id == (uint32_t)lay->value_type_id &&
-	       info.value_size == lay->value_size;
-}
-
-/* Is the hid_bpf_ops map behind FD (is_ops_map) registered, naming
- * hid_id? One lookup of its only element. 1 yes, 0 no, or -errno. When
- * INPUT is given, it tells whether the hid_device_event member names a
- * program. */
-static int ops_registered(const struct ops_layout *lay, int fd, uint32_t hid_id, bool *input)
-{
-	_cleanup_free_ uint8_t *value = calloc(1, lay->value_size);
-	uint32_t key = 0, state;
-	uint64_t event_prog;
-	int32_t id;
-
-	if (!value)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(fd, &key, value) < 0)
-		return -errno;
-	memcpy(&state, value + lay->state, sizeof(state));
-	memcpy(&id, value + lay->data + lay->hid_id, sizeof(id));
-	memcpy(&event_prog, value + lay->data + lay->hooks[0], sizeof(event_prog));
-	if (input)
-		*input = event_prog != 0;
-	return state == STRUCT_OPS_STATE_INUSE && (uint32_t)id == hid_id;
-}
-
 static bool struct_ops_in_use(const struct ops_layout *lay, int fd, uint32_t hid_id,
 			      bool *input)
 {
-	return is_ops_map(lay, fd) == 1 && ops_registered(lay, fd, hid_id, input) == 1;
+	return ops_map_is_hid(lay, fd) == 1 && ops_map_registered(lay, fd, hid_id, input) == 1;
 }
 
 static struct fw_watch *watch_find(struct fw_loader *l, uint32_t hid_id)
@@ -460,7 +340,7 @@ int fw_check_attached(struct fw_loader *l, uint32_t hid_id)
 
 	if (!w)
 		return fw_is_attached(l, hid_id);
-	r = ops_registered(l->layout, w->fd, hid_id, NULL);
+	r = ops_map_registered(l->layout, w->fd, hid_id, NULL);
 	if (r != 0)
 		return r;
 	/* Unregistered behind our back. The map cannot register again:
@@ -782,40 +662,3 @@ int fw_cleanup(const char *pin_root)
 	return first_error;
 }
 
-int fw_count_device_ops(uint32_t hid_id, int *with_input)
-{
-	struct ops_layout lay;
-	__u32 id = 0;
-	int count = 0, inputs = 0, r;
-
-	/* Listing map IDs needs CAP_SYS_ADMIN: ask before reading the
-	 * kernel's BTF, and tell the caller when the kernel refuses
-	 * rather than count nothing. */
-	if (bpf_map_get_next_id(0, &id) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	r = read_ops_layout(&lay);
-	if (r < 0)
-		return r;
-	do {
-		_cleanup_close_ int fd = bpf_map_get_fd_by_id(id);
-		bool input = false;
-
-		if (fd < 0) {
-			if (errno == ENOENT)	/* freed since it was listed */
-				continue;
-			return -errno;
-		}
-		r = is_ops_map(&lay, fd);
-		if (r == 1)
-			r = ops_registered(&lay, fd, hid_id, &input);
-		if (r < 0)
-			return r;
-		count += r;
-		inputs += r && input;
-	} while (bpf_map_get_next_id(id, &id) == 0);
-	if (errno != ENOENT)
-		return -errno;
-	if (with_input)
-		*with_input = inputs;
-	return count;
-}

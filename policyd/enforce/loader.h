@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hid_bpf_ops.h"
 #include "hid_firewall.h"
 #include "hid_rules.h"
 
@@ -34,7 +35,6 @@ struct fw_features {
 };
 
 struct hid_firewall_bpf;
-struct ops_layout;
 
 /* An instance this loader attached or adopted: a descriptor of its
  * struct_ops map, kept so that fw_check_attached() costs one lookup and
@@ -125,12 +125,6 @@ int fw_for_each_attached(struct fw_loader *l,
 /* Sum of the per-CPU counters. */
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
 
-/* Registered hid_bpf_ops instances (ours or anyone's) attached to hid_id,
- * counted over every BPF map of the system; *with_input (when not NULL)
- * gets how many of them have a hid_device_event program. Returns the
- * count, or -errno when a map could not be looked at: -EPERM without
- * CAP_SYS_ADMIN. */
-int fw_count_device_ops(uint32_t hid_id, int *with_input);
 
 /* Remove every pin under pin_root, detaching every instance (an instance
  * someone else unregistered already only loses its pin). */

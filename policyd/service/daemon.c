@@ -17,25 +17,24 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
-#include "enforce/allows.h"
+#include "audit/say.h"
 #include "common/util.h"
-#include "control/commands.h"
-#include "state/state.h"
+#include "enforce/allows.h"
 #include "enforce/decisions.h"
-#include "enforce/enforce.h"
+#include "enforce/units.h"
 #include "notify.h"
-#include "audit/records.h"
 #include "reload.h"
 #include "sandbox.h"
+#include "service.h"
 
 /* Instances pinned for devices that no longer exist: detach and forget. */
 static int drop_if_gone(uint32_t hid_id, void *userdata)
 {
 	struct daemon *d = userdata;
 
-	if (daemon_find_device(d, hid_id))
+	if (state_find_device(&d->state, hid_id))
 		return 0;
-	fw_detach(&d->loader, hid_id);
+	fw_detach(&d->enforcer.loader, hid_id);
 	return 0;
 }
 
@@ -47,8 +46,8 @@ static void handle_uevent(struct daemon *d)
 	while ((r = uevent_receive(d->uevent_fd, &ev)) >= 0 || r == -EINTR || r == -ENOBUFS) {
 		if (r == -ENOBUFS) {
 			/* Events were lost: look at sysfs again. */
-			say(d, LOG_WARNING, "uevents lost; rescanning devices");
-			enforce_present(d);
+			say(LOG_WARNING, "uevents lost; rescanning devices");
+			enforce_present(&d->enforcer);
 			continue;
 		}
 		if (r < 0 || !ev.sysname[0])
@@ -56,10 +55,10 @@ static void handle_uevent(struct daemon *d)
 		switch (ev.action) {
 		case UEVENT_ADD:
 		case UEVENT_BIND:
-			enforce_added(d, ev.sysname, ev.action == UEVENT_BIND);
+			enforce_added(&d->enforcer, ev.sysname, ev.action == UEVENT_BIND);
 			break;
 		case UEVENT_REMOVE:
-			enforce_removed(d, ev.sysname);
+			enforce_removed(&d->enforcer, ev.sysname);
 			break;
 		default:
 			break;
@@ -72,9 +71,9 @@ static void check_dropped(struct daemon *d)
 	struct hid_fw_stats st;
 	json_t *o;
 
-	if (fw_read_stats(&d->loader, &st) < 0 || st.dropped <= d->dropped_reported)
+	if (fw_read_stats(&d->enforcer.loader, &st) < 0 || st.dropped <= d->dropped_reported)
 		return;
-	say(d, LOG_WARNING, "%llu audit record%s lost: the ring buffer was full",
+	say(LOG_WARNING, "%llu audit record%s lost: the ring buffer was full",
 	    (unsigned long long)(st.dropped - d->dropped_reported),
 	    st.dropped - d->dropped_reported == 1 ? "" : "s");
 	o = json_pack("{s:s, s:I, s:I}", "event", "records_dropped",
@@ -96,71 +95,75 @@ static int watch(struct daemon *d, int fd)
 
 static void control_message(void *userdata, int priority, const char *message)
 {
-	say(userdata, priority, "%s", message);
+	say(priority, "%s", message);
+}
+
+static int reload_hook(void *userdata, json_t *messages)
+{
+	return daemon_reload(userdata, messages);
 }
 
 static int start(struct daemon *d)
 {
 	const struct control_hooks control_hooks = {
-		.run = daemon_ctl_run, .log = control_message, .userdata = d,
+		.run = commands_run, .log = control_message, .userdata = &d->commands,
 	};
 	sigset_t mask;
 	int r;
 
-	r = daemon_load_policy(d, &d->policy, NULL);
+	r = daemon_load_policy(d, &d->state.policy, NULL);
 	if (r < 0)
 		return r;
 
-	r = fw_loader_open(&d->loader, d->cfg->state_dir);
-	if (r < 0 && !d->loader.features.hid_bpf) {
-		say(d, LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
+	r = fw_loader_open(&d->enforcer.loader, d->cfg->state_dir);
+	if (r < 0 && !d->enforcer.loader.features.hid_bpf) {
+		say(LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
 		return r;
 	}
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot set up the firewall in %s: %s (a verifier log above tells why when the kernel refused the programs)",
+		say(LOG_ERR, "cannot set up the firewall in %s: %s (a verifier log above tells why when the kernel refused the programs)",
 		    d->cfg->state_dir, strerror(-r));
 		return r;
 	}
-	if (d->loader.previous_root)
-		say(d, LOG_NOTICE, "%s held the state of a hid-policyd with other rules: moved to %s, whose firewalls protect their devices until this version's are attached",
-		    d->cfg->state_dir, d->loader.previous_root);
-	say(d, LOG_INFO, "names callers: pid %s, uid %s, comm %s",
-	    d->loader.features.pid_tgid ? "yes" : "no", d->loader.features.uid_gid ? "yes" : "no",
-	    d->loader.features.comm ? "yes" : "no");
-	r = daemon_check_senders(d, d->policy, NULL);
+	if (d->enforcer.loader.previous_root)
+		say(LOG_NOTICE, "%s held the state of a hid-policyd with other rules: moved to %s, whose firewalls protect their devices until this version's are attached",
+		    d->cfg->state_dir, d->enforcer.loader.previous_root);
+	say(LOG_INFO, "names callers: pid %s, uid %s, comm %s",
+	    d->enforcer.loader.features.pid_tgid ? "yes" : "no", d->enforcer.loader.features.uid_gid ? "yes" : "no",
+	    d->enforcer.loader.features.comm ? "yes" : "no");
+	r = daemon_check_senders(d, d->state.policy, NULL);
 	if (r < 0)
 		return r;
 
 	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
+		say(LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;
 	}
 	r = audit_log_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
+		say(LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
 		return r;
 	}
-	r = daemon_secure_audit_log(d);
+	r = audit_log_secure(&d->audit);
 	if (r < 0)
 		return r;
 	r = audit_outlets_open(&d->audit.outlets, d->cfg->journal, d->cfg->linux_audit);
 	if (r < 0) {
-		say(d, LOG_ERR, "--linux-audit: cannot open the kernel's audit socket: %s%s",
+		say(LOG_ERR, "--linux-audit: cannot open the kernel's audit socket: %s%s",
 		    strerror(-r), r == -EPROTONOSUPPORT ? " (the kernel has no audit support)" : "");
 		return r;
 	}
-	d->events = records_open(d);
-	if (!d->events) {
-		r = -errno;
-		say(d, LOG_ERR, "cannot read the audit ring buffer: %s", strerror(-r));
+	r = records_open(&d->records, d->enforcer.loader.events_fd, &d->state, &d->audit);
+	if (r < 0) {
+		say(LOG_ERR, "cannot read the audit ring buffer: %s", strerror(-r));
 		return r;
 	}
 
 	/* Listen before scanning, so no device added meanwhile is missed. */
 	d->uevent_fd = uevent_open();
 	if (d->uevent_fd < 0) {
-		say(d, LOG_ERR, "cannot listen for uevents: %s", strerror(-d->uevent_fd));
+		say(LOG_ERR, "cannot listen for uevents: %s", strerror(-d->uevent_fd));
 		return d->uevent_fd;
 	}
 	sigemptyset(&mask);
@@ -173,49 +176,51 @@ static int start(struct daemon *d)
 	if (d->signal_fd < 0 || d->epoll_fd < 0)
 		return -errno;
 	if ((r = watch(d, d->uevent_fd)) < 0 || (r = watch(d, d->signal_fd)) < 0 ||
-	    (r = watch(d, ring_buffer__epoll_fd(d->events))) < 0)
+	    (r = watch(d, records_fd(&d->records))) < 0)
 		return r;
-	d->timer_fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (d->timer_fd < 0)
+	d->enforcer.timer_fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->enforcer.timer_fd < 0)
 		return -errno;
-	if ((r = watch(d, d->timer_fd)) < 0)
+	if ((r = watch(d, d->enforcer.timer_fd)) < 0)
 		return r;
-	r = unit_watch_open(&d->units);
+	r = unit_watch_open(&d->enforcer.units);
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));
+		say(LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));
 		return r;
 	}
-	if ((r = watch(d, d->units.fd)) < 0)
+	if ((r = watch(d, d->enforcer.units.fd)) < 0)
 		return r;
-	daemon_watch_units(d);
+	units_watch(&d->enforcer);
 
 	/* Before the sandbox: polkit's bus connection is made here. */
 	r = authorizer_new(&d->authz);
+	d->commands.authz = d->authz;
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot set up authorization for the control socket: %s", strerror(-r));
+		say(LOG_ERR, "cannot set up authorization for the control socket: %s", strerror(-r));
 		return r;
 	}
 	r = control_open(&d->control, d->cfg->runtime_dir, d->epoll_fd, d->authz,
 			 d->cfg->audit_log, &control_hooks);
+	d->commands.control = d->control;
 	if (r < 0) {
-		say(d, LOG_ERR, "cannot open the control socket in %s: %s", d->cfg->runtime_dir,
+		say(LOG_ERR, "cannot open the control socket in %s: %s", d->cfg->runtime_dir,
 		    strerror(-r));
 		return r;
 	}
 
-	r = enforce_present(d);
+	r = enforce_present(&d->enforcer);
 	if (r < 0)
-		say(d, LOG_WARNING, "cannot list %s: %s", d->cfg->sysfs_devices, strerror(-r));
-	fw_for_each_attached(&d->loader, drop_if_gone, d);
-	if (d->loader.previous_root) {
-		_cleanup_free_ char *previous = strdup(d->loader.previous_root);
+		say(LOG_WARNING, "cannot list %s: %s", d->cfg->sysfs_devices, strerror(-r));
+	fw_for_each_attached(&d->enforcer.loader, drop_if_gone, d);
+	if (d->enforcer.loader.previous_root) {
+		_cleanup_free_ char *previous = strdup(d->enforcer.loader.previous_root);
 
-		r = fw_retire_previous(&d->loader);
+		r = fw_retire_previous(&d->enforcer.loader);
 		if (r < 0)
-			say(d, LOG_ERR, "cannot detach the firewalls of the previous version in %s: %s (hid-policyd --cleanup --state-dir %s does)",
+			say(LOG_ERR, "cannot detach the firewalls of the previous version in %s: %s (hid-policyd --cleanup --state-dir %s does)",
 			    previous ?: "", strerror(-r), previous ?: "");
 		else
-			say(d, LOG_INFO, "the previous version's firewalls are detached, its state in %s removed",
+			say(LOG_INFO, "the previous version's firewalls are detached, its state in %s removed",
 			    previous ?: "");
 	}
 	return 0;
@@ -239,11 +244,11 @@ static void handle_expiry(struct daemon *d)
 	uint64_t now = boottime_ms();
 	struct exception *e;
 
-	while (read(d->timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
+	while (read(d->enforcer.timer_fd, &ticks, sizeof(ticks)) == sizeof(ticks))
 		;
-	while ((e = allows_due(d, now)))
-		enforce_end_allow(d, e, "expired", NULL);	/* removes it */
-	allows_arm_expiry(d);
+	while ((e = allows_due(&d->enforcer, now)))
+		enforce_end_allow(&d->enforcer, e, "expired", NULL);	/* removes it */
+	allows_arm_expiry(&d->enforcer);
 }
 
 static void stop(struct daemon *d)
@@ -251,61 +256,76 @@ static void stop(struct daemon *d)
 	control_free(d->control);
 	d->control = NULL;
 	authorizer_free(d->authz);
-	exception_table_done(&d->exceptions);
-	if (d->timer_fd >= 0)
-		close(d->timer_fd);
-	if (d->events) {
-		records_read_waiting(d);
-		ring_buffer__free(d->events);
-	}
+	if (d->enforcer.timer_fd >= 0)
+		close(d->enforcer.timer_fd);
+	records_close(&d->records);
 	if (d->epoll_fd >= 0)
 		close(d->epoll_fd);
 	if (d->signal_fd >= 0)
 		close(d->signal_fd);
 	if (d->uevent_fd >= 0)
 		close(d->uevent_fd);
-	unit_watch_close(&d->units);
+	unit_watch_close(&d->enforcer.units);
 	audit_log_close(&d->audit);
-	fw_loader_close(&d->loader);
-	policy_free(d->policy);
-	for (size_t i = 0; i < d->n_devices; i++)
-		free(d->devices[i].policy_rules);
-	free(d->devices);
+	fw_loader_close(&d->enforcer.loader);
+	state_done(&d->state);
 }
 
-int daemon_run(const struct daemon_config *cfg)
+/* The parts, wired to one another and to CFG; nothing is opened yet. */
+static void init(struct daemon *d, const struct daemon_config *cfg)
 {
-	struct daemon d = {
+	*d = (struct daemon){
 		.cfg = cfg,
 		.epoll_fd = -1,
 		.uevent_fd = -1,
 		.signal_fd = -1,
-		.timer_fd = -1,
-		.units = { .fd = -1 },
 		.audit = { .fd = -1, .outlets = { .linux_fd = -1 } },
-		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
 	};
+	d->enforcer = (struct enforcer){
+		.state = &d->state,
+		.audit = &d->audit,
+		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
+		.units = { .fd = -1 },
+		.runtime_dir = cfg->runtime_dir,
+		.sysfs_devices = cfg->sysfs_devices,
+		.timer_fd = -1,
+	};
+	d->commands = (struct commands){
+		.state = &d->state,
+		.en = &d->enforcer,
+		.audit = &d->audit,
+		.version = cfg->version,
+		.reload = reload_hook,
+		.userdata = d,
+	};
+}
+
+int daemon_run(const struct daemon_config *cfg)
+{
+	struct daemon d;
 	size_t n_protected;
 	uint64_t next_check;
 	bool records_waiting = false;	/* the last round ran out of budget */
 	int r;
 
+	say_to_stderr(cfg->foreground);
+	init(&d, cfg);
 	r = start(&d);
 	if (r < 0) {
 		stop(&d);
 		return r;
 	}
-	n_protected = daemon_n_protected(&d);
+	n_protected = state_n_protected(&d.state);
 	if (cfg->sandbox) {
 		r = sandbox_enter(cfg->linux_audit);
 		if (r < 0) {
-			say(&d, LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
+			say(LOG_ERR, "cannot enter the sandbox: %s", strerror(-r));
 			stop(&d);
 			return r;
 		}
 	}
-	d.sandboxed = cfg->sandbox;
-	say(&d, LOG_INFO, "running: %zu device%s protected%s; audit records to %s%s%s", n_protected,
+	d.commands.sandboxed = cfg->sandbox;
+	say(LOG_INFO, "running: %zu device%s protected%s; audit records to %s%s%s", n_protected,
 	    n_protected == 1 ? "" : "s", cfg->sandbox ? "" : " (no sandbox)", cfg->audit_log,
 	    cfg->journal ? ", the journal" : "", cfg->linux_audit ? ", Linux audit" : "");
 	/* Type=notify: "systemctl start" returns now, with every device
@@ -330,10 +350,10 @@ int daemon_run(const struct daemon_config *cfg)
 				handle_uevent(&d);
 			else if (evs[i].data.fd == d.signal_fd)
 				handle_signals(&d);
-			else if (evs[i].data.fd == d.timer_fd)
+			else if (evs[i].data.fd == d.enforcer.timer_fd)
 				handle_expiry(&d);
-			else if (evs[i].data.fd == d.units.fd)
-				daemon_units_changed(&d);
+			else if (evs[i].data.fd == d.enforcer.units.fd)
+				units_changed(&d.enforcer);
 			else if (control_owns(d.control, evs[i].data.fd))
 				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
 			else
@@ -341,12 +361,12 @@ int daemon_run(const struct daemon_config *cfg)
 		}
 		/* A round at a time: the other events get their turn between. */
 		if (records_ready)
-			records_waiting = records_read(&d, RECORDS_PER_ROUND) > 0;
+			records_waiting = records_read(&d.records, RECORDS_PER_ROUND) > 0;
 		audit_flush(&d.audit);
 		check_dropped(&d);
 		now = boottime_ms();
 		if (now >= next_check) {
-			enforce_check_firewalls(&d);
+			enforce_check_firewalls(&d.enforcer);
 			next_check = now + CHECK_INTERVAL_MS;
 		}
 		control_tick(d.control);
@@ -355,15 +375,15 @@ int daemon_run(const struct daemon_config *cfg)
 	/* The firewalls stay; temporary allows must not outlive the daemon
 	 * that would end them. (After a crash, the next start recompiles
 	 * every device's rules without them.) */
-	while (d.exceptions.n > 0)
-		enforce_end_allow(&d, &d.exceptions.items[0], "daemon stopped", NULL);
-	records_read_waiting(&d);
+	while (d.state.exceptions.n > 0)
+		enforce_end_allow(&d.enforcer, &d.state.exceptions.items[0], "daemon stopped", NULL);
+	records_read_waiting(&d.records);
 	check_dropped(&d);
 	{
 		struct hid_fw_stats st = {};
 
-		fw_read_stats(&d.loader, &st);
-		say(&d, LOG_INFO, "stopping: allowed %llu, denied %llu, logged %llu, dropped %llu; the attached firewalls stay in force",
+		fw_read_stats(&d.enforcer.loader, &st);
+		say(LOG_INFO, "stopping: allowed %llu, denied %llu, logged %llu, dropped %llu; the attached firewalls stay in force",
 		    (unsigned long long)st.allowed, (unsigned long long)st.denied,
 		    (unsigned long long)st.logged, (unsigned long long)st.dropped);
 	}

@@ -10,14 +10,15 @@
 
 #include "audit/audit.h"
 #include "audit/audit_journal.h"
+#include "common/ctl_protocol.h"
 #include "common/util.h"
 #include "daemon.h"
 #include "enforce/decisions.h"
-#include "hid/devices.h"
 #include "enforce/loader.h"
+#include "enforce/sender_support.h"
+#include "hid/devices.h"
 #include "options.h"
 #include "policy/policy.h"
-#include "enforce/sender_support.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "audit/audit.h"
+#include "common/ctl_protocol.h"
 #include "common/util.h"
-#include "enforce/decisions.h"
 #include "hid_firewall.h"
 #include "options.h"
 #include "policy/policy.h"

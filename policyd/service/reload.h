@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "state/state.h"
+#include "service.h"
 
 /* Load the policy from the configured directories into *RET, saying every
  * problem (also appended to MESSAGES, strings, when not NULL). Returns 0
@@ -20,20 +20,7 @@ int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
  * and appended to MESSAGES). Returns 0 or -EOPNOTSUPP. */
 int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages);
 
-/* The audit log must be the daemon's and mode 0600 (a looser mode is
- * repaired, with a message). Returns 0 or a negative errno (said). */
-int daemon_secure_audit_log(struct daemon *d);
-
 /* Reopen the audit log (logrotate), read the policy again and apply it to
  * every device; problems are appended to MESSAGES (strings; may be NULL).
  * Returns 0 or a negative errno (rules unchanged). */
 int daemon_reload(struct daemon *d, json_t *messages);
-
-/* Watch where the cgroups of the policy's units come and go, then look
- * them up (in this order, so that no start between the two is missed).
- * Returns 0 or a negative errno (said). */
-int daemon_watch_units(struct daemon *d);
-
-/* A unit's cgroup came or went: look the units up again and, when any has
- * another cgroup than before, compile every device's rules again. */
-void daemon_units_changed(struct daemon *d);

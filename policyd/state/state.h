@@ -1,37 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The service's state, and what every file of it uses: say(), the clocks,
- * the device lookup. Its files call one another only downwards:
- *
- *   daemon.c      start, the event loop, stop
- *   daemon_ctl.c  the control socket's commands
- *   reload.c      the policy and the audit log, at start and on reload
- *   enforce.c     the rules in force on each device
- *   allows.c      temporary allows: grant, expiry, end, their audit records
- *   records.c     the firewall's decision records into the audit log
- *   views.c       JSON views of devices and temporary allows
- *   say.c         messages to syslog or stderr
- *
- * and all of them into the parts below: devices, decisions, loader, audit,
- * control (and authorize), exceptions, sandbox.
+ * What the daemon knows, as plain data: the policy in force, the HID
+ * devices it manages with the rules in force on each, and the temporary
+ * allows. The rooms above read and change it; nothing here does I/O.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
-#include <jansson.h>
 
-#include "audit/audit.h"
-#include "control/authorize.h"
-#include "control/control.h"
-#include "service/daemon.h"
-#include "hid/devices.h"
 #include "exceptions.h"
-#include "enforce/loader.h"
+#include "hid/devices.h"
 #include "policy/policy.h"
-#include "enforce/unit_watch.h"
 
 struct managed_device {
 	struct hid_dev_info info;
@@ -49,65 +30,29 @@ struct managed_device {
 	struct hid_device_rules *policy_rules;
 };
 
-struct daemon {
-	const struct daemon_config *cfg;
-	struct policy *policy;
-	struct fw_loader loader;
-	struct audit_log audit;
-	struct ring_buffer *events;
+struct state {
+	struct policy *policy;		/* in force (NULL before the first) */
 	struct managed_device *devices;
 	size_t n_devices, cap_devices;
-	struct authorizer *authz;
-	struct control *control;
 	struct exception_table exceptions;
-	struct unit_watch units;	/* the cgroups of the policy's units */
-	int epoll_fd, uevent_fd, signal_fd, timer_fd;
-	uint64_t dropped_reported;
-	size_t records_left;	/* of records_read()'s budget */
-	bool sandboxed;
-	bool quit;
 };
 
-/* A message for the administrator: syslog, or stderr in the foreground
- * (say.c). Control characters are replaced. */
-void say(const struct daemon *d, int priority, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Devices with a firewall attached. */
-static inline size_t daemon_n_protected(const struct daemon *d)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < d->n_devices; i++)
-		n += d->devices[i].protected;
-	return n;
-}
+/* Free the policy, the devices' rules and the temporary allows. */
+void state_done(struct state *s);
 
 /* The managed device with HID_ID, or NULL. */
-static inline struct managed_device *daemon_find_device(struct daemon *d, uint32_t hid_id)
-{
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].info.hid_id == hid_id)
-			return &d->devices[i];
-	return NULL;
-}
+struct managed_device *state_find_device(const struct state *s, uint32_t hid_id);
+
+/* The managed device with INFO's hid_id, added (unprotected, no rules yet)
+ * when there is none; NULL when out of memory. Pointers into the table are
+ * valid until the next add or forget. */
+struct managed_device *state_add_device(struct state *s, const struct hid_dev_info *info);
+
+/* Forget M (an element of s->devices) and its rules. */
+void state_forget_device(struct state *s, struct managed_device *m);
+
+/* Devices with a firewall attached. */
+size_t state_n_protected(const struct state *s);
 
 /* The policy's and the exceptions' view of a device. */
-static inline void daemon_policy_device(const struct hid_dev_info *info,
-					struct policy_device *pdev)
-{
-	*pdev = (struct policy_device){
-		.bus = info->bus,
-		.vendor = info->vendor,
-		.product = info->product,
-		.name = info->name,
-		.uniq = info->uniq,
-		.phys = info->phys,
-		.descriptor_known = info->descriptor_known || info->bound,
-		.usages = info->usages,
-		.n_usages = info->n_usages,
-		.descriptor_sha256 = info->descriptor_known ? info->descriptor_sha256 : NULL,
-		.has_interface = info->has_interface,
-		.interface = info->interface,
-	};
-}
+void state_policy_device(const struct hid_dev_info *info, struct policy_device *pdev);

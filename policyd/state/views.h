@@ -10,8 +10,8 @@
 #include <jansson.h>
 
 #include "bpf/hid_rules.h"
-#include "hid/devices.h"
 #include "exceptions.h"
+#include "hid/devices.h"
 
 /* {hid_id, sysfs, bus, vendor, product, name} */
 json_t *view_device(const struct hid_dev_info *info);

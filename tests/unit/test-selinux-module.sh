@@ -185,7 +185,7 @@ src_define() {
 admin_dir=$(src_define POLICY_ADMIN_DIR policyd/policy/policy.h)
 vendor_dir=$(src_define POLICY_VENDOR_DIR policyd/policy/policy.h)
 audit_log=$(src_define AUDIT_LOG_DEFAULT policyd/audit/audit.h)
-runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/enforce/decisions.h)
+runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/common/ctl_protocol.h)
 pin_root=$(src_define HID_FW_PIN_ROOT bpf/hid_firewall.h)
 for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
 	    "/usr/local/sbin/hid-policyd hid_policyd_exec_t" \
