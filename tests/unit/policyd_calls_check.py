@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Calls between policyd's files go one way, downwards: no two files (and no
 ring of files) call each other's functions, and no two of its rooms
-(folders: common, policy, daemon, ctl) do.
+(folders) do. Beyond calls, the rooms stand in the order ROOMS: a room's
+files include headers (types, inline functions) only of rooms below it,
+hid-policyctl (ctl) shares only common/ and the policy library with the
+daemon, and no room holds more than ROOM_FILES_MAX C files.
 
 Who calls whom is read from the build's object files (nm): a function one
 object leaves undefined and another source file of policyd/ defines is a
@@ -9,8 +12,10 @@ call (or a function pointer taken) from the first file to the second.
 Static functions never leave their file and are not looked at.
 Prints PASS:/FAIL: lines like the other unit tests.
 """
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -20,6 +25,12 @@ repo = os.environ.get("HID_POLICY_SRCDIR") or os.path.abspath(
 build = os.environ.get("HID_POLICY_BUILDDIR") or os.path.join(repo, "build")
 suite = "policyd-calls"
 failed = 0
+
+# From the bottom: each room may use the rooms before it. ctl stands apart.
+ROOMS = ["common", "policy", "hid", "state", "audit", "enforce", "control", "service"]
+CTL_MAY_USE = {"common", "policy"}
+ROOM_FILES_MAX = 16
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 
 
 def report(ok, name, details=()):
@@ -144,7 +155,47 @@ def main():
         details.append("these rooms call each other: " + " ".join(ring))
         details += ["  " + line for line in describe(ring, room_calls)]
     report(not found, "rooms_call_only_downwards", details)
+    check_includes()
+    check_room_sizes()
     return 1 if failed else 0
+
+
+def may_use(room, other):
+    if room == "ctl":
+        return other in CTL_MAY_USE
+    if room not in ROOMS or other not in ROOMS:
+        return False
+    return ROOMS.index(other) < ROOMS.index(room)
+
+
+def check_includes():
+    """A header of another room is included only from above it."""
+    details = []
+    rooms = sorted(os.path.basename(d) for d in glob.glob(os.path.join(repo, "policyd", "*"))
+                   if glob.glob(os.path.join(d, "*.[ch]")))
+    for room in rooms:
+        if room not in ROOMS and room != "ctl":
+            details.append(f"policyd/{room}/ is not a room of ROOMS: say where it stands")
+    for path in sorted(glob.glob(os.path.join(repo, "policyd", "*", "*.[ch]"))):
+        room = os.path.basename(os.path.dirname(path))
+        with open(path) as f:
+            text = f.read()
+        for other in INCLUDE.findall(text):
+            if other in ("bpf", room) or may_use(room, other):
+                continue
+            details.append(f"{os.path.relpath(path, repo)} includes a header of "
+                           f"{other}/, which {room}/ may not use")
+    report(not details, "rooms_include_only_rooms_below", details)
+
+
+def check_room_sizes():
+    details = []
+    for d in sorted(glob.glob(os.path.join(repo, "policyd", "*"))):
+        n = len(glob.glob(os.path.join(d, "*.c")))
+        if n > ROOM_FILES_MAX:
+            details.append(f"{os.path.relpath(d, repo)}/ holds {n} C files "
+                           f"(at most {ROOM_FILES_MAX}): split it by job")
+    report(not details, "rooms_are_small", details)
 
 
 if __name__ == "__main__":
