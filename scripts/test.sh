@@ -7,9 +7,11 @@
 #                       [SUITE...]
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
+#   cold-cache the build scripts' fallbacks against an empty cache
+#             (tests/cold-cache/run.sh: the steps that are cheap)
 #   vm        every VM suite below
 #   smoke kernel e2e policies vendor audit-trail ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
-# Without arguments: unit, harness and vm.
+# Without arguments: unit, harness, cold-cache and vm.
 #
 # VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
 # with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
@@ -57,16 +59,16 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	kernels=(port upstream port-debug)
 	default_kernels=1
 fi
-[ ${#args[@]} -gt 0 ] || args=(unit harness vm)
+[ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache vm)
 for s in "${args[@]}"; do
 	case "$s" in
-	unit|harness) host_suites+=("$s") ;;
+	unit|harness|cold-cache) host_suites+=("$s") ;;
 	vm) vm_suites+=("${vm_suites_all[@]}") ;;
 	*)
 		if [ -d "tests/$s" ]; then
 			vm_suites+=("$s")
 		else
-			echo "test.sh: unknown suite '$s' (unit, harness, vm, ${vm_suites_all[*]})" >&2
+			echo "test.sh: unknown suite '$s' (unit, harness, cold-cache, vm, ${vm_suites_all[*]})" >&2
 			exit 2
 		fi ;;
 	esac
@@ -111,6 +113,8 @@ for s in "${host_suites[@]+"${host_suites[@]}"}"; do
 		done ;;
 	harness)
 		run tests/harness/run.sh || true ;;
+	cold-cache)
+		run tests/cold-cache/run.sh "$build" || true ;;
 	esac
 done
 
