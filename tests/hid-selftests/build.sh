@@ -36,18 +36,25 @@ out=${3:-$build}/tests/hid-selftests
 mkdir -p "$out"
 
 # The 6.12 source: kernel/build's pristine unpacked copy when it exists,
-# otherwise the tools/ directory unpacked here once.
+# otherwise what this build reads of it unpacked here once: tools/, and
+# scripts/bpf_doc.py, with which libbpf's Makefile writes
+# bpf_helper_defs.h (without it: "bpf_doc.py: not found", exit 127, on a
+# machine that has not built the upstream kernel yet).
 package=linux-source-6.12
 version=$(dpkg-query -W -f='${Version}' "$package")
 linux=${HID_POLICY_CACHE:-$HOME/.cache/hid-policy}/kernel/src/$version
 if [ ! -d "$linux/tools/testing/selftests/hid" ]; then
 	linux=$out/linux-$version
-	if [ ! -f "$linux/.unpacked" ]; then
+	# .unpacked names what was unpacked: a copy of fewer parts (an
+	# earlier version of this script) is unpacked again.
+	parts="$package/tools $package/scripts/bpf_doc.py"
+	if [ "$(cat "$linux/.unpacked" 2>/dev/null)" != "$parts" ]; then
 		rm -rf "$linux"
 		mkdir -p "$linux"
+		# shellcheck disable=SC2086
 		tar -xJf "/usr/src/$package.tar.xz" -C "$linux" \
-			--strip-components=1 "$package/tools"
-		touch "$linux/.unpacked"
+			--strip-components=1 $parts
+		echo "$parts" > "$linux/.unpacked"
 	fi
 fi
 selftests=$linux/tools/testing/selftests
