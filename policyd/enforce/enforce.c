@@ -43,6 +43,22 @@ static void record_lost_firewall(struct enforcer *en, const struct managed_devic
 	audit_flush(en->audit);
 }
 
+/*
+ * Whether a device's reports are parsed is read from sysfs at the moment of
+ * every registration (hotplug, bind, reload, a grant or the end of an
+ * allow, a firewall attached again), never taken from what the daemon saw
+ * before: its driver may have gone since, and a device unbound while
+ * its event program is registered is the crash kernel_support.h describes.
+ */
+static bool reports_parsed_now(const struct enforcer *en, const struct hid_dev_info *info)
+{
+	if (hid_dev_reports_parsed(en->sysfs_devices, info->sysname))
+		return true;
+	say(LOG_WARNING, "%s (%s): its reports are not parsed now (no driver, or no hidraw node): its input is not filtered until a driver is bound",
+	    info->sysname, info->name);
+	return false;
+}
+
 /* M was protected, but its instance is no longer registered: someone
  * unregistered it through its pin (doc/security.md, section 3), and
  * attaching it again failed with R. Said once; retried by
@@ -190,12 +206,14 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 		return attached;
 	}
 	/* The input path gets a program only where a rule needs one, and only
-	 * once a driver is bound: upstream HID-BPF (6.11, 6.12) sizes the event
-	 * buffer from the parsed reports when the first hid_device_event program
-	 * attaches, and one attached before the reports are parsed crashes the
-	 * kernel at the device's first report (doc/security.md). Until the bind
-	 * event, requests alone are filtered. */
-	input = fw_rules_need_input(rules) && info->bound;
+	 * while a driver is bound: upstream HID-BPF (6.3 and later) sizes the
+	 * event buffer from the parsed reports when the first hid_device_event
+	 * program attaches, and one attached before the reports are parsed
+	 * crashes the kernel at the device's first report (doc/security.md,
+	 * section 4). Until the bind event, and from the unbind event on,
+	 * requests alone are filtered. */
+	input = fw_rules_need_input(rules) && info->bound &&
+		reports_parsed_now(en, info);
 	if (attached) {
 		adopted = !m->protected;
 		if (fw_attached_input(&en->loader, info->hid_id) != input) {
@@ -281,6 +299,23 @@ void enforce_added(struct enforcer *en, const char *sysname, bool bound)
 	if (info.descriptor_malformed)
 		say(LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault",
 		    info.sysname, info.name);
+	apply_policy(en, en->state->policy, &info);
+}
+
+void enforce_unbound(struct enforcer *en, const char *sysname)
+{
+	struct hid_dev_info info;
+	struct managed_device *m;
+
+	if (hid_sysname_parse(sysname, &info) < 0)
+		return;
+	m = state_find_device(en->state, info.hid_id);
+	if (!m)
+		return;
+	/* hid-core emptied its reports: no event program until the next
+	 * bind, and the one it has is taken off now. */
+	m->info.bound = false;
+	info = m->info;
 	apply_policy(en, en->state->policy, &info);
 }
 

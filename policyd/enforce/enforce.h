@@ -49,6 +49,9 @@ int enforce_present(struct enforcer *en);
 
 /* A HID device was added or bound: read it from sysfs and apply. */
 void enforce_added(struct enforcer *en, const char *sysname, bool bound);
+/* A HID device's driver was unbound: its reports are no longer parsed, so
+ * its firewall filters requests alone until the next bind. */
+void enforce_unbound(struct enforcer *en, const char *sysname);
 /* A HID device was removed: free its pin and rules, end its temporary
  * allows and forget it. */
 void enforce_removed(struct enforcer *en, const char *sysname);

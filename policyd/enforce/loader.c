@@ -36,16 +36,21 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-bool fw_kernel_has_hid_bpf(void)
+bool fw_kernel_has_struct(const char *name)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	bool found;
 
 	if (!btf)
 		return false;
-	found = btf__find_by_name_kind(btf, "hid_bpf_ops", BTF_KIND_STRUCT) > 0;
+	found = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) > 0;
 	btf__free(btf);
 	return found;
+}
+
+bool fw_kernel_has_hid_bpf(void)
+{
+	return fw_kernel_has_struct("hid_bpf_ops");
 }
 
 /* Load the firewall object once: its programs serve every device. */
@@ -99,6 +104,7 @@ void fw_probe_features(struct fw_features *f)
 	f->uid_gid = probe_helper(BPF_FUNC_get_current_task);
 	f->comm = f->uid_gid;
 	f->cgroup = probe_helper(BPF_FUNC_get_current_ancestor_cgroup_id);
+	f->input_safe = fw_kernel_has_struct("hid_bpf_event_buf");
 }
 
 static char *pin_path(const struct fw_loader *l, const char *name)

@@ -32,6 +32,12 @@ struct fw_features {
 	/* The caller's cgroups: bpf_get_current_ancestor_cgroup_id()
 	 * (CAP_BPF, CONFIG_CGROUPS), which names its systemd unit. */
 	bool cgroup;
+	/* A hid_device_event program cannot make the kernel write past its
+	 * event buffer: its buffer carries its size, which dispatch checks,
+	 * and is sized under the device lock (this project's port: vmlinux
+	 * BTF has struct hid_bpf_event_buf). Upstream, up to at least 6.12,
+	 * has neither (kernel_support.h). */
+	bool input_safe;
 };
 
 struct hid_firewall_bpf;
@@ -73,6 +79,9 @@ void fw_loader_close(struct fw_loader *l);
 
 /* Does the kernel have HID-BPF? (vmlinux BTF has struct hid_bpf_ops) */
 bool fw_kernel_has_hid_bpf(void);
+
+/* Does vmlinux BTF have struct NAME? */
+bool fw_kernel_has_struct(const char *name);
 
 /* What the firewall can do on this kernel, found by loading a probe
  * program per helper (which needs CAP_BPF and CAP_PERFMON: without them,

@@ -152,6 +152,20 @@ int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *inf
 	return 0;
 }
 
+bool hid_dev_reports_parsed(const char *root, const char *sysname)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int dirfd = -1;
+
+	if (asprintf(&path, "%s/%s", root, sysname) < 0)
+		return false;
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return false;
+	return faccessat(dirfd, "driver", F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       faccessat(dirfd, "hidraw", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 int hid_dev_enumerate(const char *root,
 		      int (*fn)(const struct hid_dev_info *info, void *userdata),
 		      void *userdata)
@@ -229,6 +243,8 @@ int uevent_parse(const char *buf, size_t len, struct uevent *ev)
 		ev->action = UEVENT_ADD;
 	else if (!strcmp(action, "bind"))
 		ev->action = UEVENT_BIND;
+	else if (!strcmp(action, "unbind"))
+		ev->action = UEVENT_UNBIND;
 	else if (!strcmp(action, "remove"))
 		ev->action = UEVENT_REMOVE;
 	else

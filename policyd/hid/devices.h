@@ -50,11 +50,18 @@ int hid_dev_enumerate(const char *root,
 		      int (*fn)(const struct hid_dev_info *info, void *userdata),
 		      void *userdata);
 
+/* Are the reports of device SYSNAME parsed now, as sysfs shows it at this
+ * moment: a driver is bound and hid-core connected the device (its hidraw
+ * node exists: hid-core creates it after it parsed the reports, and removes
+ * it before it empties them at unbind)? Not a lock: a driver may unbind
+ * right after; kernel_support.h says what that means. */
+bool hid_dev_reports_parsed(const char *root, const char *sysname);
 
 enum uevent_action {
 	UEVENT_OTHER,
 	UEVENT_ADD,
 	UEVENT_BIND,
+	UEVENT_UNBIND,
 	UEVENT_REMOVE,
 };
 

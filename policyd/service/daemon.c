@@ -57,6 +57,9 @@ static void handle_uevent(struct daemon *d)
 		case UEVENT_BIND:
 			enforce_added(&d->enforcer, ev.sysname, ev.action == UEVENT_BIND);
 			break;
+		case UEVENT_UNBIND:
+			enforce_unbound(&d->enforcer, ev.sysname);
+			break;
 		case UEVENT_REMOVE:
 			enforce_removed(&d->enforcer, ev.sysname);
 			break;
@@ -128,10 +131,13 @@ static int start(struct daemon *d)
 	if (d->enforcer.loader.previous_root)
 		say(LOG_NOTICE, "%s held the state of a hid-policyd with other rules: moved to %s, whose firewalls protect their devices until this version's are attached",
 		    d->cfg->state_dir, d->enforcer.loader.previous_root);
-	say(LOG_INFO, "names callers: pid %s, uid %s, comm %s",
-	    d->enforcer.loader.features.pid_tgid ? "yes" : "no", d->enforcer.loader.features.uid_gid ? "yes" : "no",
-	    d->enforcer.loader.features.comm ? "yes" : "no");
-	r = daemon_check_senders(d, d->state.policy, NULL);
+	say(LOG_INFO, "names callers: pid %s, uid %s, comm %s; input path safe: %s",
+	    d->enforcer.loader.features.pid_tgid ? "yes" : "no",
+	    d->enforcer.loader.features.uid_gid ? "yes" : "no",
+	    d->enforcer.loader.features.comm ? "yes" : "no",
+	    d->enforcer.loader.features.input_safe ? "yes" :
+	    "no (input rules need --allow-unsafe-input-rules: hid-policyd(8))");
+	r = daemon_check_kernel(d, d->state.policy, NULL);
 	if (r < 0)
 		return r;
 

@@ -20,6 +20,7 @@ struct daemon_config {
 	bool sandbox;			/* drop privileges and filter syscalls */
 	bool journal;			/* records to the systemd journal too */
 	bool linux_audit;		/* denials and temporary allows to Linux audit too */
+	bool allow_unsafe_input;	/* --allow-unsafe-input-rules */
 	const char *version;		/* told by "hid-policyctl status" */
 };
 

@@ -15,7 +15,7 @@
 #include "daemon.h"
 #include "enforce/decisions.h"
 #include "enforce/loader.h"
-#include "enforce/sender_support.h"
+#include "enforce/kernel_support.h"
 #include "hid/devices.h"
 #include "options.h"
 #include "policy/policy.h"
@@ -45,6 +45,26 @@ static bool names_senders(const struct policy *p)
 	return false;
 }
 
+/* What this kernel's firewall cannot enforce of P: the senders (only root
+ * can load the probes that tell), and input rules (vmlinux BTF tells). */
+static int check_kernel(const struct options *opts, const struct policy *p, struct diag *diag)
+{
+	bool senders = geteuid() == 0 && names_senders(p), input = fw_policy_needs_input(p);
+	struct fw_features f = {};
+	int r = 0;
+
+	if (!senders && !input)
+		return 0;
+	fw_probe_features(&f);
+	if (!f.hid_bpf)
+		return 0;
+	if (senders && fw_check_senders(&f, p, diag) < 0)
+		r = -EOPNOTSUPP;
+	if (input && fw_check_input(&f, opts->allow_unsafe_input, p, diag) < 0)
+		r = -EOPNOTSUPP;
+	return r;
+}
+
 static int run_check(const struct options *opts)
 {
 	_cleanup_(diag_done) struct diag diag = {};
@@ -52,15 +72,8 @@ static int run_check(const struct options *opts)
 	int r;
 
 	r = load(opts, &diag, &p);
-	/* Root can load the probes: does this kernel tell the senders the
-	 * rules name? */
-	if (r == 0 && geteuid() == 0 && names_senders(p)) {
-		struct fw_features f = {};
-
-		fw_probe_features(&f);
-		if (f.hid_bpf && fw_check_senders(&f, p, &diag) < 0)
-			r = -EOPNOTSUPP;
-	}
+	if (r == 0)
+		r = check_kernel(opts, p, &diag);
 	diag_print(&diag, stdout);
 	if (r == 0 && opts->strict && diag.n_warnings) {
 		printf("policy rejected (--strict): 0 errors, %zu warning%s\n", diag.n_warnings,
@@ -332,6 +345,7 @@ static int run_daemon(const struct options *opts)
 		.sandbox = !opts->no_sandbox,
 		.journal = opts->journal >= 0 ? opts->journal : audit_journal_default(),
 		.linux_audit = opts->linux_audit > 0,
+		.allow_unsafe_input = opts->allow_unsafe_input,
 		.version = HID_POLICY_VERSION,
 	};
 

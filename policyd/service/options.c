@@ -46,6 +46,7 @@ enum {
 	OPT_EXECUTABLE,
 	OPT_ORIGIN,
 	OPT_UNIT,
+	OPT_ALLOW_UNSAFE_INPUT_RULES,
 };
 
 void options_usage(FILE *f)
@@ -53,10 +54,12 @@ void options_usage(FILE *f)
 	fprintf(f,
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
 		"                   [--[no-]journal] [--[no-]linux-audit] [--state-dir DIR]\n"
+		"                   [--allow-unsafe-input-rules]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
 		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
 		"                   [--runtime-dir DIR]\n"
-		"       hid-policyd --check [--strict] [--config-dir DIR]...\n"
+		"       hid-policyd --check [--strict] [--allow-unsafe-input-rules]\n"
+		"                   [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] [--usage USAGE]...\n"
 		"                   [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
 		"                   [--descriptor-sha256 HASH] --request REQUEST\n"
@@ -77,6 +80,9 @@ void options_usage(FILE *f)
 		"  --runtime-dir DIR   where decisions are published for udev\n"
 		"                      (default " RUNTIME_DIR_DEFAULT ")\n"
 		"  --no-sandbox        keep every privilege and allow every syscall (debugging)\n"
+		"  --allow-unsafe-input-rules  accept rules on input reports on a kernel whose\n"
+		"                      HID-BPF input path a device can make write past its\n"
+		"                      buffer (upstream 6.3 and later; see hid-policyd(8))\n"
 		"  --wait-decided P    wait until the daemon decided on the HID device of sysfs\n"
 		"                      path P (udev's %%p); exit 0 when it did, 1 otherwise\n"
 		"  --timeout SECONDS   how long --wait-decided waits (default 5)\n"
@@ -137,6 +143,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
+		{ "allow-unsafe-input-rules", no_argument, NULL, OPT_ALLOW_UNSAFE_INPUT_RULES },
 		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
 		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -289,6 +296,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_NO_SANDBOX:
 			opts->no_sandbox = true;
 			break;
+		case OPT_ALLOW_UNSAFE_INPUT_RULES:
+			opts->allow_unsafe_input = true;
+			break;
 		case OPT_CLEANUP:
 			if (set_command(opts, COMMAND_CLEANUP) < 0)
 				return -EINVAL;
@@ -307,6 +317,11 @@ int options_parse(int argc, char **argv, struct options *opts)
 	    (opts->foreground || opts->audit_log || opts->no_sandbox || opts->journal >= 0 ||
 	     opts->linux_audit >= 0)) {
 		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --[no-]journal, --[no-]linux-audit and --no-sandbox go with running the daemon\n");
+		return -EINVAL;
+	}
+	if (opts->allow_unsafe_input && opts->command != COMMAND_DAEMON &&
+	    opts->command != COMMAND_CHECK) {
+		fprintf(stderr, "hid-policyd: --allow-unsafe-input-rules goes with running the daemon or --check\n");
 		return -EINVAL;
 	}
 	if (opts->state_dir && opts->command != COMMAND_DAEMON && opts->command != COMMAND_CLEANUP) {

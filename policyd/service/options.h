@@ -49,6 +49,9 @@ struct options {
 	const char *unit;		/* --explain --unit */
 	/* --check */
 	bool strict;
+	/* --check and the daemon: input rules on a kernel whose input path
+	 * is not safe (enforce/kernel_support.h) */
+	bool allow_unsafe_input;
 	/* the daemon */
 	bool foreground;
 	bool no_sandbox;

@@ -16,7 +16,7 @@
 #include "audit/say.h"
 #include "common/util.h"
 #include "enforce/enforce.h"
-#include "enforce/sender_support.h"
+#include "enforce/kernel_support.h"
 #include "enforce/units.h"
 #include "notify.h"
 
@@ -39,13 +39,17 @@ int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 	return r;
 }
 
-int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages)
+int daemon_check_kernel(struct daemon *d, const struct policy *p, json_t *messages)
 {
 	_cleanup_(diag_done) struct diag diag = {};
-	int r = fw_check_senders(&d->enforcer.loader.features, p, &diag);
+	const struct fw_features *f = &d->enforcer.loader.features;
+	int r = fw_check_senders(f, p, &diag);
 
+	if (fw_check_input(f, d->cfg->allow_unsafe_input, p, &diag) < 0)
+		r = -EOPNOTSUPP;
 	for (size_t i = 0; i < diag.n; i++) {
-		say(LOG_ERR, "%s", diag.entries[i].text);
+		say(diag.entries[i].severity == DIAG_ERROR ? LOG_ERR : LOG_WARNING,
+		    "%s", diag.entries[i].text);
 		if (messages)
 			json_array_append_new(messages, json_string(diag.entries[i].text));
 	}
@@ -65,7 +69,7 @@ static int reload(struct daemon *d, json_t *messages)
 		control_log_reopened(d->control);
 	r = daemon_load_policy(d, &fresh, messages);
 	if (r == 0) {
-		r = daemon_check_senders(d, fresh, messages);
+		r = daemon_check_kernel(d, fresh, messages);
 		if (r == 0)
 			r = units_of_allows_into(&d->enforcer, fresh);
 		if (r < 0)

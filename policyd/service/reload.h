@@ -14,11 +14,11 @@
  * or a negative errno. */
 int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
 
-/* Rules that name their sender by user, group or executable need a kernel
- * that lets the firewall read the calling task, and by unit one that lets
- * it read the task's cgroup: on one that does not, each is an error (said,
- * and appended to MESSAGES). Returns 0 or -EOPNOTSUPP. */
-int daemon_check_senders(struct daemon *d, const struct policy *p, json_t *messages);
+/* What this kernel's firewall cannot enforce of P (enforce/kernel_support.h):
+ * senders it cannot tell, and input rules where its input path is not safe
+ * (unless --allow-unsafe-input-rules, then a warning); each is said and
+ * appended to MESSAGES. Returns 0 or -EOPNOTSUPP. */
+int daemon_check_kernel(struct daemon *d, const struct policy *p, json_t *messages);
 
 /* Reopen the audit log (logrotate), read the policy again and apply it to
  * every device; problems are appended to MESSAGES (strings; may be NULL).

@@ -51,6 +51,11 @@ static void test_kernel_uevent_for_a_hid_device_is_understood(void)
 		"ACTION=remove", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002",
 		"SUBSYSTEM=hid", NULL
 	};
+	static const char *const unbind[] = {
+		"unbind@/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"ACTION=unbind", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002",
+		"SUBSYSTEM=hid", "DRIVER=hid-generic", NULL
+	};
 	static const char *const hidraw[] = {
 		"add@/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0",
 		"ACTION=add", "DEVPATH=/devices/virtual/misc/uhid/0003:1234:5678.0002/hidraw/hidraw0",
@@ -64,6 +69,10 @@ static void test_kernel_uevent_for_a_hid_device_is_understood(void)
 	CHECK(!strcmp(ev.sysname, "0003:1234:5678.0002"), "sysname %s", ev.sysname);
 	CHECK_OK(uevent_parse(buf, message(buf, remove), &ev));
 	CHECK_EQ(ev.action, UEVENT_REMOVE);
+	/* the driver went: the daemon takes the input filter off (enforce.c) */
+	CHECK_OK(uevent_parse(buf, message(buf, unbind), &ev));
+	CHECK_EQ(ev.action, UEVENT_UNBIND);
+	CHECK(!strcmp(ev.sysname, "0003:1234:5678.0002"), "sysname %s", ev.sysname);
 	CHECK_OK(uevent_parse(buf, message(buf, hidraw), &ev));
 	CHECK(!ev.sysname[0], "a hidraw event was taken for a hid one");
 }
