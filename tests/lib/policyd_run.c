@@ -131,6 +131,8 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 		size_t n = 10;
 		int fd = open(run->stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 
+		if (!run->refuse_unsafe_input)
+			argv[n++] = "--allow-unsafe-input-rules";
 		for (size_t i = 0; extra_args && extra_args[i] && n < 31; i++)
 			argv[n++] = extra_args[i];
 		argv[n] = NULL;
@@ -529,6 +531,7 @@ int policyd_check(struct policyd_run *run, struct policyctl_output *out)
 		dup2(out_pipe[1], STDOUT_FILENO);
 		dup2(out_pipe[1], STDERR_FILENO);
 		execl(daemon_path(), daemon_path(), "--check", "--config-dir", run->config_dir,
+		      run->refuse_unsafe_input ? (char *)NULL : "--allow-unsafe-input-rules",
 		      (char *)NULL);
 		_exit(127);
 	}

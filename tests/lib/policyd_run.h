@@ -19,6 +19,11 @@ struct policyd_run {
 	char stderr_log[96];	/* DIR/stderr.log: the daemon's messages */
 	char state_dir[96];	/* bpffs pin root */
 	char runtime_dir[96];	/* DIR/run: decisions published for udev */
+	/* Run the daemon and --check as a user's machine does by default:
+	 * without --allow-unsafe-input-rules. Otherwise (false, what
+	 * policyd_prepare() sets) the tests accept the risk, so that the
+	 * input path is tested on upstream kernels too. */
+	bool refuse_unsafe_input;
 };
 
 /* Create the directories and write one policy file NAME with TEXT. */
