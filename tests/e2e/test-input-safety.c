@@ -246,11 +246,63 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 	policyd_case_end(&c);
 }
 
+/*
+ * Issue 26's second crash: a device whose descriptor declares 64-byte input
+ * reports sends one of 4096 bytes (uhid's limit; on USB, one packet of
+ * 1024 bytes) of 0x41, the bytes that upstream's copy wrote over kernel
+ * memory. With the firewall as each kernel takes it by default, nothing
+ * may crash: the port filters input and drops the long report (its buffer
+ * knows its size); on upstream the daemon attached no event program, so
+ * HID-BPF copies nothing. The firewall keeps refusing the firmware update
+ * after it.
+ */
+static void a_report_longer_than_declared_writes_nothing_past_the_buffer(void)
+{
+	static uint8_t longer[4096];
+	const uint8_t plain[64] = { 0x01, 0x05 };
+	const bool safe = kernel_input_path_is_safe();
+	const size_t len = backend == TEST_DEV_USB ? 1024 : sizeof(longer);
+	struct policyd_case c;
+
+	memset(longer, 0x41, sizeof(longer));
+	longer[0] = 0x01;
+	CHECK_OK(uhid_dev_create(&c.dev, test_device()));
+	CHECK_OK(policyd_prepare(&c.run));
+	c.run.refuse_unsafe_input = true;
+	CHECK_OK(policyd_write_policy(&c.run, "50-test.json",
+				      safe ? input_policy : request_only_policy));
+	CHECK_OK(policyd_start(&c.run, NULL));
+	c.fd = uhid_dev_open_hidraw(&c.dev, 0);
+	CHECK_OK(c.fd);
+	CHECK_EQ(wait_input_filters(c.dev.hid_id, safe ? 1 : 0, 5000), 0);
+
+	for (int i = 0; i < 20; i++)
+		CHECK_OK(uhid_dev_send_input(&c.dev, longer, len));
+	CHECK_OK(uhid_dev_send_input(&c.dev, plain, sizeof(plain)));
+	if (safe) {
+		/* dropped before any program or reader saw it */
+		CHECK_EQ(read_input(c.fd, 5000), 0x05);
+	} else {
+		int first;
+
+		/* whatever hid-core and the transport made of the long
+		 * reports, the plain one comes after them */
+		while ((first = read_input(c.fd, 5000)) == 0x41)
+			;
+		CHECK_EQ(first, 0x05);
+	}
+	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	policyd_case_end(&c);
+}
+
 static const struct test_case tests[] = {
 	{ "input_rules_are_refused_where_the_input_path_is_not_safe",
 	  input_rules_are_refused_where_the_input_path_is_not_safe, 120 },
 	{ "an_unbound_device_gets_no_input_filter_until_it_is_bound",
 	  an_unbound_device_gets_no_input_filter_until_it_is_bound, 180 },
+	{ "a_report_longer_than_declared_writes_nothing_past_the_buffer",
+	  a_report_longer_than_declared_writes_nothing_past_the_buffer, 120 },
 };
 
 int main(int argc, char **argv)
