@@ -140,8 +140,9 @@ int decisions_unmark_closed(const char *runtime_dir, const char *devpath)
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
-/* Ask the kernel to announce DEVPATH again: udev runs the rules anew. */
-static int announce_again(const char *devpath)
+/* Ask the kernel to announce DEVPATH again (ACTION "add" or "change"):
+ * udev runs the rules anew. */
+static int announce_again(const char *devpath, const char *action)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int fd = -1;
@@ -153,7 +154,7 @@ static int announce_again(const char *devpath)
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	return write(fd, "add", 3) == 3 ? 0 : -errno;
+	return write(fd, action, strlen(action)) == (ssize_t)strlen(action) ? 0 : -errno;
 }
 
 /* Open again the nodes of SYSNAME closed while its decision was late. */
@@ -192,13 +193,51 @@ static void reopen_closed(const char *runtime_dir, const char *sysname)
 			continue;
 		/* Unmark first: the new event must not find the mark. */
 		unlinkat(dirfd(d), de->d_name, 0);
-		announce_again(space + 1);
+		announce_again(space + 1, "add");
+	}
+}
+
+/*
+ * SYSNAME has just become protected: its hiddev nodes, which the rules
+ * opened while it was not (or before the daemon ran: coldplug), must be
+ * closed now. A "change" event runs the rules again, and they find the
+ * decision. A hiddev node hangs off the USB interface, beside the HID
+ * device.
+ */
+static void close_hiddev_nodes(const char *sysname)
+{
+	_cleanup_free_ char *link = NULL, *dev = NULL, *misc = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+	char *slash;
+
+	if (asprintf(&link, "%s/%s", HID_SYSFS_DEVICES, sysname) < 0)
+		return;
+	dev = realpath(link, NULL);
+	if (!dev || strncmp(dev, "/sys/devices/", 13))
+		return;
+	slash = strrchr(dev, '/');
+	*slash = '\0';
+	if (asprintf(&misc, "%s/usbmisc", dev) < 0)
+		return;
+	d = opendir(misc);
+	if (!d)
+		return;		/* not usbhid's, or no hiddev node */
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *devpath = NULL;
+
+		if (strncmp(de->d_name, "hiddev", 6) || strchr(de->d_name, '/'))
+			continue;
+		if (asprintf(&devpath, "%s/%s", misc + 4, de->d_name) < 0)
+			return;
+		announce_again(devpath, "change");
 	}
 }
 
 int decisions_publish(const char *runtime_dir, const char *sysname, bool protected)
 {
 	_cleanup_free_ char *dir = NULL;
+	bool was_protected = decisions_read(runtime_dir, sysname) == 1;
 	int r;
 
 	if (asprintf(&dir, "%s/devices", runtime_dir) < 0)
@@ -206,6 +245,8 @@ int decisions_publish(const char *runtime_dir, const char *sysname, bool protect
 	r = write_whole(dir, sysname, protected ? "protected\n" : "unprotected\n");
 	if (r < 0)
 		return r;
+	if (protected && !was_protected)
+		close_hiddev_nodes(sysname);
 	/* After the decision: a closing that comes later sees it
 	 * (decisions_mark_closed() is followed by decisions_read()). A node
 	 * that cannot be announced again is gone, or sysfs is read-only to

@@ -114,6 +114,14 @@ static int start(struct daemon *d)
 	sigset_t mask;
 	int r;
 
+	/* First: from here on udev keeps the nodes of the devices the policy
+	 * matches closed, whatever fails below (tmpfiles.d made it at boot
+	 * already, unless the service is started by hand). */
+	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
+	if (r < 0) {
+		say(LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
+		return r;
+	}
 	r = daemon_load_policy(d, &d->state.policy, NULL);
 	if (r < 0)
 		return r;
@@ -141,11 +149,6 @@ static int start(struct daemon *d)
 	if (r < 0)
 		return r;
 
-	r = decisions_init(d->cfg->runtime_dir, d->cfg->config_dirs, d->cfg->n_config_dirs);
-	if (r < 0) {
-		say(LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
-		return r;
-	}
 	r = audit_log_open(&d->audit, d->cfg->audit_log, d->cfg->foreground);
 	if (r < 0) {
 		say(LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));

@@ -6,7 +6,8 @@
  *
  *	protected	the firewall is attached
  *	unprotected	no rule set matches the device
- *	closed		no decision came in time; keep the node root's
+ *	closed		no decision came in time, or the decision cannot be
+ *			read; keep the node root's
  *	undecided	no decision came in time; leave the node to the other rules
  *
  * A daemon that is slow or dead must not open a device it would protect,
@@ -23,6 +24,7 @@
 #include "enforce/decisions.h"
 #include "hid/devices.h"
 #include "policy/policy.h"
+#include "state/state.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
@@ -59,10 +61,12 @@ static int policy_matches(const char *runtime_dir, const char *sysname)
 			strerror(-r));
 		return r;
 	}
-	dev = (struct policy_device){
-		.bus = info.bus, .vendor = info.vendor, .product = info.product,
-		.name = info.name, .uniq = info.uniq, .phys = info.phys,
-	};
+	/* The whole device as the daemon sees it: rule sets match by usage,
+	 * interface and descriptor hash too. One that waits for a descriptor
+	 * no driver has parsed yet may match once one has: closed till then. */
+	state_policy_device(&info, &dev);
+	if (policy_waits_for_descriptor(p, &dev))
+		return 1;
 	for (size_t s = 0; s < p->n_sets; s++)
 		if (policy_ruleset_matches(&p->sets[s], &dev))
 			return 1;
@@ -92,11 +96,14 @@ int wait_decided(const char *runtime_dir, const char *devpath, int timeout_s,
 	const char *word;
 	int r;
 
+	/* Every error keeps the node closed: a node udev cannot ask about is
+	 * one it must not open. */
 	r = decisions_hid_sysname("/sys", devpath, sysname, sizeof(sysname));
 	if (r < 0) {
-		fprintf(stderr, "hid-policyd: %s: not the path of a HID device, hidraw or hiddev node\n",
+		fprintf(stderr, "hid-policyd: %s: not the path of a HID device, hidraw or hiddev node: closed\n",
 			devpath);
-		return r;
+		printf("closed\n");
+		return 0;
 	}
 	r = decisions_wait(runtime_dir, devpath, timeout_s * 1000);
 	if (r >= 0) {
@@ -104,8 +111,11 @@ int wait_decided(const char *runtime_dir, const char *devpath, int timeout_s,
 		return 0;
 	}
 	if (r != -ETIMEDOUT) {
-		fprintf(stderr, "hid-policyd: %s: %s\n", devpath, strerror(-r));
-		return r;
+		word = close_node(runtime_dir, sysname, devpath);
+		fprintf(stderr, "hid-policyd: %s: cannot read the decision: %s: %s\n", devpath,
+			strerror(-r), word);
+		printf("%s\n", word);
+		return 0;
 	}
 
 	switch (on_timeout) {

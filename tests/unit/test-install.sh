@@ -21,6 +21,7 @@ ${datadir}/polkit-1/rules.d/50-hid-policy.rules
 ${prefix}/lib/systemd/system/hid-policyd.service
 ${prefix}/lib/udev/rules.d/60-hid-policy.rules
 ${prefix}/lib/udev/rules.d/99-hid-policy-closed.rules
+${prefix}/lib/tmpfiles.d/hid-policy.conf
 ${sysconfdir}/logrotate.d/hid-policy
 ${prefix}/lib/systemd/catalog/hid-policy.catalog
 ${datadir}/hid-policy/policies.d/20-sony-dualsense.json
