@@ -15,6 +15,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,8 +37,9 @@
 /* Stand-in for the rules that open controllers to users (Steam's
  * 60-steam-input.rules, uaccess). */
 static const char open_to_users_rule[] =
-	"# test stand-in for 60-steam-input.rules and uaccess\n"
-	"ACTION==\"add\", KERNEL==\"hidraw*|hiddev*\", MODE=\"0666\", TAG+=\"uaccess\"\n";
+	"# test stand-in for 60-steam-input.rules and uaccess: no ACTION, as\n"
+	"# theirs, so that \"udevadm trigger\" (change) applies it again\n"
+	"KERNEL==\"hidraw*|hiddev*\", MODE=\"0666\", TAG+=\"uaccess\"\n";
 
 static void udev_start(struct udevd_run *u, bool with_policy_rule)
 {
@@ -48,9 +50,17 @@ static void udev_start(struct udevd_run *u, bool with_policy_rule)
 	CHECK_OK(r);
 }
 
-static void start_daemon(struct policyd_run *run)
+static void start_daemon_with(struct policyd_run *run, const char *name, const char *policy)
 {
 	const char *const args[] = { "--runtime-dir", RUNTIME_DIR, NULL };
+
+	CHECK_OK(policyd_prepare(run));
+	CHECK_OK(policyd_write_policy(run, name, policy));
+	CHECK_OK(policyd_start(run, args));
+}
+
+static void start_daemon(struct policyd_run *run)
+{
 	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
 	char path[512], policy[65536];
 	ssize_t n;
@@ -59,9 +69,7 @@ static void start_daemon(struct policyd_run *run)
 	n = read_file(path, policy, sizeof(policy) - 1);
 	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EINVAL));
 	policy[n] = '\0';
-	CHECK_OK(policyd_prepare(run));
-	CHECK_OK(policyd_write_policy(run, "20-sony-dualsense.json", policy));
-	CHECK_OK(policyd_start(run, args));
+	start_daemon_with(run, "20-sony-dualsense.json", policy);
 }
 
 /* One round: the uid-1000 racer watches, the DualSense appears, the racer
@@ -292,6 +300,140 @@ static void test_a_protected_devices_hiddev_node_stays_closed(void)
 	CHECK_OK(udevd_stop(&w));
 }
 
+/* Write ACTION to the uevent file of the device node NODE's sysfs entry,
+ * as "udevadm trigger --action=ACTION" does. */
+static void trigger(const char *node, const char *action)
+{
+	char path[400];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/%s/%s/uevent",
+		 strstr(node, "hiddev") ? "usbmisc" : "hidraw", strrchr(node, '/') + 1);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	CHECK_EQ(write(fd, action, strlen(action)), (ssize_t)strlen(action));
+	close(fd);
+}
+
+/* Wait until udev left MODE on NODE (a rule's effect comes some time after
+ * the event). */
+static unsigned wait_mode(const char *node, unsigned mode)
+{
+	for (int i = 0; i < 100 && node_mode(node) != mode; i++)
+		usleep(100 * 1000);
+	CHECK_OK(udevd_wait_idle(10000));
+	return node_mode(node);
+}
+
+/* "udevadm trigger" (a "change" event: packages such as steam-devices run
+ * it on install) applied the other rules' MODE to a protected device's
+ * hiddev node again, which the firewall cannot guard: it stays closed. */
+static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
+	char ds_node[300];
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds;
+
+	ds_cfg.backend = TEST_DEV_USB;
+	udev_start(&w, true);
+	start_daemon(&run);
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	hiddev_node(&ds, ds_node, sizeof(ds_node));
+	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+	CHECK_EQ(node_mode(ds_node), 0600);
+
+	trigger(ds_node, "change");
+	trigger(ds.hidraw, "change");
+	CHECK_OK(udevd_wait_idle(10000));
+	usleep(500 * 1000);
+	CHECK_OK(udevd_wait_idle(10000));
+	CHECK_EQ(node_mode(ds_node), 0600);
+	/* the hidraw node is behind the firewall: the other rules apply */
+	CHECK_EQ(node_mode(ds.hidraw), 0666);
+
+	uhid_dev_destroy(&ds);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
+/* A device present before the daemon ran (coldplug, or a daemon started
+ * late) has a hiddev node the other rules opened; once the daemon protects
+ * the device, the node closes. */
+static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
+	char ds_node[300];
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds;
+
+	ds_cfg.backend = TEST_DEV_USB;
+	udev_start(&w, true);
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	hiddev_node(&ds, ds_node, sizeof(ds_node));
+	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	/* no daemon, no decisions: nothing waits, the node opened */
+	CHECK_EQ(node_mode(ds_node), 0666);
+
+	start_daemon(&run);
+	CHECK_EQ(wait_mode(ds_node, 0600), 0600);
+
+	uhid_dev_destroy(&ds);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
+/* A rule set that matches by what a device is (its report descriptor's
+ * usages), not by its IDs. The daemon, stopped here, decides late: the
+ * udev helper must see that the rule set matches and keep the node closed
+ * (it used to look at the IDs alone, answer "undecided", and the node
+ * opened with no firewall). */
+static const char game_controllers_policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"  \"name\": \"game-controllers\", \"match\": { \"usage\": \"game_controller\" },\n"
+	"  \"rules\": [ { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+	"    \"report_type\": \"feature\", \"report_id\": \"0xf0-0xf4\", \"action\": \"deny\" } ]\n"
+	"} ] }\n";
+
+static void test_a_late_decision_keeps_a_node_matched_by_usage_closed(void)
+{
+	static const uint8_t game_pad_rdesc[] = UHID_CLASS_RDESC(0x05);
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense(),
+			       other_cfg = unmatched_device(TEST_DEV_UHID);
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds, other;
+
+	/* a game pad by its descriptor; the other device keeps the
+	 * vendor-defined test descriptor */
+	ds_cfg.rdesc = game_pad_rdesc;
+	ds_cfg.rdesc_size = sizeof(game_pad_rdesc);
+	udev_start(&w, true);
+	start_daemon_with(&run, "30-game-controllers.json", game_controllers_policy);
+	CHECK_OK(kill(run.pid, SIGSTOP));
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	CHECK_OK(uhid_dev_create(&other, &other_cfg));
+	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+	CHECK_OK(udevd_wait_node(other.hidraw, 30000));
+	CHECK_EQ(node_mode(ds.hidraw), 0600);
+	CHECK_EQ(node_mode(other.hidraw), 0666);
+
+	CHECK_OK(kill(run.pid, SIGCONT));
+	CHECK(policyd_said(&run, ds.sysname, 30000), "the daemon never decided on %s", ds.sysname);
+	CHECK_EQ(wait_mode(ds.hidraw, 0666), 0666);
+
+	uhid_dev_destroy(&ds);
+	uhid_dev_destroy(&other);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
 static const struct test_case tests[] = {
 	{ "racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it",
 	  test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it, 120 },
@@ -301,6 +443,12 @@ static const struct test_case tests[] = {
 	  test_a_late_decision_keeps_a_matched_node_closed_until_it_comes, 180 },
 	{ "a_protected_devices_hiddev_node_stays_closed",
 	  test_a_protected_devices_hiddev_node_stays_closed, 180 },
+	{ "a_change_event_keeps_a_protected_devices_hiddev_node_closed",
+	  test_a_change_event_keeps_a_protected_devices_hiddev_node_closed, 180 },
+	{ "a_device_protected_after_coldplug_gets_its_hiddev_node_closed",
+	  test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed, 180 },
+	{ "a_late_decision_keeps_a_node_matched_by_usage_closed",
+	  test_a_late_decision_keeps_a_node_matched_by_usage_closed, 180 },
 };
 
 int main(int argc, char **argv)
