@@ -49,6 +49,15 @@ static void rule_bytes_of(const struct policy_rule *r, struct rule_bytes *out)
 		}
 }
 
+/* Do R's payload conditions contradict each other? Then it never matches. */
+static bool contradicts_itself(const struct policy_rule *r)
+{
+	struct rule_bytes rb;
+
+	rule_bytes_of(r, &rb);
+	return rb.impossible;
+}
+
 static const struct byte_test *find_byte(const struct rule_bytes *rb, uint16_t off)
 {
 	for (size_t k = 0; k < rb->n; k++)
@@ -452,7 +461,8 @@ static int check_limits(const struct policy *p, struct diag *diag)
  *  - so is "default": "deny" in a rule set none of whose rules names
  *    input_event (an input event no rule matches would meet the default).
  * Audit-mode sets count too: they are the rollout of an enforcing set, and
- * would log every input event.
+ * would log every input event. A rule that can never match (its payload
+ * conditions contradict each other, a warning of its own) refuses nothing.
  */
 static int check_lockout(const struct policy *p, struct diag *diag)
 {
@@ -468,7 +478,8 @@ static int check_lockout(const struct policy *p, struct diag *diag)
 
 			named = named || rule->names_input_event;
 			if (rule->invalid || rule->action != HID_RULE_DENY ||
-			    !(rule->kinds & HID_RULE_KIND_INPUT_EVENT) || rule->names_input_event)
+			    !(rule->kinds & HID_RULE_KIND_INPUT_EVENT) || rule->names_input_event ||
+			    contradicts_itself(rule))
 				continue;
 			diag_add_at(diag, DIAG_ERROR, file, rule->at.line, rule->at.column, rule->path,
 				    "rule \"%s\" denies input events (\"request\": \"any\"), which would lock out keyboards and mice: list the requests it refuses (get_report, set_report, output_report), or name \"input_event\" to refuse input on purpose",

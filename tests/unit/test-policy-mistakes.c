@@ -113,6 +113,30 @@ static void naming_input_event_makes_deny_by_default_deliberate(void)
 	free(dir);
 }
 
+/* A deny of "any" request whose payload conditions contradict each other
+ * never matches: it refuses no input event, and only that is said. */
+static void a_rule_that_can_never_match_locks_nobody_out(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+	char *msg;
+
+	write_policy(dir, "40-never.json",
+		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x057e', 'product': '0x2009'}, 'rules': [\n"
+		"  {'name': 'never', 'request': 'any', 'report_id': 3,\n"
+		"   'payload': [{'offset': 1, 'value': 1}, {'offset': 1, 'value': 2}], 'action': 'deny'}]}]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "a rule that can never match was taken for a lockout");
+	msg = in_dir(dir, "40-never.json:2:3: devices[0].rules[0]: warning: rule \"never\" can never match: its payload conditions contradict each other");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
 static void override_in_etc_is_named_by_its_full_path(void)
 {
 	char *vendor = make_temp_dir(), *etc = make_temp_dir();
@@ -205,6 +229,7 @@ static const struct test_case tests[] = {
 	{ "misspellings_and_numbers_point_at_their_place", misspellings_and_numbers_point_at_their_place },
 	{ "lockout_is_an_error_at_the_default_and_at_the_rule", lockout_is_an_error_at_the_default_and_at_the_rule },
 	{ "naming_input_event_makes_deny_by_default_deliberate", naming_input_event_makes_deny_by_default_deliberate },
+	{ "a_rule_that_can_never_match_locks_nobody_out", a_rule_that_can_never_match_locks_nobody_out },
 	{ "override_in_etc_is_named_by_its_full_path", override_in_etc_is_named_by_its_full_path },
 	{ "shadowed_overlapping_and_duplicate_rules_across_files", shadowed_overlapping_and_duplicate_rules_across_files },
 	{ "an_allow_for_one_sender_does_not_shadow_the_deny_after_it", an_allow_for_one_sender_does_not_shadow_the_deny_after_it },
