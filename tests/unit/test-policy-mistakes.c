@@ -47,7 +47,7 @@ static void misspellings_and_numbers_point_at_their_place(void)
 		"   'rules': [\n"
 		"    {'name': 'a', 'reqest': 'set_report', 'report_type': 'feature',\n"
 		"     'report_id': '0xf4', 'action': 'deny'},\n"
-		"    {'name': 'b', 'request': 'output_report', 'report_id': '16', 'action': 'dney'},\n"
+		"    {'name': 'b', 'request': 'output_report', 'report_id': 'f4', 'action': 'dney'},\n"
 		"    {'name': 'c', 'request': 'set_report', 'report_type': 'outptu', 'report_id': 1,\n"
 		"     'payload': [{'offset': '1', 'value': '90'}], 'action': 'deny'}]},\n"
 		"  {'match': {'usage': 'gamepad', 'bus': 'usb'}, 'rules': []}\n"
@@ -55,13 +55,13 @@ static void misspellings_and_numbers_point_at_their_place(void)
 	CHECK(!load((const char *[]){ dir, NULL }, &d), "accepted");
 	CHECK_ALL(&d, dir,
 		  "10-pad.json:2:28: devices[0].match: unknown key \"vendr\"; did you mean \"vendor\"?",
-		  "10-pad.json:2:58: devices[0].match.product: \"0ce6\" is not an ID (hex such as \"0x054c\", or a JSON integer): a number in a string is hex and starts with \"0x\"; write \"0x0ce6\"",
+		  "10-pad.json:2:58: devices[0].match.product: warning: \"0ce6\" is an ID in the old spelling, hex without \"0x\", read as 0x0ce6 as before; write \"0x0ce6\" (a number in a string is hex and starts with \"0x\")",
 		  "10-pad.json:4:19: devices[0].rules[0]: unknown key \"reqest\"; did you mean \"request\"?",
 		  "10-pad.json:4:5: devices[0].rules[0]: missing required key \"request\"",
-		  "10-pad.json:6:60: devices[0].rules[1].report_id: \"16\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write 16 (a JSON integer, decimal) or \"0x16\" (hex)",
+		  "10-pad.json:6:60: devices[0].rules[1].report_id: \"f4\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write \"0xf4\"",
 		  "10-pad.json:6:76: devices[0].rules[1].action: expected \"allow\" or \"deny\", got \"dney\"; did you mean \"deny\"?",
 		  "10-pad.json:7:59: devices[0].rules[2].report_type: expected \"feature\", \"input\", \"output\" or \"any\", got \"outptu\"; did you mean \"output\"?",
-		  "10-pad.json:8:29: devices[0].rules[2].payload[0].offset: \"1\" is not a number (a JSON integer, or hex such as \"0x1f\"): a number in a string is hex and starts with \"0x\"; write 1 (a JSON integer, decimal) or \"0x1\" (hex)",
+		  "10-pad.json:8:29: devices[0].rules[2].payload[0].offset: warning: \"1\" is a number in the old spelling, a decimal string, read as 1 as before; write 1 (a JSON integer) or \"0x01\" (a number in a string is hex and starts with \"0x\")",
 		  "10-pad.json:9:23: devices[1].match.usage: \"gamepad\" is not a device class (pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, vendor_defined, game_controller) nor a usage \"0xPPPP:0xUUUU\" or page \"0xPPPP\"; did you mean \"game_pad\"?");
 	diag_done(&d);
 	rm_tree(dir);
