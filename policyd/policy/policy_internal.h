@@ -98,6 +98,12 @@ int pv_usages(struct parse_ctx *c, const char *path, json_t *v, struct policy_ma
 int pv_interfaces(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
 int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
 
+/* The rule set whose default decides for DEV (policy_compile.c): the
+ * first matching enforcing one that states a default, else the first
+ * audit-mode one; NULL when none states one (the built-in allow). */
+const struct policy_ruleset *policy_default_set(const struct policy *p,
+						const struct policy_device *dev);
+
 /* Sort like qsort(3), which the daemon's seccomp filter does not let run
  * on more than 1 KiB (policy_sort.c). Not stable. */
 void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
