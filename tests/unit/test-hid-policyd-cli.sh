@@ -125,6 +125,16 @@ run_case explain_an_enforcing_default_decides_over_an_audit_one 0 \
 	"result: refused with -EIO, logged" \
 	-- --explain --config-dir "$tmp/defaults" --device usb:046d:c52b --request output_report --id 1
 
+# denying the input of every device, on purpose or not, is a lockout
+mkdir -p "$tmp/lock"
+cat >"$tmp/lock/90-lock.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "any"},
+ "rules": [{"name": "no-input", "request": ["any", "input_event"], "report_id": "any", "action": "deny"}]}]}
+JSON
+run_case check_strict_refuses_a_rule_denying_every_devices_input 1 \
+	"$tmp/lock/90-lock.json:2:12: devices[0].rules[0]: rule \"no-input\" denies input events of every keyboard and mouse devices[0].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)" \
+	"policy rejected: 1 error, 0 warnings" -- --check --strict --config-dir "$tmp/lock"
+
 # who may send: root's programs, and the members of group 0 running /bin/sh
 mkdir -p "$tmp/senders"
 cat >"$tmp/senders/30-senders.json" <<'JSON'
