@@ -208,9 +208,10 @@ bool policy_waits_for_descriptor(const struct policy *p, const struct policy_dev
 
 /*
  * Compile the effective rules of DEV: rules of every matching rule set, in
- * file and document order. The default decision and mode come from the first
- * matching rule set that states a default (else allow); the device's mode is
- * audit only when every matching rule set is. Returns 0, -ENOENT when no rule
+ * file and document order. The default decision comes from the first
+ * matching enforcing rule set that states a default, else from the first
+ * audit-mode one (which only logs), else allow; the device's mode is audit
+ * only when every matching rule set is. Returns 0, -ENOENT when no rule
  * set matches (OUT is then an allow-all table), or -E2BIG (with a message in
  * DIAG, if given) when the rules exceed HID_RULES_MAX_RULES; OUT is then
  * zeroed and must not be loaded: the caller keeps the device's previous

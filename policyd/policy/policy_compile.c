@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "policy.h"
+#include "policy_internal.h"
 
 static void compile_rule(const struct policy *p, const struct policy_rule *pr, size_t index,
 			 uint8_t set_mode, struct hid_rule *hr)
@@ -32,10 +32,35 @@ static void compile_rule(const struct policy *p, const struct policy_rule *pr, s
 	}
 }
 
+/*
+ * An audit-mode rule set only logs. Its default must not stand in for an
+ * enforcing rule set's: "deny" from an audit set first would let through
+ * what the enforcing set's "deny" refuses. So an enforcing set's default
+ * comes first, whatever the order of the files; an audit set's decides (and
+ * only logs) where no enforcing set states one.
+ */
+const struct policy_ruleset *policy_default_set(const struct policy *p,
+						const struct policy_device *dev)
+{
+	const struct policy_ruleset *audit = NULL;
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		if (!set->has_default || !policy_ruleset_matches(set, dev))
+			continue;
+		if (set->mode != HID_RULES_MODE_AUDIT)
+			return set;
+		if (!audit)
+			audit = set;
+	}
+	return audit;
+}
+
 int policy_compile(const struct policy *p, const struct policy_device *dev,
 		   struct hid_device_rules *out, struct diag *diag)
 {
-	const struct policy_ruleset *def = NULL;
+	const struct policy_ruleset *def = policy_default_set(p, dev);
 	bool matched = false, all_audit = true;
 	size_t n = 0;
 
@@ -51,8 +76,6 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 		matched = true;
 		if (set->mode != HID_RULES_MODE_AUDIT)
 			all_audit = false;
-		if (!def && set->has_default)
-			def = set;
 		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++, n++)
 			if (n < HID_RULES_MAX_RULES)
 				compile_rule(p, &p->rules[i], i, set->mode, &out->rules[n]);

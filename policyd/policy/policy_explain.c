@@ -397,7 +397,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	_cleanup_free_ struct hid_device_rules *rules = malloc(sizeof(*rules));
 	_cleanup_free_ struct hid_device_rules *otherwise = malloc(sizeof(*otherwise));
 	enum policy_match_result m[HID_RULES_MAX_RULES];
-	const struct policy_ruleset *def = NULL;
+	const struct policy_ruleset *def = policy_default_set(p, dev), *audit_def = NULL;
 	struct policy_request q = *req;
 	struct policy_sender_id id;
 	char why[512], e[32];
@@ -422,8 +422,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 
 		if (!policy_ruleset_matches(set, dev))
 			continue;
-		if (!def && set->has_default)
-			def = set;
+		if (!audit_def && set->has_default && set->mode == HID_RULES_MODE_AUDIT)
+			audit_def = set;
 		fprintf(f, "rule set: %s: %s%s%s%s, %s mode, %zu rule%s\n",
 			p->files[set->file].name, set->path, set->name ? " (" : "",
 			set->name ?: "", set->name ? ")" : "",
@@ -512,6 +512,10 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	} else if (def) {
 		fprintf(f, " by the default of %s: %s: no rule matches\n",
 			p->files[def->file].name, def->path);
+		if (audit_def && audit_def != def)
+			fprintf(f, "  the default of %s: %s (%s) does not decide: its rule set is in audit mode, and an enforcing rule set's default comes first\n",
+				p->files[audit_def->file].name, audit_def->path,
+				action_name(audit_def->default_action));
 	} else {
 		fprintf(f, " by the built-in default: no rule matches and no rule set states a default\n");
 	}

@@ -23,12 +23,16 @@ struct parse_ctx {
 	const char *file;	/* the file's path, as messages name it */
 	size_t file_idx;
 	const struct pos_map *pos;
+	int version;		/* the document's format version, once read (else 0) */
 };
 
 /* An error about the value at PATH, or (perr_key) about its key. */
 void perr(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A warning about the value at PATH. */
+void pwarn(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Where the value at PATH starts. */
 struct json_pos parse_pos(const struct parse_ctx *c, const char *path);
@@ -54,10 +58,15 @@ int pv_check_keys(struct parse_ctx *c, const char *path, json_t *obj,
 		  const char *const *allowed);
 int pv_expect_object(struct parse_ctx *c, const char *path, json_t *v);
 
-/* A non-negative integer, written as a JSON integer or a string "0x1f"/"31". */
+/* A non-negative integer, written as a JSON integer or a hex string "0x1f". */
 int pv_uint(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
 	    unsigned long *ret);
-/* A vendor or product ID: a JSON integer or a hex string ("054c", "0x054C"). */
+/* The same where version 1 files had it from the start (a payload offset):
+ * a decimal string ("31") is read too, as before, with a warning. */
+int pv_uint_v1(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
+	       unsigned long *ret);
+/* A vendor or product ID: a JSON integer or a hex string ("0x054c"; in
+ * version 1 also "054c", as before, with a warning). */
 int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
 /* "any", one ID or a non-empty list of IDs. */
 int pv_id_set(struct parse_ctx *c, const char *path, json_t *v,
@@ -74,7 +83,8 @@ int pv_enum_set(struct parse_ctx *c, const char *path, json_t *v,
 		const char *const *names, uint32_t *ret);
 /* An errno, by name ("EPERM") or number (1..4095). */
 int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
-/* Report IDs: "any", an ID, a range "lo-hi", or a non-empty list of IDs and ranges. */
+/* Report IDs: "any", an ID, a range "0xlo-0xhi", or a non-empty list of IDs and
+ * ranges (in version 1 also decimal strings "16" and "16-31", with a warning). */
 int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
 		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
 /* A rule's "sender" object (policy_sender.c). */
@@ -87,6 +97,12 @@ int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 int pv_usages(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
 int pv_interfaces(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
 int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_match *m);
+
+/* The rule set whose default decides for DEV (policy_compile.c): the
+ * first matching enforcing one that states a default, else the first
+ * audit-mode one; NULL when none states one (the built-in allow). */
+const struct policy_ruleset *policy_default_set(const struct policy *p,
+						const struct policy_device *dev);
 
 /* Sort like qsort(3), which the daemon's seccomp filter does not let run
  * on more than 1 KiB (policy_sort.c). Not stable. */

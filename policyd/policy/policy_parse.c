@@ -203,8 +203,8 @@ static int parse_condition(struct parse_ctx *c, const char *path, json_t *v,
 	if (pv_check_keys(c, path, v, keys) < 0)
 		r = -EINVAL;
 	e = required(c, path, v, "offset");
-	if (!e || pv_uint(c, path_key(sub, sizeof(sub), path, "offset"), e,
-			  HID_RULES_MAX_PAYLOAD - 1, &offset) < 0)
+	if (!e || pv_uint_v1(c, path_key(sub, sizeof(sub), path, "offset"), e,
+			     HID_RULES_MAX_PAYLOAD - 1, &offset) < 0)
 		r = -EINVAL;
 	e = required(c, path, v, "value");
 	if (!e || pv_bytes(c, path_key(sub, sizeof(sub), path, "value"), e, value,
@@ -517,6 +517,8 @@ static int parse_document(struct parse_ctx *c, json_t *root)
 		perr(c, "version", "format version %s is not supported (expected %d)",
 		     json_describe(e, d, sizeof(d)), POLICY_FORMAT_VERSION);
 		r = -EINVAL;
+	} else {
+		c->version = (int)json_integer_value(e);
 	}
 	if ((e = json_object_get(root, "description")) &&
 	    pv_string(c, "description", e, POLICY_TEXT_MAX, &f->description) < 0)

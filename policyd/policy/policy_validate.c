@@ -4,6 +4,7 @@
  * limit of a rule set, and rules that can never match (warnings).
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,15 @@ static void rule_bytes_of(const struct policy_rule *r, struct rule_bytes *out)
 			out->b[k].value |= v;
 			out->b[k].mask |= m;
 		}
+}
+
+/* Do R's payload conditions contradict each other? Then it never matches. */
+static bool contradicts_itself(const struct policy_rule *r)
+{
+	struct rule_bytes rb;
+
+	rule_bytes_of(r, &rb);
+	return rb.impossible;
 }
 
 static const struct byte_test *find_byte(const struct rule_bytes *rb, uint16_t off)
@@ -443,47 +453,146 @@ static int check_limits(const struct policy *p, struct diag *diag)
 	return r;
 }
 
+/* What keyboards and mice declare: page 0x01's pointer, mouse, keyboard, keypad. */
+static const uint32_t keyboard_usages[] = { 0x00010001, 0x00010002, 0x00010006, 0x00010007 };
+
+/* Does GLOB leave some string out ("*" and "**" leave none)? */
+static bool glob_narrows(const char *glob)
+{
+	return glob && glob[strspn(glob, "*")];
+}
+
+static bool usages_take_in_keyboards(const struct policy_match *m)
+{
+	if (!m->n_usages)
+		return true;
+	for (size_t i = 0; i < m->n_usages; i++)
+		for (size_t j = 0; j < ELEMENTSOF(keyboard_usages); j++)
+			if ((keyboard_usages[j] & m->usages[i].mask) == m->usages[i].value)
+				return true;
+	return false;
+}
+
+/*
+ * Does M take in every keyboard or every mouse? Yes, unless something
+ * leaves them out: a vendor or a product, a name, serial or place glob, a
+ * descriptor hash, usages none of which keyboards and mice declare, or
+ * buses none of them come on. An interface number does not: a keyboard can
+ * be any interface of its device.
+ */
+static bool match_takes_in_keyboards(const struct policy_match *m)
+{
+	const uint32_t buses = 1u << BUS_USB | 1u << BUS_BLUETOOTH | 1u << BUS_I2C | 1u << BUS_SPI;
+
+	return (m->buses & buses) && m->vendors.any && m->products.any &&
+	       !glob_narrows(m->name) && !glob_narrows(m->uniq) && !glob_narrows(m->phys) &&
+	       !m->n_hashes && usages_take_in_keyboards(m);
+}
+
+/* The first match of S that takes in every keyboard or mouse, or NULL. */
+static const struct policy_match *keyboards_match(const struct policy_ruleset *s)
+{
+	for (size_t i = 0; i < s->n_matches; i++)
+		if (match_takes_in_keyboards(&s->matches[i]))
+			return &s->matches[i];
+	return NULL;
+}
+
+/* Does R deny input events, some of them at least? */
+static bool denies_input(const struct policy_rule *r)
+{
+	return !r->invalid && r->action == HID_RULE_DENY && (r->kinds & HID_RULE_KIND_INPUT_EVENT) &&
+	       !contradicts_itself(r);
+}
+
+/* Does R allow every input event, whatever its report ID and bytes? */
+static bool allows_all_input(const struct policy_rule *r)
+{
+	if (r->invalid || r->action != HID_RULE_ALLOW || !(r->kinds & HID_RULE_KIND_INPUT_EVENT) ||
+	    r->n_conds)
+		return false;
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		if (r->report_ids[w] != UINT32_MAX)
+			return false;
+	return true;
+}
+
+static void lockout_error(struct diag *diag, const struct policy *p,
+			  const struct policy_ruleset *set, struct json_pos at, const char *path,
+			  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void lockout_error(struct diag *diag, const struct policy *p,
+			  const struct policy_ruleset *set, struct json_pos at, const char *path,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd_at(diag, DIAG_ERROR, p->files[set->file].path, at.line, at.column, path, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * Input events are what keyboards and mice are for: a rule set that can
  * refuse them locks the machine unless its author meant it. It may, only
- * by naming "input_event" in a rule's request list:
- *  - a deny rule covering input events through "request": "any" is an
- *    error;
- *  - so is "default": "deny" in a rule set none of whose rules names
- *    input_event (an input event no rule matches would meet the default).
+ * by naming "input_event" in a rule's request list, and never for every
+ * keyboard or mouse. These are errors:
+ *  - a deny rule covering input events through "request": "any" alone;
+ *  - "default": "deny" in a rule set none of whose rules names input_event
+ *    (an input event no rule matches would meet the default);
+ *  - on a rule set whose match takes in every keyboard or mouse, a deny rule
+ *    for input events that no earlier rule of the set keeps from them, and
+ *    "default": "deny" unless a rule allows every input event.
  * Audit-mode sets count too: they are the rollout of an enforcing set, and
- * would log every input event.
+ * would log every input event. A rule that can never match (its payload
+ * conditions contradict each other, a warning of its own) refuses nothing.
  */
+static int check_set_lockout(const struct policy *p, const struct policy_ruleset *set,
+			     struct diag *diag)
+{
+	const struct policy_match *all = keyboards_match(set);
+	bool named = false, input_allowed = false;
+	char where[POLICY_PATH_MAX];
+	int r = 0;
+
+	for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
+		const struct policy_rule *rule = &p->rules[i];
+
+		named = named || rule->names_input_event;
+		if (!denies_input(rule) || (rule->names_input_event && (!all || input_allowed))) {
+			input_allowed = input_allowed || allows_all_input(rule);
+			continue;
+		}
+		if (!rule->names_input_event)
+			lockout_error(diag, p, set, rule->at, rule->path,
+				      "rule \"%s\" denies input events (\"request\": \"any\"), which would lock out keyboards and mice: list the requests it refuses (get_report, set_report, output_report), or name \"input_event\" to refuse input on purpose",
+				      rule->name);
+		else
+			lockout_error(diag, p, set, rule->at, rule->path,
+				      "rule \"%s\" denies input events of every keyboard and mouse %s takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)",
+				      rule->name, all->path);
+		r = -EINVAL;
+	}
+	if (!set->has_default || set->default_action != HID_RULE_DENY || (named && (!all || input_allowed)))
+		return r;
+	snprintf(where, sizeof(where), "%s.default", set->path);
+	if (!named)
+		lockout_error(diag, p, set, set->default_at, where,
+			      "\"default\": \"deny\" refuses input events too, which would lock out keyboards and mice: add a rule for \"input_event\" (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"})");
+	else
+		lockout_error(diag, p, set, set->default_at, where,
+			      "\"default\": \"deny\" refuses the input events no rule allows, of every keyboard and mouse %s takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: allow every input event (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"}), or match only the devices to lock down",
+			      all->path);
+	return -EINVAL;
+}
+
 static int check_lockout(const struct policy *p, struct diag *diag)
 {
 	int r = 0;
 
-	for (size_t s = 0; s < p->n_sets; s++) {
-		const struct policy_ruleset *set = &p->sets[s];
-		const char *file = p->files[set->file].path;
-		bool named = false;
-
-		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
-			const struct policy_rule *rule = &p->rules[i];
-
-			named = named || rule->names_input_event;
-			if (rule->invalid || rule->action != HID_RULE_DENY ||
-			    !(rule->kinds & HID_RULE_KIND_INPUT_EVENT) || rule->names_input_event)
-				continue;
-			diag_add_at(diag, DIAG_ERROR, file, rule->at.line, rule->at.column, rule->path,
-				    "rule \"%s\" denies input events (\"request\": \"any\"), which would lock out keyboards and mice: list the requests it refuses (get_report, set_report, output_report), or name \"input_event\" to refuse input on purpose",
-				    rule->name);
+	for (size_t s = 0; s < p->n_sets; s++)
+		if (check_set_lockout(p, &p->sets[s], diag) < 0)
 			r = -EINVAL;
-		}
-		if (set->has_default && set->default_action == HID_RULE_DENY && !named) {
-			char where[POLICY_PATH_MAX];
-
-			snprintf(where, sizeof(where), "%s.default", set->path);
-			diag_add_at(diag, DIAG_ERROR, file, set->default_at.line, set->default_at.column, where,
-				    "\"default\": \"deny\" refuses input events too, which would lock out keyboards and mice: add a rule for \"input_event\" (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"})");
-			r = -EINVAL;
-		}
-	}
 	return r;
 }
 

@@ -46,15 +46,15 @@ struct json_pos parse_pos(const struct parse_ctx *c, const char *path)
 	return pos_map_find(c->pos, path, false);
 }
 
-static void perr_at(struct parse_ctx *c, const char *path, bool key, const char *fmt,
-		    va_list ap) __attribute__((format(printf, 4, 0)));
+static void perr_at(struct parse_ctx *c, enum diag_severity sev, const char *path, bool key,
+		    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
-static void perr_at(struct parse_ctx *c, const char *path, bool key, const char *fmt,
-		    va_list ap)
+static void perr_at(struct parse_ctx *c, enum diag_severity sev, const char *path, bool key,
+		    const char *fmt, va_list ap)
 {
 	struct json_pos at = pos_map_find(c->pos, path, key);
 
-	diag_vadd_at(c->diag, DIAG_ERROR, c->file, at.line, at.column, path, fmt, ap);
+	diag_vadd_at(c->diag, sev, c->file, at.line, at.column, path, fmt, ap);
 }
 
 void perr(struct parse_ctx *c, const char *path, const char *fmt, ...)
@@ -62,7 +62,7 @@ void perr(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	perr_at(c, path, false, fmt, ap);
+	perr_at(c, DIAG_ERROR, path, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -71,7 +71,16 @@ void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	perr_at(c, path, true, fmt, ap);
+	perr_at(c, DIAG_ERROR, path, true, fmt, ap);
+	va_end(ap);
+}
+
+void pwarn(struct parse_ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	perr_at(c, DIAG_WARNING, path, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -230,10 +239,53 @@ static void number_string_error(struct parse_ctx *c, const char *path, const cha
 		perr(c, path, "\"%.40s%s\" is not %s", s, len > 40 ? "..." : "", what);
 }
 
-static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
-			   unsigned long max, const char *what, unsigned long *ret)
+/*
+ * Version 1 files, as earlier releases read them, also wrote numbers in
+ * strings without "0x": IDs in hex as lsusb prints them ("054c"), every
+ * other number in decimal ("16"). Such files keep loading with the meaning
+ * they had, and a warning says how to write the number now. Keys newer than
+ * that spelling never had it.
+ */
+enum old_spelling {
+	OLD_NONE,	/* a key newer than the old spelling */
+	OLD_HEX,	/* vendor and product IDs */
+	OLD_DECIMAL,	/* report IDs and payload offsets */
+};
+
+/* S, 1..8 digits without "0x", in the old spelling OLD of C's document. */
+static int parse_old_string(const struct parse_ctx *c, const char *s, enum old_spelling old,
+			    unsigned long *ret)
 {
+	const char *digits = old == OLD_HEX ? "0123456789abcdefABCDEF" : "0123456789";
+	unsigned long n = 0, base = old == OLD_HEX ? 16 : 10;
+	size_t len = strlen(s);
+
+	if (old == OLD_NONE || c->version != 1 || len == 0 || len > 8 || strspn(s, digits) != len)
+		return -EINVAL;
+	for (; *s; s++)
+		n = n * base + (unsigned long)(isdigit((unsigned char)*s) ? *s - '0' :
+					       tolower((unsigned char)*s) - 'a' + 10);
+	*ret = n;
+	return 0;
+}
+
+static void old_spelling_warning(struct parse_ctx *c, const char *path, const char *s,
+				 enum old_spelling old, unsigned long n)
+{
+	if (old == OLD_HEX)
+		pwarn(c, path, "\"%s\" is an ID in the old spelling, hex without \"0x\", read as 0x%04lx as before; write \"0x%04lx\" (a number in a string is hex and starts with \"0x\")",
+		      s, n, n);
+	else
+		pwarn(c, path, "\"%s\" is a number in the old spelling, a decimal string, read as %lu as before; write %lu (a JSON integer) or \"0x%02lx\" (a number in a string is hex and starts with \"0x\")",
+		      s, n, n, n);
+}
+
+static int number_in_range(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
+			   enum old_spelling old, const char *what, unsigned long *ret)
+{
+	bool old_form = false;
 	unsigned long n;
+	const char *s;
 	char d[64];
 
 	if (json_is_integer(v)) {
@@ -250,14 +302,20 @@ static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
 		perr(c, path, "expected %s, got %s", what, json_describe(v, d, sizeof(d)));
 		return -EINVAL;
 	}
-	if (parse_hex_string(json_string_value(v), &n) < 0) {
-		number_string_error(c, path, json_string_value(v), what);
-		return -EINVAL;
+	s = json_string_value(v);
+	if (parse_hex_string(s, &n) < 0) {
+		if (parse_old_string(c, s, old, &n) < 0) {
+			number_string_error(c, path, s, what);
+			return -EINVAL;
+		}
+		old_form = true;
 	}
 	if (n > max) {
-		perr(c, path, "%.40s is out of range 0..%lu", json_string_value(v), max);
+		perr(c, path, "%.40s is out of range 0..%lu", s, max);
 		return -ERANGE;
 	}
+	if (old_form)
+		old_spelling_warning(c, path, s, old, n);
 	*ret = n;
 	return 0;
 }
@@ -265,8 +323,15 @@ static int number_in_range(struct parse_ctx *c, const char *path, json_t *v,
 int pv_uint(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
 	    unsigned long *ret)
 {
-	return number_in_range(c, path, v, max, "a number (a JSON integer, or hex such as \"0x1f\")",
-			       ret);
+	return number_in_range(c, path, v, max, OLD_NONE,
+			       "a number (a JSON integer, or hex such as \"0x1f\")", ret);
+}
+
+int pv_uint_v1(struct parse_ctx *c, const char *path, json_t *v, unsigned long max,
+	       unsigned long *ret)
+{
+	return number_in_range(c, path, v, max, OLD_DECIMAL,
+			       "a number (a JSON integer, or hex such as \"0x1f\")", ret);
 }
 
 int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
@@ -274,8 +339,8 @@ int pv_id16(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 	unsigned long n;
 	int r;
 
-	r = number_in_range(c, path, v, 0xffff, "an ID (hex such as \"0x054c\", or a JSON integer)",
-			    &n);
+	r = number_in_range(c, path, v, 0xffff, OLD_HEX,
+			    "an ID (hex such as \"0x054c\", or a JSON integer)", &n);
 	if (r < 0)
 		return r;
 	*ret = (uint16_t)n;
@@ -485,7 +550,7 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 			     json_describe(v, d, sizeof(d)));
 			return -EINVAL;
 		}
-		if (number_in_range(c, path, v, 4095, "an errno", &n) < 0)
+		if (number_in_range(c, path, v, 4095, OLD_NONE, "an errno", &n) < 0)
 			return -ERANGE;
 		if (n == 0) {
 			perr(c, path, "errno 0 would not refuse anything: use 1..4095");
@@ -509,12 +574,25 @@ static void ids_set_range(uint32_t ids[HID_RULES_REPORT_ID_WORDS], unsigned lo, 
 		ids[id >> 5] |= 1u << (id & 31);
 }
 
+/* One end of a report ID range: hex with "0x", or decimal in the old
+ * spelling (then *OLD is set). */
+static int range_end(const struct parse_ctx *c, const char *s, unsigned long *ret, bool *old)
+{
+	if (parse_hex_string(s, ret) == 0)
+		return 0;
+	if (parse_old_string(c, s, OLD_DECIMAL, ret) < 0)
+		return -EINVAL;
+	*old = true;
+	return 0;
+}
+
 /* One list element or the whole value: an ID or a "lo-hi" range. */
 static int report_id_item(struct parse_ctx *c, const char *path, json_t *v,
 			  uint32_t ids[HID_RULES_REPORT_ID_WORDS])
 {
 	unsigned long lo, hi;
 	const char *s, *dash;
+	bool old = false;
 	char d[64];
 
 	if (json_is_string(v) && (dash = strchr((s = json_string_value(v)), '-')) &&
@@ -523,7 +601,7 @@ static int report_id_item(struct parse_ctx *c, const char *path, json_t *v,
 
 		if (!first)
 			return -ENOMEM;
-		if (parse_hex_string(first, &lo) < 0 || parse_hex_string(dash + 1, &hi) < 0) {
+		if (range_end(c, first, &lo, &old) < 0 || range_end(c, dash + 1, &hi, &old) < 0) {
 			perr(c, path, "%s is not a report ID range such as \"0x10-0x1f\" (both ends hex, with \"0x\")",
 			     json_describe(v, d, sizeof(d)));
 			return -EINVAL;
@@ -536,10 +614,13 @@ static int report_id_item(struct parse_ctx *c, const char *path, json_t *v,
 			perr(c, path, "%.40s is an empty range (%lu > %lu)", s, lo, hi);
 			return -EINVAL;
 		}
+		if (old)
+			pwarn(c, path, "\"%s\" is a range in the old spelling, decimal without \"0x\", read as 0x%02lx-0x%02lx as before; write \"0x%02lx-0x%02lx\" (a number in a string is hex and starts with \"0x\")",
+			      s, lo, hi, lo, hi);
 		ids_set_range(ids, lo, hi);
 		return 0;
 	}
-	if (number_in_range(c, path, v, 255,
+	if (number_in_range(c, path, v, 255, OLD_DECIMAL,
 			    "a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\")", &lo) < 0)
 		return -EINVAL;
 	ids_set_range(ids, lo, lo);
@@ -605,7 +686,7 @@ int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	int r;
 
 	if (json_is_integer(v)) {
-		if (number_in_range(c, path, v, 255, "a byte", &b) < 0)
+		if (number_in_range(c, path, v, 255, OLD_NONE, "a byte", &b) < 0)
 			return -ERANGE;
 		buf[0] = (uint8_t)b;
 		*n = 1;

@@ -2,7 +2,8 @@
 /*
  * May a policy file be trusted? Only when nobody but root (or SELF, the
  * user running a check) can change it or any directory on the real path to
- * it. WHY (SIZE bytes) says what is wrong otherwise.
+ * it, by their modes or their POSIX ACLs. WHY (SIZE bytes) says what is
+ * wrong otherwise.
  */
 #pragma once
 

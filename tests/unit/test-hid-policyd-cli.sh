@@ -109,6 +109,32 @@ run_case check_missing_config_dir_fails 1 \
 	"$tmp/none: cannot open directory: No such file or directory" \
 	"policy rejected: 1 error, 0 warnings" -- --check --config-dir "$tmp/none"
 
+# an audit-mode rule set's default deny first never weakens the enforcing one's
+mkdir -p "$tmp/defaults"
+cat >"$tmp/defaults/10-trial.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x046d", "product": "0xc52b"}, "mode": "audit",
+ "default": "deny", "rules": [{"name": "trial-input", "request": "input_event", "report_id": "any", "action": "allow"}]}]}
+JSON
+cat >"$tmp/defaults/20-enforced.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x046d", "product": "0xc52b"},
+ "default": "deny", "default_errno": "EIO",
+ "rules": [{"name": "input", "request": "input_event", "report_id": "any", "action": "allow"}]}]}
+JSON
+run_case explain_an_enforcing_default_decides_over_an_audit_one 0 \
+	"decision: deny (EIO) by the default of 20-enforced.json: devices[0]: no rule matches" \
+	"result: refused with -EIO, logged" \
+	-- --explain --config-dir "$tmp/defaults" --device usb:046d:c52b --request output_report --id 1
+
+# denying the input of every device, on purpose or not, is a lockout
+mkdir -p "$tmp/lock"
+cat >"$tmp/lock/90-lock.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "any"},
+ "rules": [{"name": "no-input", "request": ["any", "input_event"], "report_id": "any", "action": "deny"}]}]}
+JSON
+run_case check_strict_refuses_a_rule_denying_every_devices_input 1 \
+	"$tmp/lock/90-lock.json:2:12: devices[0].rules[0]: rule \"no-input\" denies input events of every keyboard and mouse devices[0].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)" \
+	"policy rejected: 1 error, 0 warnings" -- --check --strict --config-dir "$tmp/lock"
+
 # who may send: root's programs, and the members of group 0 running /bin/sh
 mkdir -p "$tmp/senders"
 cat >"$tmp/senders/30-senders.json" <<'JSON'

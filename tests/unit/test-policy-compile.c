@@ -241,6 +241,89 @@ static void audit_rule_set_first_does_not_shadow_an_enforcing_rule(void)
 	      "the enforcing rule after it must decide");
 }
 
+#define DS4_MATCH "'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}"
+#define INPUT_ALLOW(name) "{'name': '" name "', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'}"
+
+/* An audit-mode rule set's default never stands in for an enforcing rule
+ * set's, whichever comes first: audit mode never weakens enforcement. */
+static void an_audit_default_never_overrides_an_enforcing_default(void)
+{
+	struct policy_device ds4 = USB_DEVICE(0x054c, 0x09cc, "Wireless Controller");
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	compile_text("{'version': 1, 'devices': ["
+		     "{" DS4_MATCH ", 'mode': 'audit', 'default': 'deny', 'default_errno': 'EACCES',"
+		     " 'rules': [" INPUT_ALLOW("audit-input") "]},"
+		     "{" DS4_MATCH ", 'default': 'deny', 'default_errno': 'EIO', 'rules': [" INPUT_ALLOW("input") "]}]}",
+		     &ds4, &r);
+	CHECK_EQ(r.mode, HID_RULES_MODE_ENFORCE);
+	CHECK(r.default_action == HID_RULE_DENY && r.default_err == EIO &&
+	      !(r.default_flags & HID_RULE_F_AUDIT), "the enforcing rule set's default must be compiled");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 2, (const uint8_t[]){ 2, 0 }, 2);
+	CHECK(v.rule == -1 && v.action == HID_RULE_DENY && v.err == EIO && v.enforced,
+	      "the enforcing default must refuse");
+
+	/* an audit "allow" first lets nothing through either */
+	compile_text("{'version': 1, 'devices': ["
+		     "{" DS4_MATCH ", 'mode': 'audit', 'default': 'allow', 'rules': []},"
+		     "{" DS4_MATCH ", 'default': 'deny', 'rules': [" INPUT_ALLOW("input") "]}]}",
+		     &ds4, &r);
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 2, (const uint8_t[]){ 2, 0 }, 2);
+	CHECK(v.rule == -1 && v.action == HID_RULE_DENY && v.enforced, "the enforcing default must refuse");
+
+	/* where no enforcing rule set states a default, the audit one logs
+	 * what it would deny and the request passes, as the built-in allow */
+	compile_text("{'version': 1, 'devices': ["
+		     "{" DS4_MATCH ", 'mode': 'audit', 'default': 'deny', 'rules': [" INPUT_ALLOW("audit-input") "]},"
+		     "{" DS4_MATCH ", 'rules': [{'name': 'no-fw', 'request': 'set_report', 'report_type': 'feature',"
+		     " 'report_id': '0xa0', 'action': 'deny'}]}]}",
+		     &ds4, &r);
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 2, (const uint8_t[]){ 2, 0 }, 2);
+	CHECK(v.rule == -1 && v.action == HID_RULE_DENY && !v.enforced && v.logged,
+	      "the audit default must only log");
+}
+
+/* Version 1 files of earlier releases wrote IDs in hex without "0x" and
+ * other numbers as decimal strings: they compile as they did then, each such
+ * number with a warning. A key newer than that spelling never had it. */
+static void version_1_old_spellings_keep_their_meaning(void)
+{
+	struct policy_device deck = USB_DEVICE(0x28de, 0x1205, "Steam Deck Controller");
+	struct policy_device decimal_1205 = USB_DEVICE(0x28de, 1205, "not the Deck");
+	const uint8_t isp[] = { 0x00, 0x90, 0x04 };
+	struct hid_device_rules r;
+	struct diag d = {};
+	struct policy *p;
+
+	p = load_text("t.json", "{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '28de', 'product': ['1205', '0x1206']}, 'rules': ["
+		      "{'name': 'by-id', 'request': 'set_report', 'report_type': 'feature', 'report_id': ['16', '48-50'], 'action': 'deny'},"
+		      "{'name': 'by-byte', 'request': 'set_report', 'report_type': 'feature', 'report_id': 0,"
+		      " 'payload': [{'offset': '1', 'value': '0x90'}], 'action': 'deny'}]}]}", &d);
+	CHECK(p, "an old spelling was refused");
+	CHECK_EQ(d.n_errors, 0);
+	CHECK_EQ(d.n_warnings, 5);	/* "28de", "1205", "16", "48-50", "1" */
+	CHECK(diag_contains(&d, "t.json:1:83: devices[0].match.product[0]: warning: \"1205\" is an ID in the old spelling, hex without \"0x\", read as 0x1205 as before; write \"0x1205\""),
+	      "no warning on the product");
+
+	CHECK_EQ(policy_compile(p, &decimal_1205, &r, NULL), -ENOENT);
+	CHECK_EQ(policy_compile(p, &deck, &r, NULL), 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 16, (const uint8_t[]){ 16 }, 1).rule, 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0x16, (const uint8_t[]){ 0x16 }, 1).rule, -1);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 48, (const uint8_t[]){ 48 }, 1).rule, 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 50, (const uint8_t[]){ 50 }, 1).rule, 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 51, (const uint8_t[]){ 51 }, 1).rule, -1);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, isp, sizeof(isp)).rule, 1);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0, isp + 1, 2).rule, -1);
+	policy_free(p);
+	diag_done(&d);
+
+	p = load_text("t.json", "{'version': 1, 'devices': [{'match': {'interface': '1'}, 'rules': []}]}", &d);
+	CHECK(!p, "an interface number as a decimal string was accepted");
+	CHECK(diag_contains(&d, "devices[0].match.interface: \"1\" is not a number"), "no error on the interface");
+	diag_done(&d);
+}
+
 static void device_matching_uses_bus_ids_and_name_glob(void)
 {
 	const char *doc =
@@ -493,6 +576,8 @@ static const struct test_case tests[] = {
 	{ "audit_mode_logs_but_does_not_enforce", audit_mode_logs_but_does_not_enforce },
 	{ "audit_rule_set_next_to_enforcing_one_audits_only_its_rules", audit_rule_set_next_to_enforcing_one_audits_only_its_rules },
 	{ "audit_rule_set_first_does_not_shadow_an_enforcing_rule", audit_rule_set_first_does_not_shadow_an_enforcing_rule },
+	{ "an_audit_default_never_overrides_an_enforcing_default", an_audit_default_never_overrides_an_enforcing_default },
+	{ "version_1_old_spellings_keep_their_meaning", version_1_old_spellings_keep_their_meaning },
 	{ "device_matching_uses_bus_ids_and_name_glob", device_matching_uses_bus_ids_and_name_glob },
 	{ "too_many_rules_on_one_device_is_refused_not_truncated", too_many_rules_on_one_device_is_refused_not_truncated },
 	{ "rule_index_maps_back_to_the_rule_name", rule_index_maps_back_to_the_rule_name },

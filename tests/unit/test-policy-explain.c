@@ -278,6 +278,42 @@ static void an_audit_rule_that_depends_on_the_sender_does_not_make_the_decision_
 	diag_done(&d);
 }
 
+/* An audit-mode rule set's default deny before an enforcing one's: the
+ * enforcing default decides, as in the compiled rules, and the text says
+ * why the audit set's does not. */
+static void an_audit_default_does_not_decide_over_an_enforcing_one(void)
+{
+	struct diag d = {};
+	struct policy *p = load_text("t.json",
+		"{'version': 1, 'devices': ["
+		"{'match': {'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'}, 'mode': 'audit',"
+		" 'default': 'deny', 'default_errno': 'EACCES',"
+		" 'rules': [{'name': 'trial-input', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'}]},"
+		"{'match': {'bus': 'usb', 'vendor': '0x046d', 'product': '0xc52b'},"
+		" 'default': 'deny', 'default_errno': 'EIO',"
+		" 'rules': [{'name': 'input', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'}]}]}", &d);
+	struct hid_device_rules r;
+	struct policy_verdict v;
+	struct explained e;
+
+	CHECK(p, "policy rejected");
+	e = explain(p, NULL);
+	CHECK_TEXT(e, "decision: deny (EIO) by the default of t.json: devices[1]: no rule matches\n");
+	CHECK_TEXT(e, "  the default of t.json: devices[0] (deny) does not decide: its rule set is in audit mode, and an enforcing rule set's default comes first\n");
+	CHECK_TEXT(e, "result: refused with -EIO, logged\n");
+	CHECK_NO_TEXT(e, "because of audit mode");
+	CHECK(e.v.enforced && e.v.err == EIO, "explain's verdict must enforce the EIO default");
+
+	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
+	policy_evaluate(&r, &(struct policy_request){ .kind = HID_RULE_KIND_SET_FEATURE, .report_id = 3,
+						      .data = (const uint8_t[]){ 3, 0 }, .len = 2 }, &v);
+	CHECK(v.rule == -1 && v.action == e.v.action && v.err == e.v.err && v.enforced == e.v.enforced,
+	      "explain and the compiled rules disagree");
+	free(e.text);
+	policy_free(p);
+	diag_done(&d);
+}
+
 /* Every sender of a small world, each field given or left open: the rule
  * matches ALWAYS when it matches every completion, NEVER when none, and
  * DEPENDS otherwise, as the firewall's evaluation decides each. */
@@ -449,6 +485,8 @@ static const struct test_case tests[] = {
 	{ "an_executable_is_told_by_its_identity", an_executable_is_told_by_its_identity },
 	{ "an_audit_rule_that_depends_on_the_sender_does_not_make_the_decision_depend",
 	  an_audit_rule_that_depends_on_the_sender_does_not_make_the_decision_depend },
+	{ "an_audit_default_does_not_decide_over_an_enforcing_one",
+	  an_audit_default_does_not_decide_over_an_enforcing_one },
 	{ "a_sender_field_explain_cannot_try_is_never_guessed",
 	  a_sender_field_explain_cannot_try_is_never_guessed },
 	{ "a_partly_named_sender_matches_as_all_its_completions_do",

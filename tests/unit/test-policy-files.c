@@ -2,14 +2,19 @@
 /*
  * Which policy files are trusted: a file, or a directory on the real path
  * to it, that someone other than root (or the user running the check) can
- * change is refused, with the path at fault, and the whole set with it.
+ * change, by its mode or its POSIX ACL, is refused, with the path at fault,
+ * and the whole set with it.
  */
+#include <endian.h>
 #include <errno.h>
 #include <limits.h>
+#include <linux/posix_acl.h>
+#include <linux/posix_acl_xattr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "policy-helpers.h"
@@ -210,6 +215,126 @@ static void a_directory_reached_through_a_link_is_checked_where_it_is(void)
 	rm_tree(top);
 }
 
+/* One entry of an access ACL, as getfacl(1) shows it: "user:4242:rw-" is
+ * { ACL_USER, ACL_READ | ACL_WRITE, 4242 }. */
+struct acl_item {
+	uint16_t tag, perm;
+	uint32_t id;
+};
+
+/*
+ * Give PATH the access ACL ITEMS (N of them, in the kernel's order: owner,
+ * users, group, groups, mask, other), as setfacl --set would; setfacl may
+ * not be installed, so the attribute is written whole, in its binary form.
+ */
+static void set_acl(const char *path, const struct acl_item *items, size_t n)
+{
+	uint8_t buf[sizeof(struct posix_acl_xattr_header) + 16 * sizeof(struct posix_acl_xattr_entry)];
+	struct posix_acl_xattr_header h = { .a_version = htole32(POSIX_ACL_XATTR_VERSION) };
+
+	CHECK(n <= 16, "too many entries");
+	memcpy(buf, &h, sizeof(h));
+	for (size_t i = 0; i < n; i++) {
+		struct posix_acl_xattr_entry e = {
+			.e_tag = htole16(items[i].tag), .e_perm = htole16(items[i].perm),
+			.e_id = htole32(items[i].id),
+		};
+
+		memcpy(buf + sizeof(h) + i * sizeof(e), &e, sizeof(e));
+	}
+	if (setxattr(path, "system.posix_acl_access", buf, sizeof(h) + n * sizeof(struct posix_acl_xattr_entry), 0) < 0 &&
+	    errno == EOPNOTSUPP)
+		SKIP("the file system of %s has no POSIX ACLs", path);
+	CHECK_OK(getxattr(path, "system.posix_acl_access", NULL, 0));
+}
+#define SET_ACL(path, ...) \
+	set_acl(path, (const struct acl_item[]){ __VA_ARGS__ }, \
+		sizeof((const struct acl_item[]){ __VA_ARGS__ }) / sizeof(struct acl_item))
+
+#define RW (ACL_READ | ACL_WRITE)
+#define RWX (ACL_READ | ACL_WRITE | ACL_EXECUTE)
+#define RX (ACL_READ | ACL_EXECUTE)
+#define ANYONE ((uint32_t)ACL_UNDEFINED_ID)
+
+/* setfacl -m user:4242:rw on a root:root 0644 file: its mode turns 0664,
+ * group root's, which the mode test lets pass; the ACL says who writes. */
+static void a_file_an_acl_lets_another_user_or_group_write_is_refused(void)
+{
+	char *dir = make_temp_dir(), *file = path_in(dir, "10-a.json");
+	struct stat st;
+	struct diag d = {};
+
+	need_root();
+	write_policy(dir, "10-a.json", SET("a"));
+	CHECK_OK(chown(file, 0, 0));
+	CHECK_OK(chmod(file, 0644));
+	SET_ACL(file, { ACL_USER_OBJ, RW, ANYONE }, { ACL_USER, RW, OTHER_UID },
+		{ ACL_GROUP_OBJ, ACL_READ, ANYONE }, { ACL_MASK, RW, ANYONE },
+		{ ACL_OTHER, ACL_READ, ANYONE });
+	CHECK_OK(stat(file, &st));
+	CHECK_EQ(st.st_mode & 07777, 0664);
+	CHECK(!load_dir(dir, &d), "a file uid %d can write through its ACL was accepted", OTHER_UID);
+	CHECK_REFUSAL(&d, "10-a.json: refused: ", file, " is writable by uid 4242 (ACL entry user:4242:rw-)");
+	diag_done(&d);
+
+	SET_ACL(file, { ACL_USER_OBJ, RW, ANYONE }, { ACL_GROUP_OBJ, ACL_READ, ANYONE },
+		{ ACL_GROUP, RW, OTHER_GID }, { ACL_MASK, RW, ANYONE },
+		{ ACL_OTHER, ACL_READ, ANYONE });
+	CHECK(!load_dir(dir, &d), "a file group %d can write through its ACL was accepted", OTHER_GID);
+	CHECK_REFUSAL(&d, file, " is writable by group 4242 (ACL entry group:4242:rw-)");
+	diag_done(&d);
+	free(file);
+	rm_tree(dir);
+}
+
+/* Entries that let only root write, or whose write the mask takes away,
+ * leave the file trusted. */
+static void an_acl_that_lets_no_one_else_write_is_accepted(void)
+{
+	char *dir = make_temp_dir(), *file = path_in(dir, "10-a.json");
+	struct diag d = {};
+	struct policy *p;
+
+	need_root();
+	write_policy(dir, "10-a.json", SET("a"));
+	CHECK_OK(chown(file, 0, 0));
+	SET_ACL(file, { ACL_USER_OBJ, RW, ANYONE }, { ACL_USER, RW, 0 },
+		{ ACL_USER, ACL_READ, OTHER_UID }, { ACL_GROUP_OBJ, RW, ANYONE },
+		{ ACL_GROUP, RW, 0 }, { ACL_MASK, RW, ANYONE }, { ACL_OTHER, ACL_READ, ANYONE });
+	p = load_dir(dir, &d);
+	CHECK(p, "a file only root can write through its ACL was refused");
+	CHECK_EQ(d.n, 0);
+	policy_free(p);
+	diag_done(&d);
+
+	SET_ACL(file, { ACL_USER_OBJ, RW, ANYONE }, { ACL_USER, RW, OTHER_UID },
+		{ ACL_GROUP_OBJ, ACL_READ, ANYONE }, { ACL_MASK, ACL_READ, ANYONE },
+		{ ACL_OTHER, ACL_READ, ANYONE });
+	p = load_dir(dir, &d);
+	CHECK(p, "a file whose ACL mask takes write from uid %d was refused", OTHER_UID);
+	policy_free(p);
+	diag_done(&d);
+	free(file);
+	rm_tree(dir);
+}
+
+/* The directory: a user its ACL lets write could add or replace files. */
+static void a_directory_an_acl_lets_another_user_write_is_refused(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+
+	need_root();
+	write_policy(dir, "10-a.json", SET("a"));
+	CHECK_OK(chmod(dir, 0755));
+	SET_ACL(dir, { ACL_USER_OBJ, RWX, ANYONE }, { ACL_USER, RWX, OTHER_UID },
+		{ ACL_GROUP_OBJ, RX, ANYONE }, { ACL_MASK, RWX, ANYONE }, { ACL_OTHER, RX, ANYONE });
+	CHECK(!load_dir(dir, &d), "a directory uid %d can write through its ACL was accepted", OTHER_UID);
+	CHECK_REFUSAL(&d, dir, " is writable by uid 4242 (ACL entry user:4242:rwx)");
+	diag_done(&d);
+	rm_tree(dir);
+}
+
 static const struct test_case tests[] = {
 	{ "root_owned_files_load", root_owned_files_load },
 	{ "a_file_every_user_can_write_is_refused", a_file_every_user_can_write_is_refused },
@@ -222,6 +347,11 @@ static const struct test_case tests[] = {
 	  a_link_to_a_file_in_another_users_directory_is_refused },
 	{ "a_directory_reached_through_a_link_is_checked_where_it_is",
 	  a_directory_reached_through_a_link_is_checked_where_it_is },
+	{ "a_file_an_acl_lets_another_user_or_group_write_is_refused",
+	  a_file_an_acl_lets_another_user_or_group_write_is_refused },
+	{ "an_acl_that_lets_no_one_else_write_is_accepted", an_acl_that_lets_no_one_else_write_is_accepted },
+	{ "a_directory_an_acl_lets_another_user_write_is_refused",
+	  a_directory_an_acl_lets_another_user_write_is_refused },
 };
 
 int main(int argc, char **argv)

@@ -47,7 +47,7 @@ static void misspellings_and_numbers_point_at_their_place(void)
 		"   'rules': [\n"
 		"    {'name': 'a', 'reqest': 'set_report', 'report_type': 'feature',\n"
 		"     'report_id': '0xf4', 'action': 'deny'},\n"
-		"    {'name': 'b', 'request': 'output_report', 'report_id': '16', 'action': 'dney'},\n"
+		"    {'name': 'b', 'request': 'output_report', 'report_id': 'f4', 'action': 'dney'},\n"
 		"    {'name': 'c', 'request': 'set_report', 'report_type': 'outptu', 'report_id': 1,\n"
 		"     'payload': [{'offset': '1', 'value': '90'}], 'action': 'deny'}]},\n"
 		"  {'match': {'usage': 'gamepad', 'bus': 'usb'}, 'rules': []}\n"
@@ -55,13 +55,13 @@ static void misspellings_and_numbers_point_at_their_place(void)
 	CHECK(!load((const char *[]){ dir, NULL }, &d), "accepted");
 	CHECK_ALL(&d, dir,
 		  "10-pad.json:2:28: devices[0].match: unknown key \"vendr\"; did you mean \"vendor\"?",
-		  "10-pad.json:2:58: devices[0].match.product: \"0ce6\" is not an ID (hex such as \"0x054c\", or a JSON integer): a number in a string is hex and starts with \"0x\"; write \"0x0ce6\"",
+		  "10-pad.json:2:58: devices[0].match.product: warning: \"0ce6\" is an ID in the old spelling, hex without \"0x\", read as 0x0ce6 as before; write \"0x0ce6\" (a number in a string is hex and starts with \"0x\")",
 		  "10-pad.json:4:19: devices[0].rules[0]: unknown key \"reqest\"; did you mean \"request\"?",
 		  "10-pad.json:4:5: devices[0].rules[0]: missing required key \"request\"",
-		  "10-pad.json:6:60: devices[0].rules[1].report_id: \"16\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write 16 (a JSON integer, decimal) or \"0x16\" (hex)",
+		  "10-pad.json:6:60: devices[0].rules[1].report_id: \"f4\" is not a report ID (0..255, \"0x..\", \"0xlo-0xhi\" or \"any\"): a number in a string is hex and starts with \"0x\"; write \"0xf4\"",
 		  "10-pad.json:6:76: devices[0].rules[1].action: expected \"allow\" or \"deny\", got \"dney\"; did you mean \"deny\"?",
 		  "10-pad.json:7:59: devices[0].rules[2].report_type: expected \"feature\", \"input\", \"output\" or \"any\", got \"outptu\"; did you mean \"output\"?",
-		  "10-pad.json:8:29: devices[0].rules[2].payload[0].offset: \"1\" is not a number (a JSON integer, or hex such as \"0x1f\"): a number in a string is hex and starts with \"0x\"; write 1 (a JSON integer, decimal) or \"0x1\" (hex)",
+		  "10-pad.json:8:29: devices[0].rules[2].payload[0].offset: warning: \"1\" is a number in the old spelling, a decimal string, read as 1 as before; write 1 (a JSON integer) or \"0x01\" (a number in a string is hex and starts with \"0x\")",
 		  "10-pad.json:9:23: devices[1].match.usage: \"gamepad\" is not a device class (pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, vendor_defined, game_controller) nor a usage \"0xPPPP:0xUUUU\" or page \"0xPPPP\"; did you mean \"game_pad\"?");
 	diag_done(&d);
 	rm_tree(dir);
@@ -91,6 +91,75 @@ static void lockout_is_an_error_at_the_default_and_at_the_rule(void)
 	free(dir);
 }
 
+/* Naming input_event says a rule set means to refuse input, but never for
+ * every keyboard or mouse: each way a match takes them all in is an error,
+ * at the rule or the default that would drop their input. */
+static void refusing_the_input_of_every_keyboard_or_mouse_is_an_error(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+
+	write_policy(dir, "90-lock.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'usage': 'keyboard'},\n"
+		"   'rules': [{'name': 'no-keys', 'request': 'input_event', 'report_id': 'any', 'action': 'deny'}]},\n"
+		"  {'match': [{'vendor': '0x1234', 'product': '0x5678'}, {'bus': 'usb', 'interface': 0}],\n"
+		"   'rules': [{'name': 'no-high-ids', 'request': 'input_event', 'report_id': '0x01-0xff', 'action': 'deny'}]},\n"
+		"  {'match': {'usage': '0x0001', 'name': '*'},\n"
+		"   'rules': [{'name': 'no-desktop', 'request': 'input_event', 'report_id': 0,\n"
+		"              'payload': [{'offset': 0, 'value': 1}], 'action': 'deny'}]},\n"
+		"  {'match': {'usage': 'mouse', 'bus': 'bluetooth'}, 'default': 'deny',\n"
+		"   'rules': [{'name': 'mouse-id-1', 'request': 'input_event', 'report_id': 1, 'action': 'allow'}]},\n"
+		"  {'match': {'bus': ['i2c', 'virtual']}, 'mode': 'audit', 'default': 'deny',\n"
+		"   'rules': [{'name': 'trial-no-input', 'request': 'input_event', 'report_id': 'any', 'action': 'deny'}]},\n"
+		"  {'match': {'bus': 'any'},\n"
+		"   'rules': [{'name': 'no-input', 'request': ['any', 'input_event'], 'report_id': 'any', 'action': 'deny'}]}\n"
+		"]}\n");
+	CHECK(!load((const char *[]){ dir, NULL }, &d), "a lockout policy was accepted");
+	CHECK_ALL(&d, dir,
+		  "90-lock.json:3:14: devices[0].rules[0]: rule \"no-keys\" denies input events of every keyboard and mouse devices[0].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)",
+		  "90-lock.json:5:14: devices[1].rules[0]: rule \"no-high-ids\" denies input events of every keyboard and mouse devices[1].match[1] takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)",
+		  "90-lock.json:7:14: devices[2].rules[0]: rule \"no-desktop\" denies input events of every keyboard and mouse devices[2].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)",
+		  "90-lock.json:9:64: devices[3].default: \"default\": \"deny\" refuses the input events no rule allows, of every keyboard and mouse devices[3].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: allow every input event (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"}), or match only the devices to lock down",
+		  "90-lock.json:12:14: devices[4].rules[0]: rule \"trial-no-input\" denies input events of every keyboard and mouse devices[4].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)",
+		  "90-lock.json:11:70: devices[4].default: \"default\": \"deny\" refuses the input events no rule allows, of every keyboard and mouse devices[4].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: allow every input event (e.g. {\"name\": \"...-input\", \"request\": \"input_event\", \"report_id\": \"any\", \"action\": \"allow\"}), or match only the devices to lock down",
+		  "90-lock.json:14:14: devices[5].rules[0]: rule \"no-input\" denies input events of every keyboard and mouse devices[5].match takes in (it names no vendor and product, serial or descriptor that leaves them out), which would lock them out: match only the devices whose input it refuses (by vendor and product, uniq or descriptor_sha256)");
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+/* Refusing input on purpose stays possible where the match leaves most
+ * keyboards and mice out, and deny by default where every input passes. */
+static void refusing_input_of_chosen_devices_is_no_lockout(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+
+	write_policy(dir, "60-chosen.json",
+		"{'version': 1, 'devices': [\n"
+		"  {'match': {'usage': 'keyboard', 'vendor': '0x1234'},\n"
+		"   'rules': [{'name': 'kbd-1234', 'request': 'input_event', 'report_id': 'any', 'action': 'deny'}]},\n"
+		"  {'match': {'bus': 'usb', 'uniq': 'SN-0042'},\n"
+		"   'rules': [{'name': 'sn-0042', 'request': ['any', 'input_event'], 'report_id': 'any', 'action': 'deny'}]},\n"
+		"  {'match': {'usage': 'game_pad'},\n"
+		"   'rules': [{'name': 'pads', 'request': 'input_event', 'report_id': '0x80-0xff', 'action': 'deny'}]},\n"
+		"  {'match': {'bus': 'virtual', 'name': 'Test*'},\n"
+		"   'rules': [{'name': 'virtual-test', 'request': 'input_event', 'report_id': 'any', 'action': 'deny'}]},\n"
+		"  {'match': {'bus': 'any'}, 'default': 'deny',\n"
+		"   'rules': [{'name': 'all-input', 'request': 'input_event', 'report_id': 'any', 'action': 'allow'},\n"
+		"             {'name': 'late-deny', 'request': 'input_event', 'report_id': 5, 'action': 'deny'}]}\n"
+		"]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "a policy refusing chosen devices' input was rejected");
+	CHECK_EQ(d.n_errors, 0);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
 static void naming_input_event_makes_deny_by_default_deliberate(void)
 {
 	char *dir = make_temp_dir();
@@ -107,6 +176,30 @@ static void naming_input_event_makes_deny_by_default_deliberate(void)
 	p = load((const char *[]){ dir, NULL }, &d);
 	CHECK(p, "rejected");
 	CHECK_EQ(d.n, 0);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
+/* A deny of "any" request whose payload conditions contradict each other
+ * never matches: it refuses no input event, and only that is said. */
+static void a_rule_that_can_never_match_locks_nobody_out(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+	char *msg;
+
+	write_policy(dir, "40-never.json",
+		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x057e', 'product': '0x2009'}, 'rules': [\n"
+		"  {'name': 'never', 'request': 'any', 'report_id': 3,\n"
+		"   'payload': [{'offset': 1, 'value': 1}, {'offset': 1, 'value': 2}], 'action': 'deny'}]}]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "a rule that can never match was taken for a lockout");
+	msg = in_dir(dir, "40-never.json:2:3: devices[0].rules[0]: warning: rule \"never\" can never match: its payload conditions contradict each other");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
 	policy_free(p);
 	diag_done(&d);
 	rm_tree(dir);
@@ -204,7 +297,11 @@ static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
 static const struct test_case tests[] = {
 	{ "misspellings_and_numbers_point_at_their_place", misspellings_and_numbers_point_at_their_place },
 	{ "lockout_is_an_error_at_the_default_and_at_the_rule", lockout_is_an_error_at_the_default_and_at_the_rule },
+	{ "refusing_the_input_of_every_keyboard_or_mouse_is_an_error",
+	  refusing_the_input_of_every_keyboard_or_mouse_is_an_error },
+	{ "refusing_input_of_chosen_devices_is_no_lockout", refusing_input_of_chosen_devices_is_no_lockout },
 	{ "naming_input_event_makes_deny_by_default_deliberate", naming_input_event_makes_deny_by_default_deliberate },
+	{ "a_rule_that_can_never_match_locks_nobody_out", a_rule_that_can_never_match_locks_nobody_out },
 	{ "override_in_etc_is_named_by_its_full_path", override_in_etc_is_named_by_its_full_path },
 	{ "shadowed_overlapping_and_duplicate_rules_across_files", shadowed_overlapping_and_duplicate_rules_across_files },
 	{ "an_allow_for_one_sender_does_not_shadow_the_deny_after_it", an_allow_for_one_sender_does_not_shadow_the_deny_after_it },
