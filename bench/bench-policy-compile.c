@@ -55,7 +55,7 @@ static void write_rule(FILE *f, int d, int r)
 			"\"action\": \"deny\"}", (0x10 * r) & 0xf0);
 		break;
 	default:
-		fprintf(f, "\"request\": \"input_event\", \"report_id\": \"%d\", \"action\": \"deny\"}", 100 + r);
+		fprintf(f, "\"request\": \"input_event\", \"report_id\": %d, \"action\": \"deny\"}", 100 + r);
 		break;
 	}
 }
