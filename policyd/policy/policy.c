@@ -29,6 +29,7 @@ void policy_free(struct policy *p)
 		free(p->files[i].name);
 		free(p->files[i].path);
 		free(p->files[i].description);
+		free(p->files[i].text);
 	}
 	for (size_t i = 0; i < p->n_sets; i++) {
 		struct policy_ruleset *s = &p->sets[i];

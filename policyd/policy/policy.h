@@ -138,6 +138,10 @@ struct policy_file {
 	char *name;		/* base name: what messages and overrides use */
 	char *path;		/* where it was read from */
 	char *description;
+	/* The file as it was read, so that the daemon can keep the policy
+	 * in force on disk without reading the file a second time. */
+	char *text;
+	size_t len;
 };
 
 /* A systemd unit a rule's sender names, and its cgroup. */

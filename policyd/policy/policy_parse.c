@@ -559,10 +559,14 @@ int policy_parse_buffer(struct policy *p, const char *name, const char *path,
 	p->files[p->n_files] = (struct policy_file){
 		.name = strdup(name),
 		.path = strdup(path ?: name),
+		.text = malloc(len + 1),
+		.len = len,
 	};
 	p->n_files++;
-	if (!p->files[c.file_idx].name || !p->files[c.file_idx].path)
+	if (!p->files[c.file_idx].name || !p->files[c.file_idx].path || !p->files[c.file_idx].text)
 		return -ENOMEM;
+	memcpy(p->files[c.file_idx].text, buf, len);
+	p->files[c.file_idx].text[len] = '\0';
 	c.file = p->files[c.file_idx].path;
 
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &error);

@@ -122,10 +122,6 @@ static int start(struct daemon *d)
 		say(LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;
 	}
-	r = daemon_load_policy(d, &d->state.policy, NULL);
-	if (r < 0)
-		return r;
-
 	r = fw_loader_open(&d->enforcer.loader, d->cfg->state_dir);
 	if (r < 0 && !d->enforcer.loader.features.hid_bpf) {
 		say(LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
@@ -145,7 +141,7 @@ static int start(struct daemon *d)
 	    d->enforcer.loader.features.comm ? "yes" : "no",
 	    d->enforcer.loader.features.input_safe ? "yes" :
 	    "no (input rules need --allow-unsafe-input-rules: hid-policyd(8))");
-	r = daemon_check_kernel(d, d->state.policy, NULL);
+	r = daemon_start_policy(d);
 	if (r < 0)
 		return r;
 

@@ -16,6 +16,7 @@ struct daemon_config {
 	const char *state_dir;		/* bpffs pin root, HID_FW_PIN_ROOT */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	const char *runtime_dir;	/* decisions for udev, RUNTIME_DIR_DEFAULT */
+	const char *saved_policy_dir;	/* the last policy that loaded, SAVED_POLICY_DIR_DEFAULT */
 	bool foreground;
 	bool sandbox;			/* drop privileges and filter syscalls */
 	bool journal;			/* records to the systemd journal too */

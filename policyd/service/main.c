@@ -19,6 +19,7 @@
 #include "hid/devices.h"
 #include "options.h"
 #include "policy/policy.h"
+#include "saved_policy.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
@@ -341,6 +342,7 @@ static int run_daemon(const struct options *opts)
 		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
 		.sysfs_devices = HID_SYSFS_DEVICES,
 		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,
+		.saved_policy_dir = opts->saved_policy_dir ?: SAVED_POLICY_DIR_DEFAULT,
 		.foreground = opts->foreground,
 		.sandbox = !opts->no_sandbox,
 		.journal = opts->journal >= 0 ? opts->journal : audit_journal_default(),

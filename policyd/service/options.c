@@ -11,6 +11,7 @@
 #include "hid_firewall.h"
 #include "options.h"
 #include "policy/policy.h"
+#include "saved_policy.h"
 
 enum {
 	OPT_CHECK = 0x100,
@@ -47,6 +48,7 @@ enum {
 	OPT_ORIGIN,
 	OPT_UNIT,
 	OPT_ALLOW_UNSAFE_INPUT_RULES,
+	OPT_SAVED_POLICY_DIR,
 };
 
 void options_usage(FILE *f)
@@ -54,7 +56,7 @@ void options_usage(FILE *f)
 	fprintf(f,
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
 		"                   [--[no-]journal] [--[no-]linux-audit] [--state-dir DIR]\n"
-		"                   [--allow-unsafe-input-rules]\n"
+		"                   [--allow-unsafe-input-rules] [--saved-policy-dir DIR]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
 		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
 		"                   [--runtime-dir DIR]\n"
@@ -80,6 +82,8 @@ void options_usage(FILE *f)
 		"  --runtime-dir DIR   where decisions are published for udev\n"
 		"                      (default " RUNTIME_DIR_DEFAULT ")\n"
 		"  --no-sandbox        keep every privilege and allow every syscall (debugging)\n"
+		"  --saved-policy-dir DIR  where the policy in force is kept, for a start whose\n"
+		"                      policy is broken (default " SAVED_POLICY_DIR_DEFAULT ")\n"
 		"  --allow-unsafe-input-rules  accept rules on input reports on a kernel whose\n"
 		"                      HID-BPF input path a device can make write past its\n"
 		"                      buffer (upstream 6.3 and later; see hid-policyd(8))\n"
@@ -144,6 +148,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
 		{ "allow-unsafe-input-rules", no_argument, NULL, OPT_ALLOW_UNSAFE_INPUT_RULES },
+		{ "saved-policy-dir", required_argument, NULL, OPT_SAVED_POLICY_DIR },
 		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
 		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -299,6 +304,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_ALLOW_UNSAFE_INPUT_RULES:
 			opts->allow_unsafe_input = true;
 			break;
+		case OPT_SAVED_POLICY_DIR:
+			opts->saved_policy_dir = optarg;
+			break;
 		case OPT_CLEANUP:
 			if (set_command(opts, COMMAND_CLEANUP) < 0)
 				return -EINVAL;
@@ -315,8 +323,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 		opts->command = COMMAND_DAEMON;
 	if (opts->command != COMMAND_DAEMON &&
 	    (opts->foreground || opts->audit_log || opts->no_sandbox || opts->journal >= 0 ||
-	     opts->linux_audit >= 0)) {
-		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --[no-]journal, --[no-]linux-audit and --no-sandbox go with running the daemon\n");
+	     opts->linux_audit >= 0 || opts->saved_policy_dir)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --[no-]journal, --[no-]linux-audit, --no-sandbox and --saved-policy-dir go with running the daemon\n");
 		return -EINVAL;
 	}
 	if (opts->allow_unsafe_input && opts->command != COMMAND_DAEMON &&

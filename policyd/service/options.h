@@ -60,6 +60,7 @@ struct options {
 	int linux_audit;	/* --linux-audit 1, --no-linux-audit 0, neither -1 */
 	const char *state_dir;
 	const char *runtime_dir;
+	const char *saved_policy_dir;
 	/* --wait-decided */
 	const char *devpath;
 	int timeout_s;

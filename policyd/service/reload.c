@@ -19,8 +19,11 @@
 #include "enforce/kernel_support.h"
 #include "enforce/units.h"
 #include "notify.h"
+#include "saved_policy.h"
 
-int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
+/* Load the policy from the configured directories into *RET, saying every
+ * problem (also appended to MESSAGES, strings, when not NULL). */
+static int load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 {
 	_cleanup_(diag_done) struct diag diag = {};
 	int r;
@@ -39,7 +42,11 @@ int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages)
 	return r;
 }
 
-int daemon_check_kernel(struct daemon *d, const struct policy *p, json_t *messages)
+/* What this kernel's firewall cannot enforce of P (enforce/kernel_support.h):
+ * senders it cannot tell, and input rules where its input path is not safe
+ * (unless --allow-unsafe-input-rules, then a warning); each is said and
+ * appended to MESSAGES. Returns 0 or -EOPNOTSUPP. */
+static int check_kernel(struct daemon *d, const struct policy *p, json_t *messages)
 {
 	_cleanup_(diag_done) struct diag diag = {};
 	const struct fw_features *f = &d->enforcer.loader.features;
@@ -56,6 +63,61 @@ int daemon_check_kernel(struct daemon *d, const struct policy *p, json_t *messag
 	return r;
 }
 
+/* Keep P, which is now in force, for a start whose policy is broken. */
+static void keep_policy(struct daemon *d, const struct policy *p)
+{
+	int r = saved_policy_store(d->cfg->saved_policy_dir, p);
+
+	if (r < 0)
+		say(LOG_WARNING, "cannot keep the policy in force in %s: %s; a start with a broken policy will have none to fall back on",
+		    d->cfg->saved_policy_dir, strerror(-r));
+}
+
+static int load_saved_policy(struct daemon *d, struct policy **ret)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	int r = saved_policy_load(d->cfg->saved_policy_dir, &diag, ret);
+
+	for (size_t i = 0; i < diag.n; i++)
+		say(diag.entries[i].severity == DIAG_ERROR ? LOG_ERR : LOG_WARNING, "%s",
+		    diag.entries[i].text);
+	if (r == -ENOENT)
+		say(LOG_ERR, "no policy that loaded before is kept in %s: not starting (udev keeps the nodes of the devices the policy matches closed)",
+		    d->cfg->saved_policy_dir);
+	else if (r < 0)
+		say(LOG_ERR, "the policy kept in %s does not load either: %s", d->cfg->saved_policy_dir,
+		    strerror(-r));
+	return r;
+}
+
+int daemon_start_policy(struct daemon *d)
+{
+	struct policy *p = NULL;
+	int r = load_policy(d, &p, NULL);
+
+	if (r == 0 && check_kernel(d, p, NULL) < 0) {
+		policy_free(p);
+		r = -EOPNOTSUPP;
+	}
+	if (r == 0) {
+		d->state.policy = p;
+		keep_policy(d, p);
+		return 0;
+	}
+	r = load_saved_policy(d, &p);
+	if (r < 0)
+		return r;
+	r = check_kernel(d, p, NULL);
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	say(LOG_ERR, "the policy is rejected (above): running with the last policy that loaded, kept in %s, until the errors are fixed and the policy reloaded",
+	    d->cfg->saved_policy_dir);
+	d->state.policy = p;
+	return 0;
+}
+
 static int reload(struct daemon *d, json_t *messages)
 {
 	struct policy *fresh = NULL, *old;
@@ -67,9 +129,9 @@ static int reload(struct daemon *d, json_t *messages)
 	audit_log_secure(&d->audit);
 	if (d->control)
 		control_log_reopened(d->control);
-	r = daemon_load_policy(d, &fresh, messages);
+	r = load_policy(d, &fresh, messages);
 	if (r == 0) {
-		r = daemon_check_kernel(d, fresh, messages);
+		r = check_kernel(d, fresh, messages);
 		if (r == 0)
 			r = units_of_allows_into(&d->enforcer, fresh);
 		if (r < 0)
@@ -92,6 +154,7 @@ static int reload(struct daemon *d, json_t *messages)
 	enforce_all(&d->enforcer);
 	enforce_present(&d->enforcer);
 	policy_free(old);
+	keep_policy(d, fresh);
 	say(LOG_INFO, "policy reloaded: %zu rule set%s, %zu rule%s", fresh->n_sets,
 	    fresh->n_sets == 1 ? "" : "s", fresh->n_rules, fresh->n_rules == 1 ? "" : "s");
 	return 0;

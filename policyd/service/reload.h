@@ -9,16 +9,11 @@
 
 #include "service.h"
 
-/* Load the policy from the configured directories into *RET, saying every
- * problem (also appended to MESSAGES, strings, when not NULL). Returns 0
- * or a negative errno. */
-int daemon_load_policy(struct daemon *d, struct policy **ret, json_t *messages);
-
-/* What this kernel's firewall cannot enforce of P (enforce/kernel_support.h):
- * senders it cannot tell, and input rules where its input path is not safe
- * (unless --allow-unsafe-input-rules, then a warning); each is said and
- * appended to MESSAGES. Returns 0 or -EOPNOTSUPP. */
-int daemon_check_kernel(struct daemon *d, const struct policy *p, json_t *messages);
+/* The policy at start: the configured one, or, when it is rejected (a file
+ * with an error, rules this kernel cannot enforce), the last one that
+ * loaded (saved_policy.h), said loudly. Every policy that is put in force
+ * is kept for that. Returns 0 or a negative errno (no policy at all). */
+int daemon_start_policy(struct daemon *d);
 
 /* Reopen the audit log (logrotate), read the policy again and apply it to
  * every device; problems are appended to MESSAGES (strings; may be NULL).

@@ -29,6 +29,8 @@ static const int allowed_syscalls[] = {
 	SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 	SCMP_SYS(rmdir), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
 	SCMP_SYS(fcntl), SCMP_SYS(dup), SCMP_SYS(dup3),
+	/* the policy in force, kept at every reload (saved_policy.c) */
+	SCMP_SYS(fsync),
 	/* a policy file's POSIX ACL, at every reload (policy/trusted_file.c) */
 	SCMP_SYS(getxattr), SCMP_SYS(fgetxattr),
 	/* the journal outlet: an entry the socket refuses as too large, or

@@ -64,6 +64,7 @@ int policyd_prepare(struct policyd_run *run)
 	snprintf(run->audit_log, sizeof(run->audit_log), "%s/audit.jsonl", run->dir);
 	snprintf(run->stderr_log, sizeof(run->stderr_log), "%s/stderr.log", run->dir);
 	snprintf(run->runtime_dir, sizeof(run->runtime_dir), "%s/run", run->dir);
+	snprintf(run->saved_dir, sizeof(run->saved_dir), "%s/saved", run->dir);
 	snprintf(run->state_dir, sizeof(run->state_dir), "/sys/fs/bpf/hid-policy-test-%d-%u",
 		 (int)getpid(), counter++);
 	if (mkdir(run->config_dir, 0755) < 0)
@@ -127,8 +128,9 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 			"--audit-log", run->audit_log,
 			"--state-dir", run->state_dir,
 			"--runtime-dir", run->runtime_dir,
+			"--saved-policy-dir", run->saved_dir,
 		};
-		size_t n = 10;
+		size_t n = 12;
 		int fd = open(run->stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 
 		if (!run->refuse_unsafe_input)

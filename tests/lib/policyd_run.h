@@ -19,6 +19,7 @@ struct policyd_run {
 	char stderr_log[96];	/* DIR/stderr.log: the daemon's messages */
 	char state_dir[96];	/* bpffs pin root */
 	char runtime_dir[96];	/* DIR/run: decisions published for udev */
+	char saved_dir[96];	/* DIR/saved: the policy in force, kept */
 	/* Run the daemon and --check as a user's machine does by default:
 	 * without --allow-unsafe-input-rules. Otherwise (false, what
 	 * policyd_prepare() sets) the tests accept the risk, so that the

@@ -186,6 +186,7 @@ admin_dir=$(src_define POLICY_ADMIN_DIR policyd/policy/policy.h)
 vendor_dir=$(src_define POLICY_VENDOR_DIR policyd/policy/policy.h)
 audit_log=$(src_define AUDIT_LOG_DEFAULT policyd/audit/audit.h)
 runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/common/ctl_protocol.h)
+saved_dir=$(src_define SAVED_POLICY_DIR_DEFAULT policyd/service/saved_policy.h)
 pin_root=$(src_define HID_FW_PIN_ROOT bpf/hid_firewall.h)
 for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
 	    "/usr/local/sbin/hid-policyd hid_policyd_exec_t" \
@@ -193,6 +194,8 @@ for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
 	    "$admin_dir/10-local.json hid_policyd_conf_t" \
 	    "$vendor_dir/50-default.json hid_policyd_conf_t" \
 	    "$audit_log hid_policyd_log_t" \
+	    "$saved_dir hid_policyd_var_lib_t" \
+	    "$saved_dir/20-sony-dualsense.json hid_policyd_var_lib_t" \
 	    "$(dirname "$audit_log") hid_policyd_log_t" \
 	    "$runtime_dir hid_policyd_runtime_t" \
 	    "$runtime_dir/devices/0003:054C:0CE6.0001 hid_policyd_runtime_t" \
