@@ -11,15 +11,16 @@
  *
  * The claims: the requests of games, handheld daemons, drivers and Solaar
  * pass; flashing and bootloader requests are refused from every sender but
- * fwupd.service, where one of fwupd's plugins updates the device, and from
- * everyone where none does. A row the policy language cannot decide yet
- * (an index the device assigns at run time, a report named by its usage
- * page, a check made before any rule) stays in the table as a known gap
- * and is reported as SKIP with the reason, never as PASS.
+ * the device's trusted updater, a system service: fwupd.service where one
+ * of fwupd's plugins updates the device, jupiter-controller-update.service
+ * (SteamOS) for the Steam Deck controller. A row the policy language cannot
+ * decide yet (an index the device assigns at run time, a report named by
+ * its usage page, a check made before any rule) stays in the table as a
+ * known gap and is reported as SKIP with the reason, never as PASS.
  *
- * Who sends: fwupd.service is given the cgroup a running unit would have;
- * the others are a user in a login session, root in a login session (a
- * program such as fwupdtool run by hand), a daemon running as root in
+ * Who sends: the updaters' units are given the cgroups running units would
+ * have; the others are a user in a login session, root in a login session
+ * (a program such as fwupdtool run by hand), a daemon running as root in
  * another service (InputPlumber, HHD), and a driver's own request.
  */
 #include "policy-helpers.h"
@@ -29,9 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FWUPD_CGROUP	0x4242	/* the cgroup id fwupd.service is given */
+/* The cgroup ids the trusted updaters' units are given, in system.slice. */
+#define FWUPD_CGROUP	0x4242
+#define VALVE_CGROUP	0x4243
 
-enum sender { FWUPD, USER, ROOT, DAEMON, KERNEL };
+enum sender { FWUPD, VALVE_UPDATER, USER, ROOT, DAEMON, KERNEL };
 enum use { PLAY, FLASH };	/* a program's ordinary request, or an update's */
 enum want { ALLOW, DENY };
 
@@ -145,8 +148,16 @@ static const struct replay rows[] = {
 	      "usb:28de:1205", WRITE, 0x00, "81", DAEMON, PLAY, ALLOW), .gap = ISSUE27_GAP },
 	{ ROW("inputplumber-deck-rumbles", IP, "src/drivers/steam_deck/driver.rs (Driver::haptic_rumble)",
 	      "usb:28de:1205", WRITE, 0x00, "eb 09 00 00 00 00 40 00 40", DAEMON, PLAY, ALLOW), .gap = ISSUE27_GAP },
+	{ ROW("steamos-updater-service-reboots-deck-into-isp", VALVE, "usr/bin/jupiter-controller-update (run_firmware_tool), d21bootloader16.py (DogBootloader._reboot_into_isp)",
+	      "usb:28de:1205", SET_FEATURE, 0x00, "00 90 04 00 00 00 00", VALVE_UPDATER, FLASH, ALLOW) },
+	{ ROW("steamos-updater-service-sends-firmware-data", VALVE, "usr/bin/jupiter-controller-update (run_firmware_tool program), d21bootloader16.py (DogBootloader._send_data)",
+	      "usb:28de:1004", SET_FEATURE, 0x00, "00 92 32 00 40 00 20", VALVE_UPDATER, FLASH, ALLOW) },
+	{ ROW("steamos-updater-service-erases-a-row", VALVE, "usr/bin/jupiter-controller-update (run_firmware_tool program), d20bootloader.py (DogBootloader.erase_row)",
+	      "usb:28de:1004", SET_FEATURE, 0x00, "00 b1 04 00 40 00 00", VALVE_UPDATER, FLASH, ALLOW) },
 	{ ROW("valve-updater-reboots-deck-into-isp", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp)",
 	      "usb:28de:1205", SET_FEATURE, 0x00, "00 90 04 00 00 00 00", USER, FLASH, DENY) },
+	{ ROW("deck-update-refused-to-fwupd", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), sent from fwupd.service",
+	      "usb:28de:1205", SET_FEATURE, 0x00, "00 90 04 00 00 00 00", FWUPD, FLASH, DENY) },
 	{ ROW("valve-updater-reboot-into-isp-by-root", VALVE, "usr/share/jupiter_controller_fw_updater/d20bootloader.py (DogBootloader._reboot_into_isp)",
 	      "usb:28de:1205", SET_FEATURE, 0x00, "00 90 04 00 00 00 00", ROOT, FLASH, DENY) },
 	{ ROW("reboot-into-isp-written-with-a-leading-zero", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), on the output path",
@@ -385,17 +396,20 @@ static const struct replay rows[] = {
 	      "usb:048d:89dc", SET_FEATURE, 0xd1, "d1 00 00 00 3a", USER, FLASH, DENY) },
 };
 
-/* The shipped policy, loaded once; fwupd.service given a cgroup. */
+/* The shipped policy, loaded once; the updaters' units given cgroups. */
 static struct policy *shipped;
 static char load_error[1024];
 static const struct replay *current;
 
 static const uint64_t in_fwupd[] = { 1, 2, FWUPD_CGROUP };
+static const uint64_t in_valve_updater[] = { 1, 2, VALVE_CGROUP };
 static const uint64_t in_session[] = { 1, 3, 4, 5 };
 static const uint64_t in_other_service[] = { 1, 2, 6 };
 
 static const struct policy_sender_id senders[] = {
 	[FWUPD] = { .known = true, .cgroups = in_fwupd, .n_cgroups = ARRAY_SIZE(in_fwupd) },
+	[VALVE_UPDATER] = { .known = true, .cgroups = in_valve_updater,
+			    .n_cgroups = ARRAY_SIZE(in_valve_updater) },
 	[USER] = { .known = true, .uid = 1000, .gid = 1000, .cgroups = in_session,
 		   .n_cgroups = ARRAY_SIZE(in_session) },
 	[ROOT] = { .known = true, .cgroups = in_session, .n_cgroups = ARRAY_SIZE(in_session) },
@@ -405,11 +419,22 @@ static const struct policy_sender_id senders[] = {
 };
 
 static const char *const sender_names[] = {
-	[FWUPD] = "fwupd.service", [USER] = "a user", [ROOT] = "root in a login session",
+	[FWUPD] = "fwupd.service", [VALVE_UPDATER] = "jupiter-controller-update.service",
+	[USER] = "a user", [ROOT] = "root in a login session",
 	[DAEMON] = "a daemon in another service", [KERNEL] = "a driver",
 };
 
-/* Load policies/ and give fwupd.service the cgroup of in_fwupd; on failure,
+/* The trusted updaters' units, and the cgroup each is given. */
+static const struct {
+	const char *unit;
+	uint64_t cgroup;
+} updaters[] = {
+	{ "fwupd.service", FWUPD_CGROUP },
+	{ "jupiter-controller-update.service", VALVE_CGROUP },
+};
+
+/* Load policies/ and give each updater's unit its cgroup (level 2, in
+ * system.slice, as the senders' cgroups above are); on failure,
  * LOAD_ERROR says why. */
 static void load_shipped(void)
 {
@@ -426,19 +451,23 @@ static void load_shipped(void)
 		return;
 	}
 	diag_done(&d);
-	for (size_t i = 0; i < shipped->n_units; i++) {
-		if (strcmp(shipped->units[i].name, "fwupd.service"))
-			continue;
-		if (shipped->units[i].level + 1 != ARRAY_SIZE(in_fwupd)) {
-			snprintf(load_error, sizeof(load_error),
-				 "fwupd.service is at cgroup level %u, not in system.slice",
-				 shipped->units[i].level);
+	for (size_t u = 0; u < ARRAY_SIZE(updaters); u++) {
+		struct policy_unit *unit = NULL;
+
+		for (size_t i = 0; i < shipped->n_units && !unit; i++)
+			if (!strcmp(shipped->units[i].name, updaters[u].unit))
+				unit = &shipped->units[i];
+		if (!unit) {
+			snprintf(load_error, sizeof(load_error), "no rule names %s", updaters[u].unit);
 			return;
 		}
-		shipped->units[i].cgroup_id = FWUPD_CGROUP;
-		return;
+		if (unit->level != 2) {
+			snprintf(load_error, sizeof(load_error), "%s is at cgroup level %u, not in system.slice",
+				 unit->name, unit->level);
+			return;
+		}
+		unit->cgroup_id = updaters[u].cgroup;
 	}
-	snprintf(load_error, sizeof(load_error), "no rule of %s names fwupd.service", dir);
 }
 
 /* What the shipped rules decide for row R; returns 0 or a negative errno
@@ -515,7 +544,7 @@ static void replay_current(void)
 /* The counts the issue asks for, from the parent's own replay. */
 static void print_summary(void)
 {
-	unsigned int play[2] = {}, flash_refused = 0, flash_fwupd = 0, flash_other = 0, gaps = 0;
+	unsigned int play[2] = {}, flash_refused = 0, flash_trusted = 0, flash_other = 0, gaps = 0;
 
 	if (!shipped || load_error[0])
 		return;
@@ -536,13 +565,13 @@ static void print_summary(void)
 			play[refused]++;
 		else if (refused)
 			flash_refused++;
-		else if (r->sender == FWUPD)
-			flash_fwupd++;
+		else if (r->sender == FWUPD || r->sender == VALVE_UPDATER)
+			flash_trusted++;
 		else
 			flash_other++;
 	}
-	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to fwupd.service, %u allowed to any other sender; %u known gaps (SKIP)",
-		 play[0], play[1], flash_refused, flash_fwupd, flash_other, gaps);
+	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to the trusted updaters (fwupd.service, jupiter-controller-update.service), %u allowed to any other sender; %u known gaps (SKIP)",
+		 play[0], play[1], flash_refused, flash_trusted, flash_other, gaps);
 }
 
 int main(int argc, char **argv)
