@@ -31,6 +31,9 @@ ${datadir}/hid-policy/policies.d/40-valve-steam.json
 ${datadir}/hid-policy/policies.d/50-logitech-receivers.json
 ${datadir}/hid-policy/policies.d/60-nordic-nrf-desktop.json
 ${datadir}/hid-policy/policies.d/70-pixart-primax.json
+${datadir}/hid-policy/policies.d/71-pixart-touchpad.json
+${datadir}/hid-policy/policies.d/80-lenovo-legion-go.json
+${datadir}/hid-policy/policies.d/81-asus-rog-ally.json
 ${datadir}/hid-policy/schema.json
 ${mandir}/man1/hid-policyctl.1
 ${mandir}/man5/hid-policy.d.5
