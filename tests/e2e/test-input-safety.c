@@ -247,6 +247,59 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 }
 
 /*
+ * A vendor driver takes a device over from hid-generic (as a module loaded
+ * late does through its modalias, or udev-hid-bpf's reprobe): hid-generic
+ * unbinds, hid-lg ("logitech") binds. The event program comes off at the
+ * unbind and back only once hid-lg has connected the device; the forged
+ * report is dropped after the takeover.
+ */
+static void a_vendor_driver_taking_over_gets_the_input_filter_once_bound(void)
+{
+	const uint8_t forged[64] = { 0x01, 0x66 }, plain[64] = { 0x01, 0x05 };
+	const char *dropped[] = { "rule.name=drop-lg-0x66", NULL };
+	static const char lg_policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x046d\", \"product\": \"0xc101\" },\n"
+		"    \"rules\": [ { \"name\": \"drop-lg-0x66\", \"request\": \"input_event\", \"report_id\": 1,\n"
+		"      \"payload\": [ { \"offset\": 1, \"value\": \"0x66\" } ], \"action\": \"deny\" } ]\n"
+		"} ] }\n";
+	struct uhid_dev_config cfg = *test_device();
+	struct policyd_case c;
+	char driver[64];
+
+	if (backend != TEST_DEV_USB) {
+		SKIP("hid-lg refuses devices that are not on a USB interface (hid_is_usb()): the takeover runs on the USB transport");
+		return;
+	}
+	/* a Logitech receiver hid-lg drives with no request at probe */
+	cfg.name = "takeover test receiver";
+	cfg.vendor = 0x046d;
+	cfg.product = 0xc101;
+	CHECK_OK(test_dev_generic_driver_only(true));
+	policyd_case_start(&c, &cfg, lg_policy);
+	CHECK_OK(test_dev_generic_driver_only(false));
+	device_driver(&c.dev, driver, sizeof(driver));
+	CHECK(!strcmp(driver, "hid-generic"), "bound by %s, not hid-generic", driver);
+	CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);
+	close(c.fd);
+
+	driver_unbind(&c.dev, "hid-generic");
+	CHECK_EQ(wait_input_filters(c.dev.hid_id, 0, 5000), 0);
+	driver_bind(&c.dev, "logitech");
+	device_driver(&c.dev, driver, sizeof(driver));
+	CHECK(!strcmp(driver, "logitech"), "bound by %s, not hid-lg", driver);
+	CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);
+
+	c.fd = uhid_dev_open_hidraw(&c.dev, 0);
+	CHECK_OK(c.fd);
+	CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
+	CHECK_OK(uhid_dev_send_input(&c.dev, plain, sizeof(plain)));
+	CHECK_EQ(read_input(c.fd, 5000), 0x05);
+	CHECK_EQ(policyd_audit_count(&c.run, dropped, 1, 5000), 1);
+	policyd_case_end(&c);
+}
+
+/*
  * Issue 26's second crash: a device whose descriptor declares 64-byte input
  * reports sends one of 4096 bytes (uhid's limit; on USB, one packet of
  * 1024 bytes) of 0x41, the bytes that upstream's copy wrote over kernel
@@ -301,6 +354,8 @@ static const struct test_case tests[] = {
 	  input_rules_are_refused_where_the_input_path_is_not_safe, 120 },
 	{ "an_unbound_device_gets_no_input_filter_until_it_is_bound",
 	  an_unbound_device_gets_no_input_filter_until_it_is_bound, 180 },
+	{ "a_vendor_driver_taking_over_gets_the_input_filter_once_bound",
+	  a_vendor_driver_taking_over_gets_the_input_filter_once_bound, 120 },
 	{ "a_report_longer_than_declared_writes_nothing_past_the_buffer",
 	  a_report_longer_than_declared_writes_nothing_past_the_buffer, 120 },
 };
