@@ -579,18 +579,6 @@ static void requester_stop_all_refused(struct requester *rq)
 	CHECK_EQ(counts[1], 0);
 }
 
-/* Byte 1 of the next input report on hidraw node FD, or -ETIMEDOUT. */
-static int read_input(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	uint8_t buf[64];
-
-	if (poll(&p, 1, timeout_ms) <= 0)
-		return -ETIMEDOUT;
-	CHECK(read(fd, buf, sizeof(buf)) >= 2, "reading an input report: %m");
-	return buf[1];
-}
-
 /* What "hid-policyctl devices" says of the device's input filter. */
 static bool daemon_shows_input_filter(struct policyd_case *c)
 {
@@ -641,10 +629,10 @@ static void test_a_reload_adds_and_removes_the_input_filter_without_a_window(voi
 		CHECK(!daemon_shows_input_filter(&c), "devices shows an input filter");
 		/* it reaches the reader now (and has, before the next round) */
 		CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
-		CHECK_EQ(read_input(c.fd, 5000), 0x66);
+		CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 5000), 0x66);
 	}
 	/* the filtered reports never reached it */
-	CHECK_EQ(read_input(c.fd, 200), -ETIMEDOUT);
+	CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 200), -ETIMEDOUT);
 	CHECK_EQ(policyd_audit_count(&c.run, dropped, 4, 200), 3);
 
 	requester_stop_all_refused(&rq);

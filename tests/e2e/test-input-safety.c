@@ -129,18 +129,6 @@ static void driver_bind(struct uhid_dev *dev, const char *driver)
 	CHECK_OK(uhid_dev_wait_hidraw(dev, 5000));
 }
 
-/* Byte 1 of the next input report on hidraw node FD, or -ETIMEDOUT. */
-static int read_input(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	uint8_t buf[64];
-
-	if (poll(&p, 1, timeout_ms) <= 0)
-		return -ETIMEDOUT;
-	CHECK(read(fd, buf, sizeof(buf)) >= 2, "reading an input report: %m");
-	return buf[1];
-}
-
 static void input_rules_are_refused_where_the_input_path_is_not_safe(void)
 {
 	const bool safe = kernel_input_path_is_safe();
@@ -234,7 +222,7 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 		c.fd = uhid_dev_open_hidraw(&c.dev, 0);
 		CHECK_OK(c.fd);
 		CHECK_OK(uhid_dev_send_input(&c.dev, plain, sizeof(plain)));
-		CHECK_EQ(read_input(c.fd, 5000), 0x05);
+		CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 5000), 0x05);
 		close(c.fd);
 	}
 	/* round 3 put other_input_policy in force: its rule drops 0x77 */
@@ -242,7 +230,7 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 	CHECK_OK(c.fd);
 	CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
 	CHECK_EQ(policyd_audit_count(&c.run, dropped, 1, 5000), 1);
-	CHECK_EQ(read_input(c.fd, 300), -ETIMEDOUT);
+	CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 300), -ETIMEDOUT);
 	policyd_case_end(&c);
 }
 
@@ -294,7 +282,7 @@ static void a_vendor_driver_taking_over_gets_the_input_filter_once_bound(void)
 	CHECK_OK(c.fd);
 	CHECK_OK(uhid_dev_send_input(&c.dev, forged, sizeof(forged)));
 	CHECK_OK(uhid_dev_send_input(&c.dev, plain, sizeof(plain)));
-	CHECK_EQ(read_input(c.fd, 5000), 0x05);
+	CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 5000), 0x05);
 	CHECK_EQ(policyd_audit_count(&c.run, dropped, 1, 5000), 1);
 	policyd_case_end(&c);
 }
@@ -334,13 +322,13 @@ static void a_report_longer_than_declared_writes_nothing_past_the_buffer(void)
 	CHECK_OK(uhid_dev_send_input(&c.dev, plain, sizeof(plain)));
 	if (safe) {
 		/* dropped before any program or reader saw it */
-		CHECK_EQ(read_input(c.fd, 5000), 0x05);
+		CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 5000), 0x05);
 	} else {
 		int first;
 
 		/* whatever hid-core and the transport made of the long
 		 * reports, the plain one comes after them */
-		while ((first = read_input(c.fd, 5000)) == 0x41)
+		while ((first = uhid_hidraw_read_input_byte1(c.fd, 5000)) == 0x41)
 			;
 		CHECK_EQ(first, 0x05);
 	}

@@ -619,6 +619,18 @@ int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+int uhid_hidraw_read_input_byte1(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint8_t buf[64];
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return -ETIMEDOUT;
+	if (read(fd, buf, sizeof(buf)) < 2)
+		return -EIO;
+	return buf[1];
+}
+
 int uhid_hidraw_set_feature(int fd, uint8_t id)
 {
 	uint8_t buf[64] = { id };

@@ -178,6 +178,11 @@ void uhid_dev_clear(struct uhid_dev *dev);
 
 /* Open the device's hidraw node (O_RDWR | flags). Returns fd or -errno. */
 int uhid_dev_open_hidraw(struct uhid_dev *dev, int flags);
+/* Byte 1 of the next input report read from hidraw node FD (the byte
+ * after a numbered report's ID), -ETIMEDOUT when none comes in TIMEOUT_MS,
+ * or -EIO when the read fails or is shorter than 2 bytes. */
+int uhid_hidraw_read_input_byte1(int fd, int timeout_ms);
+
 /* SET_FEATURE of 64-byte feature report ID (the other bytes 0) on the
  * hidraw node FD: 0, or the errno the caller saw. */
 int uhid_hidraw_set_feature(int fd, uint8_t id);
