@@ -338,6 +338,9 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
 
 	ds_cfg.backend = TEST_DEV_USB;
 	udev_start(&w, true);
+	/* hid-generic connects a hiddev node; hid-playstation, which binds
+	 * a DualSense where it is built (upstream), makes none */
+	CHECK_OK(test_dev_generic_driver_only(true));
 	start_daemon(&run);
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
 	hiddev_node(&ds, ds_node, sizeof(ds_node));
@@ -354,6 +357,7 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
 	/* the hidraw node is behind the firewall: the other rules apply */
 	CHECK_EQ(node_mode(ds.hidraw), 0666);
 
+	CHECK_OK(test_dev_generic_driver_only(false));
 	uhid_dev_destroy(&ds);
 	policyd_stop(&run, false);
 	CHECK_OK(policyd_cleanup(&run));
@@ -373,6 +377,9 @@ static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(v
 
 	ds_cfg.backend = TEST_DEV_USB;
 	udev_start(&w, true);
+	/* hid-generic connects a hiddev node; hid-playstation, which binds
+	 * a DualSense where it is built (upstream), makes none */
+	CHECK_OK(test_dev_generic_driver_only(true));
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
 	hiddev_node(&ds, ds_node, sizeof(ds_node));
 	CHECK_OK(udevd_wait_node(ds_node, 30000));
@@ -382,6 +389,7 @@ static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(v
 	start_daemon(&run);
 	CHECK_EQ(wait_mode(ds_node, 0600), 0600);
 
+	CHECK_OK(test_dev_generic_driver_only(false));
 	uhid_dev_destroy(&ds);
 	policyd_stop(&run, false);
 	CHECK_OK(policyd_cleanup(&run));
@@ -409,8 +417,11 @@ static void test_a_late_decision_keeps_a_node_matched_by_usage_closed(void)
 	struct udevd_run w;
 	struct uhid_dev ds, other;
 
-	/* a game pad by its descriptor; the other device keeps the
-	 * vendor-defined test descriptor */
+	/* a game pad by its descriptor, with IDs no vendor driver claims;
+	 * the other device keeps the vendor-defined test descriptor */
+	ds_cfg.name = "a game pad";
+	ds_cfg.vendor = 0x1234;
+	ds_cfg.product = 0x5705;
 	ds_cfg.rdesc = game_pad_rdesc;
 	ds_cfg.rdesc_size = sizeof(game_pad_rdesc);
 	udev_start(&w, true);
