@@ -157,9 +157,13 @@ static int cmd_status(struct commands *cmds, json_t *args, json_t **result, char
 			    "policy", "rule_sets", (json_int_t)cmds->state->policy->n_sets,
 			    "rules", (json_int_t)cmds->state->policy->n_rules,
 			    "exceptions", exc);
-	if (*result)
+	if (*result) {
 		json_object_set_new(json_object_get(*result, "audit_log"), "outlets",
 				    outlets_json(&cmds->audit->outlets));
+		/* the configured policy was rejected at start */
+		json_object_set_new(json_object_get(*result, "policy"), "kept_copy",
+				    json_boolean(cmds->state->policy_is_kept_copy));
+	}
 	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
 }
 

@@ -144,8 +144,10 @@ static void print_status(FILE *f, json_t *r)
 		yes(kernel, "hid_bpf"), yes(kernel, "pid_tgid"), yes(kernel, "uid_gid"), yes(kernel, "comm"));
 	fprintf(f, "mode:        %s (%lld of %lld device%s protected)\n", str(r, "mode"),
 		num(devices, "protected"), num(devices, "present"), plural(num(devices, "present")));
-	fprintf(f, "policy:      %lld rule set%s, %lld rule%s\n", num(policy, "rule_sets"),
-		plural(num(policy, "rule_sets")), num(policy, "rules"), plural(num(policy, "rules")));
+	fprintf(f, "policy:      %lld rule set%s, %lld rule%s%s\n", num(policy, "rule_sets"),
+		plural(num(policy, "rule_sets")), num(policy, "rules"), plural(num(policy, "rules")),
+		json_is_true(json_object_get(policy, "kept_copy")) ?
+		" (the last policy that loaded: the configured one is rejected, see the journal)" : "");
 	fprintf(f, "counters:    allowed %lld, denied %lld, logged %lld, dropped %lld\n",
 		num(c, "allowed"), num(c, "denied"), num(c, "logged"), num(c, "dropped"));
 	fprintf(f, "audit log:   %s (%lld record%s written, %lld failed)\n", str(audit, "path"),

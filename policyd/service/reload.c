@@ -115,6 +115,7 @@ int daemon_start_policy(struct daemon *d)
 	say(LOG_ERR, "the policy is rejected (above): running with the last policy that loaded, kept in %s, until the errors are fixed and the policy reloaded",
 	    d->cfg->saved_policy_dir);
 	d->state.policy = p;
+	d->state.policy_is_kept_copy = true;
 	return 0;
 }
 
@@ -147,6 +148,7 @@ static int reload(struct daemon *d, json_t *messages)
 	audit_flush(&d->audit);
 	old = d->state.policy;
 	d->state.policy = fresh;
+	d->state.policy_is_kept_copy = false;
 	units_watch(&d->enforcer);
 	/* Each device switches with one map update: a request sees either
 	 * its old rules or its new ones, never none. Temporary allows are

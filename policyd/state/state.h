@@ -32,6 +32,9 @@ struct managed_device {
 
 struct state {
 	struct policy *policy;		/* in force (NULL before the first) */
+	/* The policy in force is the kept copy of the last one that loaded:
+	 * the configured one was rejected at start (service/saved_policy.h). */
+	bool policy_is_kept_copy;
 	struct managed_device *devices;
 	size_t n_devices, cap_devices;
 	struct exception_table exceptions;

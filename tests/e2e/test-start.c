@@ -42,6 +42,16 @@ static const struct uhid_dev_config *test_device(void)
 	return &cfg;
 }
 
+/* "hid-policyctl status" says the policy in force is the kept copy. */
+static bool status_says_kept_copy(struct policyd_run *run)
+{
+	json_t *st = POLICYCTL_JSON(run, (uid_t)-1, "status");
+	bool kept = json_is_true(json_object_get(json_object_get(st, "policy"), "kept_copy"));
+
+	json_decref(st);
+	return kept;
+}
+
 static void a_broken_policy_at_start_runs_the_last_policy_that_loaded(void)
 {
 	char kept[256], text[4096];
@@ -73,11 +83,13 @@ static void a_broken_policy_at_start_runs_the_last_policy_that_loaded(void)
 	CHECK_OK(c.fd);
 	CHECK_EQ(uhid_hidraw_set_feature(c.fd, 0xf0), EPERM);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK(status_says_kept_copy(&c.run), "hid-policyctl status does not say so");
 
 	/* fixed and reloaded: the kept copy follows */
 	CHECK_OK(policyd_write_policy(&c.run, "50-test.json", good_policy));
 	CHECK_OK(policyd_reload(&c.run));
 	CHECK(policyd_said(&c.run, "policy reloaded", 0), "the fixed policy did not load");
+	CHECK(!status_says_kept_copy(&c.run), "status still says the kept copy is in force");
 	policyd_case_end(&c);
 }
 
