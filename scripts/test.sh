@@ -3,7 +3,7 @@
 # builds (or reuses) the test kernel, runs the host suites and the VM suites,
 # and ends with one line "N passed, N failed, N skipped".
 #
-# Usage: scripts/test.sh [--kernel port|upstream|port-debug|upstream-debug]...
+# Usage: scripts/test.sh [--kernel port|upstream|upstream-fixed|port-debug|upstream-debug]...
 #                       [SUITE...]
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
@@ -21,7 +21,9 @@
 # "port-debug" and "upstream-debug" are those kernels with
 # kernel/debug.fragment's checkers (KASAN, lockdep, PROVE_RCU,
 # DEBUG_ATOMIC_SLEEP, DEBUG_LIST), whose reports fail the boot's
-# guest_finished_with_a_clean_kernel_log. Without --kernel, the suites run
+# guest_finished_with_a_clean_kernel_log. "upstream-fixed" is 6.12 with
+# kernel/upstream/series, the fixes written for upstream (on request only).
+# Without --kernel, the suites run
 # on port and upstream, and those of debug_suites below also on port-debug.
 set -uo pipefail
 
@@ -47,8 +49,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel)
 		case "${2:-}" in
-		port|upstream|port-debug|upstream-debug) kernels+=("$2") ;;
-		*) echo "test.sh: --kernel takes port, upstream, port-debug or upstream-debug" >&2; exit 2 ;;
+		port|upstream|upstream-fixed|port-debug|upstream-debug) kernels+=("$2") ;;
+		*) echo "test.sh: --kernel takes port, upstream, upstream-fixed, port-debug or upstream-debug" >&2; exit 2 ;;
 		esac
 		shift 2 ;;
 	*) args+=("$1"); shift ;;
