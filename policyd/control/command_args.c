@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What the args of explain and allow say (command_args.h). */
+#include "command_args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+
+static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Put a message for the client in ERR; return R. */
+static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errsize, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int command_args_kinds(json_t *args, bool required, uint8_t *kinds, char *err, size_t errsize)
+{
+	static const char *const types[] = { "feature", "input", "output" };
+	json_t *req = json_object_get(args, "request"), *rep = json_object_get(args, "report");
+	const char *report = json_is_string(rep) ? json_string_value(rep) : NULL;
+
+	if ((req && !json_is_string(req)) || (rep && !json_is_string(rep)))
+		return failf(err, errsize, -EINVAL, "\"request\" and \"report\" must be strings");
+	if (!req) {
+		if (required || report)
+			return failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
+		/* Every request; input events only when asked for: an
+		 * allow logs what it lets through, and a device's input
+		 * would flood the audit trail. */
+		*kinds = HID_RULE_KIND_ALL & ~HID_RULE_KIND_INPUT_EVENT;
+		return 0;
+	}
+	if (policy_kind_from_names(json_string_value(req), report, kinds) == 0)
+		return 0;
+	/* allow: get_report or set_report without a report type means all three. */
+	if (!required && !report) {
+		uint8_t all = 0, k;
+
+		for (size_t i = 0; i < ELEMENTSOF(types); i++) {
+			if (policy_kind_from_names(json_string_value(req), types[i], &k) < 0)
+				break;
+			all |= k;
+		}
+		if (all) {
+			*kinds = all;
+			return 0;
+		}
+	}
+	return failf(err, errsize, -EINVAL,
+		     "request \"%.32s\"%s%.16s: expected get_report or set_report with a report type (feature, input, output), or output_report or input_event alone",
+		     json_string_value(req), report ? " report " : "", report ?: "");
+}
+
+int command_args_report_id(json_t *args, int *id, char *err, size_t errsize)
+{
+	json_t *v = json_object_get(args, "id");
+
+	*id = -1;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
+		return failf(err, errsize, -EINVAL, "\"id\" must be a report ID, 0..255");
+	*id = (int)json_integer_value(v);
+	return 0;
+}
+
+int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usages, char *err,
+			size_t errsize)
+{
+	json_t *u = json_object_get(args, "usage"), *uniq = json_object_get(args, "uniq"),
+	       *phys = json_object_get(args, "phys"), *e;
+	size_t i;
+
+	if ((uniq && !json_is_string(uniq)) || (phys && !json_is_string(phys)))
+		return failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
+	if (uniq)
+		pdev->uniq = json_string_value(uniq);
+	if (phys)
+		pdev->phys = json_string_value(phys);
+	if (!u)
+		return 0;
+	if (!json_is_array(u) || json_array_size(u) > POLICY_USAGE_LIST_MAX)
+		return failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
+			     POLICY_USAGE_LIST_MAX);
+	json_array_foreach(u, i, e) {
+		struct policy_usage pu;
+
+		if (!json_is_string(e) || policy_usage_parse(json_string_value(e), &pu, 1) != 1 ||
+		    pu.mask != 0xffffffffu)
+			return failf(err, errsize, -EINVAL, "usage \"%.32s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU",
+				     json_is_string(e) ? json_string_value(e) : "?");
+		usages[i] = pu.value;
+	}
+	pdev->usages = usages;
+	pdev->n_usages = json_array_size(u);
+	pdev->descriptor_known = true;
+	return 0;
+}
+
+bool command_args_id(json_t *v, uint32_t *ret)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) >= UINT32_MAX)
+		return false;
+	*ret = (uint32_t)json_integer_value(v);
+	return true;
+}
+
+int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t errsize)
+{
+	json_t *v = json_object_get(args, "duration_s");
+
+	*duration_s = CTL_ALLOW_DEFAULT_S;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > CTL_ALLOW_MAX_S)
+		return failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
+	*duration_s = (uint64_t)json_integer_value(v);
+	return 0;
+}

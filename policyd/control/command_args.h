@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the args of the control socket's explain and allow say, as
+ * hid-policyctl sends them: read and checked, for the commands that run
+ * them (commands.c). Each returns 0, or -EINVAL with a message for the
+ * client in ERR that names the arg. Plain data: no daemon state, no I/O.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "policy/policy.h"
+
+/* "request" and "report": one request kind; REQUIRED false (allow) takes
+ * none for every request but input, and get_report or set_report without
+ * a report type for all three types. */
+int command_args_kinds(json_t *args, bool required, uint8_t *kinds, char *err, size_t errsize);
+
+/* "id": a report ID, or -1 when not given. */
+int command_args_report_id(json_t *args, int *id, char *err, size_t errsize);
+
+/*
+ * explain's "usage", "uniq" and "phys": what the device says of itself,
+ * replaced in PDEV, to ask what the rules would decide for another device.
+ * Usages go to USAGES (room for POLICY_USAGE_LIST_MAX).
+ */
+int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usages, char *err,
+			size_t errsize);
+
+/* allow's "duration_s": how long it lasts (CTL_ALLOW_DEFAULT_S when not
+ * given). */
+int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t errsize);
+
+/* A uid or gid in V; false when it is none. */
+bool command_args_id(json_t *v, uint32_t *ret);
