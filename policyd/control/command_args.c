@@ -74,12 +74,35 @@ int command_args_report_id(json_t *args, int *id, char *err, size_t errsize)
 	return 0;
 }
 
-int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usages, char *err,
-			size_t errsize)
+/* "interface" and "descriptor_sha256": the USB interface number and the
+ * report descriptor's hash, replaced; a hash makes the descriptor known. */
+static int device_interface_and_hash(json_t *args, struct policy_device *pdev,
+				     uint8_t hash[POLICY_SHA256_BYTES], char *err, size_t errsize)
+{
+	json_t *itf = json_object_get(args, "interface"), *h = json_object_get(args, "descriptor_sha256");
+
+	if (itf) {
+		if (!json_is_integer(itf) || json_integer_value(itf) < 0 || json_integer_value(itf) > 255)
+			return failf(err, errsize, -EINVAL, "\"interface\" must be a USB interface number, 0..255");
+		pdev->has_interface = true;
+		pdev->interface = (uint8_t)json_integer_value(itf);
+	}
+	if (h) {
+		if (!json_is_string(h) || policy_sha256_parse(json_string_value(h), hash) < 0)
+			return failf(err, errsize, -EINVAL, "\"descriptor_sha256\" must be 64 hex digits");
+		pdev->descriptor_sha256 = hash;
+		pdev->descriptor_known = true;
+	}
+	return 0;
+}
+
+int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usages,
+			uint8_t hash[POLICY_SHA256_BYTES], char *err, size_t errsize)
 {
 	json_t *u = json_object_get(args, "usage"), *uniq = json_object_get(args, "uniq"),
 	       *phys = json_object_get(args, "phys"), *e;
 	size_t i;
+	int r;
 
 	if ((uniq && !json_is_string(uniq)) || (phys && !json_is_string(phys)))
 		return failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
@@ -87,8 +110,9 @@ int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usag
 		pdev->uniq = json_string_value(uniq);
 	if (phys)
 		pdev->phys = json_string_value(phys);
-	if (!u)
-		return 0;
+	r = device_interface_and_hash(args, pdev, hash, err, errsize);
+	if (r < 0 || !u)
+		return r;
 	if (!json_is_array(u) || json_array_size(u) > POLICY_USAGE_LIST_MAX)
 		return failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
 			     POLICY_USAGE_LIST_MAX);
@@ -128,4 +152,50 @@ int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t 
 		return failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
 	*duration_s = (uint64_t)json_integer_value(v);
 	return 0;
+}
+
+_Static_assert(CTL_ALLOW_GROUPS_MAX == HID_SENDER_MAX_IDS, "an allow's groups are a sender's");
+
+/* allow's "group": 1 to HID_SENDER_MAX_IDS gids, a member of any of them. */
+static int allow_groups(json_t *group, struct hid_rule_sender *s, char *err, size_t errsize)
+{
+	size_t i;
+	json_t *g;
+
+	if (!json_is_array(group) || json_array_size(group) == 0 ||
+	    json_array_size(group) > HID_SENDER_MAX_IDS)
+		return failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids (a member of any of them)",
+			     HID_SENDER_MAX_IDS);
+	json_array_foreach(group, i, g)
+		if (!command_args_id(g, &s->gids[i]))
+			return failf(err, errsize, -EINVAL, "\"group\" must list gids");
+	s->fields |= HID_SENDER_F_GROUP;
+	s->n_gids = (uint8_t)json_array_size(group);
+	return 0;
+}
+
+int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_pid, char *err,
+			   size_t errsize)
+{
+	json_t *user = json_object_get(args, "user"), *group = json_object_get(args, "group");
+	json_t *pid = json_object_get(args, "pid");
+
+	/* hid-policyctl reads a process's user and executable and sends
+	 * them along (the daemon keeps no right to read other users'
+	 * processes); the pid is kept for the record. */
+	if (pid) {
+		if (!user || !json_object_get(args, "executable"))
+			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
+		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
+		    json_integer_value(pid) > INT32_MAX)
+			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
+		*for_pid = (pid_t)json_integer_value(pid);
+	}
+	if (user) {
+		if (!command_args_id(user, &s->uids[0]))
+			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+		s->fields |= HID_SENDER_F_USER;
+		s->n_uids = 1;
+	}
+	return group ? allow_groups(group, s, err, errsize) : 0;
 }

@@ -410,6 +410,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	size_t text_len = 0;
 	uint8_t buf[HID_RULES_MAX_PAYLOAD];
 	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	uint8_t hash[POLICY_SHA256_BYTES];
 	_cleanup_free_ uint32_t *gids = calloc(CTL_SUBJECT_GROUPS_MAX, sizeof(*gids));
 	struct policy_subject who;
 	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
@@ -443,7 +444,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	req.data = buf;
 
 	state_policy_device(&m->info, &pdev);
-	r = command_args_device(args, &pdev, usages, err, errsize);
+	r = command_args_device(args, &pdev, usages, hash, err, errsize);
 	if (r < 0)
 		return r;
 	f = open_memstream(&text, &text_len);
@@ -538,36 +539,19 @@ static int allow_unit(struct commands *cmds, json_t *unit, struct exception *e, 
 	return 0;
 }
 
-/* allow's "user", "executable", "pid" and "unit": whose requests it lets
- * through. */
+/* allow's "user", "group", "executable", "pid" and "unit": whose requests
+ * it lets through. */
 static int allow_sender(struct commands *cmds, json_t *args, struct exception *e, char *err,
 			size_t errsize)
 {
-	json_t *user = json_object_get(args, "user"), *exe = json_object_get(args, "executable");
-	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit");
+	json_t *exe = json_object_get(args, "executable"), *unit = json_object_get(args, "unit");
 	int r;
 
 	if (unit && (r = allow_unit(cmds, unit, e, err, errsize)) < 0)
 		return r;
-
-	/* hid-policyctl reads a process's user and executable and sends
-	 * them along (the daemon keeps no right to read other users'
-	 * processes); the pid is kept for the record. */
-	if (pid) {
-		if (!user || !exe)
-			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
-		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
-		    json_integer_value(pid) > INT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
-		e->for_pid = (pid_t)json_integer_value(pid);
-	}
-	if (user) {
-		if (!json_is_integer(user) || json_integer_value(user) < 0 ||
-		    json_integer_value(user) >= UINT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
-		e->sender.fields |= HID_SENDER_F_USER;
-		e->sender.uids[e->sender.n_uids++] = (uint32_t)json_integer_value(user);
-	}
+	r = command_args_allow_ids(args, &e->sender, &e->for_pid, err, errsize);
+	if (r < 0)
+		return r;
 	if (exe) {
 		if (!json_is_string(exe) || json_string_value(exe)[0] != '/' ||
 		    strlen(json_string_value(exe)) >= sizeof(e->executable))
@@ -604,7 +588,7 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 	    (r = allow_sender(cmds, args, &e, err, errsize)) < 0)
 		return r;
 	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !cmds->en->loader.features.uid_gid)
-		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, executable or process cannot be enforced here");
+		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, group, executable or process cannot be enforced here");
 	/* Input comes from the device: an allow for a sender is for requests. */
 	if (e.sender.fields)
 		e.kinds &= (uint8_t)~HID_RULE_KIND_INPUT_EVENT;

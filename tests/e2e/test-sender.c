@@ -407,6 +407,47 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	policyd_case_end(&c);
 }
 
+/* hid-policyctl allow --group: the window opens for the group's members,
+ * by supplementary group or by gid, as a rule's group does, and for no
+ * one else; the grant shows the group. */
+static void test_a_temporary_allow_for_a_group_opens_for_its_members_alone(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const gid_t tools[] = { 100, TOOLS_GID };
+	const struct sender member = { tool_path(), USER_UID, USER_UID, tools, 2 };
+	const struct sender primary = { tool_path(), 1001, TOOLS_GID, NULL, 0 };
+	const struct sender outsider = { tool_path(), USER_UID, USER_UID, tools, 1 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	char gid[16];
+	json_t *j;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	snprintf(gid, sizeof(gid), "%d", TOOLS_GID);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "60s",
+			   "--request", "set_report", "--report", "feature", "--id", "0xf0",
+			   "--group", gid);
+	CHECK_EQ(json_array_size(json_path(j, "exception.for.gids")), 1);
+	CHECK_EQ(json_integer_value(json_array_get(json_path(j, "exception.for.gids"), 0)), TOOLS_GID);
+	json_decref(j);
+
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_as(&primary, c.dev.hidraw, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+
+	policyd_case_end(&c);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
@@ -418,6 +459,8 @@ int main(int argc, char **argv)
 		  test_a_rule_for_one_user_refuses_that_user_alone },
 		{ "a_temporary_allow_opens_for_one_process_or_program",
 		  test_a_temporary_allow_opens_for_one_process_or_program },
+		{ "a_temporary_allow_for_a_group_opens_for_its_members_alone",
+		  test_a_temporary_allow_for_a_group_opens_for_its_members_alone },
 	};
 	int failed;
 
