@@ -854,8 +854,27 @@ static int cmd_generate(struct commands *cmds, json_t *args, json_t **result, ch
 	return *result ? 0 : -ENOMEM;
 }
 
+int commands_describe_device(void *userdata, json_t *args, char *text, size_t text_size,
+			     char *sysname, size_t sysname_size)
+{
+	struct commands *cmds = userdata;
+	const struct managed_device *m;
+	char err[256];
+	int r = 0;
+
+	m = lookup_device(cmds, args, err, sizeof(err), &r);
+	if (!m)
+		return r;
+	if (m->info.name[0])
+		snprintf(text, text_size, "\"%s\" (%s)", m->info.name, m->info.sysname);
+	else
+		snprintf(text, text_size, "%s", m->info.sysname);
+	snprintf(sysname, sysname_size, "%s", m->info.sysname);
+	return 0;
+}
+
 int commands_run(void *userdata, const struct control_request *req, json_t **result,
-		   char *err, size_t errsize)
+		 char *err, size_t errsize)
 {
 	struct commands *cmds = userdata;
 	const char *c = req->command;

@@ -5,13 +5,16 @@
  * filter, how temporary allows are placed before a device's rules, and what
  * hid-policyctl's text output lets through to a terminal.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
+#include "control/authorize.h"
 #include "control/command_args.h"
 #include "ctl/ctl_args.h"
 #include "ctl/ctl_output.h"
@@ -413,6 +416,142 @@ static void test_an_allow_for_groups_is_shown_with_them(void)
 	json_decref(status);
 }
 
+/* The <message> of ACTION in the shipped actions file, with $(key)
+ * expanded from D as polkitd expands it (a key D lacks stays as written,
+ * as polkitd leaves it). */
+static char *shipped_message(const char *action, const struct authz_details *d)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	char path[512], want[160], *text = NULL, *at, *end, *out;
+	size_t size = 0, len = 0;
+	FILE *f, *o;
+
+	snprintf(path, sizeof(path), "%s/policyd/data/org.hid-policy.policy", src);
+	f = fopen(path, "re");
+	CHECK(f, "%s: %s", path, strerror(errno));
+	CHECK(getdelim(&text, &size, '\0', f) > 0, "%s: empty", path);
+	fclose(f);
+	snprintf(want, sizeof(want), "<action id=\"%s\">", action);
+	at = strstr(text, want);
+	CHECK(at && (at = strstr(at, "<message>")), "%s: no message for %s", path, action);
+	at += strlen("<message>");
+	end = strstr(at, "</message>");
+	CHECK(end, "%s: message not closed", path);
+	*end = '\0';
+
+	o = open_memstream(&out, &len);
+	CHECK(o, "open_memstream");
+	while (*at) {
+		char key[AUTHZ_DETAIL_KEY_SIZE];
+		const char *close = strchr(at, ')'), *value;
+
+		if (strncmp(at, "$(", 2) || !close || (size_t)(close - at - 2) >= sizeof(key)) {
+			fputc(*at++, o);
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(close - at - 2), at + 2);
+		value = authz_details_get(d, key);
+		if (value)
+			fputs(value, o);
+		else
+			fprintf(o, "$(%s)", key);
+		at = (char *)close + 1;
+	}
+	CHECK_OK(fclose(o));
+	free(text);
+	return out;
+}
+
+/* A polkit prompt says what is being approved: an allow's device (as the
+ * daemon names it), duration, sender and requests go into the check's
+ * details, the shipped message names them all, and a rule can read each
+ * as given. What a device or client chose cannot rewrite the prompt. */
+static void test_an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests(void)
+{
+	json_t *args = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s}", "device", "0003:054C:0CE6.0001",
+				 "duration_s", 900, "request", "set_report", "report", "feature",
+				 "id", 0xf4, "unit", "fwupd.service");
+	struct authz_details d;
+	char err[256] = "";
+	char *msg;
+
+	CHECK_OK(authz_details_for("allow", args, "\"DualSense Wireless Controller\" (0003:054C:0CE6.0001)",
+				   &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"),
+		      "\"DualSense Wireless Controller\" (0003:054C:0CE6.0001)"), "device");
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "15 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "processes of unit fwupd.service"), "%s",
+	      authz_details_get(&d, "sender"));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "set_report feature requests with report ID 0xf4"), "%s",
+	      authz_details_get(&d, "requests"));
+	/* as given, for polkit rules */
+	CHECK(!strcmp(authz_details_get(&d, "unit"), "fwupd.service"), "unit");
+	CHECK(!strcmp(authz_details_get(&d, "duration_s"), "900"), "duration_s");
+	CHECK(!strcmp(authz_details_get(&d, "sysfs"), "0003:054C:0CE6.0001"), "sysfs");
+	CHECK(!authz_details_get(&d, "uid") && !authz_details_get(&d, "polkit.message"), "extra");
+	msg = shipped_message(HID_POLICY_ACTION_ALLOW, &d);
+	CHECK(!strcmp(msg, "Authentication is required to let set_report feature requests with report ID 0xf4 from processes of unit fwupd.service reach \"DualSense Wireless Controller\" (0003:054C:0CE6.0001) for 15 minutes, past the HID firewall's rules"),
+	      "%s", msg);
+	free(msg);
+	json_decref(args);
+
+	/* --pid grants its user and executable, and the prompt says so;
+	 * the defaults: 10 minutes, every request but input */
+	args = json_pack("{s:s, s:i, s:[i, i], s:s, s:i}", "device", "7", "user", 1000, "group", 27,
+			 100, "executable", "/usr/bin/fwupdtool", "pid", 4242);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"), "7"), "the device as given");
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "10 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "processes of uid 1000 in group 27 or 100 running /usr/bin/fwupdtool (as process 4242 is: every such process, not that one alone)"),
+	      "%s", authz_details_get(&d, "sender"));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "requests of every kind but input, with any report ID"),
+	      "%s", authz_details_get(&d, "requests"));
+	CHECK(!strcmp(authz_details_get(&d, "gids"), "27,100"), "gids");
+	CHECK(!strcmp(authz_details_get(&d, "pid"), "4242"), "pid");
+	json_decref(args);
+	args = json_pack("{s:s, s:i}", "device", "7", "duration_s", 5400);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "1 hour 30 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "any process"), "anyone");
+	json_decref(args);
+	args = json_pack("{s:s, s:s, s:i}", "device", "7", "request", "get_report", "id", 3);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "get_report feature, get_report input, get_report output requests with report ID 0x03"),
+	      "%s", authz_details_get(&d, "requests"));
+	json_decref(args);
+
+	/* a device's name with an escape sequence, a C1 control and bytes
+	 * that are not UTF-8: every one a '?', the UTF-8 kept */
+	args = json_pack("{s:s}", "device", "7");
+	CHECK_OK(authz_details_for("allow", args, "\"Pad\x1b[2J\xc2\x9b\xff caf\xc3\xa9\" (7)", &d, err,
+				   sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"), "\"Pad?[2J??? caf\xc3\xa9\" (7)"), "%s",
+	      authz_details_get(&d, "device"));
+	json_decref(args);
+
+	/* what the allow would refuse is refused before anyone is asked */
+	args = json_pack("{s:s, s:i}", "device", "7", "duration_s", 0);
+	CHECK_EQ(authz_details_for("allow", args, NULL, &d, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"duration_s\" must be 1..86400 seconds"), "%s", err);
+	json_decref(args);
+
+	/* revoke says what it ends, in a message of its own */
+	args = json_pack("{s:s}", "device", "7");
+	CHECK_OK(authz_details_for("revoke", args, "\"Pad\" (7)", &d, err, sizeof(err)));
+	CHECK(strstr(authz_details_get(&d, "polkit.message"), "$(device)"), "revoke's message");
+	CHECK(!strcmp(authz_details_get(&d, "device"), "\"Pad\" (7)"), "device");
+	json_decref(args);
+	/* and the other commands carry none */
+	CHECK_OK(authz_details_for("reload", NULL, NULL, &d, err, sizeof(err)));
+	CHECK_EQ(d.n, 0);
+}
+
 static void test_bad_command_lines_are_usage_errors(void)
 {
 	struct ctl_args a;
@@ -772,6 +911,8 @@ static const struct test_case tests[] = {
 	{ "the_daemon_reads_the_device_and_group_args_as_sent",
 	  test_the_daemon_reads_the_device_and_group_args_as_sent },
 	{ "an_allow_for_groups_is_shown_with_them", test_an_allow_for_groups_is_shown_with_them },
+	{ "an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests",
+	  test_an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests },
 	{ "bad_command_lines_are_usage_errors", test_bad_command_lines_are_usage_errors },
 	{ "log_filter_passes_exactly_the_matching_records",
 	  test_log_filter_passes_exactly_the_matching_records },
