@@ -352,7 +352,9 @@ static int let_it_send(pid_t child, int go, int done)
 }
 
 /* hid-policyctl allow --pid: the window opens for that process's user and
- * program alone; --executable for one program, whoever runs it. */
+ * program alone, and for every process of theirs, not for that one alone
+ * (as hid-policy.d(5) and hid-policyctl(1) say); --executable for one
+ * program, whoever runs it. */
 static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 {
 	static const char policy[] =
@@ -367,14 +369,15 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	struct uhid_dev_config cfg = test_device();
 	struct policyctl_output out;
 	struct policyd_case c;
-	int go, done, go2, done2;
-	pid_t updater, stranger;
+	int go, done, go2, done2, go3, done3;
+	pid_t updater, stranger, sibling;
 	char pid[16];
 
 	policyd_case_start(&c, &cfg, policy);
 	CHECK_OK(chmod(c.dev.hidraw, 0666));
 	updater = waiting_sender(c.dev.hidraw, USER_UID, &go, &done);
 	stranger = waiting_sender(c.dev.hidraw, 1001, &go2, &done2);
+	sibling = waiting_sender(c.dev.hidraw, USER_UID, &go3, &done3);
 	usleep(100 * 1000);	/* both have dropped to their user */
 
 	snprintf(pid, sizeof(pid), "%d", (int)updater);
@@ -390,7 +393,9 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);
 	CHECK_EQ(let_it_send(stranger, go2, done2), EPERM);
 	CHECK_EQ(let_it_send(updater, go, done), 0);
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+	/* another process of that user running that program: let through */
+	CHECK_EQ(let_it_send(sibling, go3, done3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
 
 	POLICYCTL(&c.run, (uid_t)-1, &out, "revoke", c.dev.sysname);
 	CHECK(out.status == 0, "revoke: exit %d: %s", out.status, out.err);
@@ -400,9 +405,9 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	CHECK(out.status == 0, "allow --executable: exit %d: %s", out.status, out.err);
 	policyctl_output_done(&out);
 	CHECK_EQ(send_feature_as(&tool_as_other, c.dev.hidraw, 0xf0), 0);
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 3, 3000));
 	usleep(200 * 1000);
-	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 3);
 
 	policyd_case_end(&c);
 }
