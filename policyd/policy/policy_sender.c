@@ -418,11 +418,11 @@ static int cgroup_ancestry(const char *cgroup, bool assume, uint64_t *ids, size_
 	for (const char *c = cgroup; *c; c++)
 		levels += *c == '/';
 	/* The root, then each prefix of the path that ends at a '/' or at its end. */
-	for (size_t level = 0; level <= levels && k < max; level++) {
+	for (size_t level = 0; root && level <= levels && k < max; level++) {
 		size_t len = cgroup_prefix(cgroup, level);
 
-		snprintf(dir, sizeof(dir), "%s%s%.*s", root ?: "", level ? "/" : "", (int)len, cgroup);
-		if (!root || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		snprintf(dir, sizeof(dir), "%s%s%.*s", root, level ? "/" : "", (int)len, cgroup);
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 			break;
 		ids[k++] = (uint64_t)st.st_ino;
 	}
