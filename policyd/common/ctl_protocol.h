@@ -43,6 +43,9 @@
 
 /* explain's "group": a process's gid and supplementary groups, at most this many. */
 #define CTL_SUBJECT_GROUPS_MAX	1024
+/* allow's "group": groups whose members it lets through, at most this many
+ * (a rule's sender lists as many: HID_SENDER_MAX_IDS). */
+#define CTL_ALLOW_GROUPS_MAX	4
 
 /* Error codes of a failed reply ("error"). */
 #define CTL_ERR_BAD_REQUEST	"bad-request"		/* not JSON, wrong types, bad arguments */

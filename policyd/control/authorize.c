@@ -165,12 +165,14 @@ int authorizer_fd(const struct authorizer *a)
 }
 
 int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
-		      const char *action_id, bool interactive)
+		      const char *action_id, const struct authz_details *details,
+		      bool interactive)
 {
 	/* Root needs no round trip while polkit is away; everyone else gives
 	 * the worker a chance to find that polkit answers again. */
 	if (a->backend && (atomic_load(&a->polkit) || peer->uid != 0))
-		return polkit_backend_submit(a->backend, cookie, peer, action_id, interactive);
+		return polkit_backend_submit(a->backend, cookie, peer, action_id, details,
+					     interactive);
 
 	char msg[sizeof(((struct authz_result *)NULL)->message)];
 	enum authz_verdict verdict;

@@ -15,8 +15,10 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <jansson.h>
 
 #include "common/ctl_protocol.h"	/* HID_POLICY_ACTION_* */
 
@@ -40,6 +42,42 @@ struct authz_result {
 	char message[256];	/* for the client: why, in one sentence */
 };
 
+/*
+ * What a request asks to have approved, in words: key and value pairs its
+ * polkit check carries (polkit_details_insert), which the action's
+ * message names ("$(device)") and polkit rules can read
+ * (action.lookup("unit")). The values are UTF-8 without control
+ * characters, as a terminal's agent may print them.
+ */
+#define AUTHZ_DETAILS_MAX	12
+#define AUTHZ_DETAIL_KEY_SIZE	32
+#define AUTHZ_DETAIL_VALUE_SIZE	640
+
+struct authz_details {
+	size_t n;
+	struct {
+		char key[AUTHZ_DETAIL_KEY_SIZE];
+		char value[AUTHZ_DETAIL_VALUE_SIZE];
+	} items[AUTHZ_DETAILS_MAX];
+};
+
+/*
+ * The details of a request for COMMAND with ARGS (the control protocol's):
+ * for allow, the device (DEVICE, the daemon's name for it, or NULL: the
+ * "device" arg as given), the duration, the sender and the requests it
+ * lets through, and each of them as given ("sysfs", "duration_s",
+ * "unit", "uid", "gids", "executable", "pid"); for revoke, the device or
+ * the allow's number, and a message of its own ("polkit.message": the
+ * action's is an allow's). Other commands have none (D->n 0). Returns 0,
+ * or -EINVAL with a message for the client in ERR when ARGS cannot be
+ * told (the command would refuse them too).
+ */
+int authz_details_for(const char *command, json_t *args, const char *device,
+		      struct authz_details *d, char *err, size_t errsize);
+
+/* The value of KEY in D, or NULL. */
+const char *authz_details_get(const struct authz_details *d, const char *key);
+
 struct authorizer;
 
 /* Read the start time of PID from /proc. Returns 0 or a negative errno. */
@@ -59,12 +97,14 @@ bool authorizer_uses_polkit(const struct authorizer *a);
 int authorizer_fd(const struct authorizer *a);
 
 /*
- * Ask whether PEER may perform ACTION_ID. INTERACTIVE lets polkit ask the
+ * Ask whether PEER may perform ACTION_ID, with DETAILS (NULL: none) for
+ * polkit to show and its rules to read. INTERACTIVE lets polkit ask the
  * peer's authentication agent. The verdict arrives later, with COOKIE.
  * Returns 0 or a negative errno (nothing was submitted).
  */
 int authorizer_submit(struct authorizer *a, uint64_t cookie, const struct peer_cred *peer,
-		      const char *action_id, bool interactive);
+		      const char *action_id, const struct authz_details *details,
+		      bool interactive);
 
 /* Take one verdict. Returns 0, or -EAGAIN when none is waiting. */
 int authorizer_take(struct authorizer *a, struct authz_result *ret);

@@ -50,9 +50,11 @@ struct polkit_backend_hooks {
  */
 int polkit_backend_start(const struct polkit_backend_hooks *hooks, struct polkit_backend **ret,
 			 char *why, size_t why_size);
-/* Hand a check to the worker. Returns 0 or -ENOMEM. */
+/* Hand a check to the worker, with DETAILS (NULL: none), copied. Returns
+ * 0 or -ENOMEM. */
 int polkit_backend_submit(struct polkit_backend *b, uint64_t cookie, const struct peer_cred *peer,
-			  const char *action_id, bool interactive);
+			  const char *action_id, const struct authz_details *details,
+			  bool interactive);
 /* Cancel every pending check with COOKIE: once this returns, the worker
  * reports no verdict for it. */
 void polkit_backend_cancel(struct polkit_backend *b, uint64_t cookie);

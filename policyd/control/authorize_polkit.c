@@ -29,6 +29,7 @@ struct check {
 	uint64_t cookie;
 	struct peer_cred peer;
 	char action_id[128];
+	struct authz_details details;
 	bool interactive;
 	GCancellable *cancellable;
 };
@@ -223,11 +224,16 @@ static gboolean check_start(gpointer userdata)
 
 	g_autoptr(PolkitSubject) subject =
 		polkit_unix_process_new_for_owner(c->peer.pid, c->peer.start_time, c->peer.uid);
+	g_autoptr(PolkitDetails) details = polkit_details_new();
 	PolkitCheckAuthorizationFlags flags = c->interactive
 		? POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION
 		: POLKIT_CHECK_AUTHORIZATION_FLAGS_NONE;
 
-	polkit_authority_check_authorization(b->authority, subject, c->action_id, NULL, flags,
+	/* What the prompt shows and polkit rules read; polkit takes details
+	 * from uid 0 alone, which the daemon is. */
+	for (size_t i = 0; i < c->details.n && i < AUTHZ_DETAILS_MAX; i++)
+		polkit_details_insert(details, c->details.items[i].key, c->details.items[i].value);
+	polkit_authority_check_authorization(b->authority, subject, c->action_id, details, flags,
 					     c->cancellable, check_done, c);
 	return G_SOURCE_REMOVE;
 }
@@ -321,7 +327,8 @@ int polkit_backend_start(const struct polkit_backend_hooks *hooks, struct polkit
 }
 
 int polkit_backend_submit(struct polkit_backend *b, uint64_t cookie, const struct peer_cred *peer,
-			  const char *action_id, bool interactive)
+			  const char *action_id, const struct authz_details *details,
+			  bool interactive)
 {
 	struct check *c;
 
@@ -335,6 +342,8 @@ int polkit_backend_submit(struct polkit_backend *b, uint64_t cookie, const struc
 	c->peer = *peer;
 	c->interactive = interactive;
 	snprintf(c->action_id, sizeof(c->action_id), "%s", action_id);
+	if (details)
+		c->details = *details;
 	c->cancellable = g_cancellable_new();
 
 	pthread_mutex_lock(&b->lock);

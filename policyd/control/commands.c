@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
+#include "command_args.h"
 #include "common/util.h"
 #include "enforce/allows.h"
 #include "enforce/enforce.h"
@@ -304,106 +305,6 @@ static int cmd_rules(struct commands *cmds, json_t *args, json_t **result, char 
 	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
 }
 
-/* A request from explain's or allow's args. Returns 0 or -EINVAL. */
-static int request_kinds(json_t *args, bool required, uint8_t *kinds, char *err, size_t errsize)
-{
-	static const char *const types[] = { "feature", "input", "output" };
-	json_t *req = json_object_get(args, "request"), *rep = json_object_get(args, "report");
-	const char *report = json_is_string(rep) ? json_string_value(rep) : NULL;
-
-	if ((req && !json_is_string(req)) || (rep && !json_is_string(rep)))
-		return failf(err, errsize, -EINVAL, "\"request\" and \"report\" must be strings");
-	if (!req) {
-		if (required || report)
-			return failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
-		/* Every request; input events only when asked for: an
-		 * allow logs what it lets through, and a device's input
-		 * would flood the audit trail. */
-		*kinds = HID_RULE_KIND_ALL & ~HID_RULE_KIND_INPUT_EVENT;
-		return 0;
-	}
-	if (policy_kind_from_names(json_string_value(req), report, kinds) == 0)
-		return 0;
-	/* allow: get_report or set_report without a report type means all three. */
-	if (!required && !report) {
-		uint8_t all = 0, k;
-
-		for (size_t i = 0; i < ELEMENTSOF(types); i++) {
-			if (policy_kind_from_names(json_string_value(req), types[i], &k) < 0)
-				break;
-			all |= k;
-		}
-		if (all) {
-			*kinds = all;
-			return 0;
-		}
-	}
-	return failf(err, errsize, -EINVAL,
-		     "request \"%.32s\"%s%.16s: expected get_report or set_report with a report type (feature, input, output), or output_report or input_event alone",
-		     json_string_value(req), report ? " report " : "", report ?: "");
-}
-
-static int report_id_arg(json_t *args, int *id, char *err, size_t errsize)
-{
-	json_t *v = json_object_get(args, "id");
-
-	*id = -1;
-	if (!v)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
-		return failf(err, errsize, -EINVAL, "\"id\" must be a report ID, 0..255");
-	*id = (int)json_integer_value(v);
-	return 0;
-}
-
-/*
- * explain's "usage", "uniq" and "phys": what the device says of itself,
- * replaced, to ask what the rules would decide for another device. Usages
- * go to USAGES (room for POLICY_USAGE_LIST_MAX).
- */
-static int device_overrides(json_t *args, struct policy_device *pdev, uint32_t *usages,
-			    char *err, size_t errsize)
-{
-	json_t *u = json_object_get(args, "usage"), *uniq = json_object_get(args, "uniq"),
-	       *phys = json_object_get(args, "phys"), *e;
-	size_t i;
-
-	if ((uniq && !json_is_string(uniq)) || (phys && !json_is_string(phys)))
-		return failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
-	if (uniq)
-		pdev->uniq = json_string_value(uniq);
-	if (phys)
-		pdev->phys = json_string_value(phys);
-	if (!u)
-		return 0;
-	if (!json_is_array(u) || json_array_size(u) > POLICY_USAGE_LIST_MAX)
-		return failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
-			     POLICY_USAGE_LIST_MAX);
-	json_array_foreach(u, i, e) {
-		struct policy_usage pu;
-
-		if (!json_is_string(e) || policy_usage_parse(json_string_value(e), &pu, 1) != 1 ||
-		    pu.mask != 0xffffffffu)
-			return failf(err, errsize, -EINVAL, "usage \"%.32s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU",
-				     json_is_string(e) ? json_string_value(e) : "?");
-		usages[i] = pu.value;
-	}
-	pdev->usages = usages;
-	pdev->n_usages = json_array_size(u);
-	pdev->descriptor_known = true;
-	return 0;
-}
-
-/* A uid or gid in V; false when it is none. */
-static bool id_arg(json_t *v, uint32_t *ret)
-{
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    json_integer_value(v) >= UINT32_MAX)
-		return false;
-	*ret = (uint32_t)json_integer_value(v);
-	return true;
-}
-
 /*
  * explain's "origin", "user", "group", "executable", "unit", "pid" and the
  * process's "cgroup": who sends the request, as far as the question says.
@@ -470,7 +371,7 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		who->pid = (long)json_integer_value(pid);
 	}
 	if (user) {
-		if (!id_arg(user, &who->uid))
+		if (!command_args_id(user, &who->uid))
 			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
 		who->given |= POLICY_SUBJECT_USER;
 	}
@@ -480,7 +381,7 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 			return failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids: the gid, then the supplementary groups",
 				     CTL_SUBJECT_GROUPS_MAX);
 		json_array_foreach(group, i, g)
-			if (!id_arg(g, &gids[i]))
+			if (!command_args_id(g, &gids[i]))
 				return failf(err, errsize, -EINVAL, "\"group\" must list gids");
 		who->given |= POLICY_SUBJECT_GROUPS;
 		who->gid = gids[0];
@@ -513,6 +414,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	size_t text_len = 0;
 	uint8_t buf[HID_RULES_MAX_PAYLOAD];
 	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	uint8_t hash[POLICY_SHA256_BYTES];
 	_cleanup_free_ uint32_t *gids = calloc(CTL_SUBJECT_GROUPS_MAX, sizeof(*gids));
 	struct policy_subject who;
 	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
@@ -524,8 +426,8 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
-	if ((r = request_kinds(args, true, &req.kind, err, errsize)) < 0 ||
-	    (r = report_id_arg(args, &id, err, errsize)) < 0 ||
+	if ((r = command_args_kinds(args, true, &req.kind, err, errsize)) < 0 ||
+	    (r = command_args_report_id(args, &id, err, errsize)) < 0 ||
 	    (r = explain_subject(args, &who, gids, cgroups, err, errsize)) < 0)
 		return r;
 	if (id < 0)
@@ -546,7 +448,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	req.data = buf;
 
 	state_policy_device(&m->info, &pdev);
-	r = device_overrides(args, &pdev, usages, err, errsize);
+	r = command_args_device(args, &pdev, usages, hash, err, errsize);
 	if (r < 0)
 		return r;
 	f = open_memstream(&text, &text_len);
@@ -641,36 +543,19 @@ static int allow_unit(struct commands *cmds, json_t *unit, struct exception *e, 
 	return 0;
 }
 
-/* allow's "user", "executable", "pid" and "unit": whose requests it lets
- * through. */
+/* allow's "user", "group", "executable", "pid" and "unit": whose requests
+ * it lets through. */
 static int allow_sender(struct commands *cmds, json_t *args, struct exception *e, char *err,
 			size_t errsize)
 {
-	json_t *user = json_object_get(args, "user"), *exe = json_object_get(args, "executable");
-	json_t *pid = json_object_get(args, "pid"), *unit = json_object_get(args, "unit");
+	json_t *exe = json_object_get(args, "executable"), *unit = json_object_get(args, "unit");
 	int r;
 
 	if (unit && (r = allow_unit(cmds, unit, e, err, errsize)) < 0)
 		return r;
-
-	/* hid-policyctl reads a process's user and executable and sends
-	 * them along (the daemon keeps no right to read other users'
-	 * processes); the pid is kept for the record. */
-	if (pid) {
-		if (!user || !exe)
-			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
-		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
-		    json_integer_value(pid) > INT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
-		e->for_pid = (pid_t)json_integer_value(pid);
-	}
-	if (user) {
-		if (!json_is_integer(user) || json_integer_value(user) < 0 ||
-		    json_integer_value(user) >= UINT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
-		e->sender.fields |= HID_SENDER_F_USER;
-		e->sender.uids[e->sender.n_uids++] = (uint32_t)json_integer_value(user);
-	}
+	r = command_args_allow_ids(args, &e->sender, &e->for_pid, err, errsize);
+	if (r < 0)
+		return r;
 	if (exe) {
 		if (!json_is_string(exe) || json_string_value(exe)[0] != '/' ||
 		    strlen(json_string_value(exe)) >= sizeof(e->executable))
@@ -689,10 +574,10 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 		     char *err, size_t errsize)
 {
 	_cleanup_free_ struct hid_device_rules *rules = calloc(1, sizeof(*rules));
-	json_t *args = req->args, *dur = json_object_get(args, "duration_s");
+	json_t *args = req->args;
 	struct exception e = {}, *added;
 	struct managed_device *m;
-	uint64_t duration = CTL_ALLOW_DEFAULT_S;
+	uint64_t duration;
 	uint32_t id;
 	int r = 0, rid;
 
@@ -701,18 +586,13 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
-	if (dur) {
-		if (!json_is_integer(dur) || json_integer_value(dur) < 1 ||
-		    json_integer_value(dur) > CTL_ALLOW_MAX_S)
-			return failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
-		duration = (uint64_t)json_integer_value(dur);
-	}
-	if ((r = request_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
-	    (r = report_id_arg(args, &rid, err, errsize)) < 0 ||
+	if ((r = command_args_duration(args, &duration, err, errsize)) < 0 ||
+	    (r = command_args_kinds(args, false, &e.kinds, err, errsize)) < 0 ||
+	    (r = command_args_report_id(args, &rid, err, errsize)) < 0 ||
 	    (r = allow_sender(cmds, args, &e, err, errsize)) < 0)
 		return r;
 	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !cmds->en->loader.features.uid_gid)
-		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, executable or process cannot be enforced here");
+		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, group, executable or process cannot be enforced here");
 	/* Input comes from the device: an allow for a sender is for requests. */
 	if (e.sender.fields)
 		e.kinds &= (uint8_t)~HID_RULE_KIND_INPUT_EVENT;
@@ -978,8 +858,27 @@ static int cmd_generate(struct commands *cmds, json_t *args, json_t **result, ch
 	return *result ? 0 : -ENOMEM;
 }
 
+int commands_describe_device(void *userdata, json_t *args, char *text, size_t text_size,
+			     char *sysname, size_t sysname_size)
+{
+	struct commands *cmds = userdata;
+	const struct managed_device *m;
+	char err[256];
+	int r = 0;
+
+	m = lookup_device(cmds, args, err, sizeof(err), &r);
+	if (!m)
+		return r;
+	if (m->info.name[0])
+		snprintf(text, text_size, "\"%s\" (%s)", m->info.name, m->info.sysname);
+	else
+		snprintf(text, text_size, "%s", m->info.sysname);
+	snprintf(sysname, sysname_size, "%s", m->info.sysname);
+	return 0;
+}
+
 int commands_run(void *userdata, const struct control_request *req, json_t **result,
-		   char *err, size_t errsize)
+		 char *err, size_t errsize)
 {
 	struct commands *cmds = userdata;
 	const char *c = req->command;

@@ -31,6 +31,11 @@ struct commands {
 	void *userdata;
 };
 
+/* control_describe_fn: "\"NAME\" (SYSFS NAME)" of the device ARGS name,
+ * and its sysfs name. USERDATA is a struct commands. */
+int commands_describe_device(void *userdata, json_t *args, char *text, size_t text_size,
+			     char *sysname, size_t sysname_size);
+
 /* USERDATA is a struct commands. */
 int commands_run(void *userdata, const struct control_request *req, json_t **result,
 		 char *err, size_t errsize);

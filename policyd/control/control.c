@@ -543,8 +543,36 @@ static void accept_client(struct control *c)
 	}
 }
 
+/*
+ * What CL's request asks to have approved (authorize.h): its device as the
+ * daemon names it, and what the args say. The device is then named in the
+ * args by its sysfs name, so that the command acts on the one the prompt
+ * showed, not on another of the same IDs plugged in meanwhile. Args that
+ * cannot be told fail the request before anyone is asked for a password.
+ * Returns 0 or -EINVAL.
+ */
+static int request_details(struct control *c, struct client *cl, json_t *args,
+			   struct authz_details *d)
+{
+	char device[256], sysname[64], err[256];
+	bool named = false;
+	int r;
+
+	if (c->hooks.describe && !strcmp(cl->cmd->action, HID_POLICY_ACTION_ALLOW) &&
+	    json_is_string(json_object_get(args, "device")))
+		named = c->hooks.describe(c->hooks.userdata, args, device, sizeof(device), sysname,
+					  sizeof(sysname)) == 0;
+	if (named && json_object_set_new(args, "device", json_string(sysname)) < 0)
+		named = false;
+	r = authz_details_for(cl->cmd->name, args, named ? device : NULL, d, err, sizeof(err));
+	if (r < 0)
+		fail(c, cl, CTL_ERR_BAD_REQUEST, NULL, "%s", err);
+	return r;
+}
+
 static void handle_request(struct control *c, struct client *cl, const char *line, size_t len)
 {
+	struct authz_details details;
 	json_error_t jerr;
 	json_t *version, *command, *args, *interactive;
 	const char *name;
@@ -595,11 +623,14 @@ static void handle_request(struct control *c, struct client *cl, const char *lin
 		return;
 	}
 	cl->interactive = json_is_true(interactive);
+	if (request_details(c, cl, args, &details) < 0)
+		return;
 
 	cl->state = CLIENT_AUTHORIZING;
 	cl->deadline_ms = now_ms() + AUTHORIZE_TIMEOUT_MS;
 	set_interest(c, cl);
-	r = authorizer_submit(c->authz, cl->cookie, &cl->peer, cl->cmd->action, cl->interactive);
+	r = authorizer_submit(c->authz, cl->cookie, &cl->peer, cl->cmd->action, &details,
+			      cl->interactive);
 	if (r < 0) {
 		cl->state = CLIENT_READING;	/* nothing to cancel */
 		fail(c, cl, CTL_ERR_FAILED, NULL, "cannot check authorization for %s: %s",

@@ -42,9 +42,19 @@ typedef int (*control_run_fn)(void *userdata, const struct control_request *req,
 /* A message for the daemon's log (syslog priority). */
 typedef void (*control_log_fn)(void *userdata, int priority, const char *message);
 
+/*
+ * The device a request's ARGS name ("device"), for the polkit prompt, which
+ * must say what is approved: 0 with TEXT set to the daemon's words for it
+ * and SYSNAME to its sysfs name, or a negative errno (no such device: the
+ * arg is shown as given, and the command will say so once authorized).
+ */
+typedef int (*control_describe_fn)(void *userdata, json_t *args, char *text, size_t text_size,
+				   char *sysname, size_t sysname_size);
+
 struct control_hooks {
 	control_run_fn run;
 	control_log_fn log;
+	control_describe_fn describe;	/* may be NULL */
 	void *userdata;
 };
 

@@ -37,6 +37,8 @@ enum {
 	OPT_USAGE,
 	OPT_UNIQ,
 	OPT_PHYS,
+	OPT_INTERFACE,
+	OPT_DESCRIPTOR_SHA256,
 	OPT_LINES,
 	OPT_UTC,
 	OPT_VERSION,
@@ -57,18 +59,22 @@ void ctl_usage(FILE *f)
 		"                              rotated logs included; --follow starts at the end\n"
 		"  report [--since T] [--device D] [--utc]\n"
 		"                              denials per device, rule, program and user\n"
-		"  explain DEVICE REQUEST [--report TYPE] --id ID [--payload HEX]\n"
-		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS]\n"
+		"  explain DEVICE --request REQUEST [--report TYPE] --id ID [--payload HEX]\n"
+		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
+		"          [--descriptor-sha256 HASH]\n"
 		"          [--user USER] [--group GROUP]... [--executable PATH] | [--pid PID]\n"
 		"          | [--origin kernel|user] [--unit UNIT]\n"
-		"                              which rule decides a request, and why; --usage,\n"
-		"                              --uniq and --phys replace what DEVICE says of itself;\n"
-		"                              the rest name the sender (the process's groups: every\n"
-		"                              --group, its gid first)\n"
+		"                              which rule decides a request, and why (REQUEST may\n"
+		"                              follow DEVICE instead of --request); --usage, --uniq,\n"
+		"                              --phys, --interface and --descriptor-sha256 replace\n"
+		"                              what DEVICE says of itself; the rest name the sender\n"
+		"                              (the process's groups: every --group, its gid first)\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
-		"        [--user USER] [--executable PATH] [--pid PID] [--unit UNIT]\n"
+		"        [--user USER] [--group GROUP]... [--executable PATH] [--pid PID]\n"
+		"        [--unit UNIT]\n"
 		"                              let DEVICE's requests through for a while (default 10m)\n"
+		"                              from that sender (a member of any --group)\n"
 		"  revoke DEVICE | --exception N\n"
 		"                              end temporary allows early\n"
 		"  generate                    print a policy protecting the devices present now\n"
@@ -123,11 +129,14 @@ static const struct {
 	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) |
 		       BIT(OPT_LINES) | BIT(OPT_UTC) },
 	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
-	{ "explain", 2, 2, BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) | BIT(OPT_USAGE) |
-			   BIT(OPT_UNIQ) | BIT(OPT_PHYS) | SUBJECT_OPTIONS },
+	/* REQUEST: --request, or the second operand as before */
+	{ "explain", 1, 2, BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) |
+			   BIT(OPT_USAGE) | BIT(OPT_UNIQ) | BIT(OPT_PHYS) | BIT(OPT_INTERFACE) |
+			   BIT(OPT_DESCRIPTOR_SHA256) | SUBJECT_OPTIONS },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
-			 BIT(OPT_USER) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) | BIT(OPT_UNIT) },
+			 BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) |
+			 BIT(OPT_UNIT) },
 	{ "revoke", 0, 1, BIT(OPT_EXCEPTION) },
 	{ "generate", 0, 0, 0 },
 };
@@ -143,7 +152,8 @@ static const char *const option_names[] = {
 	[OPT_ORIGIN - OPT_DEVICE] = "--origin",
 	[OPT_UNIT - OPT_DEVICE] = "--unit",
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
-	[OPT_PHYS - OPT_DEVICE] = "--phys",
+	[OPT_PHYS - OPT_DEVICE] = "--phys", [OPT_INTERFACE - OPT_DEVICE] = "--interface",
+	[OPT_DESCRIPTOR_SHA256 - OPT_DEVICE] = "--descriptor-sha256",
 	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
 };
 
@@ -198,6 +208,8 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "usage", required_argument, NULL, OPT_USAGE },
 		{ "uniq", required_argument, NULL, OPT_UNIQ },
 		{ "phys", required_argument, NULL, OPT_PHYS },
+		{ "interface", required_argument, NULL, OPT_INTERFACE },
+		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
 		{ "lines", required_argument, NULL, OPT_LINES },
 		{ "utc", no_argument, NULL, OPT_UTC },
 		{}
@@ -208,7 +220,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	int c, r;
 
 	*a = (struct ctl_args){ .ask_password = true, .report_id = -1, .exception_id = -1,
-				.uid = -1, .pid = -1, .lines = -1 };
+				.uid = -1, .pid = -1, .lines = -1, .interface = -1 };
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hfn:", longopts, NULL)) >= 0) {
@@ -347,6 +359,16 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		case OPT_PHYS:
 			a->phys = optarg;
 			break;
+		case OPT_INTERFACE:
+			if (parse_uint(optarg, 255, &v) < 0)
+				return bad("--interface \"%s\": expected a USB interface number, 0..255", optarg);
+			a->interface = (int)v;
+			break;
+		case OPT_DESCRIPTOR_SHA256:
+			if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdefABCDEF") != 64)
+				return bad("--descriptor-sha256 \"%s\": expected the SHA-256 of a report descriptor, 64 hex digits", optarg);
+			a->descriptor_sha256 = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -374,23 +396,31 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 	if (n_operands < commands[cmd].operands_min || n_operands > commands[cmd].operands_max) {
 		fprintf(stderr, "hid-policyctl: %s takes %s (try --help)\n", a->command,
 			commands[cmd].operands_max == 0 ? "no arguments" :
-			!strcmp(a->command, "explain") ? "DEVICE and REQUEST" : "one DEVICE");
+			!strcmp(a->command, "explain") ? "a DEVICE, and its REQUEST unless --request gives it" :
+			"one DEVICE");
 		return -EINVAL;
 	}
 	if (n_operands >= 1)
 		a->device = argv[optind];
+	if (n_operands == 2 && a->request)
+		return bad("the request is given twice: %s after DEVICE and --request %s (give one)",
+			   argv[optind + 1], a->request);
 	if (n_operands == 2)
 		a->request = argv[optind + 1];
+	if (!strcmp(a->command, "explain") && !a->request)
+		return bad("%s", "explain needs the request kind: --request REQUEST (get_report, set_report, output_report or input_event), or REQUEST after DEVICE");
 	if (!strcmp(a->command, "explain") && (seen & BIT(OPT_PID)) && (seen & BIT(OPT_UNIT)))
 		return bad("%s", "--pid names the process's unit itself (by its cgroup): give --pid or --unit");
 	if (!strcmp(a->command, "explain") && a->report_id < 0)
 		return bad("%s", "explain needs --id, the report ID of the request");
+	if (!strcmp(a->command, "allow") && a->n_gids > CTL_ALLOW_GROUPS_MAX)
+		return bad("allow takes at most %d --group (a member of any of them)", CTL_ALLOW_GROUPS_MAX);
 	if (!strcmp(a->command, "revoke") && !a->device && a->exception_id < 0)
 		return bad("%s", "revoke needs a DEVICE (all its temporary allows) or --exception N (one)");
 	if (!strcmp(a->command, "revoke") && a->device && a->exception_id >= 0)
 		return bad("%s", "revoke takes a DEVICE or --exception N, not both");
 	if (a->report && !a->request)
-		return bad("%s", "--report goes with a request kind (allow: --request)");
+		return bad("%s", "--report goes with a request kind (--request REQUEST)");
 	if (a->device && (!strcmp(a->command, "log") || !strcmp(a->command, "report"))) {
 		struct log_filter f;
 
@@ -583,6 +613,10 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "uniq", json_string(a->uniq));
 	if (a->phys)
 		json_object_set_new(args, "phys", json_string(a->phys));
+	if (a->interface >= 0)
+		json_object_set_new(args, "interface", json_integer(a->interface));
+	if (a->descriptor_sha256)
+		json_object_set_new(args, "descriptor_sha256", json_string(a->descriptor_sha256));
 	if (!strcmp(a->command, "report"))	/* the log's denials, counted here */
 		json_object_set_new(args, "action", json_string("deny"));
 	return json_pack("{s:i, s:s, s:o, s:b}", "version", CTL_PROTOCOL_VERSION,

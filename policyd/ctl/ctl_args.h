@@ -25,7 +25,7 @@ struct ctl_args {
 	long lines;			/* --lines, -1 unset */
 	bool utc;			/* --utc: times in UTC, not local time */
 	/* explain, allow */
-	const char *request;		/* explain's REQUEST operand, allow's --request */
+	const char *request;		/* --request, or explain's REQUEST operand */
 	const char *report;		/* --report */
 	int report_id;			/* --id, -1 unset */
 	const char *payload;		/* --payload */
@@ -33,7 +33,8 @@ struct ctl_args {
 	/* allow: whose requests it lets through (default: anyone's);
 	 * explain: who sends the request (default: not known) */
 	long long uid;			/* --user, -1 unset */
-	uint32_t gids[CTL_SUBJECT_GROUPS_MAX]; /* explain --group: the gid, then supplementary groups */
+	uint32_t gids[CTL_SUBJECT_GROUPS_MAX]; /* --group: explain's gid, then supplementary
+					       * groups; allow's groups, a member of any */
 	size_t n_gids;
 	const char *executable;		/* --executable */
 	const char *origin;		/* explain --origin: "kernel" or "user" */
@@ -47,6 +48,8 @@ struct ctl_args {
 	size_t n_usages;
 	const char *uniq;		/* --uniq */
 	const char *phys;		/* --phys */
+	int interface;			/* --interface, -1 unset */
+	const char *descriptor_sha256;	/* --descriptor-sha256 */
 	/* revoke */
 	long exception_id;		/* --exception, -1 unset */
 };

@@ -82,6 +82,16 @@ static void print_list(FILE *f, json_t *a)
 		fputs("-", f);
 }
 
+/* " 27", " 27 or 100": an allow's groups, a member of any of them. */
+static void print_gids(FILE *f, json_t *gids)
+{
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(gids, i, g)
+		fprintf(f, "%s %lld", i ? " or" : "", (long long)json_integer_value(g));
+}
+
 /* Whose requests a temporary allow lets through, when not anyone's. */
 static void print_allow_sender(FILE *f, json_t *e)
 {
@@ -94,6 +104,10 @@ static void print_allow_sender(FILE *f, json_t *e)
 		fprintf(f, " process %lld:", num(sender, "pid"));
 	if (json_object_get(sender, "uid"))
 		fprintf(f, " uid %lld", num(sender, "uid"));
+	if (json_object_get(sender, "gids")) {
+		fputs(" in group", f);
+		print_gids(f, json_object_get(sender, "gids"));
+	}
 	if (json_object_get(sender, "executable"))
 		fprintf(f, " %s", str(sender, "executable"));
 	if (json_object_get(sender, "unit"))

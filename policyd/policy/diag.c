@@ -19,8 +19,10 @@ static void diag_store(struct diag *d, enum diag_severity sev, int line, int col
 {
 	if (sev == DIAG_ERROR)
 		d->n_errors++;
-	else
+	else if (sev == DIAG_WARNING)
 		d->n_warnings++;
+	else
+		d->n_notes++;
 	if (!text || GROW(d->entries, d->n, d->cap) < 0) {
 		free(text);
 		d->oom = true;
@@ -47,7 +49,7 @@ void diag_vadd_at(struct diag *d, enum diag_severity sev, const char *file, int 
 		snprintf(where, sizeof(where), ":%d:%d", line, column);
 	r = asprintf(&text, "%s%s%s%s%s%s%s", file ?: "", where, file && *file ? ": " : "",
 		     path ?: "", path && *path ? ": " : "",
-		     sev == DIAG_WARNING ? "warning: " : "", msg);
+		     sev == DIAG_WARNING ? "warning: " : sev == DIAG_NOTE ? "note: " : "", msg);
 	diag_store(d, sev, line, column, r < 0 ? NULL : text);
 }
 
@@ -87,6 +89,13 @@ void diag_print(const struct diag *d, FILE *f)
 		fprintf(f, "%s\n", d->entries[i].text);
 	if (d->oom)
 		fprintf(f, "(some messages were lost: out of memory)\n");
+}
+
+void diag_print_only(const struct diag *d, enum diag_severity sev, FILE *f)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->entries[i].severity == sev)
+			fprintf(f, "%s\n", d->entries[i].text);
 }
 
 bool diag_contains(const struct diag *d, const char *needle)

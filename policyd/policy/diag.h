@@ -5,6 +5,8 @@
  *
  *	FILE:LINE:COLUMN: JSON.PATH: text		(errors)
  *	FILE:LINE:COLUMN: JSON.PATH: warning: text	(warnings)
+ *	FILE:LINE:COLUMN: JSON.PATH: note: text		(notes: what a dry run
+ *							 assumed; never a fault)
  *	FILE:LINE:COLUMN: text				(JSON syntax errors)
  *
  * FILE is the path the file was read from; LINE and COLUMN (from 1, columns
@@ -21,6 +23,7 @@
 enum diag_severity {
 	DIAG_ERROR,
 	DIAG_WARNING,
+	DIAG_NOTE,
 };
 
 struct diag_entry {
@@ -32,7 +35,7 @@ struct diag_entry {
 struct diag {
 	struct diag_entry *entries;
 	size_t n, cap;
-	size_t n_errors, n_warnings;
+	size_t n_errors, n_warnings, n_notes;
 	bool oom; /* a message could not be stored; n_errors still counts it */
 };
 
@@ -60,6 +63,8 @@ void diag_syntax(struct diag *d, const char *file, int line, int column,
 
 /* Print every message, one per line. */
 void diag_print(const struct diag *d, FILE *f);
+/* Print the messages of severity SEV only. */
+void diag_print_only(const struct diag *d, enum diag_severity sev, FILE *f);
 
 /* Does any message contain NEEDLE? For tests. */
 bool diag_contains(const struct diag *d, const char *needle);

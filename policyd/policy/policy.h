@@ -150,6 +150,7 @@ struct policy_unit {
 	char *path;		/* its cgroup below the root: "system.slice/fwupd.service" */
 	uint32_t level;		/* components of path: the cgroup's depth */
 	uint64_t cgroup_id;	/* 0: not running (its cgroup does not exist) */
+	bool assumed;		/* a dry run's: not running here, taken to be */
 };
 
 struct policy {
@@ -161,6 +162,9 @@ struct policy {
 	size_t n_rules, cap_rules;
 	struct policy_unit *units;	/* each named once */
 	size_t n_units, cap_units;
+	/* Read for a dry run (policy_load_dirs_dry_run()), never to be
+	 * enforced: what is not here was assumed to be. */
+	bool dry_run;
 };
 
 struct policy *policy_new(void);
@@ -179,6 +183,20 @@ static inline void policy_freep(struct policy **p)
  */
 int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 		     struct diag *diag, struct policy **ret);
+
+/*
+ * As policy_load_dirs(), for a dry run (hid-policyd --check and --explain),
+ * which may be about another machine than this one: an executable a sender
+ * names that is not installed here is assumed to be installed, and a unit
+ * that is not running here (or every unit, on a system without cgroup2) to
+ * be running, each with an identity no real file or cgroup has
+ * (policy_assumed_exe(), policy_assumed_cgroup()), so that the policy
+ * decides as it would where they are. A note in DIAG says what was assumed
+ * of an executable (the daemon would warn), policy_explain() what was of a
+ * unit. Such a policy is never to be put into the firewall.
+ */
+int policy_load_dirs_dry_run(const char *const *dirs, size_t n_dirs, bool require_dirs,
+			     struct diag *diag, struct policy **ret);
 
 /*
  * Parse one document named NAME into P (appending a file, its rule sets and
@@ -249,6 +267,15 @@ const struct policy_unit *policy_unit_find(const struct policy *p, const char *n
  */
 int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
 			const char **why);
+
+/*
+ * As policy_unit_cgroups(), for a dry run: the levels that do not exist
+ * here (all of them, on a system without cgroup2) get the ids
+ * policy_assumed_cgroup() gives their paths, as the units of a policy
+ * read for a dry run do; *RUNNING still tells whether the unit runs here.
+ */
+int policy_unit_cgroups_assumed(const char *name, uint64_t *ids, size_t max, size_t *n,
+				bool *running, const char **why);
 
 /*
  * As policy_unit_cgroups(), for the cgroup at PATH ("/system.slice/x.service",
@@ -322,6 +349,19 @@ bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *
  * Returns 0, -ENOEXEC when PATH is not a regular file, or -errno. */
 int policy_exe_identity(const char *path, struct hid_rule_exe *ret);
 
+/*
+ * The identity a dry run gives an executable PATH that is not installed
+ * here: device 0, which no file system has (the kernel numbers anonymous
+ * devices from 1), and an inode number made of the path, so that one
+ * path is one file, on the rule's side and the question's alike.
+ */
+void policy_assumed_exe(const char *path, struct hid_rule_exe *ret);
+bool policy_exe_is_assumed(const struct hid_rule_exe *e);
+/* The id a dry run gives the cgroup at PATH (below the root, "" the root)
+ * that does not exist here: made of the path, with the top bit set, which
+ * no kernfs node id has (the kernel counts them up from 1). */
+uint64_t policy_assumed_cgroup(const char *path);
+
 /* Names and parsers shared by the loader and the command line. */
 const char *policy_bus_name(uint16_t bus);
 int policy_bus_from_name(const char *s, uint16_t *ret);
@@ -375,6 +415,10 @@ struct policy_subject {
 					 * the unit is not running or the process gone */
 	size_t n_cgroups;
 	bool unit_running;
+	/* A dry run's question (hid-policyd --explain): an executable not
+	 * installed here has its assumed identity, and a unit not running
+	 * here the assumed ids of its missing levels. */
+	bool dry_run;
 };
 
 /* Does rule R match REQ for every sender WHO stands for (POLICY_MATCH_ALWAYS),

@@ -175,7 +175,32 @@ static void print_ids(FILE *f, const uint32_t *ids, size_t n, size_t max, bool g
 		fprintf(f, " and %zu more", n - max);
 }
 
-static void print_subject(const struct policy_subject *who, FILE *f)
+/* Does a rule of P name executable E? */
+static bool policy_names_exe(const struct policy *p, const struct hid_rule_exe *e)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (sender_lists_exe(&p->rules[i].sender, e))
+			return true;
+	return false;
+}
+
+/* The sender's executable: its path and identity, or what a dry run
+ * assumed of a path that is not installed here. */
+static void print_subject_exe(const struct policy *p, const struct policy_subject *who, FILE *f)
+{
+	if (who->executable)
+		fprintf(f, ", executable %s", who->executable);
+	if (policy_exe_is_assumed(&who->exe)) {
+		fprintf(f, " (not installed here: assuming it is %s)", policy_names_exe(p, &who->exe) ?
+			"the executable the rules name by that path" :
+			"the program of that path, which no rule names");
+		return;
+	}
+	fprintf(f, "%s(inode %llu on device %u:%u)", who->executable ? " " : ", executable ",
+		(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
+}
+
+static void print_subject(const struct policy *p, const struct policy_subject *who, FILE *f)
 {
 	unsigned int given = policy_subject_given(who);
 	const char *sep = "";
@@ -201,15 +226,13 @@ static void print_subject(const struct policy_subject *who, FILE *f)
 			print_ids(f, who->groups, who->n_groups, 8, true, ", ");
 		}
 	}
-	if (given & POLICY_SUBJECT_EXECUTABLE) {
-		if (who->executable)
-			fprintf(f, ", executable %s", who->executable);
-		fprintf(f, "%s(inode %llu on device %u:%u)", who->executable ? " " : ", executable ",
-			(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
-	}
+	if (given & POLICY_SUBJECT_EXECUTABLE)
+		print_subject_exe(p, who, f);
 	if ((given & POLICY_SUBJECT_UNIT) && who->unit)
 		fprintf(f, ", in unit %s%s", who->unit,
-			who->unit_running ? "" : " (not running now: no rule for it applies until it starts)");
+			who->unit_running ? "" : who->dry_run ?
+			" (not running here: assuming it is running)" :
+			" (not running now: no rule for it applies until it starts)");
 	else if (given & POLICY_SUBJECT_UNIT)
 		fprintf(f, ", in cgroup %s%s", who->cgroup,
 			who->unit_running ? "" : " (gone now: the process has exited)");
@@ -297,7 +320,7 @@ static const char *sender_mismatch(const struct policy *p, const struct hid_rule
 		fprintf(f, "the sender's unit %s is not %s the rule names, nor in %s", who->unit,
 			s->n_units > 1 ? "one of the units" : "the unit",
 			s->n_units > 1 ? "one of them" : "it");
-		if (!who->unit_running)
+		if (!who->unit_running && !who->dry_run)
 			fprintf(f, " (%s is not running now)", who->unit);
 	} else if ((s->fields & HID_SENDER_F_UNIT) && (given & POLICY_SUBJECT_UNIT)) {
 		fprintf(f, "the sender's cgroup %s is not in %s the rule names", who->cgroup,
@@ -383,6 +406,29 @@ static void print_sender_match(const struct hid_rule *r, FILE *f)
 	fprintf(f, ") matches this one");
 }
 
+/* The units DEV's rules name that a dry run assumed to be running, each
+ * said once. */
+static void print_assumed_units(const struct policy *p, const struct hid_device_rules *rules,
+				FILE *f)
+{
+	bool said[UINT8_MAX + 1] = {};
+
+	for (unsigned i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++) {
+		const struct policy_rule *pr = rules->rules[i].index < p->n_rules ?
+					       &p->rules[rules->rules[i].index] : NULL;
+
+		for (unsigned k = 0; pr && k < pr->sender.n_units && k < HID_SENDER_MAX_IDS; k++) {
+			const struct policy_unit *u = &p->units[pr->units[k]];
+
+			if (!u->assumed || said[pr->units[k]])
+				continue;
+			said[pr->units[k]] = true;
+			fprintf(f, "note: assuming unit %s is running (it is not here%s)\n", u->name,
+				policy_cgroup_root() ? "" : ", where there is no cgroup2 hierarchy");
+		}
+	}
+}
+
 /* Does rule R decide when it matches, or (from an audit-mode rule set on a
  * device where another one enforces) only log? */
 static bool decides(const struct hid_device_rules *rules, const struct hid_rule *r)
@@ -415,7 +461,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	if (req->len && req->data[0] != req->report_id)
 		fprintf(f, "note: payload byte 0 is 0x%02x, not the report ID; offsets count from byte 0, which is the report ID on devices with numbered reports\n",
 			req->data[0]);
-	print_subject(who, f);
+	print_subject(p, who, f);
 
 	for (size_t s = 0; s < p->n_sets; s++) {
 		const struct policy_ruleset *set = &p->sets[s];
@@ -443,6 +489,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 			HID_RULES_MAX_RULES);
 		return r;
 	}
+
+	print_assumed_units(p, rules, f);
 
 	/* The rules that match for some senders WHO stands for and not for
 	 * others are left out; the rest match for all of them or for none,

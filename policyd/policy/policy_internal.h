@@ -34,6 +34,9 @@ void perr_key(struct parse_ctx *c, const char *path, const char *fmt, ...)
 /* A warning about the value at PATH. */
 void pwarn(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A note about the value at PATH: what a dry run assumed of it. */
+void pnote(struct parse_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Where the value at PATH starts. */
 struct json_pos parse_pos(const struct parse_ctx *c, const char *path);
 
@@ -107,6 +110,12 @@ const struct policy_ruleset *policy_default_set(const struct policy *p,
 /* Sort like qsort(3), which the daemon's seccomp filter does not let run
  * on more than 1 KiB (policy_sort.c). Not stable. */
 void policy_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* A dry run's units that are not running here (or all of them, on a
+ * system without cgroup2): each is given its assumed cgroup id
+ * (policy_sender.c). Whether a unit runs is no fault of the policy, so
+ * no message: the explanations that depend on it say what they assumed. */
+void policy_assume_units(struct policy *p);
 
 /* Is a sender listed in a compiled rule (policy_match.c): for the
  * evaluator and for explain alike. */

@@ -195,13 +195,15 @@ static int policy_load_finish(struct policy **p, size_t errors, struct diag *dia
 	if (r < 0)
 		diag_error(diag, NULL, NULL, "cannot look up the cgroups of the units the senders name in %s: %s",
 			   policy_cgroup_root() ?: "/sys/fs/cgroup", strerror(-r));
+	if ((*p)->dry_run)
+		policy_assume_units(*p);
 	if (diag->n_errors > errors)
 		return -EINVAL;
 	*ret = TAKE_PTR(*p);
 	return 0;
 }
 
-int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
+static int load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs, bool dry_run,
 		     struct diag *diag, struct policy **ret)
 {
 	_cleanup_(sources_done) struct sources s = {};
@@ -212,6 +214,7 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 	*ret = NULL;
 	if (!p)
 		return -ENOMEM;
+	p->dry_run = dry_run;
 	for (size_t i = 0; i < n_dirs; i++) {
 		r = scan_dir(&s, dirs[i], require_dirs, diag);
 		if (r == -ENOMEM)
@@ -234,6 +237,18 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
 			return r;
 	}
 	return policy_load_finish(&p, errors, diag, ret);
+}
+
+int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
+		     struct diag *diag, struct policy **ret)
+{
+	return load_dirs(dirs, n_dirs, require_dirs, false, diag, ret);
+}
+
+int policy_load_dirs_dry_run(const char *const *dirs, size_t n_dirs, bool require_dirs,
+			     struct diag *diag, struct policy **ret)
+{
+	return load_dirs(dirs, n_dirs, require_dirs, true, diag, ret);
 }
 
 int policy_load_buffer(const char *name, const char *buf, size_t len,

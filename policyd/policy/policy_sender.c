@@ -127,6 +127,31 @@ static int add_gid(struct parse_ctx *c, const char *path, json_t *v, void *out)
 	return 0;
 }
 
+/* FNV-1a: a path's stand-in for an identity it has nowhere here. */
+static uint64_t path_hash(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	return h;
+}
+
+void policy_assumed_exe(const char *path, struct hid_rule_exe *ret)
+{
+	*ret = (struct hid_rule_exe){ .ino = path_hash(path), .dev = 0 };
+}
+
+bool policy_exe_is_assumed(const struct hid_rule_exe *e)
+{
+	return e->dev == 0;
+}
+
+uint64_t policy_assumed_cgroup(const char *path)
+{
+	return 1ull << 63 | (path_hash(path) >> 1);
+}
+
 int policy_exe_identity(const char *path, struct hid_rule_exe *ret)
 {
 	struct stat st;
@@ -146,7 +171,8 @@ int policy_exe_identity(const char *path, struct hid_rule_exe *ret)
 
 /* An absolute path to a regular file, by its identity. A file that is not
  * there (a program not installed) is a warning: the value matches nothing
- * until a reload after it is installed. */
+ * until a reload after it is installed. A dry run, which may be about
+ * another machine, assumes the file is there and says so. */
 static int add_exe(struct parse_ctx *c, const char *path, json_t *v, void *out)
 {
 	struct hid_rule_sender *s = out;
@@ -159,6 +185,12 @@ static int add_exe(struct parse_ctx *c, const char *path, json_t *v, void *out)
 		return -EINVAL;
 	}
 	r = policy_exe_identity(file, &s->exes[s->n_exes]);
+	if ((r == -ENOENT || r == -ENOTDIR) && c->p->dry_run) {
+		policy_assumed_exe(file, &s->exes[s->n_exes++]);
+		pnote(c, path, "assuming %s is installed where the policy is used (not installed here); where it is not, the rule matches no process",
+		      file);
+		return 0;
+	}
 	if (r == -ENOENT || r == -ENOTDIR) {
 		diag_warning(c->diag, c->file, path,
 			     "%s: %s; it matches no process until the policy is reloaded with it installed",
@@ -312,7 +344,8 @@ int policy_unit_add(struct policy *p, const char *name, const char **why)
 
 	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
 		return -EINVAL;
-	if (!policy_cgroup_root()) {
+	/* A dry run may be about another machine: policy_assume_units(). */
+	if (!policy_cgroup_root() && !p->dry_run) {
 		*why = "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in";
 		return -EINVAL;
 	}
@@ -348,19 +381,35 @@ static bool cgroup_path_valid(const char *path)
 	return true;
 }
 
-/* The ids of the cgroups from the root down to CGROUP (relative to the
- * root, "" being the root), as far as they exist now. */
-static int cgroup_ancestry(const char *cgroup, uint64_t *ids, size_t max, size_t *n,
-			   bool *whole, const char **why)
+/* The length of CGROUP's prefix down to LEVEL (0: the root, ""). */
+static size_t cgroup_prefix(const char *cgroup, size_t level)
+{
+	size_t len = 0, seen = 0;
+
+	if (level)
+		while (cgroup[len] && (cgroup[len] != '/' || ++seen < level))
+			len++;
+	return len;
+}
+
+/*
+ * The ids of the cgroups from the root down to CGROUP (relative to the
+ * root, "" being the root), as far as they exist now; *WHOLE whether all
+ * do. ASSUME (a dry run): the levels that do not exist here, or all of
+ * them on a system without cgroup2, get their assumed ids, as the units
+ * a dry run's policy names do.
+ */
+static int cgroup_ancestry(const char *cgroup, bool assume, uint64_t *ids, size_t max,
+			   size_t *n, bool *whole, const char **why)
 {
 	const char *root = policy_cgroup_root();
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], prefix[PATH_MAX];
 	struct stat st;
 	size_t levels = 0, k = 0;
 
 	*n = 0;
 	*whole = false;
-	if (!root) {
+	if (!root && !assume) {
 		*why = "this system has no unified cgroup hierarchy (cgroup2 at /sys/fs/cgroup): the firewall cannot tell which unit a process is in";
 		return -EINVAL;
 	}
@@ -369,20 +418,20 @@ static int cgroup_ancestry(const char *cgroup, uint64_t *ids, size_t max, size_t
 	for (const char *c = cgroup; *c; c++)
 		levels += *c == '/';
 	/* The root, then each prefix of the path that ends at a '/' or at its end. */
-	for (size_t level = 0; level <= levels && k < max; level++) {
-		size_t len = 0, seen = 0;
+	for (size_t level = 0; root && level <= levels && k < max; level++) {
+		size_t len = cgroup_prefix(cgroup, level);
 
-		if (level) {
-			while (cgroup[len] && (cgroup[len] != '/' || ++seen < level))
-				len++;
-		}
 		snprintf(dir, sizeof(dir), "%s%s%.*s", root, level ? "/" : "", (int)len, cgroup);
 		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 			break;
 		ids[k++] = (uint64_t)st.st_ino;
 	}
-	*n = k;
 	*whole = k == levels + 1;
+	for (; assume && k <= levels && k < max; k++) {
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)cgroup_prefix(cgroup, k), cgroup);
+		ids[k] = policy_assumed_cgroup(prefix);
+	}
+	*n = k;
 	return 0;
 }
 
@@ -395,7 +444,19 @@ int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, 
 	*running = false;
 	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
 		return -EINVAL;
-	return cgroup_ancestry(cgroup, ids, max, n, running, why);
+	return cgroup_ancestry(cgroup, false, ids, max, n, running, why);
+}
+
+int policy_unit_cgroups_assumed(const char *name, uint64_t *ids, size_t max, size_t *n,
+				bool *running, const char **why)
+{
+	char cgroup[POLICY_PATH_MAX];
+
+	*n = 0;
+	*running = false;
+	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+		return -EINVAL;
+	return cgroup_ancestry(cgroup, true, ids, max, n, running, why);
 }
 
 int policy_cgroup_ancestry(const char *path, uint64_t *ids, size_t max, size_t *n, bool *exists,
@@ -407,7 +468,7 @@ int policy_cgroup_ancestry(const char *path, uint64_t *ids, size_t max, size_t *
 		*why = "expected a cgroup path as /proc/PID/cgroup gives it, such as /system.slice/fwupd.service";
 		return -EINVAL;
 	}
-	return cgroup_ancestry(path + 1, ids, max, n, exists, why);
+	return cgroup_ancestry(path + 1, false, ids, max, n, exists, why);
 }
 
 /* A systemd unit, kept by name in the policy; its cgroup is looked up when
@@ -430,6 +491,8 @@ static int add_unit(struct parse_ctx *c, const char *path, json_t *v, void *out)
 		perr(c, path, "\"%s\": %s", name, why);
 		return -EINVAL;
 	}
+	if (c->p->dry_run && !policy_cgroup_root())
+		pnote(c, path, "assuming the machine where the policy is used has the unified cgroup hierarchy (cgroup2), which this one has not (a daemon here would refuse the policy: it could not tell which unit a process is in)");
 	rule->units[rule->sender.n_units++] = (uint8_t)i;
 	return 0;
 }
@@ -441,7 +504,7 @@ int policy_resolve_units(struct policy *p, bool *changed)
 	int r = 0;
 
 	if (p->n_units && !root)
-		return -ENOENT;
+		return p->dry_run ? 0 : -ENOENT;	/* policy_assume_units() */
 	for (size_t i = 0; i < p->n_units; i++) {
 		struct policy_unit *u = &p->units[i];
 		_cleanup_free_ char *dir = NULL;
@@ -464,6 +527,18 @@ int policy_resolve_units(struct policy *p, bool *changed)
 	if (changed)
 		*changed = any;
 	return r;
+}
+
+void policy_assume_units(struct policy *p)
+{
+	for (size_t i = 0; i < p->n_units; i++) {
+		struct policy_unit *u = &p->units[i];
+
+		if (u->cgroup_id)
+			continue;
+		u->cgroup_id = policy_assumed_cgroup(u->path);
+		u->assumed = true;
+	}
 }
 
 int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct policy_rule *rule)

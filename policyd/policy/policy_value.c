@@ -84,6 +84,15 @@ void pwarn(struct parse_ctx *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pnote(struct parse_ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	perr_at(c, DIAG_NOTE, path, false, fmt, ap);
+	va_end(ap);
+}
+
 /* Edit distance of A and B (ASCII case folded), a swap of two neighbours
  * counting as one edit; anything over MAX is MAX + 1. */
 static size_t edit_distance(const char *a, const char *b, size_t max)

@@ -109,7 +109,8 @@ static int reload_hook(void *userdata, json_t *messages)
 static int start(struct daemon *d)
 {
 	const struct control_hooks control_hooks = {
-		.run = commands_run, .log = control_message, .userdata = &d->commands,
+		.run = commands_run, .log = control_message, .describe = commands_describe_device,
+		.userdata = &d->commands,
 	};
 	sigset_t mask;
 	int r;

@@ -24,11 +24,15 @@
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
 
+/* --check and --explain are dry runs, which may be about another machine
+ * (an admin's, writing the policy for the ones it is deployed to): what a
+ * sender names that is not here is assumed to be there, and said so. */
 static int load(const struct options *opts, struct diag *diag, struct policy **ret)
 {
 	if (opts->n_config_dirs)
-		return policy_load_dirs(opts->config_dirs, opts->n_config_dirs, true, diag, ret);
-	return policy_load_dirs(default_dirs, ELEMENTSOF(default_dirs), false, diag, ret);
+		return policy_load_dirs_dry_run(opts->config_dirs, opts->n_config_dirs, true, diag,
+						ret);
+	return policy_load_dirs_dry_run(default_dirs, ELEMENTSOF(default_dirs), false, diag, ret);
 }
 
 static const char *plural(size_t n)
@@ -231,7 +235,7 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 {
 	int r;
 
-	*who = (struct policy_subject){};
+	*who = (struct policy_subject){ .dry_run = true };
 	if (opts->origin) {
 		if (strcmp(opts->origin, "kernel") && strcmp(opts->origin, "user")) {
 			fprintf(stderr, "hid-policyd: --origin \"%s\": expected kernel (a driver's own request) or user (a process's)\n",
@@ -266,6 +270,11 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 			return -EINVAL;
 		}
 		r = policy_exe_identity(opts->executable, &who->exe);
+		if (r == -ENOENT || r == -ENOTDIR) {
+			/* not installed here: the explanation says what it assumed */
+			policy_assumed_exe(opts->executable, &who->exe);
+			r = 0;
+		}
 		if (r < 0) {
 			fprintf(stderr, "hid-policyd: --executable %s: %s\n", opts->executable,
 				r == -ENOEXEC ? "not a regular file" : strerror(-r));
@@ -277,8 +286,8 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 	if (opts->unit) {
 		const char *why;
 
-		if (policy_unit_cgroups(opts->unit, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
-					&who->unit_running, &why) < 0) {
+		if (policy_unit_cgroups_assumed(opts->unit, cgroups, EXPLAIN_CGROUP_LEVELS,
+						&who->n_cgroups, &who->unit_running, &why) < 0) {
 			fprintf(stderr, "hid-policyd: --unit \"%s\": %s\n", opts->unit, why);
 			return -EINVAL;
 		}
@@ -328,6 +337,7 @@ static int run_explain(const struct options *opts)
 		fprintf(stderr, "hid-policyd: the policy is rejected: nothing to explain\n");
 		return r;
 	}
+	diag_print_only(&diag, DIAG_NOTE, stdout);	/* what it assumed */
 	r = policy_explain(p, &dev, &req, &who, stdout, &v);
 	return r < 0 ? r : 0;
 }

@@ -140,6 +140,13 @@ static json_t *view_sender(const struct exception *e)
 		return NULL;
 	if (e->sender.fields & HID_SENDER_F_USER)
 		json_object_set_new(o, "uid", json_integer(e->sender.uids[0]));
+	if (e->sender.fields & HID_SENDER_F_GROUP) {
+		json_t *gids = json_array();
+
+		for (unsigned i = 0; i < e->sender.n_gids && i < HID_SENDER_MAX_IDS; i++)
+			json_array_append_new(gids, json_integer(e->sender.gids[i]));
+		json_object_set_new(o, "gids", gids);
+	}
 	if (e->sender.fields & HID_SENDER_F_EXECUTABLE)
 		json_object_set_new(o, "executable", maybe_utf8_json(e->executable));
 	if (e->sender.fields & HID_SENDER_F_UNIT)

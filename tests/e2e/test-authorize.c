@@ -46,7 +46,7 @@ static void submit(struct authorizer *a, uint64_t cookie, const struct polkit_en
 	struct peer_cred peer = { .pid = s->pid, .uid = s->uid, .gid = s->uid };
 
 	CHECK_OK(peer_cred_start_time(s->pid, &peer.start_time));
-	CHECK_OK(authorizer_submit(a, cookie, &peer, action, interactive));
+	CHECK_OK(authorizer_submit(a, cookie, &peer, action, NULL, interactive));
 }
 
 /* The next verdict, waited for on authorizer_fd() as the daemon would. */
@@ -507,7 +507,7 @@ static void test_check_of_a_vanished_client_is_an_error_with_polkits_reason(void
 	polkit_env_subject_end(&user);
 	a = new_authorizer();
 
-	CHECK_OK(authorizer_submit(a, 7, &peer, HID_POLICY_ACTION_STATUS, false));
+	CHECK_OK(authorizer_submit(a, 7, &peer, HID_POLICY_ACTION_STATUS, NULL, false));
 	res = next_verdict(a, VERDICT_TIMEOUT_MS);
 	test_log("vanished client: %s: %s", verdict_name(res.verdict), res.message);
 	CHECK_EQ(res.cookie, 7);
@@ -536,6 +536,66 @@ static void test_daemon_survives_a_bus_restart_and_reconnects(void)
 	subject_case_end(&c);
 }
 
+/* One allow's check with the details hid-policyd builds from ARGS (a
+ * JSON object, taken), as SUBJECT, not interactive: the verdict. */
+static enum authz_verdict check_allow(struct authorizer *a, const struct polkit_env_subject *s,
+				      uint64_t cookie, json_t *args)
+{
+	struct peer_cred peer = { .pid = s->pid, .uid = s->uid, .gid = s->uid };
+	struct authz_details d;
+	struct authz_result res;
+	char err[256] = "";
+
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	json_decref(args);
+	CHECK_OK(peer_cred_start_time(s->pid, &peer.start_time));
+	CHECK_OK(authorizer_submit(a, cookie, &peer, HID_POLICY_ACTION_ALLOW, &d, false));
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	CHECK_EQ(res.cookie, cookie);
+	test_log("allow for %s: %s: %s", authz_details_get(&d, "sender"), verdict_name(res.verdict),
+		 res.message);
+	return res.verdict;
+}
+
+/* The details reach polkit (the daemon is uid 0, whose details polkit
+ * takes): a local rule may let a user grant allows for fwupd.service
+ * alone, reading what is being approved. */
+static void test_a_rule_may_grant_allows_for_one_unit_by_what_the_check_details(void)
+{
+	static const char rules[] =
+		"polkit.addRule(function(action, subject) {\n"
+		"    if (action.id == \"org.hid-policy.allow\" && subject.user == \"" POLKIT_ENV_USER "\" &&\n"
+		"        action.lookup(\"command\") == \"allow\" &&\n"
+		"        action.lookup(\"unit\") == \"fwupd.service\" &&\n"
+		"        parseInt(action.lookup(\"duration_s\")) <= 900)\n"
+		"        return polkit.Result.YES;\n"
+		"    return polkit.Result.NOT_HANDLED;\n"
+		"});\n";
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+
+	CHECK_OK(polkit_env_start(&env, rules));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+
+	CHECK(check_allow(a, &user, 1, json_pack("{s:s, s:s, s:i}", "device", "1", "unit",
+						 "fwupd.service", "duration_s", 900)) == AUTHZ_ALLOWED,
+	      "an allow for fwupd.service is not granted by the rule");
+	CHECK(check_allow(a, &user, 2, json_pack("{s:s, s:s, s:i}", "device", "1", "unit",
+						 "other.service", "duration_s", 900)) == AUTHZ_CHALLENGE,
+	      "the rule granted an allow for another unit");
+	CHECK(check_allow(a, &user, 3, json_pack("{s:s, s:s, s:i}", "device", "1", "unit",
+						 "fwupd.service", "duration_s", 3600)) == AUTHZ_CHALLENGE,
+	      "the rule granted a longer allow");
+	CHECK(check_allow(a, &user, 4, json_pack("{s:s}", "device", "1")) == AUTHZ_CHALLENGE,
+	      "the rule granted an allow for anyone");
+
+	authorizer_free(a);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
 static const struct test_case tests[] = {
 	{ "pkaction_lists_the_actions_with_their_defaults",
 	  test_pkaction_lists_the_actions_with_their_defaults, 120 },
@@ -560,6 +620,8 @@ static const struct test_case tests[] = {
 	  test_daemon_survives_a_bus_restart_and_reconnects, 120 },
 	{ "polkit_going_away_and_coming_back_is_followed",
 	  test_polkit_going_away_and_coming_back_is_followed, 120 },
+	{ "a_rule_may_grant_allows_for_one_unit_by_what_the_check_details",
+	  test_a_rule_may_grant_allows_for_one_unit_by_what_the_check_details, 120 },
 };
 
 int main(int argc, char **argv)

@@ -705,6 +705,84 @@ static void test_a_granting_client_s_command_name_is_escaped_and_its_grant_audit
 	policyd_case_end(&c);
 }
 
+/* The decision explain names for REQUEST... (--json), or "" for a default. */
+static char *explained_rule(struct policyd_run *run, const char *const *args)
+{
+	const char *argv[24] = { "--json", "explain" };
+	struct policyctl_output o;
+	size_t k = 2;
+	json_t *j;
+	char *rule;
+
+	for (size_t i = 0; args[i] && k < 23; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	CHECK_OK(policyctl_run(run, (uid_t)-1, argv, &o));
+	CHECK(o.status == 0, "explain exit %d: %s", o.status, o.err);
+	j = json_parse_check(o.out);
+	rule = strdup(json_path_str_or_empty(j, "decision.rule"));
+	json_decref(j);
+	policyctl_output_done(&o);
+	return rule;
+}
+
+#define CHECK_EXPLAINED(run, want, ...)                                                   \
+	do {                                                                              \
+		char *got_ = explained_rule(run, (const char *const[]){ __VA_ARGS__, NULL }); \
+		CHECK(!strcmp(got_, want), "decided by \"%s\", not \"%s\"", got_, want);    \
+		free(got_);                                                               \
+	} while (0)
+
+/* explain asks as allow and hid-policyd --explain do: the request with
+ * --request (the second operand still works), and the device's USB
+ * interface and report descriptor hash replaced, which the daemon takes
+ * (the uhid device has no interface, and another hash). */
+static void test_explain_takes_the_request_interface_and_descriptor_hash_as_options(void)
+{
+	static const char hash[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [\n"
+		"  { \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\" },\n"
+		"    \"rules\": [ { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"      \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" } ] },\n"
+		"  { \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5678\",\n"
+		"                \"interface\": 2 },\n"
+		"    \"rules\": [ { \"name\": \"interface-2-no-output\", \"request\": \"output_report\",\n"
+		"      \"report_id\": \"any\", \"action\": \"deny\" } ] },\n"
+		"  { \"match\": { \"descriptor_sha256\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" },\n"
+		"    \"rules\": [ { \"name\": \"hash-no-feature-3\", \"request\": \"set_report\",\n"
+		"      \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"deny\" } ] } ] }\n";
+	const struct uhid_dev_config cfg = {
+		.name = "control test device",
+		.vendor = TEST_VENDOR,
+		.product = TEST_PRODUCT,
+		.rdesc = uhid_test_rdesc,
+		.rdesc_size = uhid_test_rdesc_size,
+	};
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_EXPLAINED(&c.run, "no-firmware-update", c.dev.sysname, "set_report", "--report",
+			"feature", "--id", "0xf0");
+	CHECK_EXPLAINED(&c.run, "no-firmware-update", c.dev.sysname, "--request", "set_report",
+			"--report", "feature", "--id", "0xf0");
+	CHECK_EXPLAINED(&c.run, "no-firmware-update", "--request", "set_report", "--report",
+			"feature", "--id", "0xf0", c.dev.sysname);
+
+	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "1");
+	CHECK_EXPLAINED(&c.run, "interface-2-no-output", c.dev.sysname, "--request",
+			"output_report", "--id", "1", "--interface", "2");
+	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "1",
+			"--interface", "1");
+
+	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "set_report", "--report",
+			"feature", "--id", "3");
+	CHECK_EXPLAINED(&c.run, "hash-no-feature-3", c.dev.sysname, "--request", "set_report",
+			"--report", "feature", "--id", "3", "--descriptor-sha256", hash);
+
+	policyd_case_end(&c);
+}
+
 /* A device names itself too: a name that is not UTF-8 is listed (its
  * foreign bytes as '?') and a grant for the device is audited. */
 static void test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited(void)
@@ -949,6 +1027,8 @@ static const struct test_case tests[] = {
 	  test_an_allow_expires_even_where_a_reload_left_the_old_rules },
 	{ "a_granting_client_s_command_name_is_escaped_and_its_grant_audited",
 	  test_a_granting_client_s_command_name_is_escaped_and_its_grant_audited },
+	{ "explain_takes_the_request_interface_and_descriptor_hash_as_options",
+	  test_explain_takes_the_request_interface_and_descriptor_hash_as_options },
 	{ "a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited",
 	  test_a_device_name_that_is_not_utf8_is_listed_and_its_grant_audited },
 	{ "hid_policyctl_prints_no_c1_control_of_a_device_name",

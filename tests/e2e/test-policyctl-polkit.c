@@ -645,12 +645,23 @@ static void test_agent_on_a_terminal_takes_the_admin_password_and_refuses_a_wron
 	CHECK(!agent_registered_for(&f, o.pid, ""), "an agent was started for pid %d", (int)o.pid);
 	policyctl_output_done(&o);
 
-	/* hid-policyctl's own agent asks, registered for it alone. */
+	/* hid-policyctl's own agent asks, registered for it alone, and says
+	 * what is being approved: the requests, the sender, the device and
+	 * how long (the details hid-policyd passes, in the action's
+	 * message). */
 	run_on_tty(&f, wrong, allow, &o);
 	CHECK(agent_registered_for(&f, o.pid, ""),
 	      "polkitd registered no pkttyagent for hid-policyctl (pid %d)", (int)o.pid);
 	CHECK(strstr(o.out, "AUTHENTICATING FOR org.hid-policy.allow") &&
 	      strstr(o.out, "(" POLKIT_ENV_ADMIN ")"), "the agent did not ask for hp-admin: %s", o.out);
+	{
+		char what[512];
+
+		snprintf(what, sizeof(what),
+			 "to let set_report feature requests with report ID 0xf0 from any process reach \"polkit test pad\" (%s) for 1 minute, past the HID firewall's rules",
+			 f.dev[0].sysname);
+		CHECK(strstr(o.out, what), "the prompt does not say \"%s\": %s", what, o.out);
+	}
 	CHECK_EQ(o.status, EXIT_DENIED);
 	CHECK(strstr(o.out, "not authorized") && strstr(o.out, "org.hid-policy.allow"),
 	      "after a wrong password: %s", o.out);

@@ -352,7 +352,9 @@ static int let_it_send(pid_t child, int go, int done)
 }
 
 /* hid-policyctl allow --pid: the window opens for that process's user and
- * program alone; --executable for one program, whoever runs it. */
+ * program alone, and for every process of theirs, not for that one alone
+ * (as hid-policy.d(5) and hid-policyctl(1) say); --executable for one
+ * program, whoever runs it. */
 static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 {
 	static const char policy[] =
@@ -367,14 +369,15 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	struct uhid_dev_config cfg = test_device();
 	struct policyctl_output out;
 	struct policyd_case c;
-	int go, done, go2, done2;
-	pid_t updater, stranger;
+	int go, done, go2, done2, go3, done3;
+	pid_t updater, stranger, sibling;
 	char pid[16];
 
 	policyd_case_start(&c, &cfg, policy);
 	CHECK_OK(chmod(c.dev.hidraw, 0666));
 	updater = waiting_sender(c.dev.hidraw, USER_UID, &go, &done);
 	stranger = waiting_sender(c.dev.hidraw, 1001, &go2, &done2);
+	sibling = waiting_sender(c.dev.hidraw, USER_UID, &go3, &done3);
 	usleep(100 * 1000);	/* both have dropped to their user */
 
 	snprintf(pid, sizeof(pid), "%d", (int)updater);
@@ -390,7 +393,9 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	CHECK_EQ(send_feature_as(&tool_as_user, c.dev.hidraw, 0xf0), EPERM);
 	CHECK_EQ(let_it_send(stranger, go2, done2), EPERM);
 	CHECK_EQ(let_it_send(updater, go, done), 0);
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+	/* another process of that user running that program: let through */
+	CHECK_EQ(let_it_send(sibling, go3, done3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
 
 	POLICYCTL(&c.run, (uid_t)-1, &out, "revoke", c.dev.sysname);
 	CHECK(out.status == 0, "revoke: exit %d: %s", out.status, out.err);
@@ -400,6 +405,47 @@ static void test_a_temporary_allow_opens_for_one_process_or_program(void)
 	CHECK(out.status == 0, "allow --executable: exit %d: %s", out.status, out.err);
 	policyctl_output_done(&out);
 	CHECK_EQ(send_feature_as(&tool_as_other, c.dev.hidraw, 0xf0), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 3, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 3);
+
+	policyd_case_end(&c);
+}
+
+/* hid-policyctl allow --group: the window opens for the group's members,
+ * by supplementary group or by gid, as a rule's group does, and for no
+ * one else; the grant shows the group. */
+static void test_a_temporary_allow_for_a_group_opens_for_its_members_alone(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const gid_t tools[] = { 100, TOOLS_GID };
+	const struct sender member = { tool_path(), USER_UID, USER_UID, tools, 2 };
+	const struct sender primary = { tool_path(), 1001, TOOLS_GID, NULL, 0 };
+	const struct sender outsider = { tool_path(), USER_UID, USER_UID, tools, 1 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	char gid[16];
+	json_t *j;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	snprintf(gid, sizeof(gid), "%d", TOOLS_GID);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "allow", c.dev.sysname, "--for", "60s",
+			   "--request", "set_report", "--report", "feature", "--id", "0xf0",
+			   "--group", gid);
+	CHECK_EQ(json_array_size(json_path(j, "exception.for.gids")), 1);
+	CHECK_EQ(json_integer_value(json_array_get(json_path(j, "exception.for.gids"), 0)), TOOLS_GID);
+	json_decref(j);
+
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_as(&primary, c.dev.hidraw, 0xf0), 0);
 	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 2, 3000));
 	usleep(200 * 1000);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 2);
@@ -418,6 +464,8 @@ int main(int argc, char **argv)
 		  test_a_rule_for_one_user_refuses_that_user_alone },
 		{ "a_temporary_allow_opens_for_one_process_or_program",
 		  test_a_temporary_allow_opens_for_one_process_or_program },
+		{ "a_temporary_allow_for_a_group_opens_for_its_members_alone",
+		  test_a_temporary_allow_for_a_group_opens_for_its_members_alone },
 	};
 	int failed;
 

@@ -5,16 +5,21 @@
  * filter, how temporary allows are placed before a device's rules, and what
  * hid-policyctl's text output lets through to a terminal.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
+#include "control/authorize.h"
+#include "control/command_args.h"
 #include "ctl/ctl_args.h"
 #include "ctl/ctl_output.h"
 #include "state/exceptions.h"
+#include "state/views.h"
 #include "harness.h"
 #include "json_path.h"
 
@@ -260,8 +265,291 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--executable", "sh"), -EINVAL);
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "user",
 		       "--origin", "user"), -EINVAL);
-	CHECK_EQ(PARSE(&a, "allow", "dev", "--group", "0"), -EINVAL);	/* explain's */
-	CHECK_EQ(PARSE(&a, "allow", "dev", "--origin", "user"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--origin", "user"), -EINVAL);	/* explain's */
+}
+
+/* The args of REQ, as a string that compares equal when they are. */
+static char *request_args(const struct ctl_args *a)
+{
+	json_t *req = ctl_args_request(a, false);
+	char *text = json_dumps(json_object_get(req, "args"), JSON_SORT_KEYS | JSON_COMPACT);
+
+	json_decref(req);
+	CHECK(text, "json_dumps");
+	return text;
+}
+
+/* One question, one syntax: explain names its request with --request as
+ * allow and hid-policyd --explain do (the second operand still works, for
+ * the scripts written before), takes the device's interface and
+ * descriptor hash as hid-policyd --explain does, and allow names a group
+ * as a rule's sender does. */
+static void test_explain_and_allow_name_a_request_device_and_sender_alike(void)
+{
+	static const char hash[] = "00112233445566778899aabbccddeeff00112233445566778899AABBCCDDEEFF";
+	struct ctl_args a;
+	char *positional, *named;
+	json_t *req, *args, *g;
+
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "0xf4"));
+	positional = request_args(&a);
+	CHECK_OK(PARSE(&a, "explain", "dev", "--request", "set_report", "--report", "feature", "--id",
+		       "0xf4"));
+	CHECK(!strcmp(a.request, "set_report"), "request %s", a.request);
+	named = request_args(&a);
+	CHECK(!strcmp(positional, named), "%s is not %s", named, positional);
+	free(positional);
+	free(named);
+	/* the options may come first, as for allow */
+	CHECK_OK(PARSE(&a, "explain", "--request", "output_report", "--id", "2", "dev"));
+	CHECK(!strcmp(a.request, "output_report") && !strcmp(a.device, "dev"), "explain args");
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--request", "get_report", "--id", "1"),
+		 -EINVAL);	/* twice */
+	CHECK_EQ(PARSE(&a, "explain", "dev", "--id", "1"), -EINVAL);	/* none */
+
+	CHECK_OK(PARSE(&a, "explain", "dev", "--request", "output_report", "--id", "2",
+		       "--interface", "3", "--descriptor-sha256", hash));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK_EQ(json_integer_value(json_object_get(args, "interface")), 3);
+	CHECK(!strcmp(json_string_value(json_object_get(args, "descriptor_sha256")), hash), "hash");
+	json_decref(req);
+	CHECK_OK(PARSE(&a, "explain", "dev", "--request", "output_report", "--id", "2"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK(!json_object_get(args, "interface") && !json_object_get(args, "descriptor_sha256"),
+	      "not given, not sent");
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "--request", "output_report", "--id", "2",
+		       "--interface", "256"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "--request", "output_report", "--id", "2",
+		       "--descriptor-sha256", "0011"), -EINVAL);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--interface", "3"), -EINVAL);	/* explain's */
+
+	CHECK_OK(PARSE(&a, "allow", "dev", "--group", "root", "--group", "100", "--request",
+		       "set_report"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	g = json_object_get(args, "group");
+	CHECK_EQ(json_array_size(g), 2);
+	CHECK_EQ(json_integer_value(json_array_get(g, 0)), 0);
+	CHECK_EQ(json_integer_value(json_array_get(g, 1)), 100);
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--group", "1", "--group", "2", "--group", "3",
+		       "--group", "4", "--group", "5"), -EINVAL);	/* a rule lists 4 */
+	CHECK_EQ(PARSE(&a, "allow", "dev", "--group", "1", "--pid", "1"), -EINVAL);
+}
+
+/* What the daemon reads of those args: the device's interface and
+ * descriptor hash replaced for explain, the groups of an allow. */
+static void test_the_daemon_reads_the_device_and_group_args_as_sent(void)
+{
+	json_t *args = json_pack("{s:i, s:s}", "interface", 3, "descriptor_sha256",
+				 "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+	struct policy_device pdev = { .bus = 3, .vendor = 0x1234, .product = 0x5678 };
+	struct hid_rule_sender s = {};
+	uint32_t usages[POLICY_USAGE_LIST_MAX];
+	uint8_t hash[POLICY_SHA256_BYTES];
+	pid_t pid = 0;
+	char err[256] = "";
+
+	CHECK_OK(command_args_device(args, &pdev, usages, hash, err, sizeof(err)));
+	CHECK(pdev.has_interface && pdev.interface == 3, "interface");
+	CHECK(pdev.descriptor_known && pdev.descriptor_sha256 == hash, "hash");
+	CHECK_EQ(hash[1], 0x11);
+	CHECK_EQ(hash[31], 0xff);
+	json_decref(args);
+
+	args = json_pack("{s:i}", "interface", 256);
+	CHECK_EQ(command_args_device(args, &pdev, usages, hash, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"interface\" must be a USB interface number"), "%s", err);
+	json_decref(args);
+	args = json_pack("{s:s}", "descriptor_sha256", "0011");
+	CHECK_EQ(command_args_device(args, &pdev, usages, hash, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"descriptor_sha256\" must be 64 hex digits"), "%s", err);
+	json_decref(args);
+
+	args = json_pack("{s:i, s:[i, i]}", "user", 1000, "group", 27, 100);
+	CHECK_OK(command_args_allow_ids(args, &s, &pid, err, sizeof(err)));
+	CHECK_EQ(s.fields, HID_SENDER_F_USER | HID_SENDER_F_GROUP);
+	CHECK_EQ(s.n_uids, 1);
+	CHECK_EQ(s.uids[0], 1000);
+	CHECK_EQ(s.n_gids, 2);
+	CHECK_EQ(s.gids[0], 27);
+	CHECK_EQ(s.gids[1], 100);
+	CHECK_EQ(pid, 0);
+	json_decref(args);
+	s = (struct hid_rule_sender){};
+	args = json_pack("{s:[i, i, i, i, i]}", "group", 1, 2, 3, 4, 5);
+	CHECK_EQ(command_args_allow_ids(args, &s, &pid, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"group\" must list 1 to 4 gids"), "%s", err);
+	json_decref(args);
+	args = json_pack("{s:[]}", "group");
+	CHECK_EQ(command_args_allow_ids(args, &s, &pid, err, sizeof(err)), -EINVAL);
+	json_decref(args);
+}
+
+/* An allow for groups is shown as the members of any of them. */
+static void test_an_allow_for_groups_is_shown_with_them(void)
+{
+	struct exception e = { .id = 7, .sysname = "0003:1234:5678.0001", .kinds = HID_RULE_KIND_SET_FEATURE,
+			       .duration_s = 60,
+			       .sender = { .fields = HID_SENDER_F_GROUP, .gids = { 27, 100 }, .n_gids = 2 } };
+	json_t *v = view_exception(&e), *status;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(v, "view");
+	CHECK_EQ(json_array_size(json_path(v, "for.gids")), 2);
+	CHECK_EQ(json_integer_value(json_array_get(json_path(v, "for.gids"), 1)), 100);
+	status = json_pack("{s:{s:s, s:I, s:b, s:s, s:i}, s:[o]}", "daemon", "version", "t", "pid",
+			   (json_int_t)1, "sandbox", 0, "authorization", "root-only", "clients", 0,
+			   "exceptions", v);
+	CHECK(status, "status");
+	f = open_memstream(&text, &len);
+	CHECK(f, "open_memstream");
+	ctl_print_result(f, "status", status);
+	CHECK_OK(fclose(f));
+	CHECK(strstr(text, ", only from in group 27 or 100;"), "%s", text);
+	free(text);
+	json_decref(status);
+}
+
+/* The <message> of ACTION in the shipped actions file, with $(key)
+ * expanded from D as polkitd expands it (a key D lacks stays as written,
+ * as polkitd leaves it). */
+static char *shipped_message(const char *action, const struct authz_details *d)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	char path[512], want[160], *text = NULL, *at, *end, *out;
+	size_t size = 0, len = 0;
+	FILE *f, *o;
+
+	snprintf(path, sizeof(path), "%s/policyd/data/org.hid-policy.policy", src);
+	f = fopen(path, "re");
+	CHECK(f, "%s: %s", path, strerror(errno));
+	CHECK(getdelim(&text, &size, '\0', f) > 0, "%s: empty", path);
+	fclose(f);
+	snprintf(want, sizeof(want), "<action id=\"%s\">", action);
+	at = strstr(text, want);
+	CHECK(at && (at = strstr(at, "<message>")), "%s: no message for %s", path, action);
+	at += strlen("<message>");
+	end = strstr(at, "</message>");
+	CHECK(end, "%s: message not closed", path);
+	*end = '\0';
+
+	o = open_memstream(&out, &len);
+	CHECK(o, "open_memstream");
+	while (*at) {
+		char key[AUTHZ_DETAIL_KEY_SIZE];
+		const char *close = strchr(at, ')'), *value;
+
+		if (strncmp(at, "$(", 2) || !close || (size_t)(close - at - 2) >= sizeof(key)) {
+			fputc(*at++, o);
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(close - at - 2), at + 2);
+		value = authz_details_get(d, key);
+		if (value)
+			fputs(value, o);
+		else
+			fprintf(o, "$(%s)", key);
+		at = (char *)close + 1;
+	}
+	CHECK_OK(fclose(o));
+	free(text);
+	return out;
+}
+
+/* A polkit prompt says what is being approved: an allow's device (as the
+ * daemon names it), duration, sender and requests go into the check's
+ * details, the shipped message names them all, and a rule can read each
+ * as given. What a device or client chose cannot rewrite the prompt. */
+static void test_an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests(void)
+{
+	json_t *args = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s}", "device", "0003:054C:0CE6.0001",
+				 "duration_s", 900, "request", "set_report", "report", "feature",
+				 "id", 0xf4, "unit", "fwupd.service");
+	struct authz_details d;
+	char err[256] = "";
+	char *msg;
+
+	CHECK_OK(authz_details_for("allow", args, "\"DualSense Wireless Controller\" (0003:054C:0CE6.0001)",
+				   &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"),
+		      "\"DualSense Wireless Controller\" (0003:054C:0CE6.0001)"), "device");
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "15 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "processes of unit fwupd.service"), "%s",
+	      authz_details_get(&d, "sender"));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "set_report feature requests with report ID 0xf4"), "%s",
+	      authz_details_get(&d, "requests"));
+	/* as given, for polkit rules */
+	CHECK(!strcmp(authz_details_get(&d, "unit"), "fwupd.service"), "unit");
+	CHECK(!strcmp(authz_details_get(&d, "duration_s"), "900"), "duration_s");
+	CHECK(!strcmp(authz_details_get(&d, "sysfs"), "0003:054C:0CE6.0001"), "sysfs");
+	CHECK(!authz_details_get(&d, "uid") && !authz_details_get(&d, "polkit.message"), "extra");
+	msg = shipped_message(HID_POLICY_ACTION_ALLOW, &d);
+	CHECK(!strcmp(msg, "Authentication is required to let set_report feature requests with report ID 0xf4 from processes of unit fwupd.service reach \"DualSense Wireless Controller\" (0003:054C:0CE6.0001) for 15 minutes, past the HID firewall's rules"),
+	      "%s", msg);
+	free(msg);
+	json_decref(args);
+
+	/* --pid grants its user and executable, and the prompt says so;
+	 * the defaults: 10 minutes, every request but input */
+	args = json_pack("{s:s, s:i, s:[i, i], s:s, s:i}", "device", "7", "user", 1000, "group", 27,
+			 100, "executable", "/usr/bin/fwupdtool", "pid", 4242);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"), "7"), "the device as given");
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "10 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "processes of uid 1000 in group 27 or 100 running /usr/bin/fwupdtool (as process 4242 is: every such process, not that one alone)"),
+	      "%s", authz_details_get(&d, "sender"));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "requests of every kind but input, with any report ID"),
+	      "%s", authz_details_get(&d, "requests"));
+	CHECK(!strcmp(authz_details_get(&d, "gids"), "27,100"), "gids");
+	CHECK(!strcmp(authz_details_get(&d, "pid"), "4242"), "pid");
+	json_decref(args);
+	args = json_pack("{s:s, s:i}", "device", "7", "duration_s", 5400);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "duration"), "1 hour 30 minutes"), "%s",
+	      authz_details_get(&d, "duration"));
+	CHECK(!strcmp(authz_details_get(&d, "sender"), "any process"), "anyone");
+	json_decref(args);
+	args = json_pack("{s:s, s:s, s:i}", "device", "7", "request", "get_report", "id", 3);
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "requests"),
+		      "get_report feature, get_report input, get_report output requests with report ID 0x03"),
+	      "%s", authz_details_get(&d, "requests"));
+	json_decref(args);
+
+	/* a device's name with an escape sequence, a C1 control and bytes
+	 * that are not UTF-8: every one a '?', the UTF-8 kept */
+	args = json_pack("{s:s}", "device", "7");
+	CHECK_OK(authz_details_for("allow", args, "\"Pad\x1b[2J\xc2\x9b\xff caf\xc3\xa9\" (7)", &d, err,
+				   sizeof(err)));
+	CHECK(!strcmp(authz_details_get(&d, "device"), "\"Pad?[2J??? caf\xc3\xa9\" (7)"), "%s",
+	      authz_details_get(&d, "device"));
+	json_decref(args);
+
+	/* what the allow would refuse is refused before anyone is asked */
+	args = json_pack("{s:s, s:i}", "device", "7", "duration_s", 0);
+	CHECK_EQ(authz_details_for("allow", args, NULL, &d, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"duration_s\" must be 1..86400 seconds"), "%s", err);
+	json_decref(args);
+
+	/* revoke says what it ends, in a message of its own */
+	args = json_pack("{s:s}", "device", "7");
+	CHECK_OK(authz_details_for("revoke", args, "\"Pad\" (7)", &d, err, sizeof(err)));
+	CHECK(strstr(authz_details_get(&d, "polkit.message"), "$(device)"), "revoke's message");
+	CHECK(!strcmp(authz_details_get(&d, "device"), "\"Pad\" (7)"), "device");
+	json_decref(args);
+	/* and the other commands carry none */
+	CHECK_OK(authz_details_for("reload", NULL, NULL, &d, err, sizeof(err)));
+	CHECK_EQ(d.n, 0);
 }
 
 static void test_bad_command_lines_are_usage_errors(void)
@@ -618,6 +906,13 @@ static const struct test_case tests[] = {
 	  test_command_lines_become_the_documented_requests },
 	{ "explain_names_its_sender_as_the_firewall_reads_it",
 	  test_explain_names_its_sender_as_the_firewall_reads_it },
+	{ "explain_and_allow_name_a_request_device_and_sender_alike",
+	  test_explain_and_allow_name_a_request_device_and_sender_alike },
+	{ "the_daemon_reads_the_device_and_group_args_as_sent",
+	  test_the_daemon_reads_the_device_and_group_args_as_sent },
+	{ "an_allow_for_groups_is_shown_with_them", test_an_allow_for_groups_is_shown_with_them },
+	{ "an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests",
+	  test_an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests },
 	{ "bad_command_lines_are_usage_errors", test_bad_command_lines_are_usage_errors },
 	{ "log_filter_passes_exactly_the_matching_records",
 	  test_log_filter_passes_exactly_the_matching_records },

@@ -45,7 +45,7 @@ complete_line() {
 
 # Every option --help names is known to the script.
 missing=
-for o in $("$ctl" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+for o in $("$ctl" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 	grep -q -- "$o\\b" "$repo/policyd/data/hid-policyctl.bash-completion" || missing+=" $o"
 done
 [ -z "$missing" ] || echo "    not in the completion:$missing"
@@ -60,6 +60,26 @@ done
 grep -qx -- --for <<<"$got" && bad+=" --for(allow's)"
 [ -z "$bad" ] || echo "    explain: wrong:$bad"
 report "$([ -z "$bad" ]; echo $?)" explain_completes_its_sender_options
+
+# explain names its request and device as allow and hid-policyd --explain
+# do; allow names a group as a rule does.
+bad=
+got=$(complete_line explain dev --)
+for o in --request --interface --descriptor-sha256; do
+	grep -qx -- "$o" <<<"$got" || bad+=" explain:$o"
+done
+got=$(complete_line allow dev --)
+grep -qx -- --group <<<"$got" || bad+=" allow:--group"
+grep -qx -- --interface <<<"$got" && bad+=" allow:--interface(explain's)"
+got=$(complete_line explain dev --request s)
+grep -qx set_report <<<"$got" || bad+=" --request-value"
+# the request given by --request (before the device or after), no operand follows
+[ -z "$(complete_line explain --request set_report dev '')" ] || bad+=" no-second-operand"
+[ -z "$(complete_line explain dev --request set_report '')" ] || bad+=" no-second-operand-after"
+got=$(complete_line explain --unit fwupd.service dev '')
+grep -qx set_report <<<"$got" || bad+=" unit-value-is-no-operand"
+[ -z "$bad" ] || echo "    wrong:$bad"
+report "$([ -z "$bad" ]; echo $?)" explain_and_allow_complete_the_one_syntax
 
 # Values: the origins the command line accepts, users, groups, files, pids.
 bad=

@@ -185,6 +185,54 @@ run_case sender_options_go_with_explain 2 \
 	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
 	-- --check --config-dir "$tmp/senders" --user root
 
+# only fwupd may update, written on a machine without fwupd: a dry run
+# assumes what the rules name is there and says so, and decides as the
+# machine where it is would
+mkdir -p "$tmp/offline"
+cat >"$tmp/offline/40-fwupd.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x054c", "product": "0x0ce6"},
+ "rules": [{"name": "fwupd-may", "request": "set_report", "report_type": "feature", "report_id": "0xf4",
+            "sender": {"executable": "/nonexistent/libexec/fwupd/fwupd"}, "action": "allow"},
+           {"name": "fwupd-unit-may", "request": "set_report", "report_type": "feature", "report_id": "0xf5",
+            "sender": {"unit": "hp-not-here-fwupd.service"}, "action": "allow"},
+           {"name": "nobody-else", "request": "set_report", "report_type": "feature",
+            "report_id": ["0xf4", "0xf5"], "action": "deny"}]}]}
+JSON
+offline_assumed_exe="$tmp/offline/40-fwupd.json:3:38: devices[0].rules[0].sender.executable: note: assuming /nonexistent/libexec/fwupd/fwupd is installed where the policy is used (not installed here); where it is not, the rule matches no process"
+offline_assumed_unit="note: assuming unit hp-not-here-fwupd.service is running (it is not here)"
+offline_assumed_unit_nocg="note: assuming unit hp-not-here-fwupd.service is running (it is not here, where there is no cgroup2 hierarchy)"
+# as policy_cgroup_root() looks for the unified hierarchy
+cgroup2=no
+for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+	[ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] && cgroup2=yes
+done
+[ $cgroup2 = yes ] || offline_assumed_unit=$offline_assumed_unit_nocg
+explain_offline=(--explain --config-dir "$tmp/offline" --device usb:054c:0ce6
+	--request set_report --report feature)
+run_case check_strict_assumes_an_executable_not_installed_here 0 \
+	"$offline_assumed_exe" \
+	"policy OK: 1 file, 1 rule set, 3 rules, 0 warnings" \
+	-- --check --strict --config-dir "$tmp/offline"
+run_case explain_for_an_executable_not_installed_here_assumes_it_is_the_rules 0 \
+	"$offline_assumed_exe" \
+	"sender: a process, executable /nonexistent/libexec/fwupd/fwupd (not installed here: assuming it is the executable the rules name by that path); not given: its user, its groups" \
+	"decision: allow by rule \"fwupd-may\" (40-fwupd.json: devices[0].rules[0])" \
+	-- "${explain_offline[@]}" --id 0xf4 --executable /nonexistent/libexec/fwupd/fwupd
+run_case explain_for_another_program_not_installed_here_is_not_the_rules 0 \
+	"sender: a process, executable /nonexistent/bin/fwupdtool (not installed here: assuming it is the program of that path, which no rule names); not given: its user, its groups" \
+	"  no match: rule \"fwupd-may\" (40-fwupd.json: devices[0].rules[0]): the sender's executable /nonexistent/bin/fwupdtool is not the executable the rule names (by device and inode)" \
+	"decision: deny (EPERM) by rule \"nobody-else\" (40-fwupd.json: devices[0].rules[2])" \
+	-- "${explain_offline[@]}" --id 0xf4 --executable /nonexistent/bin/fwupdtool
+run_case explain_for_a_unit_not_running_here_assumes_it_runs 0 \
+	"$offline_assumed_unit" \
+	"sender: a process, in unit hp-not-here-fwupd.service (not running here: assuming it is running); not given: its user, its groups, its executable" \
+	"decision: allow by rule \"fwupd-unit-may\" (40-fwupd.json: devices[0].rules[1])" \
+	-- "${explain_offline[@]}" --id 0xf5 --unit hp-not-here-fwupd.service
+run_case explain_for_another_unit_not_running_here_is_not_the_rules 0 \
+	"  no match: rule \"fwupd-unit-may\" (40-fwupd.json: devices[0].rules[1]): the sender's unit hp-not-here-other.service is not the unit the rule names, nor in it" \
+	"decision: deny (EPERM) by rule \"nobody-else\" (40-fwupd.json: devices[0].rules[2])" \
+	-- "${explain_offline[@]}" --id 0xf5 --unit hp-not-here-other.service
+
 run_case explain_names_the_denying_rule_and_errno 0 \
 	"decision: deny (EACCES) by rule \"deck-deny-isp\" (10-deck.json: devices[0].rules[0])" \
 	"  description: reboot into ISP" \

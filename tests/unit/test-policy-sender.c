@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "common/util.h"
 #include "policy-helpers.h"
 
 static const struct policy_device DEVICE = { .bus = 0x03, .vendor = 0x1234, .product = 0x5704 };
@@ -119,6 +120,96 @@ static void a_missing_executable_is_a_warning(void)
 	CHECK_EQ(p->rules[0].sender.n_exes, 0);
 	policy_free(p);
 	diag_done(&d);
+}
+
+/*
+ * A dry run (hid-policyd --check, --explain) may be about another machine:
+ * a program not installed here and a unit not running here are assumed to
+ * be there, each with an identity no real file or cgroup has, and for the
+ * program a note (not a warning: --strict passes) says so; the firewall's
+ * evaluation then decides as it would where they are. The daemon's load of the same file
+ * keeps the warning and matches nobody.
+ */
+static void a_dry_run_assumes_what_a_sender_names_is_there(void)
+{
+	_cleanup_free_ char *dir = make_temp_dir();
+	const char *dirs[] = { dir };
+	const char *why = NULL;
+	struct hid_device_rules r;
+	struct hid_rule_exe fwupd, tool;
+	uint64_t ids[16], other_ids[16];
+	size_t n = 0, n_other = 0;
+	bool running = true;
+	struct diag d = {};
+	struct policy *p = NULL;
+
+	write_policy(dir, "40-fwupd.json",
+		     "{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x1234', 'product': '0x5704'},"
+		     " 'rules': [{'name': 'exe', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		     " 'sender': {'executable': '/nonexistent/fwupd'}, 'action': 'allow'},"
+		     " {'name': 'unit', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		     " 'sender': {'unit': 'hpnothere.slice/fwupd.service'}, 'action': 'allow'},"
+		     " {'name': 'rest', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		     " 'action': 'deny'}]}]}");
+	CHECK_OK(policy_load_dirs_dry_run(dirs, 1, true, &d, &p));
+	CHECK_EQ(d.n_errors, 0);
+	CHECK_EQ(d.n_warnings, 0);
+	CHECK_EQ(d.n_notes, 1);
+	CHECK(diag_contains(&d, "40-fwupd.json:1:213: devices[0].rules[0].sender.executable: note: assuming /nonexistent/fwupd is installed where the policy is used (not installed here); where it is not, the rule matches no process"),
+	      "%s", d.n ? d.entries[0].text : "no message");
+
+	/* the same path is the same file, another path another */
+	policy_assumed_exe("/nonexistent/fwupd", &fwupd);
+	policy_assumed_exe("/nonexistent/fwupdtool", &tool);
+	CHECK(policy_exe_is_assumed(&fwupd), "device 0");
+	CHECK_EQ(p->rules[0].sender.n_exes, 1);
+	CHECK_EQ(p->rules[0].sender.exes[0].ino, fwupd.ino);
+	CHECK_EQ(p->rules[0].sender.exes[0].dev, 0);
+	CHECK(tool.ino != fwupd.ino, "two paths, one identity");
+	CHECK(p->units[0].assumed, "the unit is assumed to run");
+	CHECK(p->units[0].cgroup_id >> 63, "an assumed cgroup id has its top bit set");
+
+	/* a process in the unit, as the question assumes it, and in another */
+	CHECK_OK(policy_unit_cgroups_assumed("hpnothere.slice/fwupd.service", ids, ARRAY_SIZE(ids),
+					     &n, &running, &why));
+	CHECK(!running, "not running here");
+	CHECK_EQ(n, 3);
+	CHECK_EQ(ids[2], p->units[0].cgroup_id);
+	CHECK_OK(policy_unit_cgroups_assumed("hpnothere.slice/other.service", other_ids,
+					     ARRAY_SIZE(other_ids), &n_other, &running, &why));
+	CHECK_EQ(n_other, 3);
+	CHECK_EQ(other_ids[1], ids[1]);	/* one slice, whatever unit is in it */
+
+	CHECK_EQ(policy_compile(p, &DEVICE, &r, NULL), 0);
+	{
+		const struct policy_sender_id by_fwupd = { .known = true, .exe_known = true,
+							   .exe_ino = fwupd.ino, .exe_dev = fwupd.dev };
+		const struct policy_sender_id by_tool = { .known = true, .exe_known = true,
+							  .exe_ino = tool.ino, .exe_dev = tool.dev };
+		const struct policy_sender_id in_unit = { .known = true, .cgroups = ids,
+							  .n_cgroups = n };
+		const struct policy_sender_id in_other = { .known = true, .cgroups = other_ids,
+							   .n_cgroups = n_other };
+
+		CHECK_EQ(decide(&r, 3, &by_fwupd).rule, 0);
+		CHECK_EQ(decide(&r, 3, &by_tool).rule, 2);
+		CHECK_EQ(decide(&r, 3, &in_unit).rule, 1);
+		CHECK_EQ(decide(&r, 3, &in_other).rule, 2);
+	}
+	policy_free(p);
+	diag_done(&d);
+
+	/* the daemon, on this machine: a warning, and the rule matches nobody */
+	if (policy_cgroup_root()) {
+		CHECK_EQ(policy_load_dirs(dirs, 1, true, &d, &p), 0);
+		CHECK_EQ(d.n_warnings, 1);
+		CHECK_EQ(d.n_notes, 0);
+		CHECK_EQ(p->rules[0].sender.n_exes, 0);
+		CHECK_EQ(p->units[0].cgroup_id, 0);
+		policy_free(p);
+		diag_done(&d);
+	}
+	rm_tree(dir);
 }
 
 /* "any" request of a sender covers what it can send, not input. */
@@ -352,6 +443,8 @@ static const struct test_case tests[] = {
 	{ "an_executable_is_its_device_and_inode", an_executable_is_its_device_and_inode },
 	{ "senders_that_mean_nothing_are_errors", senders_that_mean_nothing_are_errors },
 	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
+	{ "a_dry_run_assumes_what_a_sender_names_is_there",
+	  a_dry_run_assumes_what_a_sender_names_is_there },
 	{ "any_request_of_a_sender_leaves_input_out", any_request_of_a_sender_leaves_input_out },
 	{ "evaluation_follows_the_firewall", evaluation_follows_the_firewall },
 };

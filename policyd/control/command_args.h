@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the args of the control socket's explain and allow say, as
+ * hid-policyctl sends them: read and checked, for the commands that run
+ * them (commands.c). Each returns 0, or -EINVAL with a message for the
+ * client in ERR that names the arg. Plain data: no daemon state, no I/O.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <jansson.h>
+
+#include "policy/policy.h"
+
+/* "request" and "report": one request kind; REQUIRED false (allow) takes
+ * none for every request but input, and get_report or set_report without
+ * a report type for all three types. */
+int command_args_kinds(json_t *args, bool required, uint8_t *kinds, char *err, size_t errsize);
+
+/* "id": a report ID, or -1 when not given. */
+int command_args_report_id(json_t *args, int *id, char *err, size_t errsize);
+
+/*
+ * explain's "usage", "uniq", "phys", "interface" and "descriptor_sha256":
+ * what the device says of itself, replaced in PDEV, to ask what the rules
+ * would decide for another device; what they do not give stays the
+ * device's own. Usages go to USAGES (room for POLICY_USAGE_LIST_MAX), the
+ * hash to HASH.
+ */
+int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usages,
+			uint8_t hash[POLICY_SHA256_BYTES], char *err, size_t errsize);
+
+/* allow's "duration_s": how long it lasts (CTL_ALLOW_DEFAULT_S when not
+ * given). */
+int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t errsize);
+
+/*
+ * allow's "user" (one uid), "group" (1 to HID_SENDER_MAX_IDS gids: a
+ * member of any of them, as a rule's list) and "pid" (the process
+ * hid-policyctl read the user and executable from, kept for the record in
+ * *FOR_PID), added to S.
+ */
+int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_pid, char *err,
+			   size_t errsize);
+
+/* A uid or gid in V; false when it is none. */
+bool command_args_id(json_t *v, uint32_t *ret);
