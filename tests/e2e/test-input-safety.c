@@ -252,6 +252,7 @@ static void a_vendor_driver_taking_over_gets_the_input_filter_once_bound(void)
 		"      \"payload\": [ { \"offset\": 1, \"value\": \"0x66\" } ], \"action\": \"deny\" } ]\n"
 		"} ] }\n";
 	struct uhid_dev_config cfg = *test_device();
+	const bool generic_only = test_dev_generic_driver_only_now();
 	struct policyd_case c;
 	char driver[64];
 
@@ -285,6 +286,8 @@ static void a_vendor_driver_taking_over_gets_the_input_filter_once_bound(void)
 	CHECK_EQ(uhid_hidraw_read_input_byte1(c.fd, 5000), 0x05);
 	CHECK_EQ(policyd_audit_count(&c.run, dropped, 1, 5000), 1);
 	policyd_case_end(&c);
+	/* the cases after this one expect the VM's setting */
+	CHECK_OK(test_dev_generic_driver_only(generic_only));
 }
 
 /*

@@ -331,6 +331,7 @@ static unsigned wait_mode(const char *node, unsigned mode)
 static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(void)
 {
 	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
+	bool generic_only;
 	char ds_node[300];
 	struct policyd_run run;
 	struct udevd_run w;
@@ -340,6 +341,7 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
 	udev_start(&w, true);
 	/* hid-generic connects a hiddev node; hid-playstation, which binds
 	 * a DualSense where it is built (upstream), makes none */
+	generic_only = test_dev_generic_driver_only_now();
 	CHECK_OK(test_dev_generic_driver_only(true));
 	start_daemon(&run);
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
@@ -357,7 +359,7 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
 	/* the hidraw node is behind the firewall: the other rules apply */
 	CHECK_EQ(node_mode(ds.hidraw), 0666);
 
-	CHECK_OK(test_dev_generic_driver_only(false));
+	CHECK_OK(test_dev_generic_driver_only(generic_only));
 	uhid_dev_destroy(&ds);
 	policyd_stop(&run, false);
 	CHECK_OK(policyd_cleanup(&run));
@@ -370,6 +372,7 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
 static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(void)
 {
 	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
+	bool generic_only;
 	char ds_node[300];
 	struct policyd_run run;
 	struct udevd_run w;
@@ -379,6 +382,7 @@ static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(v
 	udev_start(&w, true);
 	/* hid-generic connects a hiddev node; hid-playstation, which binds
 	 * a DualSense where it is built (upstream), makes none */
+	generic_only = test_dev_generic_driver_only_now();
 	CHECK_OK(test_dev_generic_driver_only(true));
 	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
 	hiddev_node(&ds, ds_node, sizeof(ds_node));
@@ -389,7 +393,7 @@ static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(v
 	start_daemon(&run);
 	CHECK_EQ(wait_mode(ds_node, 0600), 0600);
 
-	CHECK_OK(test_dev_generic_driver_only(false));
+	CHECK_OK(test_dev_generic_driver_only(generic_only));
 	uhid_dev_destroy(&ds);
 	policyd_stop(&run, false);
 	CHECK_OK(policyd_cleanup(&run));

@@ -638,6 +638,14 @@ int uhid_hidraw_set_feature(int fd, uint8_t id)
 	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
 }
 
+bool test_dev_generic_driver_only_now(void)
+{
+	char value[8] = "";
+
+	return read_file("/sys/module/hid/parameters/ignore_special_drivers", value,
+			 sizeof(value) - 1) > 0 && (value[0] == '1' || value[0] == 'Y');
+}
+
 int test_dev_generic_driver_only(bool on)
 {
 	int fd = open("/sys/module/hid/parameters/ignore_special_drivers", O_WRONLY | O_CLOEXEC);

@@ -191,6 +191,9 @@ int uhid_hidraw_set_feature(int fd, uint8_t id);
  * vendor driver (hid-core's parameter ignore_special_drivers), or no
  * longer. Returns 0 or -errno. */
 int test_dev_generic_driver_only(bool on);
+/* Is that so now? (The test VM boots with it on: scripts/vm-init.) A test
+ * that changes it puts back what it found. */
+bool test_dev_generic_driver_only_now(void);
 
 /* Wait until the device's sysfs directory is gone (after destroy). */
 int uhid_wait_gone(const char *syspath, int timeout_ms);
