@@ -17,20 +17,6 @@
 #include "common/ctl_protocol.h"
 #include "common/util.h"
 
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Put a message for the client in ERR; return R. */
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsize, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 /* The length of the UTF-8 sequence at P as g_utf8_validate() takes it
  * (no overlong forms, no surrogates, nothing past U+10FFFF); 0 when it
  * is none. */
@@ -211,7 +197,7 @@ static int check_strings(json_t *args, char *err, size_t errsize)
 		json_t *v = json_object_get(args, keys[i]);
 
 		if (v && !json_is_string(v))
-			return failf(err, errsize, -EINVAL, "\"%s\" must be a string", keys[i]);
+			return command_failf(err, errsize, -EINVAL, "\"%s\" must be a string", keys[i]);
 	}
 	return 0;
 }
@@ -247,7 +233,7 @@ static int allow_details(json_t *args, const char *device, struct authz_details 
 	requests_text(kinds, id, text, sizeof(text));
 	r |= detail_set(d, "requests", "%s", text);
 	r |= sender_details(&s, args, pid, d);
-	return r ? failf(err, errsize, -EINVAL, "the request cannot be told in %d details", AUTHZ_DETAILS_MAX) : 0;
+	return r ? command_failf(err, errsize, -EINVAL, "the request cannot be told in %d details", AUTHZ_DETAILS_MAX) : 0;
 }
 
 /* revoke's own message: the action's tells of an allow. */
@@ -268,7 +254,7 @@ static int revoke_details(json_t *args, const char *device, struct authz_details
 		r |= detail_set(d, "sysfs", "%s", json_string_value(json_object_get(args, "device")) ?: "?");
 		r |= detail_set(d, "polkit.message", "Authentication is required to end the temporary allows that let requests the HID firewall's rules refuse reach $(device)");
 	}
-	return r ? failf(err, errsize, -EINVAL, "the request cannot be told in %d details", AUTHZ_DETAILS_MAX) : 0;
+	return r ? command_failf(err, errsize, -EINVAL, "the request cannot be told in %d details", AUTHZ_DETAILS_MAX) : 0;
 }
 
 int authz_details_for(const char *command, json_t *args, const char *device,

@@ -9,11 +9,7 @@
 #include "common/ctl_protocol.h"
 #include "common/util.h"
 
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Put a message for the client in ERR; return R. */
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
+int command_failf(char *err, size_t errsize, int r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -30,10 +26,10 @@ int command_args_kinds(json_t *args, bool required, uint8_t *kinds, char *err, s
 	const char *report = json_is_string(rep) ? json_string_value(rep) : NULL;
 
 	if ((req && !json_is_string(req)) || (rep && !json_is_string(rep)))
-		return failf(err, errsize, -EINVAL, "\"request\" and \"report\" must be strings");
+		return command_failf(err, errsize, -EINVAL, "\"request\" and \"report\" must be strings");
 	if (!req) {
 		if (required || report)
-			return failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
+			return command_failf(err, errsize, -EINVAL, "a request kind is needed (get_report, set_report, output_report or input_event)");
 		/* Every request; input events only when asked for: an
 		 * allow logs what it lets through, and a device's input
 		 * would flood the audit trail. */
@@ -56,7 +52,7 @@ int command_args_kinds(json_t *args, bool required, uint8_t *kinds, char *err, s
 			return 0;
 		}
 	}
-	return failf(err, errsize, -EINVAL,
+	return command_failf(err, errsize, -EINVAL,
 		     "request \"%.32s\"%s%.16s: expected get_report or set_report with a report type (feature, input, output), or output_report or input_event alone",
 		     json_string_value(req), report ? " report " : "", report ?: "");
 }
@@ -69,7 +65,7 @@ int command_args_report_id(json_t *args, int *id, char *err, size_t errsize)
 	if (!v)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
-		return failf(err, errsize, -EINVAL, "\"id\" must be a report ID, 0..255");
+		return command_failf(err, errsize, -EINVAL, "\"id\" must be a report ID, 0..255");
 	*id = (int)json_integer_value(v);
 	return 0;
 }
@@ -83,13 +79,13 @@ static int device_interface_and_hash(json_t *args, struct policy_device *pdev,
 
 	if (itf) {
 		if (!json_is_integer(itf) || json_integer_value(itf) < 0 || json_integer_value(itf) > 255)
-			return failf(err, errsize, -EINVAL, "\"interface\" must be a USB interface number, 0..255");
+			return command_failf(err, errsize, -EINVAL, "\"interface\" must be a USB interface number, 0..255");
 		pdev->has_interface = true;
 		pdev->interface = (uint8_t)json_integer_value(itf);
 	}
 	if (h) {
 		if (!json_is_string(h) || policy_sha256_parse(json_string_value(h), hash) < 0)
-			return failf(err, errsize, -EINVAL, "\"descriptor_sha256\" must be 64 hex digits");
+			return command_failf(err, errsize, -EINVAL, "\"descriptor_sha256\" must be 64 hex digits");
 		pdev->descriptor_sha256 = hash;
 		pdev->descriptor_known = true;
 	}
@@ -105,7 +101,7 @@ int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usag
 	int r;
 
 	if ((uniq && !json_is_string(uniq)) || (phys && !json_is_string(phys)))
-		return failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
+		return command_failf(err, errsize, -EINVAL, "\"uniq\" and \"phys\" must be strings");
 	if (uniq)
 		pdev->uniq = json_string_value(uniq);
 	if (phys)
@@ -114,14 +110,14 @@ int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usag
 	if (r < 0 || !u)
 		return r;
 	if (!json_is_array(u) || json_array_size(u) > POLICY_USAGE_LIST_MAX)
-		return failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
+		return command_failf(err, errsize, -EINVAL, "\"usage\" must be a list of at most %d usages",
 			     POLICY_USAGE_LIST_MAX);
 	json_array_foreach(u, i, e) {
 		struct policy_usage pu;
 
 		if (!json_is_string(e) || policy_usage_parse(json_string_value(e), &pu, 1) != 1 ||
 		    pu.mask != 0xffffffffu)
-			return failf(err, errsize, -EINVAL, "usage \"%.32s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU",
+			return command_failf(err, errsize, -EINVAL, "usage \"%.32s\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU",
 				     json_is_string(e) ? json_string_value(e) : "?");
 		usages[i] = pu.value;
 	}
@@ -149,7 +145,7 @@ int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t 
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 	    json_integer_value(v) > CTL_ALLOW_MAX_S)
-		return failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
+		return command_failf(err, errsize, -EINVAL, "\"duration_s\" must be 1..%d seconds", CTL_ALLOW_MAX_S);
 	*duration_s = (uint64_t)json_integer_value(v);
 	return 0;
 }
@@ -164,11 +160,11 @@ static int allow_groups(json_t *group, struct hid_rule_sender *s, char *err, siz
 
 	if (!json_is_array(group) || json_array_size(group) == 0 ||
 	    json_array_size(group) > HID_SENDER_MAX_IDS)
-		return failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids (a member of any of them)",
+		return command_failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids (a member of any of them)",
 			     HID_SENDER_MAX_IDS);
 	json_array_foreach(group, i, g)
 		if (!command_args_id(g, &s->gids[i]))
-			return failf(err, errsize, -EINVAL, "\"group\" must list gids");
+			return command_failf(err, errsize, -EINVAL, "\"group\" must list gids");
 	s->fields |= HID_SENDER_F_GROUP;
 	s->n_gids = (uint8_t)json_array_size(group);
 	return 0;
@@ -185,15 +181,15 @@ int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_p
 	 * processes); the pid is kept for the record. */
 	if (pid) {
 		if (!user || !json_object_get(args, "executable"))
-			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
+			return command_failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\" and \"executable\"");
 		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
 		    json_integer_value(pid) > INT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
+			return command_failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
 		*for_pid = (pid_t)json_integer_value(pid);
 	}
 	if (user) {
 		if (!command_args_id(user, &s->uids[0]))
-			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+			return command_failf(err, errsize, -EINVAL, "\"user\" must be a uid");
 		s->fields |= HID_SENDER_F_USER;
 		s->n_uids = 1;
 	}

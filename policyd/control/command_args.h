@@ -15,6 +15,11 @@
 
 #include "policy/policy.h"
 
+/* Put a message for the client in ERR; return R. The control commands'
+ * one way of saying what is wrong with a request. */
+int command_failf(char *err, size_t errsize, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* "request" and "report": one request kind; REQUIRED false (allow) takes
  * none for every request but input, and get_report or set_report without
  * a report type for all three types. */

@@ -26,20 +26,6 @@
 
 #define _cleanup_json_ _cleanup_(json_decrefp)	/* jansson.h has json_decrefp */
 
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Put a message for the client in ERR; return R. */
-static int failf(char *err, size_t errsize, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsize, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 /* A device named by sysfs name, hid_id or (when only one matches) BUS:VID:PID. */
 static struct managed_device *lookup_device(struct commands *cmds, json_t *args, char *err,
 					    size_t errsize, int *r)
@@ -52,7 +38,7 @@ static struct managed_device *lookup_device(struct commands *cmds, json_t *args,
 	size_t n = 0;
 
 	if (!json_is_string(v)) {
-		*r = failf(err, errsize, -EINVAL, "\"device\" is missing (a sysfs name such as 0003:054C:0CE6.0001, a hid_id, or BUS:VID:PID)");
+		*r = command_failf(err, errsize, -EINVAL, "\"device\" is missing (a sysfs name such as 0003:054C:0CE6.0001, a hid_id, or BUS:VID:PID)");
 		return NULL;
 	}
 	s = json_string_value(v);
@@ -77,11 +63,11 @@ static struct managed_device *lookup_device(struct commands *cmds, json_t *args,
 		if (n == 1)
 			return found;
 		if (n > 1) {
-			*r = failf(err, errsize, -EINVAL, "\"%.64s\" matches %zu devices: name one by its sysfs name", s, n);
+			*r = command_failf(err, errsize, -EINVAL, "\"%.64s\" matches %zu devices: name one by its sysfs name", s, n);
 			return NULL;
 		}
 	}
-	*r = failf(err, errsize, -ENOENT, "no HID device \"%.64s\" (hid-policyctl devices lists them)", s);
+	*r = command_failf(err, errsize, -ENOENT, "no HID device \"%.64s\" (hid-policyctl devices lists them)", s);
 	return NULL;
 }
 
@@ -130,7 +116,7 @@ static int cmd_status(struct commands *cmds, json_t *args, json_t **result, char
 
 	r = fw_read_stats(&cmds->en->loader, &st);
 	if (r < 0)
-		return failf(err, errsize, r, "cannot read the firewall's counters: %s", strerror(-r));
+		return command_failf(err, errsize, r, "cannot read the firewall's counters: %s", strerror(-r));
 	for (size_t i = 0; i < cmds->state->n_devices; i++) {
 		n_protected += cmds->state->devices[i].protected;
 		n_audit += cmds->state->devices[i].protected && cmds->state->devices[i].mode == HID_RULES_MODE_AUDIT;
@@ -165,7 +151,7 @@ static int cmd_status(struct commands *cmds, json_t *args, json_t **result, char
 		json_object_set_new(json_object_get(*result, "policy"), "kept_copy",
 				    json_boolean(cmds->state->policy_is_kept_copy));
 	}
-	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+	return *result ? 0 : command_failf(err, errsize, -ENOMEM, "out of memory");
 }
 
 static json_t *ruleset_ref_json(const struct policy *p, size_t s)
@@ -224,7 +210,7 @@ static int cmd_devices(struct commands *cmds, json_t *args, json_t **result, cha
 		json_array_append_new(list, o);
 	}
 	*result = json_pack("{s:o}", "devices", list);
-	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+	return *result ? 0 : command_failf(err, errsize, -ENOMEM, "out of memory");
 }
 
 static json_t *rule_json(struct commands *cmds, const struct hid_device_rules *rules, uint32_t pos)
@@ -292,7 +278,7 @@ static int cmd_rules(struct commands *cmds, json_t *args, json_t **result, char 
 		return *result ? 0 : -ENOMEM;
 	}
 	if (r < 0)
-		return failf(err, errsize, r, "%s: its rules cannot be compiled: %s", m->info.sysname,
+		return command_failf(err, errsize, r, "%s: its rules cannot be compiled: %s", m->info.sysname,
 			     strerror(-r));
 	list = json_array();
 	for (uint32_t i = 0; i < rules->n_rules && i < HID_RULES_MAX_RULES; i++)
@@ -302,7 +288,7 @@ static int cmd_rules(struct commands *cmds, json_t *args, json_t **result, char 
 			    "default", "action", rules->default_action == HID_RULE_DENY ? "deny" : "allow",
 			    "errno", rules->default_action == HID_RULE_DENY ?
 				     policy_errno_name(rules->default_err) : NULL);
-	return *result ? 0 : failf(err, errsize, -ENOMEM, "out of memory");
+	return *result ? 0 : command_failf(err, errsize, -ENOMEM, "out of memory");
 }
 
 /*
@@ -328,21 +314,21 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		const char *o = json_is_string(origin) ? json_string_value(origin) : "";
 
 		if (strcmp(o, "kernel") && strcmp(o, "user"))
-			return failf(err, errsize, -EINVAL, "\"origin\" must be \"kernel\" (a driver's own request) or \"user\" (a process's)");
+			return command_failf(err, errsize, -EINVAL, "\"origin\" must be \"kernel\" (a driver's own request) or \"user\" (a process's)");
 		who->given |= POLICY_SUBJECT_ORIGIN;
 		who->from_kernel = !strcmp(o, "kernel");
 	}
 	if (who->from_kernel && (user || group || exe || pid || unit || cgroup))
-		return failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable, process or unit");
+		return command_failf(err, errsize, -EINVAL, "a driver's own request (origin \"kernel\") has no user, group, executable, process or unit");
 	if (unit) {
 		const char *why;
 
 		if (!json_is_string(unit))
-			return failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
+			return command_failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
 		who->unit = json_string_value(unit);
 		if (policy_unit_cgroups(who->unit, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
 					&who->unit_running, &why) < 0)
-			return failf(err, errsize, -EINVAL, "unit \"%.256s\": %s", who->unit, why);
+			return command_failf(err, errsize, -EINVAL, "unit \"%.256s\": %s", who->unit, why);
 		who->cgroups = cgroups;
 		who->given |= POLICY_SUBJECT_UNIT;
 	}
@@ -351,38 +337,38 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 
 		/* A process's cgroup, which hid-policyctl read with the rest. */
 		if (!pid || unit)
-			return failf(err, errsize, -EINVAL, "\"cgroup\" is a process's: it comes with \"pid\" and without \"unit\"");
+			return command_failf(err, errsize, -EINVAL, "\"cgroup\" is a process's: it comes with \"pid\" and without \"unit\"");
 		if (!json_is_string(cgroup))
-			return failf(err, errsize, -EINVAL, "\"cgroup\" must be a cgroup path");
+			return command_failf(err, errsize, -EINVAL, "\"cgroup\" must be a cgroup path");
 		who->cgroup = json_string_value(cgroup);
 		if (policy_cgroup_ancestry(who->cgroup, cgroups, EXPLAIN_CGROUP_LEVELS, &who->n_cgroups,
 					   &who->unit_running, &why) < 0)
-			return failf(err, errsize, -EINVAL, "cgroup \"%.256s\": %s", who->cgroup, why);
+			return command_failf(err, errsize, -EINVAL, "cgroup \"%.256s\": %s", who->cgroup, why);
 		who->cgroups = cgroups;
 		who->given |= POLICY_SUBJECT_UNIT;
 	}
 	if (pid) {
 		/* hid-policyctl reads the process, as for allow --pid. */
 		if (!user || !group || !exe)
-			return failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\", \"group\" and \"executable\"");
+			return command_failf(err, errsize, -EINVAL, "\"pid\" comes with the process's \"user\", \"group\" and \"executable\"");
 		if (!json_is_integer(pid) || json_integer_value(pid) < 1 ||
 		    json_integer_value(pid) > INT32_MAX)
-			return failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
+			return command_failf(err, errsize, -EINVAL, "\"pid\" must be a process ID");
 		who->pid = (long)json_integer_value(pid);
 	}
 	if (user) {
 		if (!command_args_id(user, &who->uid))
-			return failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+			return command_failf(err, errsize, -EINVAL, "\"user\" must be a uid");
 		who->given |= POLICY_SUBJECT_USER;
 	}
 	if (group) {
 		if (!json_is_array(group) || json_array_size(group) == 0 ||
 		    json_array_size(group) > CTL_SUBJECT_GROUPS_MAX)
-			return failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids: the gid, then the supplementary groups",
+			return command_failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids: the gid, then the supplementary groups",
 				     CTL_SUBJECT_GROUPS_MAX);
 		json_array_foreach(group, i, g)
 			if (!command_args_id(g, &gids[i]))
-				return failf(err, errsize, -EINVAL, "\"group\" must list gids");
+				return command_failf(err, errsize, -EINVAL, "\"group\" must list gids");
 		who->given |= POLICY_SUBJECT_GROUPS;
 		who->gid = gids[0];
 		who->groups = gids + 1;
@@ -390,13 +376,13 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 	}
 	if (exe) {
 		if (!json_is_string(exe) || json_string_value(exe)[0] != '/')
-			return failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
+			return command_failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
 		who->executable = json_string_value(exe);
 		r = policy_exe_identity(who->executable, &who->exe);
 		if (r == -ENOEXEC)
-			return failf(err, errsize, -EINVAL, "%.256s is not a regular file", who->executable);
+			return command_failf(err, errsize, -EINVAL, "%.256s is not a regular file", who->executable);
 		if (r < 0)
-			return failf(err, errsize, r == -ENOENT ? -EINVAL : r, "%.256s: %s",
+			return command_failf(err, errsize, r == -ENOENT ? -EINVAL : r, "%.256s: %s",
 				     who->executable, strerror(-r));
 		who->given |= POLICY_SUBJECT_EXECUTABLE;
 	}
@@ -422,7 +408,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	int r = 0, id, depends;
 
 	if (!gids)
-		return failf(err, errsize, -ENOMEM, "out of memory");
+		return command_failf(err, errsize, -ENOMEM, "out of memory");
 	m = lookup_device(cmds, args, err, errsize, &r);
 	if (!m)
 		return r;
@@ -431,14 +417,14 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	    (r = explain_subject(args, &who, gids, cgroups, err, errsize)) < 0)
 		return r;
 	if (id < 0)
-		return failf(err, errsize, -EINVAL, "\"id\" (the report ID) is missing");
+		return command_failf(err, errsize, -EINVAL, "\"id\" (the report ID) is missing");
 	req.report_id = (uint8_t)id;
 	if (payload) {
 		int n = json_is_string(payload) ?
 			policy_hex_bytes(json_string_value(payload), buf, sizeof(buf)) : -EINVAL;
 
 		if (n < 0)
-			return failf(err, errsize, -EINVAL, "\"payload\" must be at most %zu hex bytes such as \"f4 00 01\"",
+			return command_failf(err, errsize, -EINVAL, "\"payload\" must be at most %zu hex bytes such as \"f4 00 01\"",
 				     sizeof(buf));
 		req.len = (size_t)n;
 	} else {
@@ -453,13 +439,13 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 		return r;
 	f = open_memstream(&text, &text_len);
 	if (!f)
-		return failf(err, errsize, -ENOMEM, "out of memory");
+		return command_failf(err, errsize, -ENOMEM, "out of memory");
 	depends = policy_explain(cmds->state->policy, &pdev, &req, &who, f, &v);
 	if (fclose(f) != 0 || !text)
-		return failf(err, errsize, -ENOMEM, "out of memory");
+		return command_failf(err, errsize, -ENOMEM, "out of memory");
 	view_utf8_or_ascii(text);	/* it names the device */
 	if (depends < 0)
-		return failf(err, errsize, depends, "%s", text);
+		return command_failf(err, errsize, depends, "%s", text);
 
 	/* A temporary allow that matches decides before any rule. */
 	for (size_t i = 0; i < cmds->state->exceptions.n; i++) {
@@ -531,12 +517,12 @@ static int allow_unit(struct commands *cmds, json_t *unit, struct exception *e, 
 	int r;
 
 	if (!json_is_string(unit) || strlen(json_string_value(unit)) >= sizeof(e->unit))
-		return failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
+		return command_failf(err, errsize, -EINVAL, "\"unit\" must be a unit name");
 	if (!cmds->en->loader.features.cgroup)
-		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read the cgroup of who sends a request: an allow for one unit cannot be enforced here");
+		return command_failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read the cgroup of who sends a request: an allow for one unit cannot be enforced here");
 	r = policy_unit_add(cmds->state->policy, json_string_value(unit), &why);
 	if (r < 0)
-		return failf(err, errsize, r, "unit \"%s\": %s", json_string_value(unit), why);
+		return command_failf(err, errsize, r, "unit \"%s\": %s", json_string_value(unit), why);
 	snprintf(e->unit, sizeof(e->unit), "%s", json_string_value(unit));
 	e->sender.fields |= HID_SENDER_F_UNIT;
 	e->sender.n_units = 1;
@@ -559,11 +545,11 @@ static int allow_sender(struct commands *cmds, json_t *args, struct exception *e
 	if (exe) {
 		if (!json_is_string(exe) || json_string_value(exe)[0] != '/' ||
 		    strlen(json_string_value(exe)) >= sizeof(e->executable))
-			return failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
+			return command_failf(err, errsize, -EINVAL, "\"executable\" must be an absolute path");
 		snprintf(e->executable, sizeof(e->executable), "%s", json_string_value(exe));
 		r = policy_exe_identity(e->executable, &e->sender.exes[0]);
 		if (r < 0)
-			return failf(err, errsize, r, "%s: %s", e->executable, strerror(-r));
+			return command_failf(err, errsize, r, "%s: %s", e->executable, strerror(-r));
 		e->sender.fields |= HID_SENDER_F_EXECUTABLE;
 		e->sender.n_exes = 1;
 	}
@@ -592,7 +578,7 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 	    (r = allow_sender(cmds, args, &e, err, errsize)) < 0)
 		return r;
 	if ((e.sender.fields & ~HID_SENDER_F_UNIT) && !cmds->en->loader.features.uid_gid)
-		return failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, group, executable or process cannot be enforced here");
+		return command_failf(err, errsize, -EOPNOTSUPP, "this kernel does not let the firewall read who sends a request: an allow for one user, group, executable or process cannot be enforced here");
 	/* Input comes from the device: an allow for a sender is for requests. */
 	if (e.sender.fields)
 		e.kinds &= (uint8_t)~HID_RULE_KIND_INPUT_EVENT;
@@ -601,7 +587,7 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 	else
 		e.report_ids[rid >> 5] = 1u << (rid & 31);
 	if (!m->protected)
-		return failf(err, errsize, -EINVAL, "%s is not protected: no rule set matches it, so every request is allowed already",
+		return command_failf(err, errsize, -EINVAL, "%s is not protected: no rule set matches it, so every request is allowed already",
 			     m->info.sysname);
 
 	e.hid_id = m->info.hid_id;
@@ -612,17 +598,17 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 	grantor_of(req, &e.by);
 	r = exception_add(&cmds->state->exceptions, &e, &id);
 	if (r == -ENOSPC)
-		return failf(err, errsize, r, "too many temporary allows (at most %d, %d per device): revoke one first",
+		return command_failf(err, errsize, r, "too many temporary allows (at most %d, %d per device): revoke one first",
 			     EXCEPTIONS_MAX, EXCEPTIONS_PER_DEVICE_MAX);
 	if (r < 0)
-		return failf(err, errsize, r, "cannot add a temporary allow: %s", strerror(-r));
+		return command_failf(err, errsize, r, "cannot add a temporary allow: %s", strerror(-r));
 	/* Its unit's cgroup, watched from now on. */
 	if (e.sender.fields & HID_SENDER_F_UNIT)
 		units_watch(cmds->en);
 	r = effective_rules(cmds, m, rules);
 	if (r == -E2BIG) {
 		exception_remove(&cmds->state->exceptions, exception_find(&cmds->state->exceptions, id));
-		return failf(err, errsize, r, "%s: its rules leave no room for a temporary allow (%d rules at most)",
+		return command_failf(err, errsize, r, "%s: its rules leave no room for a temporary allow (%d rules at most)",
 			     m->info.sysname, HID_RULES_MAX_RULES);
 	}
 	if (r == 0)
@@ -631,7 +617,7 @@ static int cmd_allow(struct commands *cmds, const struct control_request *req, j
 		/* Not in force: take it back, and put the rules back as they were. */
 		exception_remove(&cmds->state->exceptions, exception_find(&cmds->state->exceptions, id));
 		enforce_apply(cmds->en, &m->info);
-		return failf(err, errsize, r, "%s: cannot put the temporary allow in force: %s",
+		return command_failf(err, errsize, r, "%s: cannot put the temporary allow in force: %s",
 			     m->info.sysname, strerror(-r));
 	}
 	added = exception_find(&cmds->state->exceptions, id);
@@ -660,7 +646,7 @@ static int cmd_revoke(struct commands *cmds, const struct control_request *req, 
 		    json_integer_value(idv) > EXCEPTION_ID_MAX ||
 		    !(e = exception_find(&cmds->state->exceptions, (uint32_t)json_integer_value(idv)))) {
 			json_decref(ended);
-			return failf(err, errsize, idv && json_is_integer(idv) ? -ENOENT : -EINVAL,
+			return command_failf(err, errsize, idv && json_is_integer(idv) ? -ENOENT : -EINVAL,
 				     "no temporary allow with that id (hid-policyctl status lists them)");
 		}
 		json_array_append_new(ended, json_integer(e->id));
@@ -684,7 +670,7 @@ static int cmd_revoke(struct commands *cmds, const struct control_request *req, 
 		}
 		if (json_array_size(ended) == 0) {
 			json_decref(ended);
-			return failf(err, errsize, -ENOENT, "%s has no temporary allow", m->info.sysname);
+			return command_failf(err, errsize, -ENOENT, "%s has no temporary allow", m->info.sysname);
 		}
 	}
 	*result = json_pack("{s:o}", "revoked", ended);
@@ -717,13 +703,13 @@ static json_t *generated_set(struct commands *cmds, size_t s, json_t *match, con
 	char base[64];
 
 	if (sscanf(set->path, "devices[%zu]", &k) != 1) {
-		failf(err, errsize, -EIO, "%s: unexpected rule-set path %s", file->name, set->path);
+		command_failf(err, errsize, -EIO, "%s: unexpected rule-set path %s", file->name, set->path);
 		return NULL;
 	}
 	doc = json_load_file(file->path, JSON_REJECT_DUPLICATES, &jerr);
 	orig = json_array_get(json_object_get(doc, "devices"), k);
 	if (!json_is_object(orig)) {
-		failf(err, errsize, -EIO, "%s changed since it was loaded (reload first)", file->path);
+		command_failf(err, errsize, -EIO, "%s changed since it was loaded (reload first)", file->path);
 		return NULL;
 	}
 	copy = json_deep_copy(orig);
@@ -851,7 +837,7 @@ static int cmd_generate(struct commands *cmds, json_t *args, json_t **result, ch
 		return -ENOMEM;
 	r = policy_load_buffer("generated.json", text, strlen(text), &diag, &check);
 	if (r < 0)
-		return failf(err, errsize, -EIO, "the generated policy does not load: %s",
+		return command_failf(err, errsize, -EIO, "the generated policy does not load: %s",
 			     diag.n ? diag.entries[0].text : "?");
 	*result = json_pack("{s:O, s:O, s:O}", "policy", policy, "protected_devices", covered_list,
 			    "unknown_devices", uncovered);
@@ -900,5 +886,5 @@ int commands_run(void *userdata, const struct control_request *req, json_t **res
 		return cmd_allow(cmds, req, result, err, errsize);
 	if (!strcmp(c, "revoke"))
 		return cmd_revoke(cmds, req, result, err, errsize);
-	return failf(err, errsize, -EINVAL, "no such command");
+	return command_failf(err, errsize, -EINVAL, "no such command");
 }
