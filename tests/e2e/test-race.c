@@ -325,28 +325,37 @@ static unsigned wait_mode(const char *node, unsigned mode)
 	return node_mode(node);
 }
 
+/* A DualSense replica on USB driven by hid-generic, which connects a hiddev
+ * node (hid-playstation, which binds a DualSense where it is built, as on
+ * upstream, makes none); its node's path in NODE. Returns the VM's
+ * ignore_special_drivers setting, for the caller to put back. */
+static bool create_dualsense_with_hiddev(struct uhid_dev *ds, char *node, size_t size)
+{
+	struct uhid_dev_config cfg = hidraw_race_dualsense();
+	bool generic_only = test_dev_generic_driver_only_now();
+
+	cfg.backend = TEST_DEV_USB;
+	CHECK_OK(test_dev_generic_driver_only(true));
+	CHECK_OK(uhid_dev_create(ds, &cfg));
+	hiddev_node(ds, node, size);
+	CHECK_OK(udevd_wait_node(node, 30000));
+	return generic_only;
+}
+
 /* "udevadm trigger" (a "change" event: packages such as steam-devices run
  * it on install) applied the other rules' MODE to a protected device's
  * hiddev node again, which the firewall cannot guard: it stays closed. */
 static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(void)
 {
-	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
 	bool generic_only;
 	char ds_node[300];
 	struct policyd_run run;
 	struct udevd_run w;
 	struct uhid_dev ds;
 
-	ds_cfg.backend = TEST_DEV_USB;
 	udev_start(&w, true);
-	/* hid-generic connects a hiddev node; hid-playstation, which binds
-	 * a DualSense where it is built (upstream), makes none */
-	generic_only = test_dev_generic_driver_only_now();
-	CHECK_OK(test_dev_generic_driver_only(true));
 	start_daemon(&run);
-	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
-	hiddev_node(&ds, ds_node, sizeof(ds_node));
-	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	generic_only = create_dualsense_with_hiddev(&ds, ds_node, sizeof(ds_node));
 	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
 	CHECK_EQ(node_mode(ds_node), 0600);
 
@@ -371,22 +380,14 @@ static void test_a_change_event_keeps_a_protected_devices_hiddev_node_closed(voi
  * the device, the node closes. */
 static void test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed(void)
 {
-	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
 	bool generic_only;
 	char ds_node[300];
 	struct policyd_run run;
 	struct udevd_run w;
 	struct uhid_dev ds;
 
-	ds_cfg.backend = TEST_DEV_USB;
 	udev_start(&w, true);
-	/* hid-generic connects a hiddev node; hid-playstation, which binds
-	 * a DualSense where it is built (upstream), makes none */
-	generic_only = test_dev_generic_driver_only_now();
-	CHECK_OK(test_dev_generic_driver_only(true));
-	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
-	hiddev_node(&ds, ds_node, sizeof(ds_node));
-	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	generic_only = create_dualsense_with_hiddev(&ds, ds_node, sizeof(ds_node));
 	/* no daemon, no decisions: nothing waits, the node opened */
 	CHECK_EQ(node_mode(ds_node), 0666);
 
