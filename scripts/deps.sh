@@ -29,6 +29,11 @@ packages=(
 	python3-jsonschema
 	# upstream's HID selftest (tests/hid-selftests/build.sh embeds its object)
 	xxd
+	# the Bluetooth transport of the VM suites: btvirt's emulated controllers
+	# on /dev/vhci (tests/lib/bt_hidp.c)
+	bluez-test-tools
+	# executables on btrfs subvolumes in the VM (tests/e2e/test-sender-fs.c)
+	btrfs-progs
 )
 
 # From bookworm-backports: the upstream kernel the tests also run on.
