@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
 #include <linux/hidraw.h>
 
 #include "harness.h"
@@ -71,24 +70,6 @@ static int firmware_update(int fd)
 	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
 }
 
-/* What an attacker with access to the pins does (bpftool map delete
- * pinned .../devices/<hid_id> key 0 0 0 0): unregister the firewall. */
-static int detach_through_pin(const struct policyd_run *run, int hid_id)
-{
-	char path[160];
-	uint32_t key = 0;
-	int fd, r = 0;
-
-	snprintf(path, sizeof(path), "%s/devices/%d", run->state_dir, hid_id);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return -errno;
-	if (bpf_map_delete_elem(fd, &key) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
 static void reattached_message(const struct policyd_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "firewall of %s (%s) was detached outside hid-policyd; re-attached",
@@ -118,7 +99,7 @@ static void test_detached_firewall_is_reattached_and_reported(void)
 	CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
 
 	CHECK_OK(kill(c.run.pid, SIGSTOP));
-	CHECK_OK(detach_through_pin(&c.run, c.dev.hid_id));
+	CHECK_OK(firewall_detach_through_pin(&c.run, c.dev.hid_id));
 	CHECK_EQ(firewall_instance_count(c.dev.hid_id), 0);
 	CHECK_EQ(firmware_update(c.fd), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
@@ -148,7 +129,7 @@ static void test_protection_returns_within_the_check_interval(void)
 	for (size_t round = 1; round <= 2; round++) {
 		long start = now_ms(), took;
 
-		CHECK_OK(detach_through_pin(&c.run, c.dev.hid_id));
+		CHECK_OK(firewall_detach_through_pin(&c.run, c.dev.hid_id));
 		/* The message is the round-th of its kind in the log. */
 		for (;;) {
 			char line[1024];
@@ -186,8 +167,8 @@ static void test_cleanup_after_a_detach_through_the_pin(void)
 	policyd_case_start(&c, test_device(), policy);
 	policyd_stop(&c.run, false);
 	CHECK_EQ(firmware_update(c.fd), EPERM);
-	CHECK_OK(detach_through_pin(&c.run, c.dev.hid_id));
-	CHECK_EQ(detach_through_pin(&c.run, c.dev.hid_id), -EINPROGRESS);
+	CHECK_OK(firewall_detach_through_pin(&c.run, c.dev.hid_id));
+	CHECK_EQ(firewall_detach_through_pin(&c.run, c.dev.hid_id), -EINPROGRESS);
 	CHECK_EQ(firmware_update(c.fd), 0);
 
 	CHECK_OK(policyd_cleanup(&c.run));

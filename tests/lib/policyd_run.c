@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pty.h>
 #include <pwd.h>
@@ -351,6 +352,22 @@ int firewall_input_filter_count(int hid_id)
 		return n;
 	}
 	return inputs;
+}
+
+int firewall_detach_through_pin(const struct policyd_run *run, int hid_id)
+{
+	char path[PATH_MAX];
+	uint32_t key = 0;
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "%s/devices/%d", run->state_dir, hid_id);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	if (bpf_map_delete_elem(fd, &key) < 0)
+		r = -errno;
+	close(fd);
+	return r;
 }
 
 /* Everything FD gives until EOF, as a string. */

@@ -66,6 +66,10 @@ int firewall_instance_count(int hid_id);
 /* How many of them have a hid_device_event program: the input path's
  * filters, which only a rule about input needs. */
 int firewall_input_filter_count(int hid_id);
+/* What an attacker with access to RUN's pins does (bpftool map delete
+ * pinned .../devices/<hid_id> key 0 0 0 0): unregister the device's
+ * firewall. 0 or -errno. */
+int firewall_detach_through_pin(const struct policyd_run *run, int hid_id);
 
 /* What a hid-policyctl run printed, and how it ended. */
 struct policyctl_output {
