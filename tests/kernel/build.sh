@@ -39,6 +39,6 @@ for t in test_hid_bpf test_hid_bpf_requests; do
 	cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Wno-unused-parameter -Werror -std=gnu11 \
 		-D_GNU_SOURCE -I"$repo/tests/lib" -I"$src" \
 		-o "$out/${t//_/-}" "$src/$t.c" "$src/hid_bpf_loader.c" "$src/kernel_fixture.c" \
-		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" "$repo/tests/lib/usb_gadget.c" \
+		"$repo/tests/lib/harness.c" "$repo/tests/lib/uhid_dev.c" "$repo/tests/lib/usb_gadget.c" "$repo/tests/lib/bt_hidp.c" \
 		-lbpf -lpthread
 done

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "uhid_dev.h"
+#include "bt_hidp.h"
 #include "usb_gadget.h"
 
 #include <dirent.h>
@@ -49,7 +50,14 @@ const size_t uhid_test_rdesc_size = sizeof(uhid_test_rdesc);
 
 const char *test_dev_backend_name(enum test_dev_backend backend)
 {
-	return backend == TEST_DEV_USB ? "usb" : "uhid";
+	switch (backend) {
+	case TEST_DEV_USB:
+		return "usb";
+	case TEST_DEV_BT:
+		return "bt";
+	default:
+		return "uhid";
+	}
 }
 
 static long now_ms(void)
@@ -266,7 +274,7 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	snprintf(prefix, sizeof(prefix), "%04X:%04X:%04X.", cfg->bus,
 		 cfg->vendor & 0xffff, cfg->product & 0xffff);
 	snprintf(want, sizeof(want), "%s=%s\n",
-		 dev->backend == TEST_DEV_USB ? "HID_UNIQ" : "HID_PHYS", dev->phys);
+		 dev->backend == TEST_DEV_UHID ? "HID_PHYS" : "HID_UNIQ", dev->phys);
 	dir = opendir("/sys/bus/hid/devices");
 	if (!dir)
 		return false;
@@ -387,7 +395,7 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	static unsigned int counter;
 	struct uhid_dev_config defaults = *cfg;
-	bool usb = cfg->backend == TEST_DEV_USB;
+	bool usb = cfg->backend == TEST_DEV_USB, bt = cfg->backend == TEST_DEV_BT;
 	unsigned int n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
 	long deadline;
 	int r;
@@ -400,10 +408,12 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 		return -EINVAL;
 	if (cfg->stream_size > sizeof(dev->stream_event.u.input2.data))
 		return -EINVAL;
-	if (usb && cfg->stream_size)
+	if ((usb || bt) && cfg->stream_size)
 		return -EOPNOTSUPP;
 	if (!defaults.bus || usb)
 		defaults.bus = BUS_USB;
+	if (bt)
+		defaults.bus = BUS_BLUETOOTH;
 	if (!defaults.name)
 		defaults.name = "hid-policy test device";
 	if (usb && defaults.uniq)
@@ -424,12 +434,14 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	dev->userdata = cfg->userdata;
 	if (usb)
 		r = usb_gadget_dev_start(dev, &defaults, dev->phys, &dev->usb);
+	else if (bt)
+		r = bt_hidp_dev_start(dev, &defaults, dev->phys, sizeof(dev->phys), &dev->bt);
 	else
 		r = start_uhid(dev, &defaults);
 	if (r < 0)
 		goto fail;
 
-	deadline = now_ms() + (usb ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS);
+	deadline = now_ms() + (usb || bt ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS);
 	while (!find_sysfs(dev, &defaults) || (!cfg->no_hidraw_wait && !find_hidraw(dev))) {
 		if (now_ms() > deadline) {
 			r = -ETIMEDOUT;
@@ -451,6 +463,12 @@ void uhid_dev_destroy(struct uhid_dev *dev)
 	if (dev->usb) {
 		usb_gadget_dev_stop(dev->usb);
 		dev->usb = NULL;
+		if (dev->syspath[0])
+			uhid_wait_gone(dev->syspath, USB_GONE_TIMEOUT_MS);
+	}
+	if (dev->bt) {
+		bt_hidp_dev_stop(dev->bt);
+		dev->bt = NULL;
 		if (dev->syspath[0])
 			uhid_wait_gone(dev->syspath, USB_GONE_TIMEOUT_MS);
 	}
@@ -497,6 +515,8 @@ int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)
 		return -EINVAL;
 	if (dev->usb)
 		return usb_gadget_dev_send_input(dev->usb, data, size);
+	if (dev->bt)
+		return bt_hidp_dev_send_input(dev->bt, data, size);
 	ev.u.input2.size = size;
 	memcpy(ev.u.input2.data, data, size);
 	return uhid_write(dev->fd, &ev);

@@ -13,6 +13,11 @@
  *                  GET_REPORT and SET_REPORT are class requests on ep0,
  *                  OUTPUT is what arrives on its interrupt OUT endpoint,
  *                  input reports leave on its interrupt IN endpoint.
+ *   TEST_DEV_BT    a Bluetooth Classic device on the kernel's hidp, between
+ *                  two emulated controllers (bt_hidp.c): GET_REPORT and
+ *                  SET_REPORT are HIDP messages on its control channel,
+ *                  OUTPUT and input reports DATA messages on its interrupt
+ *                  channel.
  *
  * Every call below works on both. Records read the same on both: data
  * starts with the report ID byte, 0 for a report the device does not
@@ -50,9 +55,10 @@ struct uhid_dev_record {
 enum test_dev_backend {
 	TEST_DEV_UHID,
 	TEST_DEV_USB,
+	TEST_DEV_BT,
 };
 
-/* "uhid", "usb": for result names. */
+/* "uhid", "usb", "bt": for result names. */
 const char *test_dev_backend_name(enum test_dev_backend backend);
 
 struct uhid_dev;
@@ -70,10 +76,11 @@ struct uhid_dev_config {
 	const char *name;	/* default "hid-policy test device"; USB: the
 				 * product string (no manufacturer string) */
 	uint16_t bus;		/* BUS_USB, BUS_BLUETOOTH, ... (default BUS_USB);
-				 * USB: always BUS_USB */
+				 * USB: always BUS_USB; BT: BUS_BLUETOOTH */
 	uint32_t vendor, product, version; /* USB: idVendor, idProduct, bcdDevice */
 	const char *uniq;	/* default ""; USB: the serial number, default a
-				 * token unique to this device */
+				 * token unique to this device; BT: always the
+				 * device side's address */
 	const char *phys;	/* default: a token unique to this device; USB:
 				 * usbhid's own (usb-dummy_hcd.N-1/input0) */
 	const uint8_t *rdesc;	/* report descriptor (required) */
@@ -81,7 +88,7 @@ struct uhid_dev_config {
 	/* When set, the device sends this input report over and over from
 	 * the moment it is created (before hid-core has bound it) until it
 	 * is destroyed, as a controller that streams its state does.
-	 * uhid only (USB: -EOPNOTSUPP). */
+	 * uhid only (USB, BT: -EOPNOTSUPP). */
 	const uint8_t *stream_report;
 	size_t stream_size;
 	/* See uhid_dev_request_fn; called from creation on, so a kernel
@@ -95,6 +102,7 @@ struct uhid_dev_config {
 };
 
 struct usb_gadget_dev;
+struct bt_hidp_dev;
 
 struct uhid_get_reply {
 	bool set;
@@ -106,13 +114,14 @@ struct uhid_get_reply {
 struct uhid_dev {
 	enum test_dev_backend backend;
 	struct usb_gadget_dev *usb;	/* TEST_DEV_USB */
+	struct bt_hidp_dev *bt;		/* TEST_DEV_BT */
 	int fd;				/* /dev/uhid (TEST_DEV_UHID) */
 	int stop_fd;			/* eventfd that ends the thread */
 	int hid_id;			/* last field of the sysfs name */
 	char sysname[256];		/* e.g. 0003:1234:5678.000A */
 	char syspath[300];		/* /sys/bus/hid/devices/<sysname> */
 	char hidraw[300];		/* /dev/hidrawN ("" until found) */
-	char phys[64];			/* uhid: HID_PHYS; USB: HID_UNIQ */
+	char phys[64];			/* uhid: HID_PHYS; USB, BT: HID_UNIQ */
 
 	pthread_t thread;
 	bool thread_running;

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "uhid_dev.h"
+#include "dev_backend.h"
 
 /* Serve CFG as a USB device on the first free dummy_hcd UDC, its serial
  * number SERIAL, recording into DEV. Returns once the device is connected
@@ -16,10 +16,3 @@ int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg
 void usb_gadget_dev_stop(struct usb_gadget_dev *g);
 /* One input report on the interrupt IN endpoint; waits for the host. */
 int usb_gadget_dev_send_input(struct usb_gadget_dev *g, const void *data, size_t size);
-
-/* uhid_dev.c's side, for the backend's threads: record a request, look up
- * the configured answers (each takes DEV's lock). */
-void uhid_dev_record(struct uhid_dev *dev, enum uhid_dev_request req, uint8_t rtype,
-		     uint8_t rnum, const void *data, size_t size);
-void uhid_dev_get_reply(struct uhid_dev *dev, uint8_t rnum, struct uhid_get_reply *out);
-int uhid_dev_set_reply(struct uhid_dev *dev);

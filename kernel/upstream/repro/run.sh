@@ -14,6 +14,6 @@ tests/kernel/build.sh "$out" "$(dirname "$image")" "$out" >/dev/null
 cc -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Wno-unused-parameter -Werror -std=gnu11 \
 	-D_GNU_SOURCE -I tests/lib -I tests/kernel -o "$out/test-series" \
 	kernel/upstream/repro/test-series.c tests/kernel/hid_bpf_loader.c tests/kernel/kernel_fixture.c \
-	tests/lib/harness.c tests/lib/uhid_dev.c tests/lib/usb_gadget.c -lbpf -lpthread
+	tests/lib/harness.c tests/lib/uhid_dev.c tests/lib/usb_gadget.c tests/lib/bt_hidp.c -lbpf -lpthread
 exec scripts/vm.sh --kernel "$image" -- env HID_BPF_TEST_OBJDIR="$out/tests/kernel/bpf" \
 	HID_POLICY_KERNEL_NAME="$k" "$out/test-series" "$@"
