@@ -21,11 +21,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "hidraw_racer.h"
 #include "policyd_run.h"
+#include "replicas.h"
 #include "udevd_run.h"
 #include "uhid_dev.h"
 
@@ -450,6 +452,94 @@ static void test_a_late_decision_keeps_a_node_matched_by_usage_closed(void)
 	CHECK_OK(udevd_stop(&w));
 }
 
+/* The hidraw node under SYSPATH (its name in NODE), waiting up to
+ * TIMEOUT_MS for the driver's probe to connect it. */
+static int wait_hidraw_node(const char *syspath, char *node, size_t size, int timeout_ms)
+{
+	char dir[400];
+
+	snprintf(dir, sizeof(dir), "%s/hidraw", syspath);
+	for (int waited = 0; waited < timeout_ms; waited += 10) {
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, "hidraw", 6)) {
+				snprintf(node, size, "/dev/%s", de->d_name);
+				closedir(d);
+				return 0;
+			}
+		if (d)
+			closedir(d);
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Whether udev has finished NODE's event (its database entry exists). */
+static bool udev_has_handled(const char *node)
+{
+	char entry[64];
+	struct stat st;
+
+	if (stat(node, &st) < 0)
+		return false;
+	snprintf(entry, sizeof(entry), "/run/udev/data/c%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	return access(entry, F_OK) == 0;
+}
+
+/* A driver's probe that outlasts the udev rule's 5 s wait: hid-playstation
+ * connects hidraw first and then reads three feature reports from the
+ * controller, which answers each 3 s late. The daemon decides on a device
+ * matched by its usages only at bind, after the whole probe; the udev
+ * helper gives up first, and must see that a rule set matches the device
+ * and keep its node closed (it looked at the IDs alone, and the node opened
+ * to users with no firewall while the probe went on). Once the probe ends
+ * the daemon attaches the firewall and the node opens. */
+static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(void)
+{
+	bool generic_only = test_dev_generic_driver_only_now();
+	struct replica *rep;
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds;
+	char node[300], driver[400];
+	int fd;
+
+	udev_start(&w, true);
+	start_daemon_with(&run, "30-game-controllers.json", game_controllers_policy);
+	CHECK_OK(test_dev_generic_driver_only(false));
+	rep = replica_new(&replica_dualsense, replica_dualsense_probe);
+	replica_set_answer_delay(rep, 3000);
+	CHECK_OK(replica_create(rep, &ds));
+	CHECK_OK(wait_hidraw_node(ds.syspath, node, sizeof(node), 30000));
+	for (int i = 0; i < 3000 && !udev_has_handled(node); i++)
+		usleep(10000);
+	CHECK(udev_has_handled(node), "udev never finished %s's event", node);
+	/* The probe is still on: no driver yet, no decision. */
+	snprintf(driver, sizeof(driver), "%s/driver", ds.syspath);
+	CHECK(access(driver, F_OK) < 0, "the probe ended before udev stopped waiting: nothing was tested");
+	CHECK(!policyd_said(&run, ds.sysname, 0), "the daemon decided on %s during its probe",
+	      ds.sysname);
+	CHECK_EQ(node_mode(node), 0600);
+
+	CHECK(policyd_said(&run, ds.sysname, 60000), "the daemon never decided on %s", ds.sysname);
+	CHECK_EQ(wait_mode(node, 0666), 0666);
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", node, strerror(errno));
+	CHECK_EQ(uhid_hidraw_set_feature(fd, FIRMWARE_UPDATE_REPORT), EPERM);
+	CHECK_EQ(uhid_dev_count(&ds, UHID_DEV_SET_REPORT, FIRMWARE_UPDATE_REPORT), 0);
+	close(fd);
+
+	uhid_dev_destroy(&ds);
+	replica_free(rep);
+	CHECK_OK(test_dev_generic_driver_only(generic_only));
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
 static const struct test_case tests[] = {
 	{ "racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it",
 	  test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it, 120 },
@@ -465,6 +555,8 @@ static const struct test_case tests[] = {
 	  test_a_device_protected_after_coldplug_gets_its_hiddev_node_closed, 180 },
 	{ "a_late_decision_keeps_a_node_matched_by_usage_closed",
 	  test_a_late_decision_keeps_a_node_matched_by_usage_closed, 180 },
+	{ "a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed",
+	  test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed, 180 },
 };
 
 int main(int argc, char **argv)

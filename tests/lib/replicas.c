@@ -20,6 +20,7 @@ struct replica {
 	atomic_uint seen[MAX_PROBE];
 	uint8_t timer;			/* the Switch's report counter */
 	uint8_t *flash;			/* the Switch's SPI flash */
+	unsigned int delay_ms;		/* before each GET_REPORT answer */
 };
 
 /* Little-endian 16-bit values into a report. */
@@ -562,6 +563,8 @@ static void on_request(struct uhid_dev *dev, const struct uhid_dev_record *req, 
 	for (unsigned int i = 0; i < rep->n_probe; i++)
 		if (probe_matches(&rep->probe[i], req))
 			atomic_fetch_add(&rep->seen[i], 1);
+	if (rep->delay_ms && req->request == UHID_DEV_GET_REPORT)
+		usleep(rep->delay_ms * 1000);
 	rep->model->answer(rep, dev, req);
 }
 
@@ -581,6 +584,11 @@ struct replica *replica_new(const struct replica_model *model, const struct prob
 		switch_flash_init(rep->flash);
 	}
 	return rep;
+}
+
+void replica_set_answer_delay(struct replica *rep, unsigned int ms)
+{
+	rep->delay_ms = ms;
 }
 
 void replica_free(struct replica *rep)

@@ -47,6 +47,10 @@ extern const struct probe_request replica_dualsense_probe[],
 /* A replica that expects PROBE (a list ending with .what == NULL). */
 struct replica *replica_new(const struct replica_model *model, const struct probe_request *probe);
 void replica_free(struct replica *rep);
+/* Answer each GET_REPORT MS milliseconds late, as a slow device does: the
+ * driver's probe takes that much longer per request it reads (uhid waits
+ * up to 5 s for one answer). */
+void replica_set_answer_delay(struct replica *rep, unsigned int ms);
 /* Create its uhid device (uhid_dev_create without waiting for hidraw). */
 int replica_create(struct replica *rep, struct uhid_dev *dev);
 
