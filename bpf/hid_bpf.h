@@ -111,6 +111,7 @@ struct mm_struct {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
+	unsigned int ptrace;
 	const struct cred *cred;
 	struct mm_struct *mm;
 	char comm[16];

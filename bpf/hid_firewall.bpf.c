@@ -183,6 +183,7 @@ __noinline int read_caller(struct caller *c)
 	struct file *exe = NULL;
 	struct inode *inode = NULL;
 	struct super_block *sb = NULL;
+	unsigned int ptrace = 0;
 	const char *groups;
 	kuid_t uid;
 	kgid_t gid;
@@ -219,6 +220,12 @@ __noinline int read_caller(struct caller *c)
 	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
 	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
 	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
+		return 0;
+	/* A traced task runs what its tracer makes it run: the file it was
+	 * loaded from says nothing about what it sends. As an unreadable
+	 * executable, it matches the executable's denies and none of its
+	 * allows. */
+	if (BPF_CORE_READ_INTO(&ptrace, task, ptrace) || ptrace)
 		return 0;
 	c->exe_known = true;
 	return 0;

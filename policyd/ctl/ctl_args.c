@@ -500,6 +500,7 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 	char path[64];
 	unsigned int uid, gid;
 	size_t size = 0;
+	long tracer = 0;
 	ssize_t n;
 	FILE *f;
 
@@ -528,6 +529,8 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 	while (getline(&line, &size, f) > 0) {
 		if (sscanf(line, "Uid: %u", &uid) == 1) {
 			a->uid = uid;
+		} else if (sscanf(line, "TracerPid: %ld", &tracer) == 1) {
+			continue;
 		} else if (groups && sscanf(line, "Gid: %u", &gid) == 1 && a->n_gids == 0) {
 			a->gids[a->n_gids++] = gid;
 			have_gid = true;
@@ -548,6 +551,14 @@ int ctl_args_resolve_pid(struct ctl_args *a)
 		fprintf(stderr, "hid-policyctl: --pid %ld: cannot tell its user%s\n", a->pid,
 			groups ? " and groups" : "");
 		return -EIO;
+	}
+	/* The firewall takes no traced task's executable as its identity
+	 * (hid_firewall.bpf.c read_caller()): an answer for this one would
+	 * not be what the firewall does. */
+	if (tracer > 0) {
+		fprintf(stderr, "hid-policyctl: --pid %ld is being traced (by pid %ld): the firewall does not count a traced process's executable (hid-policy.d(5)); name the sender with --user, --group, --executable or --unit instead\n",
+			a->pid, tracer);
+		return -EPERM;
 	}
 	a->executable = a->pid_exe;
 	/* explain: the unit, told by the process's cgroup as the firewall

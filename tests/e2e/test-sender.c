@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -277,6 +278,74 @@ static void test_only_the_updater_executable_may_update_firmware(void)
 	unlink(copy);
 }
 
+/* S's program started under ptrace(2) by this process (PTRACE_TRACEME,
+ * as a debugger starts its child; a tracer of the same user may do so, or
+ * attach): the errno the kernel answered its request. */
+static int send_feature_traced(const struct sender *s, const char *node, unsigned report_id)
+{
+	char id[8];
+	int status;
+	pid_t child;
+
+	snprintf(id, sizeof(id), "%u", report_id);
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		if (setgroups(s->n_groups, s->groups) || setresgid(s->gid, s->gid, s->gid) ||
+		    setresuid(s->uid, s->uid, s->uid) || ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(101);
+		execl(s->exe, s->exe, node, id, (char *)NULL);
+		_exit(102);
+	}
+	/* Let it run from each stop (the exec's SIGTRAP first) until it
+	 * ends, traced throughout. */
+	for (;;) {
+		CHECK_EQ(waitpid(child, &status, 0), child);
+		if (!WIFSTOPPED(status))
+			break;
+		CHECK_OK(ptrace(PTRACE_CONT, child, NULL,
+				(void *)(long)(WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status))));
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) < 100, "%s traced: status %#x", s->exe,
+	      status);
+	return WEXITSTATUS(status);
+}
+
+/* A traced program runs what its tracer makes it run: the firewall does not
+ * take its executable as its identity. The allowed updater, started under
+ * ptrace, is refused like any other program, by the deny that follows the
+ * allow, while the same program untraced passes. */
+static void test_a_traced_program_is_not_its_executable(void)
+{
+	char policy[2048];
+	const struct sender updater = { tool_path(), USER_UID, USER_UID, NULL, 0 };
+	const char *refused[] = { "rule.name=no-firmware-update", "process.uid=1000", NULL };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+
+	snprintf(policy, sizeof(policy),
+		 "{ \"version\": 1, \"devices\": [ {\n"
+		 "    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		 "    \"rules\": [\n"
+		 "      { \"name\": \"the-updater\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\",\n"
+		 "        \"sender\": { \"executable\": \"%s\" }, \"action\": \"allow\" },\n"
+		 "      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		 "    ] } ] }\n", tool_path());
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&updater, c.dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_traced(&updater, c.dev.hidraw, 0xf0), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0, 1, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+
+	policyd_case_end(&c);
+}
+
 /* A rule for one user leaves the others alone. */
 static void test_a_rule_for_one_user_refuses_that_user_alone(void)
 {
@@ -458,6 +527,8 @@ int main(int argc, char **argv)
 	static const struct test_case tests[] = {
 		{ "only_a_group_member_may_send_feature_reports",
 		  test_only_a_group_member_may_send_feature_reports },
+		{ "a_traced_program_is_not_its_executable",
+		  test_a_traced_program_is_not_its_executable },
 		{ "only_the_updater_executable_may_update_firmware",
 		  test_only_the_updater_executable_may_update_firmware },
 		{ "a_rule_for_one_user_refuses_that_user_alone",

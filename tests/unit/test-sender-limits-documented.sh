@@ -1,7 +1,8 @@
 #!/bin/bash
 # What a sender cannot stop is said where an admin writes one: hid-policy.d(5)
 # and hid-policyctl(1) say that an executable is no boundary against its own
-# user (LD_PRELOAD, ptrace, the exe link in a user namespace), that allow
+# user (LD_PRELOAD, the exe link in a user namespace), that a traced process
+# is not its executable, that allow
 # --pid grants the user and executable, that an updater is named by its
 # unit, and that a deny keyed on a user or group is escaped with subordinate
 # ids or by dropping groups while an open descriptor keeps working. Each
@@ -41,8 +42,11 @@ fi
 
 check policy_format_says_an_executable_is_no_boundary_against_its_user hid-policy.d.5 \
 	"An executable alone is no boundary against its own user." \
-	"LD_PRELOAD" "ptrace(2)" "/proc/self/exe" "PR_SET_MM_MAP" \
+	"LD_PRELOAD" "/proc/self/exe" "PR_SET_MM_MAP" \
 	"hid-policyctl allow --pid is such a rule: it lets through that process's user running that executable, every such process, not that process alone."
+check policy_format_says_a_traced_process_is_not_its_executable hid-policy.d.5 \
+	"A traced process is not its executable." \
+	"an executable allow does not let it through and an executable deny refuses it."
 check policy_format_names_the_unit_for_an_updater hid-policy.d.5 \
 	"For an updater, name its unit:" '"sender": { "unit": "fwupd.service" }'
 check policy_format_says_user_and_group_denies_can_be_escaped hid-policy.d.5 \
