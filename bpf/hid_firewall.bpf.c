@@ -171,6 +171,30 @@ struct rule_walk {
 	struct caller caller;
 };
 
+/* The device an executable is known by: the one stat() gives, which the
+ * policy records. That is its super block's, except on btrfs, where it is
+ * its subvolume's (inode numbers repeat across subvolumes, so the super
+ * block's would let a file in one subvolume pass for a file in another).
+ * Returns 0, or nonzero when the device cannot be read: the executable is
+ * then unknown. */
+static __always_inline int read_exe_dev(struct inode *inode, struct super_block *sb, __u32 *dev)
+{
+	struct btrfs_inode *bi;
+	struct btrfs_root *root = NULL;
+	unsigned long magic = 0;
+
+	if (BPF_CORE_READ_INTO(&magic, sb, s_magic))
+		return -1;
+	if (magic != BTRFS_SUPER_MAGIC)
+		return BPF_CORE_READ_INTO(dev, sb, s_dev);
+	if (!bpf_core_type_exists(struct btrfs_inode))
+		return -1;
+	bi = (void *)inode - bpf_core_field_offset(struct btrfs_inode, vfs_inode);
+	if (BPF_CORE_READ_INTO(&root, bi, root) || !root)
+		return -1;
+	return BPF_CORE_READ_INTO(dev, root, anon_dev);
+}
+
 /* Who is calling, read once per request before the rules are walked. A
  * global function: the verifier checks it once, not in every program and
  * in every path through the walk. */
@@ -219,7 +243,7 @@ __noinline int read_caller(struct caller *c)
 	    BPF_CORE_READ_INTO(&inode, exe, f_inode) || !inode ||
 	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
 	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
-	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
+	    read_exe_dev(inode, sb, &c->exe_dev))
 		return 0;
 	/* A traced task runs what its tracer makes it run: the file it was
 	 * loaded from says nothing about what it sends. As an unreadable

@@ -345,9 +345,18 @@ void policy_evaluate(const struct hid_device_rules *rules,
 /* Does compiled rule R match REQ? */
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req);
 
-/* The identity the firewall matches an executable by (device, inode).
- * Returns 0, -ENOEXEC when PATH is not a regular file, or -errno. */
+/* The identity the firewall matches an executable by (device, inode): the
+ * device of its subvolume on btrfs, the overlay's on overlayfs, and the
+ * inode number the kernel gives the file. Returns 0,
+ * POLICY_EXE_LAYERS_SHARE, -ENOEXEC when PATH is not a regular file, or
+ * -errno. */
 int policy_exe_identity(const char *path, struct hid_rule_exe *ret);
+
+/* policy_exe_identity() for a file on an overlay whose layers are on
+ * different file systems and that does not number them apart (xino): its
+ * inode numbers are the layers' own, so a file in another layer may have
+ * the same identity. */
+#define POLICY_EXE_LAYERS_SHARE 1
 
 /*
  * The identity a dry run gives an executable PATH that is not installed
