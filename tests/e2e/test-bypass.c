@@ -24,7 +24,7 @@
 #include "policyd_case.h"
 #include "uhid_dev.h"
 
-#define UNDECLARED_RULE "(report ID the device does not declare)"
+#define UNDECLARED_RULE "(report type and ID the descriptor does not declare)"
 
 /* Every case runs on uhid, then on USB (usbhid on dummy_hcd), where the
  * shifted bytes of an undeclared report ID would really reach the wire. */
