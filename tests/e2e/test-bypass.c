@@ -205,8 +205,9 @@ static void test_undeclared_reports_of_a_numbered_device_are_refused_on_every_ty
 
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x03, 0x11 }), 0);
 	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 2000));
-	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x02, 0x11 }, 64), 0);
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 2000));
+	/* output report 2 is declared: the policy's rule refuses it */
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x02, 0x11 }, 64), EPERM);
+	CHECK_EQ(undeclared_records(&c, 9), 8);
 
 	policyd_case_end(&c);
 }
