@@ -21,7 +21,8 @@
  * usages (page << 16 | usage) of its top-level application collections, in
  * order of appearance; *N is their count. Returns 0; -EBADMSG when the
  * descriptor is malformed (an item runs past the end, a collection ends
- * that was not opened or is not closed, Push/Pop out of balance): what was
+ * that was not opened or is not closed, Push/Pop out of balance, a Report
+ * ID of 0 or above 255, which hid-core refuses): what was
  * found before the fault is kept in USAGES; -E2BIG when there were more
  * than MAX (the first MAX are kept).
  */
@@ -34,9 +35,8 @@ int hid_descriptor_applications(const uint8_t *desc, size_t len, uint32_t *usage
  * 1, 2: the kernel's enum hid_report_type) with the Report ID in force (a
  * global item: Push and Pop save and restore it), 0 before any. Sets bit
  * id % 32 of DECLARED[type][id / 32] and clears the others. Returns 0;
- * -EBADMSG when the descriptor is malformed (as above, or a Report ID of 0
- * or above 255, which hid-core refuses): the reports declared before the
- * fault are kept.
+ * -EBADMSG when the descriptor is malformed (as above): the reports
+ * declared before the fault are kept.
  */
 int hid_descriptor_reports(const uint8_t *desc, size_t len,
 			   uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32]);
