@@ -9,8 +9,10 @@
  * devices (hid_rules, keyed by hid_id), the audit ring buffer and the
  * counters. A reload rewrites map entries; the programs stay attached.
  *
- * Decision: the first rule of the device that matches the request decides;
- * when none does, the device's default does. Only the rules the device's
+ * Decision: a request from a program to a report the device's descriptor
+ * does not declare is refused first (hid_rules.h); then the first rule of
+ * the device that matches the request decides; when none does, the
+ * device's default does. Only the rules the device's
  * index names for the request's kind and report ID are looked at (in rule
  * order): a request to a report no rule names costs one map lookup. A deny is enforced unless the
  * device or the rule is in audit mode. Every deny, and every allow whose rule
@@ -71,7 +73,6 @@ struct request {
 	__u8 reqtype;
 	__u8 rtype;
 	__u8 report_id;
-	bool undeclared;	/* HID_RULE_INDEX_UNDECLARED */
 };
 
 struct decision {
@@ -415,10 +416,8 @@ static long walk_rule(__u32 n, struct rule_walk *w)
 	return 1;
 }
 
-static __always_inline void evaluate(struct rule_walk *w)
+static __always_inline void evaluate(struct rule_walk *w, const struct hid_device_rules *dev)
 {
-	__u32 hid_id = w->req.hid_id;
-	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
 	struct decision *d = &w->d;
 
 	if (!dev) {
@@ -528,21 +527,45 @@ static __always_inline bool logged(const struct decision *d)
 	return d->action == HID_RULE_DENY || (d->flags & HID_RULE_F_LOG);
 }
 
+/* Does a request from user space name a report DEV's descriptor does not
+ * declare (hid_rules.h, HID_RULE_INDEX_UNDECLARED)? The kernel's own
+ * drivers know their devices, and input events are not requests. A report
+ * type hid-core does not know is never declared. */
+static __always_inline bool undeclared(const struct hid_device_rules *dev,
+				       const struct request *req)
+{
+	__u32 rtype = req->rtype;
+
+	if (!req->source || req->hook == HID_FW_HOOK_DEVICE_EVENT)
+		return false;
+	if (rtype >= HID_RULES_RTYPES)
+		return true;
+	if (dev->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD)
+		return false;
+	/* Bounded on the register the access uses. */
+	barrier_var(rtype);
+	if (rtype >= HID_RULES_RTYPES)
+		return true;
+	return !hid_rules_declares(dev, rtype, req->report_id);
+}
+
 /* Decide on one request or event; returns 0 to let it through or -errno. */
 static __always_inline int decide(const struct request *req)
 {
 	struct rule_walk w = { .req = *req };
 	struct decision *d = &w.d;
+	__u32 hid_id = req->hid_id;
+	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
 	int err = 0;
 
-	if (req->undeclared) {
+	if (dev && undeclared(dev, req)) {
 		d->rule_index = HID_RULE_INDEX_UNDECLARED;
 		d->action = HID_RULE_DENY;
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
 		emit_record(req, d, FW_EPERM);
 		return -FW_EPERM;
 	}
-	evaluate(&w);
+	evaluate(&w, dev);
 	if (w.am.found && logged(&w.am.d))
 		emit_record(req, &w.am.d, 0);
 	if (d->action == HID_RULE_DENY) {
@@ -585,15 +608,6 @@ static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx,
 	return id;
 }
 
-/* Does a request from user space name a report number the descriptor does
- * not declare for its type (hid_rules.h, HID_RULE_INDEX_UNDECLARED)? The
- * kernel's own drivers know their devices. */
-static __always_inline bool undeclared_report(struct hid_bpf_ctx *ctx, __u64 source,
-					      enum hid_report_type rtype, __u8 report_id)
-{
-	return source && numbered_reports(ctx, rtype) != (report_id != 0);
-}
-
 /* Byte 0 of the buffer, which hidraw gives as the report number. */
 static __always_inline __u8 first_byte(struct hid_bpf_ctx *ctx)
 {
@@ -617,7 +631,6 @@ int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 		.reqtype = reqtype,
 		.rtype = rtype,
 		.report_id = reportnum,
-		.undeclared = undeclared_report(hctx, source, rtype, reportnum),
 	};
 
 	return decide(&req);
@@ -634,9 +647,9 @@ int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
 		.len = hctx->allocated_size,
 		.hook = HID_FW_HOOK_OUTPUT_REPORT,
 		.rtype = HID_OUTPUT_REPORT,
-		.report_id = leading_report_id(hctx, HID_OUTPUT_REPORT),
-		.undeclared = undeclared_report(hctx, source, HID_OUTPUT_REPORT,
-						first_byte(hctx)),
+		/* What usbhid and i2c-hid take for the report ID: on a device
+		 * that numbers no output report, a declared one has 0 here. */
+		.report_id = first_byte(hctx),
 	};
 
 	return decide(&req);

@@ -17,9 +17,10 @@
 struct audit_context;
 struct audit_processes;
 
-/* The rule name of a refusal of a report number the device does not
- * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
-#define AUDIT_RULE_UNDECLARED "(report ID the device does not declare)"
+/* The rule name of a refusal of a report whose type and ID the device's
+ * descriptor does not declare (HID_RULE_INDEX_UNDECLARED), in records and
+ * messages; the record's request names the type and ID. */
+#define AUDIT_RULE_UNDECLARED "(report type and ID the descriptor does not declare)"
 
 /* Who made a request, as far as the record and /proc tell: what the
  * record's "process" object holds, for the outlets (journal, Linux audit)

@@ -84,12 +84,16 @@ void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size
 
 	info->descriptor_known = len > 0;
 	info->n_usages = 0;
+	memset(info->declared, 0, sizeof(info->declared));
 	if (!len)
 		return;
 	sha256(desc, len, info->descriptor_sha256);
 	r = hid_descriptor_applications(desc, len, info->usages, HID_DESCRIPTOR_USAGES_MAX, &n);
 	info->n_usages = (uint8_t)n;
 	info->descriptor_malformed = r == -EBADMSG;
+	/* Malformed: the reports before the fault (hid-core would not have
+	 * parsed it; requests to any other are refused). */
+	hid_descriptor_reports(desc, len, info->declared);
 }
 
 /* The USB interface a HID device hangs from is its parent directory in sysfs. */

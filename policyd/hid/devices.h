@@ -31,6 +31,10 @@ struct hid_dev_info {
 	uint8_t n_usages;
 	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];	/* top-level application collections */
 	uint8_t descriptor_sha256[SHA256_BYTES];
+	/* The reports it declares (hid_descriptor_reports()): none while
+	 * the descriptor is not known, so that the firewall refuses every
+	 * request from user space until it is. */
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
 	bool has_interface;	/* USB: bInterfaceNumber of its interface */
 	uint8_t interface;
 };

@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX + 1];
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
 	uint8_t hash[SHA256_BYTES];
 	size_t max, n = 0;
 	int r;
@@ -34,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t j = i + 1; j < n; j++)
 			if (usages[i] == usages[j])
 				abort();
+	r = hid_descriptor_reports(data + 1, size - 1, declared);
+	if (r != 0 && r != -EBADMSG)
+		abort();
 	sha256(data + 1, size - 1, hash);
 	return 0;
 }

@@ -324,6 +324,96 @@ static void class_rule_set_shadows_a_narrower_class_rule_set(void)
 	diag_done(&d);
 }
 
+/* Parse DESC for its reports; the result must be R and the reports
+ * declared exactly WANT: (type << 8 | id) pairs, ended by 0xffff. */
+static void check_reports(const uint8_t *desc, size_t len, int r, const uint16_t *want)
+{
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
+	uint32_t expected[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32] = {};
+
+	memset(declared, 0xa5, sizeof(declared));	/* cleared by the parser */
+	for (size_t i = 0; want[i] != 0xffff; i++)
+		expected[want[i] >> 8][(want[i] & 0xff) / 32] |= 1u << (want[i] % 32);
+	CHECK_EQ(hid_descriptor_reports(desc, len, declared), r);
+	for (unsigned t = 0; t < HID_DESCRIPTOR_REPORT_TYPES; t++)
+		for (unsigned id = 0; id < HID_DESCRIPTOR_REPORT_IDS; id++)
+			CHECK(((declared[t][id / 32] ^ expected[t][id / 32]) >> (id % 32) & 1) == 0,
+			      "report type %u ID %u: %s, expected %s", t, id,
+			      declared[t][id / 32] >> (id % 32) & 1 ? "declared" : "not declared",
+			      expected[t][id / 32] >> (id % 32) & 1 ? "declared" : "not declared");
+}
+#define IN(id)	(0x000 | (id))
+#define OUT(id)	(0x100 | (id))
+#define FEAT(id) (0x200 | (id))
+#define REPORTS(r, ...) check_reports(desc, sizeof(desc), r, (const uint16_t[]){ __VA_ARGS__, 0xffff })
+
+static void unnumbered_descriptor_declares_id_0_of_its_types_only(void)
+{
+	/* Steam Deck-like: vendor application, 64-byte input and feature
+	 * reports, no Report ID, no output report */
+	static const uint8_t desc[] = {
+		0x06, 0xff, 0xff, 0x09, 0x01, 0xa1, 0x01,
+		0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x40,
+		0x09, 0x01, 0x81, 0x02, 0x09, 0x01, 0xb1, 0x02,
+		0xc0,
+	};
+
+	REPORTS(0, IN(0), FEAT(0));
+}
+
+static void numbered_descriptor_declares_each_id_for_its_type(void)
+{
+	/* input 1, output 2, features 3 and 0xf0; a padding-only input
+	 * field (no usage) in report 4 declares it too, as hid-core
+	 * registers it */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,
+		0x85, 0x01, 0x75, 0x08, 0x95, 0x02, 0x09, 0x30, 0x81, 0x02,
+		0x85, 0x02, 0x09, 0x40, 0x91, 0x02,
+		0x85, 0x03, 0x09, 0x41, 0xb1, 0x02,
+		0x85, 0xf0, 0x09, 0x42, 0xb1, 0x02,
+		0x85, 0x04, 0x81, 0x01,
+		0xc0,
+	};
+
+	REPORTS(0, IN(1), IN(4), OUT(2), FEAT(3), FEAT(0xf0));
+}
+
+static void push_pop_restore_the_report_id(void)
+{
+	/* Report ID 5, Push, Report ID 6, Feature (6), Pop, Feature (5) */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x85, 0x05, 0xa4, 0x85, 0x06, 0x09, 0x01, 0xb1, 0x02, 0xb4, 0x09, 0x02, 0xb1, 0x02,
+		0xc0,
+	};
+
+	REPORTS(0, FEAT(5), FEAT(6));
+}
+
+static void report_id_0_is_malformed_and_keeps_what_came_before(void)
+{
+	/* Input (0), Report ID 0 (hid-core refuses it), Output */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x09, 0x01, 0x81, 0x02, 0x85, 0x00, 0x09, 0x02, 0x91, 0x02,
+		0xc0,
+	};
+
+	REPORTS(-EBADMSG, IN(0));
+}
+
+static void truncated_descriptor_keeps_the_reports_before_the_fault(void)
+{
+	/* Report ID 2, Feature, then a 2-byte Report ID item cut short */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x85, 0x02, 0x09, 0x01, 0xb1, 0x02, 0x86, 0x03,
+	};
+
+	REPORTS(-EBADMSG, FEAT(2));
+}
+
 static const struct test_case tests[] = {
 	{ "game_pad_descriptor_is_one_game_pad", game_pad_descriptor_is_one_game_pad },
 	{ "composite_keyboard_lists_every_top_level_collection_once", composite_keyboard_lists_every_top_level_collection_once },
@@ -341,6 +431,11 @@ static const struct test_case tests[] = {
 	{ "interface_and_hash_pin_one_function_of_one_device", interface_and_hash_pin_one_function_of_one_device },
 	{ "unknown_descriptor_matches_nothing_and_the_decision_waits", unknown_descriptor_matches_nothing_and_the_decision_waits },
 	{ "class_rule_set_shadows_a_narrower_class_rule_set", class_rule_set_shadows_a_narrower_class_rule_set },
+	{ "unnumbered_descriptor_declares_id_0_of_its_types_only", unnumbered_descriptor_declares_id_0_of_its_types_only },
+	{ "numbered_descriptor_declares_each_id_for_its_type", numbered_descriptor_declares_each_id_for_its_type },
+	{ "push_pop_restore_the_report_id", push_pop_restore_the_report_id },
+	{ "report_id_0_is_malformed_and_keeps_what_came_before", report_id_0_is_malformed_and_keeps_what_came_before },
+	{ "truncated_descriptor_keeps_the_reports_before_the_fault", truncated_descriptor_keeps_the_reports_before_the_fault },
 };
 
 int main(int argc, char **argv)
