@@ -904,6 +904,93 @@ static void test_device_name_reaches_the_daemon_log_without_control_characters(v
 	policyd_case_end(&c);
 }
 
+/*
+ * The log's bound (--audit-log-max-size): a flood of distinct refusals on
+ * device A fills the log to its reserve, after which A's decisions are
+ * counted; a refusal on device B is still written; the file stays within
+ * the bound; after a rotation (rename, SIGHUP, as logrotate does) the new
+ * file's records_not_written record gives the counts per device, and the
+ * decisions written, counted there, over budget and dropped add up to
+ * every refusal.
+ */
+static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
+{
+	const unsigned long flood = 3000;
+	const long max = 64 * 1024;
+	const char *bounded[] = { "--audit-log-max-size", "64K", NULL };
+	const char *not_written[] = { "event=records_not_written", NULL };
+	const char *over[] = { "event=records_suppressed", NULL };
+	struct uhid_dev_config cfg_b = *test_device();
+	struct policyd_run run, rotated;
+	struct uhid_dev dev_a, dev_b;
+	unsigned long refused = 0;
+	unsigned long long counted_a = 0, counted_b = 0, suppressed;
+	char id_a[32], id_b[32];
+	const char *on_a[] = { "event=decision", id_a, NULL };
+	const char *on_b[] = { "event=decision", id_b, NULL };
+	json_t *counts, *d;
+	size_t i, written_a;
+	off_t size;
+	int fd_a, fd_b;
+
+	cfg_b.name = "e2e test device B";
+	CHECK_OK(uhid_dev_create(&dev_a, test_device()));
+	CHECK_OK(uhid_dev_create(&dev_b, &cfg_b));
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", test_policy));
+	CHECK_OK(policyd_start(&run, bounded));
+	fd_a = uhid_dev_open_hidraw(&dev_a, 0);
+	CHECK_OK(fd_a);
+	fd_b = uhid_dev_open_hidraw(&dev_b, 0);
+	CHECK_OK(fd_b);
+	snprintf(id_a, sizeof(id_a), "device.hid_id=%d", dev_a.hid_id);
+	snprintf(id_b, sizeof(id_b), "device.hid_id=%d", dev_b.hid_id);
+
+	/* distinct refusals: no two alike, so no record of repeats */
+	for (unsigned long n = 0; n < flood; n++) {
+		uint8_t buf[64] = { 0xf0, (uint8_t)n, (uint8_t)(n >> 8) };
+
+		refused += ioctl(fd_a, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 && errno == EPERM;
+	}
+	CHECK_EQ(refused, flood);
+	CHECK(policyd_said(&run, "near its maximum size", 10000), "the daemon did not say the log is full");
+	CHECK_EQ(set_feature(fd_b, 0xf0, 0x0b), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, on_b, 1, 10000), 1);
+	size = file_size(run.audit_log);
+	CHECK(size <= max, "the log is %lld bytes, past its bound", (long long)size);
+
+	/* logrotate: rename, SIGHUP */
+	rotated = run;
+	CHECK(snprintf(rotated.audit_log, sizeof(rotated.audit_log), "%s.1", run.audit_log) <
+	      (int)sizeof(rotated.audit_log), "the rotated log's name is too long");
+	CHECK(rename(run.audit_log, rotated.audit_log) == 0, "rename: %m");
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(policyd_audit_count(&run, not_written, 1, 10000), 1);
+	counts = policyd_audit_last(&run, not_written);
+	json_array_foreach(json_object_get(counts, "devices"), i, d) {
+		if (json_integer_value(json_object_get(d, "hid_id")) == dev_a.hid_id)
+			counted_a = json_integer_value(json_object_get(d, "denied"));
+		if (json_integer_value(json_object_get(d, "hid_id")) == dev_b.hid_id)
+			counted_b = json_integer_value(json_object_get(d, "denied"));
+	}
+	json_decref(counts);
+	CHECK(counted_a > 0, "nothing of A counted");
+	CHECK_EQ(counted_b, 0);
+
+	CHECK_OK(policyd_stop(&run, false));
+	written_a = policyd_audit_count(&rotated, on_a, 0, 0) + policyd_audit_count(&run, on_a, 0, 0);
+	suppressed = policyd_audit_sum(&rotated, over, "denied") + policyd_audit_sum(&run, over, "denied");
+	said_totals(&run, flood + 1, written_a + counted_a + 1, flood - written_a - counted_a - suppressed);
+	test_log("%lu refusals on A, 1 on B, the log bounded at %ld bytes: %lld bytes; A %zu written, %llu counted at the bound, %llu over budget",
+		 flood, max, (long long)size, written_a, counted_a, suppressed);
+
+	close(fd_a);
+	close(fd_b);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
+}
+
 static const struct test_case tests[] = {
 	{ "running_daemon_is_sandboxed_with_documented_capabilities",
 	  test_running_daemon_is_sandboxed_with_documented_capabilities },
@@ -947,6 +1034,8 @@ static const struct test_case tests[] = {
 	  test_overflowing_the_ring_buffer_counts_every_dropped_record, 600 },
 	{ "a_flood_on_one_device_hides_no_refusal_on_another",
 	  test_a_flood_on_one_device_hides_no_refusal_on_another, 600 },
+	{ "the_log_bound_keeps_another_device_and_counts_the_rest",
+	  test_the_log_bound_keeps_another_device_and_counts_the_rest, 300 },
 };
 
 int main(int argc, char **argv)
