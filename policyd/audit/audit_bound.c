@@ -19,7 +19,8 @@ static struct audit_unwritten *device(struct audit_bound *b, uint32_t hid_id, co
 	for (size_t i = 0; i < b->n_devices; i++)
 		if (b->devices[i].hid_id == hid_id)
 			return &b->devices[i];
-	if (GROW(b->devices, b->n_devices, b->cap_devices) < 0)
+	if (b->n_devices >= AUDIT_BOUND_DEVICES_MAX ||
+	    GROW(b->devices, b->n_devices, b->cap_devices) < 0)
 		return NULL;
 	u = &b->devices[b->n_devices++];
 	*u = (struct audit_unwritten){ .hid_id = hid_id };

@@ -28,6 +28,11 @@
 /* The smallest maximum accepted: room for a few records in the reserve. */
 #define AUDIT_LOG_MAX_SIZE_MIN		(64ULL << 10)
 
+/* Devices counted one by one; past that, their decisions are counted
+ * together (decisions_unattributed): hotplugs must not grow the table
+ * without end. */
+#define AUDIT_BOUND_DEVICES_MAX		4096
+
 struct audit_unwritten {
 	uint32_t hid_id;
 	char sysname[32];		/* "" when unknown */
@@ -42,7 +47,7 @@ struct audit_bound {
 	struct audit_unwritten *devices;
 	size_t n_devices, cap_devices;
 	uint64_t events;		/* other records not written */
-	uint64_t decisions_unattributed; /* no memory to say whose */
+	uint64_t decisions_unattributed; /* no room or memory to say whose */
 };
 
 enum audit_room {
