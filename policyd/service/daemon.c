@@ -19,10 +19,10 @@
 
 #include "audit/say.h"
 #include "common/util.h"
-#include "state/views.h"
 #include "enforce/allows.h"
 #include "enforce/decisions.h"
 #include "enforce/units.h"
+#include "state/views.h"
 #include "notify.h"
 #include "reload.h"
 #include "sandbox.h"
