@@ -17,6 +17,8 @@
  * order): a request to a report no rule names costs one map lookup. A deny is enforced unless the
  * device or the rule is in audit mode. Every deny, and every allow whose rule
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
+ * Each device has a budget of records: past it, its decisions are counted
+ * per device instead of sent (within_budget()).
  */
 #include "hid_bpf.h"
 #include <bpf/bpf_core_read.h>
@@ -477,11 +479,88 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 		rec->flags |= HID_FW_REC_HAVE_COMM;
 }
 
+/*
+ * Each device's budget of ring buffer records (hid_firewall.h): a flood of
+ * refused requests on one device must not fill the ring buffer that the
+ * records of every device share. Set by the loader before load;
+ * budget_burst 0 turns the budget off.
+ */
+const volatile __u64 budget_burst;
+const volatile __u64 budget_refill_ns;	/* one record more per this long */
+
+/* Preallocated: the input path takes its entry in interrupt context. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct hid_fw_budget);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_budget SEC(".maps");
+
+/* hid-policyd's own: what it has told of hid_budget's counts. Declared
+ * here so that it is created and pinned with the other maps. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct hid_fw_budget_told);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_budget_told SEC(".maps");
+
+/* The device's budget, created full on its first record; NULL when the
+ * map is full (the device then has no budget of its own). */
+static __always_inline struct hid_fw_budget *device_budget(__u32 hid_id, __u64 now)
+{
+	struct hid_fw_budget *b = bpf_map_lookup_elem(&hid_budget, &hid_id);
+	struct hid_fw_budget fresh = { .tokens = budget_burst, .refilled_ns = now };
+
+	if (b)
+		return b;
+	bpf_map_update_elem(&hid_budget, &hid_id, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&hid_budget, &hid_id);
+}
+
+/* May the device send one more record? If not, the decision is counted
+ * in its budget instead. Tokens are taken without a lock: CPUs racing on
+ * one device may let a record more or fewer through, but every decision
+ * is either sent, counted dropped or counted here, so the counts stay
+ * exact. */
+static __always_inline bool within_budget(const struct request *req, const struct decision *d)
+{
+	struct hid_fw_budget *b;
+	__u64 now, earned;
+
+	if (!budget_burst)
+		return true;
+	now = bpf_ktime_get_boot_ns();
+	b = device_budget(req->hid_id, now);
+	if (!b)
+		return true;
+	if (budget_refill_ns && now > b->refilled_ns) {
+		earned = (now - b->refilled_ns) / budget_refill_ns;
+		if (earned) {
+			b->refilled_ns += earned * budget_refill_ns;
+			b->tokens = b->tokens + earned < budget_burst ? b->tokens + earned : budget_burst;
+		}
+	}
+	if (b->tokens) {
+		b->tokens--;
+		return true;
+	}
+	if (d->action == HID_RULE_DENY)
+		__sync_fetch_and_add(&b->over_denied, 1);
+	else
+		__sync_fetch_and_add(&b->over_allowed, 1);
+	return false;
+}
+
 static __always_inline void emit_record(const struct request *req,
 					const struct decision *d, int err)
 {
 	struct hid_fw_record *rec;
 
+	if (!within_budget(req, d))
+		return;
 	rec = bpf_ringbuf_reserve(&hid_events, sizeof(*rec), 0);
 	if (!rec) {
 		count(__builtin_offsetof(struct hid_fw_stats, dropped));

@@ -304,4 +304,19 @@ run_case explain_rejects_an_unknown_usage 1 \
 	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage gamepad \
 	--request output_report --id 2
 
+# The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
+# before anything starts.
+run_case audit_log_max_size_below_64k_is_refused 2 \
+	"hid-policyd: --audit-log-max-size \"1K\": expected bytes, at least 64K (K, M and G: KiB, MiB, GiB)" \
+	-- --foreground --audit-log-max-size 1K
+run_case audit_log_max_size_with_a_bad_unit_is_refused 2 \
+	"hid-policyd: --audit-log-max-size \"64KB\": expected bytes, at least 64K (K, M and G: KiB, MiB, GiB)" \
+	-- --foreground --audit-log-max-size 64KB
+run_case record_budget_needs_a_rate 2 \
+	"hid-policyd: --record-budget \"1000\": expected BURST/RATE (1..1000000 each), or 0 for none" \
+	-- --foreground --record-budget 1000
+run_case record_budget_goes_with_the_daemon 2 \
+	"hid-policyd: --foreground, --audit-log, --audit-log-max-size, --record-budget, --[no-]journal, --[no-]linux-audit, --no-sandbox and --saved-policy-dir go with running the daemon" \
+	-- --check --record-budget 10/1
+
 [ $failed = 0 ]
