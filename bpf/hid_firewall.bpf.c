@@ -154,8 +154,8 @@ struct caller {
 	bool known;		/* uid, gid and groups could be read */
 	bool exe_known;
 	__u32 uid, gid;
-	__u32 n_groups;
-	__u32 groups[HID_SENDER_GROUPS_READ];
+	__s32 n_groups;
+	__u64 groups;		/* kernel address of group_info->gid[] */
 	__u64 exe_ino;
 	__u32 exe_dev;
 };
@@ -183,7 +183,6 @@ __noinline int read_caller(struct caller *c)
 	struct file *exe = NULL;
 	struct inode *inode = NULL;
 	struct super_block *sb = NULL;
-	const char *groups;
 	kuid_t uid;
 	kgid_t gid;
 	int n = 0;
@@ -199,19 +198,14 @@ __noinline int read_caller(struct caller *c)
 	c->gid = gid.val;
 	if (BPF_CORE_READ_INTO(&gi, cred, group_info) || !gi || BPF_CORE_READ_INTO(&n, gi, ngroups))
 		return 0;
-	/* The array's offset is relocated; its kgid_t elements are 4 bytes
-	 * on every kernel. */
-	groups = (const char *)gi + bpf_core_field_offset(gi->gid);
-	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
-		if ((int)i >= n)
-			break;
-		if (bpf_probe_read_kernel(&c->groups[i], sizeof(c->groups[i]), groups + 4 * i))
-			return 0;
-		c->n_groups = i + 1;
-	}
-	/* More groups than are read: a group rule cannot be decided. */
-	if (n > HID_SENDER_GROUPS_READ)
+	/* More than setgroups(2) allows: not a group_info we understand. */
+	if (n < 0 || n > HID_SENDER_GROUPS_MAX)
 		return 0;
+	c->n_groups = n;
+	/* The array's offset is relocated; its kgid_t elements are 4 bytes
+	 * on every kernel. They are searched where a rule asks
+	 * (group_search()), not copied: a task may have 65536. */
+	c->groups = (__u64)gi + bpf_core_field_offset(gi->gid);
 	c->known = true;
 	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
 	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
@@ -232,17 +226,55 @@ static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
 	return false;
 }
 
-static __always_inline bool in_group(const struct hid_rule_sender *s, const struct caller *c)
+/*
+ * Is GID one of the N supplementary groups at GROUPS (a kernel address)?
+ * The kernel keeps them sorted by value (groups_sort(), before any
+ * set_groups()), which its own groups_search() relies on too: a binary
+ * search of HID_SENDER_GROUP_STEPS halvings answers for any number up to
+ * NGROUPS_MAX. A global function: verified once, not in every rule walk.
+ * Returns 1 for a member, 0 for none, -1 when the array could not be read.
+ */
+__noinline int group_search(__u64 groups, __s32 n, __u32 gid)
+{
+	__u32 lo = 0, hi;
+
+	if (n <= 0 || n > HID_SENDER_GROUPS_MAX)
+		return 0;
+	hi = (__u32)n;
+	for (__u32 step = 0; step < HID_SENDER_GROUP_STEPS; step++) {
+		__u32 mid, v;
+
+		if (lo >= hi)
+			break;
+		mid = lo + (hi - lo) / 2;
+		if (bpf_probe_read_kernel(&v, sizeof(v), (const void *)(groups + (__u64)mid * 4)))
+			return -1;
+		if (v == gid)
+			return 1;
+		if (v < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Is the caller in one of S's groups, by gid or supplementary group?
+ * 1 yes, 0 no, -1 its groups could not be read. */
+static __always_inline int in_group(const struct hid_rule_sender *s, const struct caller *c)
 {
 	if (id_listed(s->gids, s->n_gids, c->gid))
-		return true;
-	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
-		if (i >= c->n_groups)
+		return 1;
+	for (__u32 i = 0; i < HID_SENDER_MAX_IDS; i++) {
+		int r;
+
+		if (i >= s->n_gids)
 			break;
-		if (id_listed(s->gids, s->n_gids, c->groups[i]))
-			return true;
+		r = group_search(c->groups, c->n_groups, s->gids[i]);
+		if (r)
+			return r;
 	}
-	return false;
+	return 0;
 }
 
 static __always_inline bool exe_listed(const struct hid_rule_sender *s, const struct caller *c)
@@ -301,8 +333,14 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 		return rule->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
 		return false;
-	if ((s->fields & HID_SENDER_F_GROUP) && !in_group(s, c))
-		return false;
+	if (s->fields & HID_SENDER_F_GROUP) {
+		int member = in_group(s, c);
+
+		if (member < 0)
+			return rule->action == HID_RULE_DENY;
+		if (!member)
+			return false;
+	}
 	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, c))
 		return false;
 	return true;

@@ -305,6 +305,54 @@ static void test_a_rule_for_one_user_refuses_that_user_alone(void)
 	policyd_case_end(&c);
 }
 
+/* A sender with 40 supplementary groups (more than the 32 the firewall
+ * once read) is judged on all of them: an allow for its 40th group lets it
+ * through, and so does an allow for its user alone; the same 40 groups
+ * without the allowed one, and another user, stay refused. setgroups(2) is
+ * given them in descending order: the kernel sorts them, and the firewall's
+ * search relies on that. */
+static void test_a_sender_with_40_groups_is_judged_on_all_of_them(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"group-40\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 5,\n"
+		"        \"sender\": { \"group\": 5040 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"user-1000\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 6,\n"
+		"        \"sender\": { \"user\": 1000 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"no-features\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	gid_t forty[40], others[40];
+	const struct sender member = { tool_path(), USER_UID, USER_UID, forty, 40 };
+	const struct sender outsider = { tool_path(), USER_UID, USER_UID, others, 40 };
+	const struct sender other_user = { tool_path(), 1001, 1001, forty, 40 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+
+	for (int i = 0; i < 40; i++) {
+		forty[i] = 5040 - i;	/* group #40, 5040, comes first */
+		others[i] = 6040 - i;
+	}
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 5), 0);
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 6), 0);
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 5), EPERM);
+	CHECK_EQ(send_feature_as(&other_user, c.dev.hidraw, 6), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 5, 1, 3000));
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 6, 1, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 5), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 6), 1);
+
+	policyd_case_end(&c);
+}
+
 /* A child of this program, as uid UID, that sends a firmware update when
  * told to through *GO and answers the errno through *DONE. */
 static pid_t waiting_sender(const char *node, uid_t uid, int *go, int *done)
@@ -466,6 +514,8 @@ int main(int argc, char **argv)
 		  test_a_temporary_allow_opens_for_one_process_or_program },
 		{ "a_temporary_allow_for_a_group_opens_for_its_members_alone",
 		  test_a_temporary_allow_for_a_group_opens_for_its_members_alone },
+		{ "a_sender_with_40_groups_is_judged_on_all_of_them",
+		  test_a_sender_with_40_groups_is_judged_on_all_of_them },
 	};
 	int failed;
 
