@@ -111,7 +111,9 @@ struct mm_struct {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
-	const struct cred *cred;
+	unsigned int flags;		/* PF_* */
+	const struct cred *real_cred;	/* its own, as others see it */
+	const struct cred *cred;	/* what it acts with (may be overridden) */
 	struct mm_struct *mm;
 	char comm[16];
 } __attribute__((preserve_access_index));

@@ -25,6 +25,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* errno of a refusal that no rule chose (no libc headers here) */
 #define FW_EPERM 1
+/* task_struct.flags of io_uring's io workers and SQPOLL threads
+ * (include/linux/sched.h; the same value in 6.1 and 6.12). */
+#define FW_PF_IO_WORKER 0x00000010
 
 /* What the running kernel lets hid_bpf_ops programs know of their caller
  * (probed by the loader, set before load): the pid helper (upstream's
@@ -169,6 +172,7 @@ struct rule_walk {
 	struct decision d;
 	struct audit_match am;
 	struct caller caller;
+	bool lent;		/* identity_lent(): no user, group, executable or unit */
 };
 
 /* Who is calling, read once per request before the rules are walked. A
@@ -301,6 +305,28 @@ static __always_inline bool unit_listed(const struct hid_rule_sender *s)
 	return false;
 }
 
+/*
+ * Does the calling task make the request with an identity it may have been
+ * lent? io_uring executes requests in its io workers and its SQPOLL thread
+ * (PF_IO_WORKER), with the credentials of whoever submitted them, set the
+ * ring up or registered a personality, none of them necessarily the task's
+ * own; a request given a personality and issued at once runs in the
+ * submitter with those credentials put over its own (override_creds():
+ * cred is then not real_cred). Nothing else in a hidraw write or ioctl
+ * overrides them. Where the task cannot be read, it may have been.
+ */
+static __always_inline bool identity_lent(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = NULL, *real = NULL;
+	unsigned int flags = 0;
+
+	if (!task || BPF_CORE_READ_INTO(&flags, task, flags) ||
+	    BPF_CORE_READ_INTO(&cred, task, cred) || BPF_CORE_READ_INTO(&real, task, real_cred))
+		return true;
+	return (flags & FW_PF_IO_WORKER) || cred != real;
+}
+
 /* Does the request's sender match RULE's? Where the sender cannot be read,
  * a deny rule matches and an allow rule does not: an unknown sender is
  * never let through on its identity. */
@@ -324,6 +350,9 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	/* A driver's own request has no user, group, executable or unit. */
 	if (from_kernel)
 		return false;
+	/* Through io_uring: nobody's for sure (identity_lent()). */
+	if (w->lent)
+		return rule->action == HID_RULE_DENY;
 	/* The cgroup is always known: no unknown-sender case here. */
 	if ((s->fields & HID_SENDER_F_UNIT) && !unit_listed(s))
 		return false;
@@ -449,9 +478,11 @@ static __always_inline void evaluate(struct rule_walk *w)
 		w->now = bpf_ktime_get_boot_ns();
 		/* A request a program sends: who sent it, should a rule
 		 * that may decide it ask. */
-		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source &&
-		    (w->candidates & dev->task_sender_rules))
-			read_caller(&w->caller);
+		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source) {
+			w->lent = identity_lent();
+			if (w->candidates & dev->task_sender_rules)
+				read_caller(&w->caller);
+		}
 		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	}
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
@@ -483,6 +514,8 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 	}
 	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)
 		rec->flags |= HID_FW_REC_HAVE_COMM;
+	if (rec->source && identity_lent())
+		rec->flags |= HID_FW_REC_LENT;
 }
 
 static __always_inline void emit_record(const struct request *req,

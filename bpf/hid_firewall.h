@@ -33,6 +33,10 @@
 #define HID_FW_REC_HAVE_UID		(1u << 2) /* uid_gid is valid */
 #define HID_FW_REC_HAVE_COMM		(1u << 3) /* comm is valid */
 #define HID_FW_REC_NO_RULES		(1u << 4) /* device had no rules in the map */
+/* An io_uring worker or SQPOLL thread made the request, or it ran with
+ * credentials lent to the task (a personality): its uid, gid and comm are
+ * not necessarily its sender's, and no sender's allow applied. */
+#define HID_FW_REC_LENT			(1u << 5)
 
 struct hid_fw_record {
 	__u64 time_ns;		/* CLOCK_BOOTTIME */

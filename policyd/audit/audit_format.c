@@ -341,7 +341,8 @@ void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes 
 	struct audit_processes local;
 	const struct audit_process *proc;
 
-	*s = (struct audit_subject){ .hidraw = rec->source != 0 };
+	*s = (struct audit_subject){ .hidraw = rec->source != 0,
+				     .lent = rec->flags & HID_FW_REC_LENT };
 	if (rec->flags & HID_FW_REC_HAVE_UID) {
 		s->have_ids = true;
 		s->uid = (uint32_t)rec->uid_gid;
@@ -438,6 +439,11 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 		PUT_LITERAL(l, "\"hidraw\"");
 	else
 		PUT_LITERAL(l, "\"kernel\"");
+	/* An io_uring thread, or credentials put over the task's own: the
+	 * ids and comm above need not be the sender's, and no sender's
+	 * allow applied. */
+	if (p->lent)
+		PUT_LITERAL(l, ",\"identity_lent\":true");
 	PUT_LITERAL(l, "}");
 }
 

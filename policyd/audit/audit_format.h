@@ -35,6 +35,8 @@ struct audit_subject {
 	char unit[256];			/* systemd service or scope; "" none */
 	size_t unit_len;
 	const char *identity_from;	/* "kernel", "proc", NULL: unknown */
+	bool lent;			/* through io_uring, or on lent credentials
+					 * (HID_FW_REC_LENT) */
 };
 
 /* Fill S for REC: the kernel's pid, uid and comm, the rest from /proc

@@ -113,6 +113,8 @@ static void add_process(struct journal_entry *e, const struct audit_subject *p)
 	if (p->unit_len)
 		add_bytes(e, "HID_POLICY_SUBJECT_UNIT", p->unit, p->unit_len);
 	add(e, "HID_POLICY_SOURCE", "%s", p->hidraw ? "hidraw" : "kernel");
+	if (p->lent)
+		add(e, "HID_POLICY_SUBJECT_IDENTITY_LENT", "1");
 }
 
 /* "set_report feature 0xf4", "output_report 0x10": as a rule says it. */
