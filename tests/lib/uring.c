@@ -34,7 +34,7 @@ static unsigned int *cq_field(struct uring *u, unsigned int off)
 	return (unsigned int *)((char *)u->cq_ring + off);
 }
 
-int uring_map(struct uring *u, int fd, const struct io_uring_params *params)
+static int uring_map(struct uring *u, int fd, const struct io_uring_params *params)
 {
 	const struct io_uring_params *p = params;
 

@@ -24,9 +24,6 @@ struct uring {
 /* A ring of ENTRIES with IORING_SETUP_* FLAGS (IORING_SETUP_SQPOLL: a
  * kernel thread of this process submits). */
 int uring_setup(struct uring *u, unsigned int entries, unsigned int flags);
-/* Map the ring FD that another process set up with PARAMS (passed over a
- * socket with the fd). */
-int uring_map(struct uring *u, int fd, const struct io_uring_params *params);
 void uring_close(struct uring *u);
 
 /* Submit SQE and wait for its completion: the completion's result (what
