@@ -90,6 +90,8 @@ struct group_info {
 struct cred {
 	kuid_t uid;
 	kgid_t gid;
+	kuid_t euid;
+	kgid_t egid;
 	struct group_info *group_info;
 } __attribute__((preserve_access_index));
 

@@ -175,6 +175,23 @@ struct rule_walk {
 	bool lent;		/* identity_lent(): no user, group, executable or unit */
 };
 
+/* The identity of the file TASK's memory was loaded from: its inode's
+ * number and its super block's device. */
+static __always_inline bool read_exe(struct task_struct *task, __u64 *ino, __u32 *dev)
+{
+	struct mm_struct *mm = NULL;
+	struct file *exe = NULL;
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+
+	return !BPF_CORE_READ_INTO(&mm, task, mm) && mm &&
+	       !BPF_CORE_READ_INTO(&exe, mm, exe_file) && exe &&
+	       !BPF_CORE_READ_INTO(&inode, exe, f_inode) && inode &&
+	       !BPF_CORE_READ_INTO(ino, inode, i_ino) &&
+	       !BPF_CORE_READ_INTO(&sb, inode, i_sb) && sb &&
+	       !BPF_CORE_READ_INTO(dev, sb, s_dev);
+}
+
 /* Who is calling, read once per request before the rules are walked. A
  * global function: the verifier checks it once, not in every program and
  * in every path through the walk. */
@@ -183,10 +200,6 @@ __noinline int read_caller(struct caller *c)
 	struct task_struct *task;
 	const struct cred *cred = NULL;
 	struct group_info *gi = NULL;
-	struct mm_struct *mm = NULL;
-	struct file *exe = NULL;
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
 	kuid_t uid;
 	kgid_t gid;
 	int n = 0;
@@ -211,14 +224,7 @@ __noinline int read_caller(struct caller *c)
 	 * (group_search()), not copied: a task may have 65536. */
 	c->groups = (__u64)gi + bpf_core_field_offset(gi->gid);
 	c->known = true;
-	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
-	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
-	    BPF_CORE_READ_INTO(&inode, exe, f_inode) || !inode ||
-	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
-	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
-	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
-		return 0;
-	c->exe_known = true;
+	c->exe_known = read_exe(task, &c->exe_ino, &c->exe_dev);
 	return 0;
 }
 
@@ -497,14 +503,14 @@ static __always_inline void count(__u32 field_offset)
 		__sync_fetch_and_add((__u64 *)((char *)st + field_offset), 1);
 }
 
-/* The caller's uid, gid and comm, from its task; each one only when it
- * could be read. */
+/* The caller's uid, gid, euid, egid, comm and executable, from its task;
+ * each one only when it could be read. */
 static __always_inline void name_caller(struct hid_fw_record *rec)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	const struct cred *cred = NULL;
-	kuid_t uid;
-	kgid_t gid;
+	kuid_t uid, euid;
+	kgid_t gid, egid;
 
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
 		return;
@@ -512,6 +518,13 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 		rec->uid_gid = (__u64)gid.val << 32 | uid.val;
 		rec->flags |= HID_FW_REC_HAVE_UID;
 	}
+	if (!BPF_CORE_READ_INTO(&euid, cred, euid) && !BPF_CORE_READ_INTO(&egid, cred, egid)) {
+		rec->euid = euid.val;
+		rec->egid = egid.val;
+		rec->sender_flags |= HID_FW_SENDER_HAVE_EIDS;
+	}
+	if (rec->source && read_exe(task, &rec->exe_ino, &rec->exe_dev))
+		rec->sender_flags |= HID_FW_SENDER_HAVE_EXE;
 	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)
 		rec->flags |= HID_FW_REC_HAVE_COMM;
 	if (rec->source && identity_lent())
@@ -550,6 +563,13 @@ static __always_inline void emit_record(const struct request *req,
 	}
 	if (have_task)
 		name_caller(rec);
+	/* A driver's request runs in whatever task the driver was called
+	 * from: only a program's is named by its cgroup. */
+	if (have_cgroup && req->source) {
+		rec->cgroup_id = bpf_get_current_cgroup_id();
+		if (rec->cgroup_id)
+			rec->sender_flags |= HID_FW_SENDER_HAVE_CGROUP;
+	}
 	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
 	 * zero it, and what it holds is kernel memory, not a request. */
 	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -542,6 +545,162 @@ static void test_io_uring_lends_no_identity(void)
 	policyd_case_end(&c);
 }
 
+/* The cgroup2 hierarchy at /sys/fs/cgroup (the guest mounts none) and
+ * cgroup PATH in it (made with its parents). */
+static void make_cgroup(const char *path)
+{
+	char dir[256];
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0)
+		CHECK_OK(mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL));
+	for (const char *p = path; (p = strchr(p + 1, '/')); ) {
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup%.*s", (int)(p - path), path);
+		CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+	}
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+}
+
+/* Remove cgroup PATH and its parents that are then empty (once its
+ * processes are gone). */
+static void remove_cgroup(const char *path)
+{
+	char dir[256];
+	size_t n = strlen(path);
+
+	while (n > 1) {
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup%.*s", (int)n, path);
+		if (rmdir(dir) < 0)
+			break;
+		while (n > 0 && path[n - 1] != '/')
+			n--;
+		n--;
+	}
+}
+
+/*
+ * A child that moves into cgroup CGROUP, becomes UID, is named COMM and
+ * asks for a firmware update (feature report 0xf0) on NODE, which the
+ * policy refuses; then, if EXEC_AFTER, it runs /bin/sleep (waiting for a
+ * signal), else it exits. *SENT is written when the request was made.
+ */
+static pid_t cgroup_sender(const char *node, const char *cgroup, uid_t uid, const char *comm,
+			   bool exec_after, int sent)
+{
+	pid_t child = fork();
+
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t buf[64] = { 0xf0 };
+		char procs[256], e;
+		int fd;
+
+		snprintf(procs, sizeof(procs), "/sys/fs/cgroup%s/cgroup.procs", cgroup);
+		fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(130);
+		close(fd);
+		become(uid);
+		prctl(PR_SET_NAME, comm);
+		fd = open(node, O_RDWR);
+		e = fd < 0 ? 100 : ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? (char)errno : 0;
+		if (write(sent, &e, 1) != 1)
+			_exit(131);
+		if (exec_after)
+			execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		_exit(0);
+	}
+	return child;
+}
+
+/*
+ * A record names the sender as the kernel saw it at the request, whatever
+ * it is when the daemon reads the record. The daemon is stopped while two
+ * senders ask for a firmware update and then change: a user's process in
+ * a cgroup it named fwupd.service inside its session's scope runs another
+ * program (exec), and a process of the real fwupd.service exits. Once the
+ * daemon goes on: the first is in session-2.scope (not fwupd.service),
+ * with its uid and comm, and the executable it sent from (device and
+ * inode), not /bin/sleep; the second is in fwupd.service, by the cgroup
+ * the kernel recorded, though /proc no longer has it.
+ */
+static void test_a_record_names_the_sender_as_the_kernel_saw_it(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	static const char fake[] = "/user.slice/user-1000.slice/session-2.scope/fwupd.service";
+	static const char real[] = "/system.slice/fwupd.service";
+	struct uhid_dev_config cfg = test_device();
+	char pid_fake[32], pid_real[32], ino[32];
+	const char *fake_filters[] = { "rule.name=no-firmware-update", pid_fake,
+				       "process.unit=session-2.scope",
+				       "process.cgroup=/user.slice/user-1000.slice/session-2.scope/fwupd.service",
+				       NULL };
+	const char *real_filters[] = { "rule.name=no-firmware-update", pid_real,
+				       "process.unit=fwupd.service", "process.uid=0", ino, NULL };
+	struct policyd_case c;
+	struct stat self;
+	pid_t a, b;
+	int sent[2], status;
+	char e;
+	json_t *rec;
+
+	CHECK_OK(stat("/proc/self/exe", &self));
+	make_cgroup(fake);
+	make_cgroup(real);
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	CHECK_OK(pipe(sent));
+
+	CHECK_OK(kill(c.run.pid, SIGSTOP));
+	a = cgroup_sender(c.dev.hidraw, fake, USER_UID, "fake-fwupd", true, sent[1]);
+	b = cgroup_sender(c.dev.hidraw, real, 0, "fwupd", false, sent[1]);
+	CHECK_EQ(read(sent[0], &e, 1), 1);
+	CHECK_EQ(e, EPERM);
+	CHECK_EQ(read(sent[0], &e, 1), 1);
+	CHECK_EQ(e, EPERM);
+	CHECK_EQ(waitpid(b, &status, 0), b);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	/* a has run exec: /proc/A/exe is /bin/sleep now */
+	for (int i = 0; i < 100; i++) {
+		char link[64], exe[256] = "";
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)a);
+		if (readlink(link, exe, sizeof(exe) - 1) > 0 && strstr(exe, "sleep"))
+			break;
+		CHECK(i < 99, "%s is still %s", link, exe);
+		usleep(20 * 1000);
+	}
+	CHECK_OK(kill(c.run.pid, SIGCONT));
+
+	snprintf(pid_fake, sizeof(pid_fake), "process.pid=%d", (int)a);
+	snprintf(pid_real, sizeof(pid_real), "process.pid=%d", (int)b);
+	snprintf(ino, sizeof(ino), "process.exe_ino=%llu", (unsigned long long)self.st_ino);
+	CHECK_EQ(policyd_audit_count(&c.run, real_filters, 1, 5000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, fake_filters, 1, 5000), 1);
+	rec = policyd_audit_last(&c.run, fake_filters);
+	CHECK(rec, "no record of the fake fwupd");
+	CHECK_EQ(json_path_int(rec, "process.uid"), USER_UID);
+	CHECK(!strcmp(json_path_str_or_empty(rec, "process.comm"), "fake-fwupd"), "comm %s",
+	      json_path_str_or_empty(rec, "process.comm"));
+	CHECK_EQ(json_path_int(rec, "process.exe_ino"), (long long)self.st_ino);
+	CHECK(!strstr(json_path_str_or_empty(rec, "process.exe"), "sleep"), "exe %s",
+	      json_path_str_or_empty(rec, "process.exe"));
+	CHECK(!json_path(rec, "process.read_later"), "read_later in a record the kernel named");
+	json_decref(rec);
+
+	kill(a, SIGKILL);
+	CHECK_EQ(waitpid(a, &status, 0), a);
+	policyd_case_end(&c);
+	remove_cgroup(fake);
+	remove_cgroup(real);
+}
+
 /* A child of this program, as uid UID, that sends a firmware update when
  * told to through *GO and answers the errno through *DONE. */
 static pid_t waiting_sender(const char *node, uid_t uid, int *go, int *done)
@@ -706,6 +865,8 @@ int main(int argc, char **argv)
 		{ "a_sender_with_40_groups_is_judged_on_all_of_them",
 		  test_a_sender_with_40_groups_is_judged_on_all_of_them },
 		{ "io_uring_lends_no_identity", test_io_uring_lends_no_identity },
+		{ "a_record_names_the_sender_as_the_kernel_saw_it",
+		  test_a_record_names_the_sender_as_the_kernel_saw_it },
 	};
 	int failed;
 
