@@ -6,6 +6,7 @@
  * syslog/stderr summaries are rate-limited while the log keeps everything.
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "audit/audit.h"
 #include "audit/audit_format.h"
 #include "audit/cgroup_names.h"
+#include "audit/records.h"
 #include "harness.h"
 #include "hid_rules.h"
 #include "json_path.h"
@@ -183,6 +185,26 @@ static void test_a_record_names_the_executable_the_kernel_recorded(void)
 	CHECK(!json_path(o, "process.exe"), "exe of another file: %s", json_path_str(o, "process.exe"));
 	CHECK_EQ(json_path_int(o, "process.exe_ino"), (long long)st.st_ino + 1);
 	json_decref(o);
+}
+
+/* A firewall adopted from a run before the sender fields writes shorter
+ * records: they are read with those fields unknown, not dropped; a record
+ * shorter still is refused. */
+static void test_a_record_of_an_earlier_firewall_is_read_without_sender_fields(void)
+{
+	struct hid_fw_record rec = deny_record(), out;
+	size_t earlier = offsetof(struct hid_fw_record, euid);
+	unsigned char buf[sizeof(rec)];
+
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(buf, &rec, earlier);
+	CHECK(records_decode(buf, earlier, &out), "a record of %zu bytes is refused", earlier);
+	CHECK(!memcmp(&out, &rec, earlier), "fields before the sender's changed");
+	CHECK_EQ(out.sender_flags, 0);
+	CHECK_EQ(out.cgroup_id, 0);
+	CHECK(!records_decode(buf, earlier - 1, &out), "a truncated record is read");
+	CHECK(records_decode(&rec, sizeof(rec), &out), "a whole record is refused");
+	CHECK(!memcmp(&out, &rec, sizeof(rec)), "a whole record changed");
 }
 
 /* The unit of a cgroup is named only where systemd alone could have made
@@ -382,6 +404,8 @@ static const struct test_case tests[] = {
 	  test_a_record_names_the_executable_the_kernel_recorded },
 	{ "a_unit_is_named_only_from_a_path_systemd_made",
 	  test_a_unit_is_named_only_from_a_path_systemd_made },
+	{ "a_record_of_an_earlier_firewall_is_read_without_sender_fields",
+	  test_a_record_of_an_earlier_firewall_is_read_without_sender_fields },
 };
 
 int main(int argc, char **argv)
