@@ -90,6 +90,8 @@ struct group_info {
 struct cred {
 	kuid_t uid;
 	kgid_t gid;
+	kuid_t euid;
+	kgid_t egid;
 	struct group_info *group_info;
 } __attribute__((preserve_access_index));
 
@@ -130,8 +132,10 @@ struct mm_struct {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
-	unsigned int ptrace;
-	const struct cred *cred;
+	unsigned int ptrace;		/* PT_PTRACED while traced */
+	unsigned int flags;		/* PF_* */
+	const struct cred *real_cred;	/* its own, as others see it */
+	const struct cred *cred;	/* what it acts with (may be overridden) */
 	struct mm_struct *mm;
 	char comm[16];
 } __attribute__((preserve_access_index));

@@ -29,6 +29,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* errno of a refusal that no rule chose (no libc headers here) */
 #define FW_EPERM 1
+/* task_struct.flags of io_uring's io workers and SQPOLL threads
+ * (include/linux/sched.h; the same value in 6.1 and 6.12). */
+#define FW_PF_IO_WORKER 0x00000010
 
 /* What the running kernel lets hid_bpf_ops programs know of their caller
  * (probed by the loader, set before load): the pid helper (upstream's
@@ -157,8 +160,8 @@ struct caller {
 	bool known;		/* uid, gid and groups could be read */
 	bool exe_known;
 	__u32 uid, gid;
-	__u32 n_groups;
-	__u32 groups[HID_SENDER_GROUPS_READ];
+	__s32 n_groups;
+	__u64 groups;		/* kernel address of group_info->gid[] */
 	__u64 exe_ino;
 	__u32 exe_dev;
 };
@@ -172,6 +175,7 @@ struct rule_walk {
 	struct decision d;
 	struct audit_match am;
 	struct caller caller;
+	bool lent;		/* identity_lent(): no user, group, executable or unit */
 };
 
 /* The device an executable is known by: the one stat() gives, which the
@@ -198,6 +202,23 @@ static __always_inline int read_exe_dev(struct inode *inode, struct super_block 
 	return BPF_CORE_READ_INTO(dev, root, anon_dev);
 }
 
+/* The identity of the file TASK's memory was loaded from: its inode's
+ * number and the device stat() gives it (read_exe_dev()). */
+static __always_inline bool read_exe(struct task_struct *task, __u64 *ino, __u32 *dev)
+{
+	struct mm_struct *mm = NULL;
+	struct file *exe = NULL;
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+
+	return !BPF_CORE_READ_INTO(&mm, task, mm) && mm &&
+	       !BPF_CORE_READ_INTO(&exe, mm, exe_file) && exe &&
+	       !BPF_CORE_READ_INTO(&inode, exe, f_inode) && inode &&
+	       !BPF_CORE_READ_INTO(ino, inode, i_ino) &&
+	       !BPF_CORE_READ_INTO(&sb, inode, i_sb) && sb &&
+	       !read_exe_dev(inode, sb, dev);
+}
+
 /* Who is calling, read once per request before the rules are walked. A
  * global function: the verifier checks it once, not in every program and
  * in every path through the walk. */
@@ -206,12 +227,7 @@ __noinline int read_caller(struct caller *c)
 	struct task_struct *task;
 	const struct cred *cred = NULL;
 	struct group_info *gi = NULL;
-	struct mm_struct *mm = NULL;
-	struct file *exe = NULL;
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
 	unsigned int ptrace = 0;
-	const char *groups;
 	kuid_t uid;
 	kgid_t gid;
 	int n = 0;
@@ -227,34 +243,22 @@ __noinline int read_caller(struct caller *c)
 	c->gid = gid.val;
 	if (BPF_CORE_READ_INTO(&gi, cred, group_info) || !gi || BPF_CORE_READ_INTO(&n, gi, ngroups))
 		return 0;
+	/* More than setgroups(2) allows: not a group_info we understand. */
+	if (n < 0 || n > HID_SENDER_GROUPS_MAX)
+		return 0;
+	c->n_groups = n;
 	/* The array's offset is relocated; its kgid_t elements are 4 bytes
-	 * on every kernel. */
-	groups = (const char *)gi + bpf_core_field_offset(gi->gid);
-	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
-		if ((int)i >= n)
-			break;
-		if (bpf_probe_read_kernel(&c->groups[i], sizeof(c->groups[i]), groups + 4 * i))
-			return 0;
-		c->n_groups = i + 1;
-	}
-	/* More groups than are read: a group rule cannot be decided. */
-	if (n > HID_SENDER_GROUPS_READ)
-		return 0;
+	 * on every kernel. They are searched where a rule asks
+	 * (group_search()), not copied: a task may have 65536. */
+	c->groups = (__u64)gi + bpf_core_field_offset(gi->gid);
 	c->known = true;
-	if (BPF_CORE_READ_INTO(&mm, task, mm) || !mm ||
-	    BPF_CORE_READ_INTO(&exe, mm, exe_file) || !exe ||
-	    BPF_CORE_READ_INTO(&inode, exe, f_inode) || !inode ||
-	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
-	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
-	    read_exe_dev(inode, sb, &c->exe_dev))
-		return 0;
+	c->exe_known = read_exe(task, &c->exe_ino, &c->exe_dev);
 	/* A traced task runs what its tracer makes it run: the file it was
 	 * loaded from says nothing about what it sends. As an unreadable
 	 * executable, it matches the executable's denies and none of its
 	 * allows. */
 	if (BPF_CORE_READ_INTO(&ptrace, task, ptrace) || ptrace)
-		return 0;
-	c->exe_known = true;
+		c->exe_known = false;
 	return 0;
 }
 
@@ -266,17 +270,55 @@ static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
 	return false;
 }
 
-static __always_inline bool in_group(const struct hid_rule_sender *s, const struct caller *c)
+/*
+ * Is GID one of the N supplementary groups at GROUPS (a kernel address)?
+ * The kernel keeps them sorted by value (groups_sort(), before any
+ * set_groups()), which its own groups_search() relies on too: a binary
+ * search of HID_SENDER_GROUP_STEPS halvings answers for any number up to
+ * NGROUPS_MAX. A global function: verified once, not in every rule walk.
+ * Returns 1 for a member, 0 for none, -1 when the array could not be read.
+ */
+__noinline int group_search(__u64 groups, __s32 n, __u32 gid)
+{
+	__u32 lo = 0, hi;
+
+	if (n <= 0 || n > HID_SENDER_GROUPS_MAX)
+		return 0;
+	hi = (__u32)n;
+	for (__u32 step = 0; step < HID_SENDER_GROUP_STEPS; step++) {
+		__u32 mid, v;
+
+		if (lo >= hi)
+			break;
+		mid = lo + (hi - lo) / 2;
+		if (bpf_probe_read_kernel(&v, sizeof(v), (const void *)(groups + (__u64)mid * 4)))
+			return -1;
+		if (v == gid)
+			return 1;
+		if (v < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Is the caller in one of S's groups, by gid or supplementary group?
+ * 1 yes, 0 no, -1 its groups could not be read. */
+static __always_inline int in_group(const struct hid_rule_sender *s, const struct caller *c)
 {
 	if (id_listed(s->gids, s->n_gids, c->gid))
-		return true;
-	for (__u32 i = 0; i < HID_SENDER_GROUPS_READ; i++) {
-		if (i >= c->n_groups)
+		return 1;
+	for (__u32 i = 0; i < HID_SENDER_MAX_IDS; i++) {
+		int r;
+
+		if (i >= s->n_gids)
 			break;
-		if (id_listed(s->gids, s->n_gids, c->groups[i]))
-			return true;
+		r = group_search(c->groups, c->n_groups, s->gids[i]);
+		if (r)
+			return r;
 	}
-	return false;
+	return 0;
 }
 
 static __always_inline bool exe_listed(const struct hid_rule_sender *s, const struct caller *c)
@@ -303,6 +345,28 @@ static __always_inline bool unit_listed(const struct hid_rule_sender *s)
 	return false;
 }
 
+/*
+ * Does the calling task make the request with an identity it may have been
+ * lent? io_uring executes requests in its io workers and its SQPOLL thread
+ * (PF_IO_WORKER), with the credentials of whoever submitted them, set the
+ * ring up or registered a personality, none of them necessarily the task's
+ * own; a request given a personality and issued at once runs in the
+ * submitter with those credentials put over its own (override_creds():
+ * cred is then not real_cred). Nothing else in a hidraw write or ioctl
+ * overrides them. Where the task cannot be read, it may have been.
+ */
+static __always_inline bool identity_lent(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = NULL, *real = NULL;
+	unsigned int flags = 0;
+
+	if (!task || BPF_CORE_READ_INTO(&flags, task, flags) ||
+	    BPF_CORE_READ_INTO(&cred, task, cred) || BPF_CORE_READ_INTO(&real, task, real_cred))
+		return true;
+	return (flags & FW_PF_IO_WORKER) || cred != real;
+}
+
 /* Does the request's sender match RULE's? Where the sender cannot be read,
  * a deny rule matches and an allow rule does not: an unknown sender is
  * never let through on its identity. */
@@ -326,6 +390,9 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 	/* A driver's own request has no user, group, executable or unit. */
 	if (from_kernel)
 		return false;
+	/* Through io_uring: nobody's for sure (identity_lent()). */
+	if (w->lent)
+		return rule->action == HID_RULE_DENY;
 	/* The cgroup is always known: no unknown-sender case here. */
 	if ((s->fields & HID_SENDER_F_UNIT) && !unit_listed(s))
 		return false;
@@ -335,8 +402,14 @@ static __always_inline bool sender_matches(const struct hid_rule *rule, struct r
 		return rule->action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
 		return false;
-	if ((s->fields & HID_SENDER_F_GROUP) && !in_group(s, c))
-		return false;
+	if (s->fields & HID_SENDER_F_GROUP) {
+		int member = in_group(s, c);
+
+		if (member < 0)
+			return rule->action == HID_RULE_DENY;
+		if (!member)
+			return false;
+	}
 	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, c))
 		return false;
 	return true;
@@ -443,9 +516,11 @@ static __always_inline void evaluate(struct rule_walk *w, const struct hid_devic
 		w->now = bpf_ktime_get_boot_ns();
 		/* A request a program sends: who sent it, should a rule
 		 * that may decide it ask. */
-		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source &&
-		    (w->candidates & dev->task_sender_rules))
-			read_caller(&w->caller);
+		if (have_task && w->req.hook != HID_FW_HOOK_DEVICE_EVENT && w->req.source) {
+			w->lent = identity_lent();
+			if (w->candidates & dev->task_sender_rules)
+				read_caller(&w->caller);
+		}
 		bpf_loop(HID_RULES_MAX_RULES, walk_rule, w, 0);
 	}
 	d->audit = dev->mode == HID_RULES_MODE_AUDIT || (d->flags & HID_RULE_F_AUDIT);
@@ -460,14 +535,14 @@ static __always_inline void count(__u32 field_offset)
 		__sync_fetch_and_add((__u64 *)((char *)st + field_offset), 1);
 }
 
-/* The caller's uid, gid and comm, from its task; each one only when it
- * could be read. */
+/* The caller's uid, gid, euid, egid, comm and executable, from its task;
+ * each one only when it could be read. */
 static __always_inline void name_caller(struct hid_fw_record *rec)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	const struct cred *cred = NULL;
-	kuid_t uid;
-	kgid_t gid;
+	kuid_t uid, euid;
+	kgid_t gid, egid;
 
 	if (!task || BPF_CORE_READ_INTO(&cred, task, cred) || !cred)
 		return;
@@ -475,8 +550,17 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 		rec->uid_gid = (__u64)gid.val << 32 | uid.val;
 		rec->flags |= HID_FW_REC_HAVE_UID;
 	}
+	if (!BPF_CORE_READ_INTO(&euid, cred, euid) && !BPF_CORE_READ_INTO(&egid, cred, egid)) {
+		rec->euid = euid.val;
+		rec->egid = egid.val;
+		rec->sender_flags |= HID_FW_SENDER_HAVE_EIDS;
+	}
+	if (rec->source && read_exe(task, &rec->exe_ino, &rec->exe_dev))
+		rec->sender_flags |= HID_FW_SENDER_HAVE_EXE;
 	if (BPF_CORE_READ_STR_INTO(&rec->comm, task, comm) > 0)
 		rec->flags |= HID_FW_REC_HAVE_COMM;
+	if (rec->source && identity_lent())
+		rec->flags |= HID_FW_REC_LENT;
 }
 
 /*
@@ -588,6 +672,13 @@ static __always_inline void emit_record(const struct request *req,
 	}
 	if (have_task)
 		name_caller(rec);
+	/* A driver's request runs in whatever task the driver was called
+	 * from: only a program's is named by its cgroup. */
+	if (have_cgroup && req->source) {
+		rec->cgroup_id = bpf_get_current_cgroup_id();
+		if (rec->cgroup_id)
+			rec->sender_flags |= HID_FW_SENDER_HAVE_CGROUP;
+	}
 	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
 	 * zero it, and what it holds is kernel memory, not a request. */
 	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {

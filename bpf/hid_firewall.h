@@ -33,6 +33,15 @@
 #define HID_FW_REC_HAVE_UID		(1u << 2) /* uid_gid is valid */
 #define HID_FW_REC_HAVE_COMM		(1u << 3) /* comm is valid */
 #define HID_FW_REC_NO_RULES		(1u << 4) /* device had no rules in the map */
+/* An io_uring worker or SQPOLL thread made the request, or it ran with
+ * credentials lent to the task (a personality): its uid, gid and comm are
+ * not necessarily its sender's, and no sender's allow applied. */
+#define HID_FW_REC_LENT			(1u << 5)
+
+/* struct hid_fw_record.sender_flags */
+#define HID_FW_SENDER_HAVE_EIDS		(1u << 0) /* euid and egid are valid */
+#define HID_FW_SENDER_HAVE_EXE		(1u << 1) /* exe_ino and exe_dev are valid */
+#define HID_FW_SENDER_HAVE_CGROUP	(1u << 2) /* cgroup_id is valid */
 
 struct hid_fw_record {
 	__u64 time_ns;		/* CLOCK_BOOTTIME */
@@ -53,6 +62,16 @@ struct hid_fw_record {
 	__u8 reserved;
 	char comm[HID_FW_COMM_LEN];
 	__u8 payload[HID_FW_PAYLOAD_BYTES];
+	/* What the kernel held for the sender at the request, for the log
+	 * to name it by, whatever the process has become when the record
+	 * is read (sender_flags says which are valid). */
+	__u32 euid;
+	__u32 egid;
+	__u64 exe_ino;		/* the file its memory was loaded from */
+	__u32 exe_dev;		/* its i_sb->s_dev: major << 20 | minor */
+	__u8 sender_flags;	/* HID_FW_SENDER_* */
+	__u8 reserved2[3];
+	__u64 cgroup_id;	/* its cgroup2 cgroup (the directory's inode) */
 };
 
 /* Per-CPU counters (one entry, summed by the daemon). */

@@ -167,7 +167,10 @@ struct hid_rule_cond {
  * (source 0) has origin kernel and no user, group or executable.
  */
 #define HID_SENDER_MAX_IDS		4	/* users, groups, executables, units per rule */
-#define HID_SENDER_GROUPS_READ		32	/* supplementary groups looked at */
+/* Supplementary groups a task may have (the kernel's NGROUPS_MAX): all are
+ * looked at, by a binary search of so many steps (log2 of it, plus one). */
+#define HID_SENDER_GROUPS_MAX		65536
+#define HID_SENDER_GROUP_STEPS		17
 
 #define HID_SENDER_F_ORIGIN		(1u << 0)
 #define HID_SENDER_F_USER		(1u << 1) /* real uid */

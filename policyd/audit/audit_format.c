@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "audit_process.h"
+#include "common/util.h"
 #include "hid_rules.h"
 #include "policy/policy.h"
 
@@ -333,15 +334,50 @@ static void format_rule(struct audit_line *l, const struct hid_fw_record *rec,
 	PUT_LITERAL(l, "}");
 }
 
+/* The executable's path from /proc, where it leads to the file the
+ * firewall recorded; without a record of the file, read later. */
+static void subject_exe(const struct hid_fw_record *rec, const struct audit_process *proc,
+			struct audit_subject *s)
+{
+	bool ino_same = proc->exe_stat && proc->exe_ino == rec->exe_ino;
+	bool dev_same = proc->exe_stat && proc->exe_major == s->exe_major &&
+			proc->exe_minor == s->exe_minor;
+
+	if (s->have_exe_file && !ino_same)
+		return;	/* another program now: an exec, or the pid reused */
+	memcpy(s->exe, proc->exe, proc->exe_len);
+	s->exe_len = proc->exe_len;
+	s->exe[s->exe_len] = '\0';
+	/* Same inode, other device: btrfs subvolumes and overlayfs show
+	 * stat(2) another device than the super block's. */
+	if (s->exe_len && (!s->have_exe_file || !dev_same))
+		s->read_later |= AUDIT_READ_LATER_EXE;
+}
+
+/* The cgroup the firewall recorded, by its path now, and the unit that
+ * path names. */
+static void subject_cgroup(const struct hid_fw_record *rec, struct cgroup_names *names,
+			   struct audit_subject *s)
+{
+	s->cgroup_id = rec->cgroup_id;
+	if (cgroup_names_path(names, rec->cgroup_id, s->cgroup, sizeof(s->cgroup)) < 0) {
+		s->cgroup[0] = '\0';
+		return;
+	}
+	s->cgroup_len = strlen(s->cgroup);
+	s->unit_len = cgroup_unit_of_path(s->cgroup, s->unit, sizeof(s->unit));
+}
+
 void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes *cache,
 			struct audit_subject *s)
 {
 	bool identity = !(rec->flags & HID_FW_REC_HAVE_UID) || !(rec->flags & HID_FW_REC_HAVE_COMM);
 	uint32_t tgid = rec->pid_tgid >> 32;
-	struct audit_processes local;
+	_cleanup_free_ struct audit_processes *local = NULL;
 	const struct audit_process *proc;
 
-	*s = (struct audit_subject){ .hidraw = rec->source != 0 };
+	*s = (struct audit_subject){ .hidraw = rec->source != 0,
+				     .lent = rec->flags & HID_FW_REC_LENT };
 	if (rec->flags & HID_FW_REC_HAVE_UID) {
 		s->have_ids = true;
 		s->uid = (uint32_t)rec->uid_gid;
@@ -354,23 +390,42 @@ void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes 
 		s->have_comm = true;
 		s->identity_from = "kernel";
 	}
-	if (!(rec->flags & HID_FW_REC_HAVE_PID))
+	if (rec->sender_flags & HID_FW_SENDER_HAVE_EIDS) {
+		s->have_eids = true;
+		s->euid = rec->euid;
+		s->egid = rec->egid;
+	}
+	if (rec->sender_flags & HID_FW_SENDER_HAVE_EXE) {
+		s->have_exe_file = true;
+		s->exe_major = rec->exe_dev >> 20;
+		s->exe_minor = rec->exe_dev & 0xfffff;
+		s->exe_ino = rec->exe_ino;
+	}
+	if (!cache && (rec->flags & HID_FW_REC_HAVE_PID ||
+		       rec->sender_flags & HID_FW_SENDER_HAVE_CGROUP)) {
+		local = calloc(1, sizeof(*local));
+		if (!local)
+			return;
+		cache = local;
+	}
+	if (rec->sender_flags & HID_FW_SENDER_HAVE_CGROUP)
+		subject_cgroup(rec, &cache->cgroups, s);
+	if (!(rec->flags & HID_FW_REC_HAVE_PID)) {
+		s->comm[s->comm_len] = '\0';
 		return;
+	}
 	s->have_pid = true;
 	s->pid = tgid;
 	s->tid = (uint32_t)rec->pid_tgid;
 	/* What /proc says of the process, read once per batch. */
-	if (!cache) {
-		memset(&local, 0, sizeof(local));
-		cache = &local;
-	}
 	proc = audit_process_get(cache, tgid, identity);
-	memcpy(s->exe, proc->exe, proc->exe_len);
-	s->exe_len = proc->exe_len;
-	s->exe[s->exe_len] = '\0';
-	memcpy(s->unit, proc->unit, proc->unit_len);
-	s->unit_len = proc->unit_len;
-	s->unit[s->unit_len] = '\0';
+	subject_exe(rec, proc, s);
+	if (!(rec->sender_flags & HID_FW_SENDER_HAVE_CGROUP) && proc->unit_len) {
+		memcpy(s->unit, proc->unit, proc->unit_len);
+		s->unit_len = proc->unit_len;
+		s->unit[s->unit_len] = '\0';
+		s->read_later |= AUDIT_READ_LATER_UNIT;
+	}
 	/* What the kernel could not tell, read from /proc when the record
 	 * arrives: the process may have changed since, or be gone. */
 	if (!s->have_ids && proc->have_ids) {
@@ -378,14 +433,45 @@ void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes 
 		s->uid = proc->uid;
 		s->gid = proc->gid;
 		s->identity_from = "proc";
+		s->read_later |= AUDIT_READ_LATER_IDS;
 	}
 	if (!s->have_comm && proc->have_comm) {
 		s->comm_len = proc->comm_len;
 		memcpy(s->comm, proc->comm, s->comm_len);
 		s->have_comm = true;
 		s->identity_from = "proc";
+		s->read_later |= AUDIT_READ_LATER_COMM;
 	}
 	s->comm[s->comm_len] = '\0';
+}
+
+/* The fields of the "process" object read from /proc when the record
+ * was read, with nothing the kernel recorded to check them against. */
+static void format_read_later(struct audit_line *l, unsigned int read_later)
+{
+	static const struct {
+		unsigned int bit;
+		const char *json;
+	} names[] = {
+		{ AUDIT_READ_LATER_IDS, "\"uid\",\"gid\"" },
+		{ AUDIT_READ_LATER_COMM, "\"comm\"" },
+		{ AUDIT_READ_LATER_EXE, "\"exe\"" },
+		{ AUDIT_READ_LATER_UNIT, "\"unit\"" },
+	};
+	bool first = true;
+
+	if (!read_later)
+		return;
+	PUT_LITERAL(l, ",\"read_later\":[");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(read_later & names[i].bit))
+			continue;
+		if (!first)
+			PUT_LITERAL(l, ",");
+		put(l, names[i].json, strlen(names[i].json));
+		first = false;
+	}
+	PUT_LITERAL(l, "]");
 }
 
 static void format_process(struct audit_line *l, const struct hid_fw_record *rec)
@@ -393,7 +479,8 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 	const struct audit_subject *p = &l->subject;
 	bool first = true;
 
-	if ((rec->flags & HID_FW_REC_HAVE_PID) && !l->processes) {
+	if ((rec->flags & HID_FW_REC_HAVE_PID || rec->sender_flags & HID_FW_SENDER_HAVE_CGROUP) &&
+	    !l->processes) {
 		l->processes = calloc(1, sizeof(*l->processes));
 		if (!l->processes) {
 			l->error = -ENOMEM;
@@ -409,14 +496,39 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 		put_key_uint(l, "tid", p->tid);
 		if (p->exe_len)
 			put_key_string(l, "exe", p->exe, p->exe_len);
-		if (p->unit_len)
-			put_key_string(l, "unit", p->unit, p->unit_len);
+		first = false;
+	}
+	if (p->have_exe_file) {
+		char dev[24];
+
+		put_key(l, "exe_dev", first);
+		put_string(l, dev, (size_t)snprintf(dev, sizeof(dev), "%u:%u", p->exe_major,
+						    p->exe_minor));
+		put_key_uint(l, "exe_ino", p->exe_ino);
+		first = false;
+	}
+	if (p->cgroup_id) {
+		put_key(l, "cgroup_id", first);
+		put_uint(l, p->cgroup_id);
+		if (p->cgroup_len)
+			put_key_string(l, "cgroup", p->cgroup, p->cgroup_len);
+		first = false;
+	}
+	if (p->unit_len) {
+		put_key(l, "unit", first);
+		put_string(l, p->unit, p->unit_len);
 		first = false;
 	}
 	if (p->have_ids) {
 		put_key(l, "uid", first);
 		put_uint(l, p->uid);
 		put_key_uint(l, "gid", p->gid);
+		first = false;
+	}
+	if (p->have_eids) {
+		put_key(l, "euid", first);
+		put_uint(l, p->euid);
+		put_key_uint(l, "egid", p->egid);
 		first = false;
 	}
 	if (p->have_comm) {
@@ -438,6 +550,12 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 		PUT_LITERAL(l, "\"hidraw\"");
 	else
 		PUT_LITERAL(l, "\"kernel\"");
+	/* An io_uring thread, or credentials put over the task's own: the
+	 * ids and comm above need not be the sender's, and no sender's
+	 * allow applied. */
+	if (p->lent)
+		PUT_LITERAL(l, ",\"identity_lent\":true");
+	format_read_later(l, p->read_later);
 	PUT_LITERAL(l, "}");
 }
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroup_names.h"
 #include "hid_firewall.h"
 
 struct audit_context;
@@ -36,10 +37,35 @@ struct audit_subject {
 	char unit[256];			/* systemd service or scope; "" none */
 	size_t unit_len;
 	const char *identity_from;	/* "kernel", "proc", NULL: unknown */
+	bool lent;			/* through io_uring, or on lent credentials
+					 * (HID_FW_REC_LENT) */
+	/* What the firewall recorded besides (struct hid_fw_record's
+	 * sender fields) */
+	bool have_eids;
+	uint32_t euid, egid;
+	bool have_exe_file;		/* the executable's device and inode */
+	uint32_t exe_major, exe_minor;
+	uint64_t exe_ino;
+	uint64_t cgroup_id;		/* 0: not recorded */
+	char cgroup[CGROUP_PATH_MAX];	/* its path now; "" when it is gone */
+	size_t cgroup_len;
+	/* AUDIT_READ_LATER_*: what was read from /proc when the record was
+	 * read, with nothing the kernel recorded to check it against: the
+	 * process may have changed since (an exec), or be another (its pid
+	 * reused). */
+	unsigned int read_later;
 };
 
-/* Fill S for REC: the kernel's pid, uid and comm, the rest from /proc
- * through CACHE (the current batch's; NULL: read now). */
+#define AUDIT_READ_LATER_IDS	(1u << 0)	/* uid and gid */
+#define AUDIT_READ_LATER_COMM	(1u << 1)
+#define AUDIT_READ_LATER_EXE	(1u << 2)
+#define AUDIT_READ_LATER_UNIT	(1u << 3)
+
+/* Fill S for REC: what the kernel recorded (pid, ids, comm, the
+ * executable's identity, the cgroup, named through CACHE), and from /proc
+ * through CACHE (the current batch's; NULL: read now) the executable's
+ * path where it is the file the kernel recorded, and what the kernel did
+ * not record, marked in read_later. */
 void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes *cache,
 			struct audit_subject *s);
 

@@ -112,7 +112,31 @@ static void add_process(struct journal_entry *e, const struct audit_subject *p)
 		add_bytes(e, "HID_POLICY_SUBJECT_EXE", p->exe, p->exe_len);
 	if (p->unit_len)
 		add_bytes(e, "HID_POLICY_SUBJECT_UNIT", p->unit, p->unit_len);
+	/* What the firewall recorded at the request (audit_format.h). */
+	if (p->have_eids) {
+		add(e, "HID_POLICY_SUBJECT_EUID", "%u", p->euid);
+		add(e, "HID_POLICY_SUBJECT_EGID", "%u", p->egid);
+	}
+	if (p->have_exe_file)
+		add(e, "HID_POLICY_SUBJECT_EXE_INODE", "%u:%u:%llu", p->exe_major, p->exe_minor,
+		    (unsigned long long)p->exe_ino);
+	if (p->cgroup_id)
+		add(e, "HID_POLICY_SUBJECT_CGROUP_ID", "%llu", (unsigned long long)p->cgroup_id);
+	if (p->cgroup_len)
+		add_bytes(e, "HID_POLICY_SUBJECT_CGROUP", p->cgroup, p->cgroup_len);
+	if (p->read_later) {
+		char later[32];
+
+		snprintf(later, sizeof(later), "%s%s%s%s",
+			 p->read_later & AUDIT_READ_LATER_IDS ? " uid gid" : "",
+			 p->read_later & AUDIT_READ_LATER_COMM ? " comm" : "",
+			 p->read_later & AUDIT_READ_LATER_EXE ? " exe" : "",
+			 p->read_later & AUDIT_READ_LATER_UNIT ? " unit" : "");
+		add(e, "HID_POLICY_SUBJECT_READ_LATER", "%s", later + 1);
+	}
 	add(e, "HID_POLICY_SOURCE", "%s", p->hidraw ? "hidraw" : "kernel");
+	if (p->lent)
+		add(e, "HID_POLICY_SUBJECT_IDENTITY_LENT", "1");
 }
 
 /* "set_report feature 0xf4", "output_report 0x10": as a rule says it. */

@@ -138,6 +138,8 @@ int audit_linux_decision(char *buf, size_t size, const struct hid_fw_record *rec
 	if (proc->unit_len)
 		put_text(&m, "ounit", proc->unit, proc->unit_len);
 	put(&m, " source=%s", proc->hidraw ? "hidraw" : "kernel");
+	if (proc->lent)
+		put(&m, " identity_lent=1");
 	if (span) {
 		char first[48], last[48];
 

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* A small file of /proc/TGID, NUL-terminated; its length or -1. */
@@ -31,13 +33,25 @@ static void read_exe(struct audit_process *p)
 	char link[32];
 	ssize_t n;
 
+	struct stat st;
+
 	snprintf(link, sizeof(link), "/proc/%u/exe", p->tgid);
 	n = readlink(link, p->exe, sizeof(p->exe));
 	p->exe_len = n > 0 ? (size_t)n : 0;
+	/* The file the link leads to, deleted or not; the link could have
+	 * changed between the two calls, so the path counts only when the
+	 * file matches what the firewall recorded. */
+	p->exe_stat = p->exe_len && stat(link, &st) == 0;
+	if (p->exe_stat) {
+		p->exe_ino = st.st_ino;
+		p->exe_major = major(st.st_dev);
+		p->exe_minor = minor(st.st_dev);
+	}
 }
 
-/* The systemd unit: the last component of the cgroup path that names a
- * service or a scope. */
+/* The systemd unit of the cgroup2 path, as cgroup_unit_of_path() names
+ * it (a user's own cgroup named like a system service is not that
+ * service). */
 static void read_unit(struct audit_process *p)
 {
 	char cgroup[1024], *line, *save = NULL;
@@ -46,20 +60,9 @@ static void read_unit(struct audit_process *p)
 	if (proc_file(p->tgid, "cgroup", cgroup, sizeof(cgroup)) <= 0)
 		return;
 	for (line = strtok_r(cgroup, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *path = strstr(line, "::");
-		char *c, *save2 = NULL;
-
-		if (!path)
+		if (strncmp(line, "0::", 3))
 			continue;
-		for (c = strtok_r(path + 2, "/", &save2); c; c = strtok_r(NULL, "/", &save2)) {
-			size_t n = strlen(c);
-
-			if ((n > 8 && !strcmp(c + n - 8, ".service")) ||
-			    (n > 6 && !strcmp(c + n - 6, ".scope"))) {
-				p->unit_len = n < sizeof(p->unit) ? n : sizeof(p->unit);
-				memcpy(p->unit, c, p->unit_len);
-			}
-		}
+		p->unit_len = cgroup_unit_of_path(line + 3, p->unit, sizeof(p->unit));
 	}
 }
 

@@ -3,7 +3,9 @@
 #include "records.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
@@ -43,16 +45,29 @@ static void name_rule(const struct state *s, uint32_t rule_index, struct audit_c
 	}
 }
 
+bool records_decode(const void *data, size_t size, struct hid_fw_record *out)
+{
+	if (size < offsetof(struct hid_fw_record, euid))
+		return false;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, data, size < sizeof(*out) ? size : sizeof(*out));
+	return true;
+}
+
 static int write_record(void *ctx, void *data, size_t size)
 {
 	struct records *r = ctx;
+	struct hid_fw_record full;
 	const struct hid_fw_record *rec = data;
 	struct audit_context actx = {};
 	struct managed_device *m;
 	char name[40];
 
-	if (size < sizeof(*rec))
-		return next_record(r);
+	if (size < sizeof(*rec)) {
+		if (!records_decode(data, size, &full))
+			return next_record(r);
+		rec = &full;
+	}
 	m = state_find_device(r->state, rec->hid_id);
 	if (m)
 		actx.device = &m->info;

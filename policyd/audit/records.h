@@ -8,9 +8,11 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "audit.h"
+#include "hid_firewall.h"
 #include "state/state.h"
 
 struct records {
@@ -26,6 +28,13 @@ int records_open(struct records *r, int events_fd, const struct state *state,
 		 struct audit_log *audit);
 /* Write what is waiting (records_read_waiting()) and close. */
 void records_close(struct records *r);
+
+/* A record of SIZE bytes at DATA into OUT. Programs adopted from an
+ * earlier run (a restart after an upgrade keeps the firewalls attached)
+ * write records without the sender fields added since (struct
+ * hid_fw_record from euid on): they are read with those fields zero, which
+ * their sender_flags say are unknown. False for a record shorter still. */
+bool records_decode(const void *data, size_t size, struct hid_fw_record *out);
 
 /* What the event loop polls. */
 int records_fd(const struct records *r);

@@ -264,9 +264,6 @@ static void print_subject(const struct policy *p, const struct policy_subject *w
 			fprintf(f, "%s its executable", sep);
 	}
 	fprintf(f, "\n");
-	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_READ)
-		fprintf(f, "note: the firewall reads %d supplementary groups and no more: it cannot tell who this process is, so a rule with a user, group or executable matches it when the rule denies and never when it allows\n",
-			HID_SENDER_GROUPS_READ);
 }
 
 static void print_rule_units(const struct policy *p, const struct hid_rule *r, FILE *f);
@@ -300,9 +297,9 @@ static const char *sender_mismatch(const struct policy *p, const struct hid_rule
 		return "it is for requests processes send (origin user), and this one is a driver's own";
 	if (policy_subject_is_driver(who))
 		return "it names a user, group or executable, and a driver's own request has none";
-	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_READ) {
-		snprintf(buf, size, "the sender has %zu supplementary groups, more than the %d the firewall reads, and an allow rule naming a user, group or executable never matches a sender the firewall cannot tell",
-			 who->n_groups, HID_SENDER_GROUPS_READ);
+	if ((given & POLICY_SUBJECT_GROUPS) && who->n_groups > HID_SENDER_GROUPS_MAX) {
+		snprintf(buf, size, "the sender has %zu supplementary groups, more than a task can have (%d): no process is this one",
+			 who->n_groups, HID_SENDER_GROUPS_MAX);
 		return buf;
 	}
 	f = fmemopen(buf, size, "w");

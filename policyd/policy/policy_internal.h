@@ -120,8 +120,8 @@ void policy_assume_units(struct policy *p);
 /* Is a sender listed in a compiled rule (policy_match.c): for the
  * evaluator and for explain alike. */
 bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id);
-/* Is GID, or one of the first HID_SENDER_GROUPS_READ of GROUPS (what the
- * firewall reads of a task's supplementary groups), in S's groups? */
+/* Is GID, or one of GROUPS (a task's supplementary groups, all of which
+ * the firewall searches), in S's groups? */
 bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uint32_t *groups,
 			size_t n_groups);
 bool sender_lists_exe(const struct hid_rule_sender *s, const struct hid_rule_exe *e);

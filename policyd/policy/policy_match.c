@@ -118,7 +118,7 @@ bool sender_lists_group(const struct hid_rule_sender *s, uint32_t gid, const uin
 {
 	if (sender_lists_id(s->gids, s->n_gids, gid))
 		return true;
-	for (size_t i = 0; i < n_groups && i < HID_SENDER_GROUPS_READ; i++)
+	for (size_t i = 0; i < n_groups; i++)
 		if (sender_lists_id(s->gids, s->n_gids, groups[i]))
 			return true;
 	return false;

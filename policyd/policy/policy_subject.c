@@ -69,9 +69,9 @@ void policy_subject_sender(const struct policy_subject *who, struct policy_sende
 		id->gid = who->gid;
 		id->groups = who->groups;
 		id->n_groups = who->n_groups;
-		/* The firewall reads so many groups and no more; with more,
-		 * it does not know who sends. */
-		id->known = who->n_groups <= HID_SENDER_GROUPS_READ;
+		/* The firewall searches all the groups a task can have;
+		 * more than the kernel allows is no task. */
+		id->known = who->n_groups <= HID_SENDER_GROUPS_MAX;
 	}
 	if (given & POLICY_SUBJECT_EXECUTABLE) {
 		id->exe_ino = who->exe.ino;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,6 +30,7 @@
 #include "man_example.h"
 #include "policyd_case.h"
 #include "uhid_dev.h"
+#include "uring.h"
 #include "user_db.h"
 
 #define USER_UID 1000
@@ -621,6 +624,398 @@ static void test_a_rule_for_one_user_refuses_that_user_alone(void)
 	policyd_case_end(&c);
 }
 
+/* A sender with 40 supplementary groups (more than the 32 the firewall
+ * once read) is judged on all of them: an allow for its 40th group lets it
+ * through, and so does an allow for its user alone; the same 40 groups
+ * without the allowed one, and another user, stay refused. setgroups(2) is
+ * given them in descending order: the kernel sorts them, and the firewall's
+ * search relies on that. */
+static void test_a_sender_with_40_groups_is_judged_on_all_of_them(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"group-40\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 5,\n"
+		"        \"sender\": { \"group\": 5040 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"user-1000\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": 6,\n"
+		"        \"sender\": { \"user\": 1000 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"no-features\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"any\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	gid_t forty[40], others[40];
+	const struct sender member = { tool_path(), USER_UID, USER_UID, forty, 40 };
+	const struct sender outsider = { tool_path(), USER_UID, USER_UID, others, 40 };
+	const struct sender other_user = { tool_path(), 1001, 1001, forty, 40 };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+
+	for (int i = 0; i < 40; i++) {
+		forty[i] = 5040 - i;	/* group #40, 5040, comes first */
+		others[i] = 6040 - i;
+	}
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 5), 0);
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 6), 0);
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 5), EPERM);
+	CHECK_EQ(send_feature_as(&other_user, c.dev.hidraw, 6), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 5, 1, 3000));
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 6, 1, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 5), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 6), 1);
+
+	policyd_case_end(&c);
+}
+
+/* Become UID (its own gid, no supplementary groups); in a child. */
+static void become(uid_t uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		_exit(120);
+}
+
+/* How a sender hands io_uring an output report. */
+enum uring_way {
+	URING_OWN,		/* its own ring: an io worker of its own writes */
+	URING_PERSONALITY,	/* a personality another user registered on its ring */
+	URING_PERSONALITY_NONBLOCK, /* the same on a node opened O_NONBLOCK */
+	URING_SQPOLL,		/* another user's SQPOLL ring, kept after a change of user */
+	URING_CMD,		/* an ioctl through io_uring (IORING_OP_URING_CMD) */
+};
+
+/*
+ * Output report 2 to NODE through io_uring, submitted by a process of uid
+ * SUBMITTER, the way WAY says; where another process lends the ring or its
+ * credentials, that one runs as uid LENDER. Returns what the completion
+ * said (the bytes written, or -errno).
+ */
+static int write_through_uring(const char *node, enum uring_way way, uid_t submitter,
+			       uid_t lender)
+{
+	int result[2], status, res = -1000;
+	pid_t child;
+
+	CHECK_OK(pipe(result));
+	child = fork();
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t report[64] = { 0x02, 0x5a };
+		struct io_uring_sqe sqe = { .opcode = IORING_OP_WRITE,
+					    .addr = (uintptr_t)report, .len = sizeof(report) };
+		struct uring u;
+		pid_t lender_pid = 0;
+		int fd, r;
+
+		close(result[0]);
+		if (way == URING_PERSONALITY || way == URING_PERSONALITY_NONBLOCK) {
+			/* the submitter's ring; the lender, a child
+			 * sharing it, registers its own credentials */
+			int id_pipe[2], id = -1;
+
+			if (uring_setup(&u, 4, 0) || pipe(id_pipe))
+				_exit(121);
+			lender_pid = fork();
+			if (lender_pid == 0) {
+				become(lender);
+				id = uring_register_personality(&u);
+				_exit(write(id_pipe[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1);
+			}
+			if (lender_pid < 0 || read(id_pipe[0], &id, sizeof(id)) != sizeof(id) || id <= 0)
+				_exit(122);
+			become(submitter);
+			sqe.personality = (uint16_t)id;
+		} else if (way == URING_SQPOLL) {
+			/* The lender's SQPOLL ring, kept by a child that
+			 * becomes another user, as a program that drops to
+			 * another user keeps its rings (a ring's descriptor
+			 * cannot be sent over a socket). The ring's thread is
+			 * the lender's, and lives while it does. */
+			pid_t submitter_pid;
+
+			if (setgroups(0, NULL) || setresgid(lender, lender, 0) ||
+			    setresuid(lender, lender, 0))
+				_exit(121);
+			if (uring_setup(&u, 4, IORING_SETUP_SQPOLL))
+				_exit(122);
+			submitter_pid = fork();
+			if (submitter_pid < 0)
+				_exit(123);
+			if (submitter_pid > 0) {
+				int st;
+
+				_exit(waitpid(submitter_pid, &st, 0) == submitter_pid && WIFEXITED(st) ?
+					      WEXITSTATUS(st) : 126);
+			}
+			/* the saved uid 0 lets it take another */
+			if (setresuid(-1, 0, -1))
+				_exit(124);
+			become(submitter);
+		} else {
+			become(submitter);
+			if (uring_setup(&u, 4, 0))
+				_exit(121);
+		}
+		/* O_NONBLOCK: 6.12 writes at once, in the submitter with
+		 * the personality's credentials put over its own; 6.1 does
+		 * not write such a node through io_uring at all (EAGAIN).
+		 * Otherwise both hand the write to an io worker. */
+		fd = open(node, O_RDWR | (way == URING_PERSONALITY_NONBLOCK ? O_NONBLOCK : 0));
+		if (fd < 0)
+			_exit(123);
+		sqe.fd = fd;
+		if (way == URING_SQPOLL) {
+			if (uring_register_file(&u, fd))
+				_exit(125);
+			sqe.fd = 0;
+			sqe.flags = IOSQE_FIXED_FILE;
+		}
+		if (way == URING_CMD)
+			sqe = (struct io_uring_sqe){ .opcode = IORING_OP_URING_CMD, .fd = fd };
+		r = uring_run(&u, &sqe);
+		if (lender_pid > 0)
+			waitpid(lender_pid, NULL, 0);
+		_exit(write(result[1], &r, sizeof(r)) == sizeof(r) ? 0 : 127);
+	}
+	close(result[1]);
+	CHECK_EQ(read(result[0], &res, sizeof(res)), (ssize_t)sizeof(res));
+	close(result[0]);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	return res;
+}
+
+/* write(2) of output report 2 to NODE as UID: 0 or the errno. */
+static int write_output_as(const char *node, uid_t uid)
+{
+	int status;
+	pid_t child = fork();
+
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t report[64] = { 0x02, 0x5a };
+		int fd;
+
+		become(uid);
+		fd = open(node, O_RDWR);
+		if (fd < 0)
+			_exit(110);
+		_exit(write(fd, report, sizeof(report)) == sizeof(report) ? 0 : errno);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) < 100, "status %#x", status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * io_uring lends no identity. Its io workers and SQPOLL threads write with
+ * credentials that need not be the writer's: another user's SQPOLL ring
+ * writes with that user's, and a personality another user registered puts
+ * its credentials on the submitter's request. A request made through
+ * io_uring is therefore nobody's to the firewall: the allow for user 1000
+ * lets user 1000's write(2) through and none of these, not even user
+ * 1000's own ring; the deny and default still apply, and the records say
+ * the identity may have been lent. Writes are what io_uring can make of a
+ * hidraw node: hidraw has no uring_cmd, so no ioctl (feature reports) goes
+ * through it at all.
+ */
+static void test_io_uring_lends_no_identity(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"user-1000\", \"request\": \"output_report\", \"report_id\": 2,\n"
+		"        \"sender\": { \"user\": 1000 }, \"action\": \"allow\" },\n"
+		"      { \"name\": \"no-output\", \"request\": \"output_report\", \"report_id\": \"any\",\n"
+		"        \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	const char *lent[] = { "rule.name=no-output", "process.identity_lent=true", NULL };
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	size_t lent_records;
+	int r;
+
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+
+	CHECK_EQ(write_output_as(c.dev.hidraw, USER_UID), 0);
+	CHECK_EQ(write_output_as(c.dev.hidraw, 1001), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 2, 1, 3000));
+	CHECK_EQ(write_through_uring(c.dev.hidraw, URING_OWN, USER_UID, 0), -EPERM);
+	CHECK_EQ(write_through_uring(c.dev.hidraw, URING_PERSONALITY, 1001, USER_UID), -EPERM);
+	r = write_through_uring(c.dev.hidraw, URING_PERSONALITY_NONBLOCK, 1001, USER_UID);
+	CHECK(r == -EPERM || r == -EAGAIN, "a personality's write at once: %d", r);
+	lent_records = r == -EPERM ? 4 : 3;
+	CHECK_EQ(write_through_uring(c.dev.hidraw, URING_SQPOLL, 1001, USER_UID), -EPERM);
+	CHECK_EQ(write_through_uring(c.dev.hidraw, URING_CMD, USER_UID, 0), -EOPNOTSUPP);
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, 2), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, lent, lent_records, 3000), lent_records);
+
+	policyd_case_end(&c);
+}
+
+/* The cgroup2 hierarchy at /sys/fs/cgroup (the guest mounts none) and
+ * cgroup PATH in it (made with its parents). */
+static void make_cgroup(const char *path)
+{
+	char dir[256];
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0)
+		CHECK_OK(mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL));
+	for (const char *p = path; (p = strchr(p + 1, '/')); ) {
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup%.*s", (int)(p - path), path);
+		CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+	}
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+}
+
+/* Remove cgroup PATH and its parents that are then empty (once its
+ * processes are gone). */
+static void remove_cgroup(const char *path)
+{
+	char dir[256];
+	size_t n = strlen(path);
+
+	while (n > 1) {
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup%.*s", (int)n, path);
+		if (rmdir(dir) < 0)
+			break;
+		while (n > 0 && path[n - 1] != '/')
+			n--;
+		n--;
+	}
+}
+
+/*
+ * A child that moves into cgroup CGROUP, becomes UID, is named COMM and
+ * asks for a firmware update (feature report 0xf0) on NODE, which the
+ * policy refuses; then, if EXEC_AFTER, it runs /bin/sleep (waiting for a
+ * signal), else it exits. *SENT is written when the request was made.
+ */
+static pid_t cgroup_sender(const char *node, const char *cgroup, uid_t uid, const char *comm,
+			   bool exec_after, int sent)
+{
+	pid_t child = fork();
+
+	CHECK_OK(child);
+	if (child == 0) {
+		uint8_t buf[64] = { 0xf0 };
+		char procs[256], e;
+		int fd;
+
+		snprintf(procs, sizeof(procs), "/sys/fs/cgroup%s/cgroup.procs", cgroup);
+		fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(130);
+		close(fd);
+		become(uid);
+		prctl(PR_SET_NAME, comm);
+		fd = open(node, O_RDWR);
+		e = fd < 0 ? 100 : ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? (char)errno : 0;
+		if (write(sent, &e, 1) != 1)
+			_exit(131);
+		if (exec_after)
+			execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		_exit(0);
+	}
+	return child;
+}
+
+/*
+ * A record names the sender as the kernel saw it at the request, whatever
+ * it is when the daemon reads the record. The daemon is stopped while two
+ * senders ask for a firmware update and then change: a user's process in
+ * a cgroup it named fwupd.service inside its session's scope runs another
+ * program (exec), and a process of the real fwupd.service exits. Once the
+ * daemon goes on: the first is in session-2.scope (not fwupd.service),
+ * with its uid and comm, and the executable it sent from (device and
+ * inode), not /bin/sleep; the second is in fwupd.service, by the cgroup
+ * the kernel recorded, though /proc no longer has it.
+ */
+static void test_a_record_names_the_sender_as_the_kernel_saw_it(void)
+{
+	static const char policy[] =
+		"{ \"version\": 1, \"devices\": [ {\n"
+		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		"    \"rules\": [\n"
+		"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" }\n"
+		"    ] } ] }\n";
+	static const char fake[] = "/user.slice/user-1000.slice/session-2.scope/fwupd.service";
+	static const char real[] = "/system.slice/fwupd.service";
+	struct uhid_dev_config cfg = test_device();
+	char pid_fake[32], pid_real[32], ino[32];
+	const char *fake_filters[] = { "rule.name=no-firmware-update", pid_fake,
+				       "process.unit=session-2.scope",
+				       "process.cgroup=/user.slice/user-1000.slice/session-2.scope/fwupd.service",
+				       NULL };
+	const char *real_filters[] = { "rule.name=no-firmware-update", pid_real,
+				       "process.unit=fwupd.service", "process.uid=0", ino, NULL };
+	struct policyd_case c;
+	struct stat self;
+	pid_t a, b;
+	int sent[2], status;
+	char e;
+	json_t *rec;
+
+	CHECK_OK(stat("/proc/self/exe", &self));
+	make_cgroup(fake);
+	make_cgroup(real);
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	CHECK_OK(pipe(sent));
+
+	CHECK_OK(kill(c.run.pid, SIGSTOP));
+	a = cgroup_sender(c.dev.hidraw, fake, USER_UID, "fake-fwupd", true, sent[1]);
+	b = cgroup_sender(c.dev.hidraw, real, 0, "fwupd", false, sent[1]);
+	CHECK_EQ(read(sent[0], &e, 1), 1);
+	CHECK_EQ(e, EPERM);
+	CHECK_EQ(read(sent[0], &e, 1), 1);
+	CHECK_EQ(e, EPERM);
+	CHECK_EQ(waitpid(b, &status, 0), b);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	/* a has run exec: /proc/A/exe is /bin/sleep now */
+	for (int i = 0; i < 100; i++) {
+		char link[64], exe[256] = "";
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)a);
+		if (readlink(link, exe, sizeof(exe) - 1) > 0 && strstr(exe, "sleep"))
+			break;
+		CHECK(i < 99, "%s is still %s", link, exe);
+		usleep(20 * 1000);
+	}
+	CHECK_OK(kill(c.run.pid, SIGCONT));
+
+	snprintf(pid_fake, sizeof(pid_fake), "process.pid=%d", (int)a);
+	snprintf(pid_real, sizeof(pid_real), "process.pid=%d", (int)b);
+	snprintf(ino, sizeof(ino), "process.exe_ino=%llu", (unsigned long long)self.st_ino);
+	CHECK_EQ(policyd_audit_count(&c.run, real_filters, 1, 5000), 1);
+	CHECK_EQ(policyd_audit_count(&c.run, fake_filters, 1, 5000), 1);
+	rec = policyd_audit_last(&c.run, fake_filters);
+	CHECK(rec, "no record of the fake fwupd");
+	CHECK_EQ(json_path_int(rec, "process.uid"), USER_UID);
+	CHECK(!strcmp(json_path_str_or_empty(rec, "process.comm"), "fake-fwupd"), "comm %s",
+	      json_path_str_or_empty(rec, "process.comm"));
+	CHECK_EQ(json_path_int(rec, "process.exe_ino"), (long long)self.st_ino);
+	CHECK(!strstr(json_path_str_or_empty(rec, "process.exe"), "sleep"), "exe %s",
+	      json_path_str_or_empty(rec, "process.exe"));
+	CHECK(!json_path(rec, "process.read_later"), "read_later in a record the kernel named");
+	json_decref(rec);
+
+	kill(a, SIGKILL);
+	CHECK_EQ(waitpid(a, &status, 0), a);
+	policyd_case_end(&c);
+	remove_cgroup(fake);
+	remove_cgroup(real);
+}
+
 /* A child of this program, as uid UID, that sends a firmware update when
  * told to through *GO and answers the errno through *DONE. */
 static pid_t waiting_sender(const char *node, uid_t uid, int *go, int *done)
@@ -784,6 +1179,11 @@ int main(int argc, char **argv)
 		  test_a_temporary_allow_opens_for_one_process_or_program },
 		{ "a_temporary_allow_for_a_group_opens_for_its_members_alone",
 		  test_a_temporary_allow_for_a_group_opens_for_its_members_alone },
+		{ "a_sender_with_40_groups_is_judged_on_all_of_them",
+		  test_a_sender_with_40_groups_is_judged_on_all_of_them },
+		{ "io_uring_lends_no_identity", test_io_uring_lends_no_identity },
+		{ "a_record_names_the_sender_as_the_kernel_saw_it",
+		  test_a_record_names_the_sender_as_the_kernel_saw_it },
 	};
 	/* The file system an executable is on, whatever the transport. */
 	static const struct test_case file_system_tests[] = {

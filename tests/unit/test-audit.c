@@ -6,13 +6,17 @@
  * syslog/stderr summaries are rate-limited while the log keeps everything.
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/audit_format.h"
+#include "audit/cgroup_names.h"
+#include "audit/records.h"
 #include "harness.h"
 #include "hid_rules.h"
 #include "json_path.h"
@@ -137,7 +141,105 @@ static void test_identity_the_kernel_did_not_give_is_read_from_proc(void)
 	      json_path_str(o, "process.comm"), comm);
 	CHECK(!strcmp(json_path_str(o, "process.identity_from"), "proc"), "identity_from");
 	CHECK(json_path_str(o, "process.exe")[0] == '/', "exe");
+	/* and every field read so is marked as read later */
+	CHECK_EQ(json_array_size(json_path(o, "process.read_later")), 4);
+	CHECK(!strcmp(json_string_value(json_array_get(json_path(o, "process.read_later"), 0)), "uid"),
+	      "read_later[0]");
+	CHECK(!strcmp(json_string_value(json_array_get(json_path(o, "process.read_later"), 3)), "exe"),
+	      "read_later[3]");
 	json_decref(o);
+}
+
+/* A record names the executable the kernel recorded: the path /proc shows
+ * now is given only when it leads to that file (device and inode), and is
+ * then not marked as read later; when the process runs another file now
+ * (it has run exec, or its pid is another's), the record gives the
+ * recorded device and inode and no path. */
+static void test_a_record_names_the_executable_the_kernel_recorded(void)
+{
+	struct hid_fw_record rec = deny_record();
+	struct stat st;
+	char dev[32];
+	json_t *o;
+
+	CHECK_OK(stat("/proc/self/exe", &st));
+	rec.pid_tgid = (uint64_t)getpid() << 32 | (uint32_t)getpid();
+	rec.sender_flags = HID_FW_SENDER_HAVE_EXE | HID_FW_SENDER_HAVE_EIDS;
+	rec.exe_dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	rec.exe_ino = st.st_ino;
+	rec.euid = 0;
+	rec.egid = 5;
+	snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+	o = format(&rec, NULL);
+	CHECK(json_path_str(o, "process.exe")[0] == '/', "exe");
+	CHECK(!strcmp(json_path_str(o, "process.exe_dev"), dev), "exe_dev %s",
+	      json_path_str(o, "process.exe_dev"));
+	CHECK_EQ(json_path_int(o, "process.exe_ino"), (long long)st.st_ino);
+	CHECK_EQ(json_path_int(o, "process.euid"), 0);
+	CHECK_EQ(json_path_int(o, "process.egid"), 5);
+	CHECK(!json_path(o, "process.read_later"), "read_later");
+	json_decref(o);
+
+	rec.exe_ino = st.st_ino + 1;	/* another file: exec'd since */
+	o = format(&rec, NULL);
+	CHECK(!json_path(o, "process.exe"), "exe of another file: %s", json_path_str(o, "process.exe"));
+	CHECK_EQ(json_path_int(o, "process.exe_ino"), (long long)st.st_ino + 1);
+	json_decref(o);
+}
+
+/* A firewall adopted from a run before the sender fields writes shorter
+ * records: they are read with those fields unknown, not dropped; a record
+ * shorter still is refused. */
+static void test_a_record_of_an_earlier_firewall_is_read_without_sender_fields(void)
+{
+	struct hid_fw_record rec = deny_record(), out;
+	size_t earlier = offsetof(struct hid_fw_record, euid);
+	unsigned char buf[sizeof(rec)];
+
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(buf, &rec, earlier);
+	CHECK(records_decode(buf, earlier, &out), "a record of %zu bytes is refused", earlier);
+	CHECK(!memcmp(&out, &rec, earlier), "fields before the sender's changed");
+	CHECK_EQ(out.sender_flags, 0);
+	CHECK_EQ(out.cgroup_id, 0);
+	CHECK(!records_decode(buf, earlier - 1, &out), "a truncated record is read");
+	CHECK(records_decode(&rec, sizeof(rec), &out), "a whole record is refused");
+	CHECK(!memcmp(&out, &rec, sizeof(rec)), "a whole record changed");
+}
+
+/* The unit of a cgroup is named only where systemd alone could have made
+ * the path: slices from the root, then a service or scope. A user's own
+ * cgroup named fwupd.service, in their session's scope or below their
+ * user manager, is not fwupd's. */
+static void test_a_unit_is_named_only_from_a_path_systemd_made(void)
+{
+	static const struct {
+		const char *path, *unit;
+	} cases[] = {
+		{ "/system.slice/fwupd.service", "fwupd.service" },
+		{ "/system.slice/fwupd.service/helper", "fwupd.service" },
+		{ "/system.slice/system-getty.slice/getty@tty1.service", "getty@tty1.service" },
+		{ "/init.scope", "init.scope" },
+		{ "/user.slice/user-1000.slice/session-2.scope", "session-2.scope" },
+		{ "/user.slice/user-1000.slice/session-2.scope/fwupd.service", "session-2.scope" },
+		{ "/user.slice/user-1000.slice/user@1000.service/app.slice/fwupd.service",
+		  "user@1000.service" },
+		{ "/fwupd", "" },
+		{ "/my/fwupd.service", "" },
+		{ "/", "" },
+		{ "", "" },
+	};
+	char unit[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t n = cgroup_unit_of_path(cases[i].path, unit, sizeof(unit));
+
+		if (!n)
+			unit[0] = '\0';
+		CHECK(n == strlen(cases[i].unit) && !strcmp(unit, cases[i].unit),
+		      "%s: \"%s\", not \"%s\"", cases[i].path, n ? unit : "", cases[i].unit);
+	}
+	CHECK_EQ(cgroup_unit_of_path("/system.slice/fwupd.service", unit, 13), 0);
 }
 
 static void test_default_decision_without_process_or_device(void)
@@ -545,6 +647,12 @@ static const struct test_case tests[] = {
 	  test_repeats_are_told_after_the_interval_and_at_close },
 	{ "the_bound_keeps_another_device_and_counts_the_rest",
 	  test_the_bound_keeps_another_device_and_counts_the_rest },
+	{ "a_record_names_the_executable_the_kernel_recorded",
+	  test_a_record_names_the_executable_the_kernel_recorded },
+	{ "a_unit_is_named_only_from_a_path_systemd_made",
+	  test_a_unit_is_named_only_from_a_path_systemd_made },
+	{ "a_record_of_an_earlier_firewall_is_read_without_sender_fields",
+	  test_a_record_of_an_earlier_firewall_is_read_without_sender_fields },
 };
 
 int main(int argc, char **argv)
