@@ -637,10 +637,10 @@ static void test_a_sender_with_40_groups_is_judged_on_all_of_them(void)
 		"    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
 		"    \"rules\": [\n"
 		"      { \"name\": \"group-40\", \"request\": \"set_report\",\n"
-		"        \"report_type\": \"feature\", \"report_id\": 5,\n"
+		"        \"report_type\": \"feature\", \"report_id\": 3,\n"
 		"        \"sender\": { \"group\": 5040 }, \"action\": \"allow\" },\n"
 		"      { \"name\": \"user-1000\", \"request\": \"set_report\",\n"
-		"        \"report_type\": \"feature\", \"report_id\": 6,\n"
+		"        \"report_type\": \"feature\", \"report_id\": 4,\n"
 		"        \"sender\": { \"user\": 1000 }, \"action\": \"allow\" },\n"
 		"      { \"name\": \"no-features\", \"request\": \"set_report\",\n"
 		"        \"report_type\": \"feature\", \"report_id\": \"any\", \"action\": \"deny\" }\n"
@@ -659,15 +659,15 @@ static void test_a_sender_with_40_groups_is_judged_on_all_of_them(void)
 	policyd_case_start(&c, &cfg, policy);
 	CHECK_OK(chmod(c.dev.hidraw, 0666));
 
-	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 5), 0);
-	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 6), 0);
-	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 5), EPERM);
-	CHECK_EQ(send_feature_as(&other_user, c.dev.hidraw, 6), EPERM);
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 5, 1, 3000));
-	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 6, 1, 3000));
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 3), 0);
+	CHECK_EQ(send_feature_as(&member, c.dev.hidraw, 4), 0);
+	CHECK_EQ(send_feature_as(&outsider, c.dev.hidraw, 3), EPERM);
+	CHECK_EQ(send_feature_as(&other_user, c.dev.hidraw, 4), EPERM);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 3000));
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 4, 1, 3000));
 	usleep(200 * 1000);
-	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 5), 1);
-	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 6), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 3), 1);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 1);
 
 	policyd_case_end(&c);
 }
