@@ -77,6 +77,8 @@ static void copy_value(char *dst, size_t size, const char *uevent, const char *k
 	}
 }
 
+_Static_assert(HID_DESCRIPTOR_REPORT_USAGES_MAX <= UINT8_MAX, "n_reports is a uint8_t");
+
 void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len)
 {
 	size_t n = 0;
@@ -84,12 +86,17 @@ void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size
 
 	info->descriptor_known = len > 0;
 	info->n_usages = 0;
+	info->n_reports = 0;
+	info->reports_incomplete = false;
 	if (!len)
 		return;
 	sha256(desc, len, info->descriptor_sha256);
 	r = hid_descriptor_applications(desc, len, info->usages, HID_DESCRIPTOR_USAGES_MAX, &n);
 	info->n_usages = (uint8_t)n;
 	info->descriptor_malformed = r == -EBADMSG;
+	r = hid_descriptor_reports(desc, len, info->reports, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n);
+	info->n_reports = (uint8_t)n;
+	info->reports_incomplete = r < 0;
 }
 
 /* The USB interface a HID device hangs from is its parent directory in sysfs. */

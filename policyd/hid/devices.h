@@ -31,6 +31,10 @@ struct hid_dev_info {
 	uint8_t n_usages;
 	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];	/* top-level application collections */
 	uint8_t descriptor_sha256[SHA256_BYTES];
+	/* its Input, Output and Feature items' report IDs and usages */
+	uint8_t n_reports;
+	bool reports_incomplete;	/* more than kept, or malformed */
+	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];
 	bool has_interface;	/* USB: bInterfaceNumber of its interface */
 	uint8_t interface;
 };
@@ -38,7 +42,7 @@ struct hid_dev_info {
 /* Parse a sysfs name into bus, vendor, product and hid_id. */
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info);
 
-/* What DESC (a report descriptor of LEN bytes) tells: its hash and usages. */
+/* What DESC (a report descriptor of LEN bytes) tells: its hash, usages and reports. */
 void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len);
 
 /* Read one device's identity from sysfs (root: HID_SYSFS_DEVICES). */

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "bpf/hid_rules.h"
+#include "common/hid_report.h"
 #include "diag.h"
 
 #define POLICY_FORMAT_VERSION	1
@@ -61,6 +62,12 @@ struct policy_device {
 	const uint32_t *usages;	/* top-level application collections, page << 16 | usage */
 	size_t n_usages;
 	const uint8_t *descriptor_sha256;	/* POLICY_SHA256_BYTES; NULL: not known */
+	/* The reports it declares and the usages they carry, which a rule's
+	 * "report_usage_page" names (hid_descriptor_reports()); incomplete:
+	 * the descriptor declares more than these (or is malformed). */
+	const struct hid_report_usage *reports;
+	size_t n_reports;
+	bool reports_incomplete;
 	bool has_interface;	/* USB: the interface's bInterfaceNumber */
 	uint8_t interface;
 };
