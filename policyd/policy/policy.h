@@ -109,7 +109,14 @@ struct policy_rule {
 	char *path;		/* JSON path, e.g. "devices[0].rules[3]" */
 	size_t set;		/* index in policy.sets */
 	uint8_t kinds;		/* HID_RULE_KIND_* */
-	uint32_t report_ids[HID_RULES_REPORT_ID_WORDS];
+	uint32_t report_ids[HID_RULES_REPORT_ID_WORDS];	/* "report_id"; zero when not given */
+	/* "report_usage_page" (and "report_usage"): also the reports of its
+	 * type that a device's descriptor declares on that page, resolved per
+	 * device by policy_rule_report_ids() */
+	bool by_usage;
+	uint16_t usage_page;
+	bool has_usage;
+	uint16_t usage;
 	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
 	uint8_t n_conds;
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
@@ -222,6 +229,20 @@ int policy_validate(struct policy *p, struct diag *diag);
 /* Parse + validate one document: the loader for a single buffer. */
 int policy_load_buffer(const char *name, const char *buf, size_t len,
 		       struct diag *diag, struct policy **ret);
+
+/*
+ * The report IDs rule R names on DEV, into IDS: its "report_id", and with
+ * "report_usage_page" the IDs of the reports of its type whose items or
+ * enclosing collections carry that page (and usage, where the rule names
+ * one) in DEV's descriptor. Where that list is incomplete, a deny rule
+ * takes every report ID (it fails closed) and an allow rule only those
+ * found. Returns false when it names none: DEV gets no rule from it.
+ */
+bool policy_rule_report_ids(const struct policy_rule *r, const struct policy_device *dev,
+			    uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+
+/* The report types (HID_REPORT_* bits) rule kinds KINDS touch. */
+uint8_t policy_kinds_report_types(uint8_t kinds);
 
 /* Does rule set S apply to DEV? */
 bool policy_ruleset_matches(const struct policy_ruleset *s,
