@@ -13,7 +13,6 @@
 #include "common/util.h"
 
 #define UEVENT_BUFFER_SIZE 8192
-#define HID_DESCRIPTOR_SIZE_MAX 4096	/* the kernel's HID_MAX_DESCRIPTOR_SIZE */
 
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info)
 {

@@ -11,6 +11,7 @@
 
 #include "common/hid_report.h"
 
+#define HID_DESCRIPTOR_SIZE_MAX		4096	/* the kernel's HID_MAX_DESCRIPTOR_SIZE */
 #define HID_DESCRIPTOR_USAGES_MAX	32	/* distinct application usages kept */
 #define HID_DESCRIPTOR_DEPTH_MAX	64	/* nested collections */
 #define HID_DESCRIPTOR_PUSH_MAX		16	/* Push without Pop */
