@@ -278,15 +278,21 @@ static int parse_payload(struct parse_ctx *c, const char *path, json_t *v,
 	return r;
 }
 
+/* "feature and output", "feature, input and output": the types of TYPES. */
 static const char *report_type_list(uint8_t types, char *buf, size_t size)
 {
 	static const char *const names[] = { "feature", "input", "output" };
+	unsigned n = (unsigned)__builtin_popcount(types & 0x7), k = 0;
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (unsigned t = 0; t < 3; t++)
-		if (types & (1u << t) && len < size)
-			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " and " : "", names[t]);
+	for (unsigned t = 0; t < 3; t++) {
+		if (!(types & (1u << t)) || len >= size)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == n ? " and " : ", ", names[t]);
+	}
 	return buf;
 }
 
@@ -319,7 +325,7 @@ static int parse_report_usage(struct parse_ctx *c, const char *path, json_t *v,
 	rule->usage_page = (uint16_t)n;
 	t = policy_kinds_report_types(rule->kinds);
 	if (t & (t - 1)) {
-		perr(c, sub, "names the reports of one report type, and this rule's requests are on %s reports: split it by \"report_type\"",
+		perr(c, sub, "names the reports of one report type, and this rule's requests are on %s reports: split it, one rule per report type",
 		     report_type_list(t, types, sizeof(types)));
 		r = -EINVAL;
 	}

@@ -266,9 +266,13 @@ INVALID(neither_report_id_nor_usage_page,
 	DOC("{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'action': 'deny'}"),
 	"t.json:1:105: devices[0].rules[0]: missing required key \"report_id\" (or \"report_usage_page\")")
 
+INVALID(report_usage_page_names_reports_of_one_type_even_on_one_path,
+	DOC("{'name': 'a', 'request': ['set_report', 'output_report'], 'report_type': 'feature', 'report_usage_page': '0xff02', 'action': 'deny'}"),
+	"t.json:1:210: devices[0].rules[0].report_usage_page: names the reports of one report type, and this rule's requests are on feature and output reports: split it, one rule per report type")
+
 INVALID(report_usage_page_names_reports_of_one_type,
 	DOC("{'name': 'a', 'request': ['set_report', 'output_report'], 'report_usage_page': '0xff02', 'action': 'deny'}"),
-	"t.json:1:184: devices[0].rules[0].report_usage_page: names the reports of one report type, and this rule's requests are on feature and input and output reports: split it by \"report_type\"")
+	"t.json:1:184: devices[0].rules[0].report_usage_page: names the reports of one report type, and this rule's requests are on feature, input and output reports: split it, one rule per report type")
 
 VALID(a_usage_page_rule_overlaps_any_report_id_it_may_name,
       DOC("{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'report_usage_page': '0xff02', "
@@ -284,6 +288,7 @@ static const struct test_case tests[] = {
 	{ "report_usage_needs_a_page", report_usage_needs_a_page },
 	{ "neither_report_id_nor_usage_page", neither_report_id_nor_usage_page },
 	{ "report_usage_page_names_reports_of_one_type", report_usage_page_names_reports_of_one_type },
+	{ "report_usage_page_names_reports_of_one_type_even_on_one_path", report_usage_page_names_reports_of_one_type_even_on_one_path },
 	{ "a_usage_page_rule_overlaps_any_report_id_it_may_name", a_usage_page_rule_overlaps_any_report_id_it_may_name },
 	{ "minimal_policy_loads_without_messages", minimal_policy_loads_without_messages },
 	{ "empty_device_list_is_valid_to_override_a_vendor_file", empty_device_list_is_valid_to_override_a_vendor_file },
