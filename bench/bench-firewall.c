@@ -17,7 +17,12 @@
  *             counters after a flood larger than the ring buffer;
  *   hotplug   time from creating a device to its first refused request;
  *   dispatch  (only when named) the event path function by function, with
- *             a pass-through program against none.
+ *             a pass-through program against none;
+ *   flood     (only when named) a million refused requests (--flood N) on
+ *             one device from one process, one refused on a second device
+ *             amid them: the time they take, the audit log's size, whether
+ *             the second device's refusal has a record of its own, and
+ *             whether every refusal is logged or counted.
  *
  * Every figure is one line "figure NAME VALUE" on stdout; remarks start
  * with "#". Only ratios mean anything in an emulated VM.
@@ -69,6 +74,7 @@
 #define FLOOD_RECORDS 30000
 
 static double rate_seconds = 1.0;
+static unsigned long flood_requests = 1000000;
 
 static double now_s(void)
 {
@@ -261,17 +267,23 @@ static double bpf_ns(const char *prog, const struct workload *w)
 	return median(avg, BATCHES);
 }
 
-static void start_daemon(struct policyd_run *run, const char *const *names,
-			 const char *const *texts)
+static void start_daemon_with(struct policyd_run *run, const char *const *names,
+			      const char *const *texts, const char *const *args)
 {
 	int r = policyd_prepare(run);
 
 	for (size_t i = 0; r >= 0 && names[i]; i++)
 		r = policyd_write_policy(run, names[i], texts[i]);
 	if (r >= 0)
-		r = policyd_start(run, NULL);
+		r = policyd_start(run, args);
 	if (r < 0)
 		die("starting hid-policyd", r);
+}
+
+static void start_daemon(struct policyd_run *run, const char *const *names,
+			 const char *const *texts)
+{
+	start_daemon_with(run, names, texts, NULL);
 }
 
 static void stop_daemon(struct policyd_run *run)
@@ -878,6 +890,8 @@ static void bench_audit(void)
 		NULL,
 	};
 	const char *filters[] = { "action=deny", NULL };
+	/* the drain itself: no device's record budget in the way */
+	const char *no_budget[] = { "--record-budget", "0", NULL };
 	struct hid_fw_stats c0, c1, c2;
 	struct policyd_run run;
 	struct uhid_dev dev;
@@ -886,7 +900,7 @@ static void bench_audit(void)
 	int fd;
 
 	create(&dev, 0x1234, 0x7002);
-	start_daemon(&run, names, texts);
+	start_daemon_with(&run, names, texts, no_budget);
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	if (fd < 0)
 		die("opening hidraw", fd);
@@ -953,6 +967,100 @@ static void bench_hotplug(void)
 	figure("hotplug.p99_ms", lat[(HOTPLUG_DEVICES * 99 + 99) / 100 - 1] * 1e3);
 }
 
+static off_t size_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		die(path, errno);
+	return st.st_size;
+}
+
+static size_t lines_of(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	int c;
+
+	if (!f)
+		die(path, errno);
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Issue 27's measure: FLOOD_REQUESTS refused requests, one process, one
+ * device, as fast as it goes, with the daemon's defaults (record budget,
+ * coalescing); a refusal on another device amid them. */
+static void bench_flood(void)
+{
+	static const char *const names[] = { "50-bench-flood.json", NULL };
+	static const char *const texts[] = {
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-flood\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7003\" },\n"
+		"  \"default\": \"allow\", \"rules\": [\n"
+		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
+		NULL,
+	};
+	char id_a[32], id_b[32];
+	const char *on_a[] = { "event=decision", id_a, NULL };
+	const char *b_alone[] = { "event=decision", id_b, "count=", NULL };
+	const char *over_a[] = { "event=records_suppressed", id_a, NULL };
+	struct policyd_run run;
+	struct uhid_dev a, b;
+	unsigned long refused = 0;
+	unsigned long long over;
+	struct hid_fw_stats c;
+	size_t logged_a, b_records, lines;
+	int fd_a, fd_b, b_err = 0;
+	double t0, secs;
+	off_t size;
+
+	create(&a, 0x1234, 0x7003);
+	create(&b, 0x1234, 0x7003);
+	start_daemon(&run, names, texts);
+	fd_a = uhid_dev_open_hidraw(&a, 0);
+	fd_b = uhid_dev_open_hidraw(&b, 0);
+	if (fd_a < 0 || fd_b < 0)
+		die("opening hidraw", fd_a < 0 ? fd_a : fd_b);
+	snprintf(id_a, sizeof(id_a), "device.hid_id=%d", a.hid_id);
+	snprintf(id_b, sizeof(id_b), "device.hid_id=%d", b.hid_id);
+
+	t0 = now_s();
+	for (unsigned long i = 0; i < flood_requests; i++) {
+		if (i == flood_requests / 2)
+			b_err = set_feature(fd_b, FIRST_RULE_ID, 0x0b);
+		refused += set_feature(fd_a, FIRST_RULE_ID, 0x0a) == EPERM;
+	}
+	secs = now_s() - t0;
+	/* stopping drains the ring buffer and tells every count */
+	policyd_stop(&run, false);
+	c = read_counters(&run);
+	size = size_of(run.audit_log);
+	lines = lines_of(run.audit_log);
+	b_records = policyd_audit_count(&run, b_alone, 0, 0);
+	logged_a = policyd_audit_count(&run, on_a, 0, 0);
+	over = policyd_audit_sum(&run, over_a, "denied");
+	printf("# flood: %lu requests on A refused of %lu in %.1f s; B's refusal: %s, %zu record(s) of its own\n",
+	       refused, flood_requests, secs, b_err == EPERM ? "refused" : "NOT refused", b_records);
+	printf("# flood: the log %lld bytes, %zu lines; A: %zu logged, %llu over its budget, %llu dropped\n",
+	       (long long)size, lines, logged_a, over, (unsigned long long)c.dropped);
+	figure("flood.requests", (double)flood_requests);
+	figure("flood.seconds", secs);
+	figure("flood.log_bytes", (double)size);
+	figure("flood.log_lines", (double)lines);
+	figure("flood.b_recorded_alone", (double)b_records);
+	figure_signed("flood.unaccounted",
+		      (double)refused - (double)logged_a - (double)over - (double)c.dropped);
+	close(fd_a);
+	close(fd_b);
+	policyd_cleanup(&run);
+	uhid_dev_destroy(&a);
+	uhid_dev_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -964,6 +1072,7 @@ int main(int argc, char **argv)
 		{ "audit", bench_audit },
 		{ "hotplug", bench_hotplug },
 		{ "dispatch", bench_dispatch },
+		{ "flood", bench_flood },
 	};
 	const size_t n_benches = sizeof(benches) / sizeof(benches[0]);
 	bool want[sizeof(benches) / sizeof(benches[0])] = { false }, any = false;
@@ -977,17 +1086,21 @@ int main(int argc, char **argv)
 			rate_seconds = atof(argv[++i]);
 			continue;
 		}
+		if (!strcmp(argv[i], "--flood") && i + 1 < argc) {
+			flood_requests = strtoul(argv[++i], NULL, 10);
+			continue;
+		}
 		for (b = 0; b < n_benches && strcmp(argv[i], benches[b].name); b++)
 			;
 		if (b == n_benches) {
-			fprintf(stderr, "usage: bench-firewall [--seconds S] [paths|rules|audit|hotplug|dispatch]...\n");
+			fprintf(stderr, "usage: bench-firewall [--seconds S] [--flood N] [paths|rules|audit|hotplug|dispatch|flood]...\n");
 			return 2;
 		}
 		want[b] = any = true;
 	}
-	/* without a name: all but dispatch, which bench.sh runs when named */
+	/* without a name: all but dispatch and flood, which run when named */
 	for (size_t b = 0; b < n_benches; b++)
-		if (want[b] || (!any && benches[b].run != bench_dispatch))
+		if (want[b] || (!any && benches[b].run != bench_dispatch && benches[b].run != bench_flood))
 			benches[b].run();
 	return 0;
 }

@@ -95,11 +95,30 @@ struct cred {
 
 struct super_block {
 	__u32 s_dev;		/* dev_t: major << 20 | minor */
+	unsigned long s_magic;	/* the file system type's magic, as statfs() gives it */
 } __attribute__((preserve_access_index));
 
 struct inode {
 	unsigned long i_ino;
 	struct super_block *i_sb;
+} __attribute__((preserve_access_index));
+
+/*
+ * btrfs gives stat() the anonymous device of a file's subvolume, not its
+ * super block's, and numbers inodes per subvolume; the firewall reads that
+ * device as stat() gives it. A kernel without btrfs (or whose btrfs module
+ * was not loaded with the programs) lacks these types: the code that reads
+ * them is then dropped at load (bpf_core_type_exists()).
+ */
+#define BTRFS_SUPER_MAGIC 0x9123683e
+
+struct btrfs_root {
+	__u32 anon_dev;		/* dev_t */
+} __attribute__((preserve_access_index));
+
+struct btrfs_inode {
+	struct btrfs_root *root;	/* the subvolume the inode is in */
+	struct inode vfs_inode;		/* BTRFS_I(): the VFS inode is embedded */
 } __attribute__((preserve_access_index));
 
 struct file {

@@ -9,12 +9,16 @@
  * devices (hid_rules, keyed by hid_id), the audit ring buffer and the
  * counters. A reload rewrites map entries; the programs stay attached.
  *
- * Decision: the first rule of the device that matches the request decides;
- * when none does, the device's default does. Only the rules the device's
+ * Decision: a request from a program to a report the device's descriptor
+ * does not declare is refused first (hid_rules.h); then the first rule of
+ * the device that matches the request decides; when none does, the
+ * device's default does. Only the rules the device's
  * index names for the request's kind and report ID are looked at (in rule
  * order): a request to a report no rule names costs one map lookup. A deny is enforced unless the
  * device or the rule is in audit mode. Every deny, and every allow whose rule
  * asks for it, is logged to the ring buffer; a full ring buffer is counted.
+ * Each device has a budget of records: past it, its decisions are counted
+ * per device instead of sent (within_budget()).
  */
 #include "hid_bpf.h"
 #include <bpf/bpf_core_read.h>
@@ -71,7 +75,6 @@ struct request {
 	__u8 reqtype;
 	__u8 rtype;
 	__u8 report_id;
-	bool undeclared;	/* HID_RULE_INDEX_UNDECLARED */
 };
 
 struct decision {
@@ -171,6 +174,30 @@ struct rule_walk {
 	struct caller caller;
 };
 
+/* The device an executable is known by: the one stat() gives, which the
+ * policy records. That is its super block's, except on btrfs, where it is
+ * its subvolume's (inode numbers repeat across subvolumes, so the super
+ * block's would let a file in one subvolume pass for a file in another).
+ * Returns 0, or nonzero when the device cannot be read: the executable is
+ * then unknown. */
+static __always_inline int read_exe_dev(struct inode *inode, struct super_block *sb, __u32 *dev)
+{
+	struct btrfs_inode *bi;
+	struct btrfs_root *root = NULL;
+	unsigned long magic = 0;
+
+	if (BPF_CORE_READ_INTO(&magic, sb, s_magic))
+		return -1;
+	if (magic != BTRFS_SUPER_MAGIC)
+		return BPF_CORE_READ_INTO(dev, sb, s_dev);
+	if (!bpf_core_type_exists(struct btrfs_inode))
+		return -1;
+	bi = (void *)inode - bpf_core_field_offset(struct btrfs_inode, vfs_inode);
+	if (BPF_CORE_READ_INTO(&root, bi, root) || !root)
+		return -1;
+	return BPF_CORE_READ_INTO(dev, root, anon_dev);
+}
+
 /* Who is calling, read once per request before the rules are walked. A
  * global function: the verifier checks it once, not in every program and
  * in every path through the walk. */
@@ -219,7 +246,7 @@ __noinline int read_caller(struct caller *c)
 	    BPF_CORE_READ_INTO(&inode, exe, f_inode) || !inode ||
 	    BPF_CORE_READ_INTO(&c->exe_ino, inode, i_ino) ||
 	    BPF_CORE_READ_INTO(&sb, inode, i_sb) || !sb ||
-	    BPF_CORE_READ_INTO(&c->exe_dev, sb, s_dev))
+	    read_exe_dev(inode, sb, &c->exe_dev))
 		return 0;
 	/* A traced task runs what its tracer makes it run: the file it was
 	 * loaded from says nothing about what it sends. As an unreadable
@@ -391,10 +418,8 @@ static long walk_rule(__u32 n, struct rule_walk *w)
 	return 1;
 }
 
-static __always_inline void evaluate(struct rule_walk *w)
+static __always_inline void evaluate(struct rule_walk *w, const struct hid_device_rules *dev)
 {
-	__u32 hid_id = w->req.hid_id;
-	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
 	struct decision *d = &w->d;
 
 	if (!dev) {
@@ -454,11 +479,88 @@ static __always_inline void name_caller(struct hid_fw_record *rec)
 		rec->flags |= HID_FW_REC_HAVE_COMM;
 }
 
+/*
+ * Each device's budget of ring buffer records (hid_firewall.h): a flood of
+ * refused requests on one device must not fill the ring buffer that the
+ * records of every device share. Set by the loader before load;
+ * budget_burst 0 turns the budget off.
+ */
+const volatile __u64 budget_burst;
+const volatile __u64 budget_refill_ns;	/* one record more per this long */
+
+/* Preallocated: the input path takes its entry in interrupt context. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct hid_fw_budget);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_budget SEC(".maps");
+
+/* hid-policyd's own: what it has told of hid_budget's counts. Declared
+ * here so that it is created and pinned with the other maps. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HID_FW_MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct hid_fw_budget_told);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} hid_budget_told SEC(".maps");
+
+/* The device's budget, created full on its first record; NULL when the
+ * map is full (the device then has no budget of its own). */
+static __always_inline struct hid_fw_budget *device_budget(__u32 hid_id, __u64 now)
+{
+	struct hid_fw_budget *b = bpf_map_lookup_elem(&hid_budget, &hid_id);
+	struct hid_fw_budget fresh = { .tokens = budget_burst, .refilled_ns = now };
+
+	if (b)
+		return b;
+	bpf_map_update_elem(&hid_budget, &hid_id, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&hid_budget, &hid_id);
+}
+
+/* May the device send one more record? If not, the decision is counted
+ * in its budget instead. Tokens are taken without a lock: CPUs racing on
+ * one device may let a record more or fewer through, but every decision
+ * is either sent, counted dropped or counted here, so the counts stay
+ * exact. */
+static __always_inline bool within_budget(const struct request *req, const struct decision *d)
+{
+	struct hid_fw_budget *b;
+	__u64 now, earned;
+
+	if (!budget_burst)
+		return true;
+	now = bpf_ktime_get_boot_ns();
+	b = device_budget(req->hid_id, now);
+	if (!b)
+		return true;
+	if (budget_refill_ns && now > b->refilled_ns) {
+		earned = (now - b->refilled_ns) / budget_refill_ns;
+		if (earned) {
+			b->refilled_ns += earned * budget_refill_ns;
+			b->tokens = b->tokens + earned < budget_burst ? b->tokens + earned : budget_burst;
+		}
+	}
+	if (b->tokens) {
+		b->tokens--;
+		return true;
+	}
+	if (d->action == HID_RULE_DENY)
+		__sync_fetch_and_add(&b->over_denied, 1);
+	else
+		__sync_fetch_and_add(&b->over_allowed, 1);
+	return false;
+}
+
 static __always_inline void emit_record(const struct request *req,
 					const struct decision *d, int err)
 {
 	struct hid_fw_record *rec;
 
+	if (!within_budget(req, d))
+		return;
 	rec = bpf_ringbuf_reserve(&hid_events, sizeof(*rec), 0);
 	if (!rec) {
 		count(__builtin_offsetof(struct hid_fw_stats, dropped));
@@ -504,21 +606,45 @@ static __always_inline bool logged(const struct decision *d)
 	return d->action == HID_RULE_DENY || (d->flags & HID_RULE_F_LOG);
 }
 
+/* Does a request from user space name a report DEV's descriptor does not
+ * declare (hid_rules.h, HID_RULE_INDEX_UNDECLARED)? The kernel's own
+ * drivers know their devices, and input events are not requests. A report
+ * type hid-core does not know is never declared. */
+static __always_inline bool undeclared(const struct hid_device_rules *dev,
+				       const struct request *req)
+{
+	__u32 rtype = req->rtype;
+
+	if (!req->source || req->hook == HID_FW_HOOK_DEVICE_EVENT)
+		return false;
+	if (rtype >= HID_RULES_RTYPES)
+		return true;
+	if (dev->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD)
+		return false;
+	/* Bounded on the register the access uses. */
+	barrier_var(rtype);
+	if (rtype >= HID_RULES_RTYPES)
+		return true;
+	return !hid_rules_declares(dev, rtype, req->report_id);
+}
+
 /* Decide on one request or event; returns 0 to let it through or -errno. */
 static __always_inline int decide(const struct request *req)
 {
 	struct rule_walk w = { .req = *req };
 	struct decision *d = &w.d;
+	__u32 hid_id = req->hid_id;
+	const struct hid_device_rules *dev = bpf_map_lookup_elem(&hid_rules, &hid_id);
 	int err = 0;
 
-	if (req->undeclared) {
+	if (dev && undeclared(dev, req)) {
 		d->rule_index = HID_RULE_INDEX_UNDECLARED;
 		d->action = HID_RULE_DENY;
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
 		emit_record(req, d, FW_EPERM);
 		return -FW_EPERM;
 	}
-	evaluate(&w);
+	evaluate(&w, dev);
 	if (w.am.found && logged(&w.am.d))
 		emit_record(req, &w.am.d, 0);
 	if (d->action == HID_RULE_DENY) {
@@ -561,15 +687,6 @@ static __always_inline __u8 leading_report_id(struct hid_bpf_ctx *ctx,
 	return id;
 }
 
-/* Does a request from user space name a report number the descriptor does
- * not declare for its type (hid_rules.h, HID_RULE_INDEX_UNDECLARED)? The
- * kernel's own drivers know their devices. */
-static __always_inline bool undeclared_report(struct hid_bpf_ctx *ctx, __u64 source,
-					      enum hid_report_type rtype, __u8 report_id)
-{
-	return source && numbered_reports(ctx, rtype) != (report_id != 0);
-}
-
 /* Byte 0 of the buffer, which hidraw gives as the report number. */
 static __always_inline __u8 first_byte(struct hid_bpf_ctx *ctx)
 {
@@ -593,7 +710,6 @@ int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 		.reqtype = reqtype,
 		.rtype = rtype,
 		.report_id = reportnum,
-		.undeclared = undeclared_report(hctx, source, rtype, reportnum),
 	};
 
 	return decide(&req);
@@ -610,9 +726,9 @@ int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
 		.len = hctx->allocated_size,
 		.hook = HID_FW_HOOK_OUTPUT_REPORT,
 		.rtype = HID_OUTPUT_REPORT,
-		.report_id = leading_report_id(hctx, HID_OUTPUT_REPORT),
-		.undeclared = undeclared_report(hctx, source, HID_OUTPUT_REPORT,
-						first_byte(hctx)),
+		/* What usbhid and i2c-hid take for the report ID: on a device
+		 * that numbers no output report, a declared one has 0 here. */
+		.report_id = first_byte(hctx),
 	};
 
 	return decide(&req);

@@ -63,4 +63,31 @@ struct hid_fw_stats {
 	__u64 dropped;		/* records lost: ring buffer full */
 };
 
+/*
+ * Each device's budget of ring buffer records (the hid_budget map, keyed by
+ * hid_id): a token bucket of HID_FW_BUDGET_BURST records by default,
+ * refilled by HID_FW_BUDGET_RATE per second (the loader may set others).
+ * A record over the budget is not sent but counted here, so that a flood
+ * on one device cannot fill the ring buffer that every device's records
+ * share; hid-policyd writes the counts to the audit log. Written by the
+ * firewall only.
+ */
+#define HID_FW_BUDGET_BURST		1000
+#define HID_FW_BUDGET_RATE		100
+
+struct hid_fw_budget {
+	__u64 tokens;		/* records the device may send now */
+	__u64 refilled_ns;	/* CLOCK_BOOTTIME the tokens were counted to */
+	__u64 over_denied;	/* denials not sent: over the budget */
+	__u64 over_allowed;	/* logged allows not sent: over the budget */
+};
+
+/* What hid-policyd has written to the audit log of a device's budget
+ * counts (the hid_budget_told map, keyed by hid_id): pinned, so that a
+ * restarted daemon writes only what is new. Written by hid-policyd only. */
+struct hid_fw_budget_told {
+	__u64 over_denied;
+	__u64 over_allowed;
+};
+
 #endif /* HID_POLICY_HID_FIREWALL_H */

@@ -46,10 +46,21 @@
  * audit rule set never shadows an enforcing one.
  *
  * The report ID is the one the hook is called for: "reportnum" in
- * hid_hw_request, byte 0 of the buffer in hid_hw_output_report and
- * hid_device_event on devices with numbered reports, 0 otherwise. Payload
- * offsets count from byte 0 of the same buffer (the report ID byte when the
- * device numbers its reports), as hidraw does.
+ * hid_hw_request, byte 0 of the buffer in hid_hw_output_report (hidraw's
+ * report number: 0 for a declared report of a device that does not number
+ * its output reports), byte 0 in hid_device_event on devices with numbered
+ * input reports, 0 otherwise. Payload offsets count from byte 0 of the same
+ * buffer (the report ID byte when the device numbers its reports), as
+ * hidraw does.
+ *
+ * Before any rule, a request from user space (a hook's source non-zero)
+ * must name a report its device's descriptor declares: bit id of
+ * declared[rtype] set. Another is refused with EPERM in every mode and
+ * logged with index HID_RULE_INDEX_UNDECLARED, unless the device's flags
+ * have HID_RULES_F_COMMANDS_IN_PAYLOAD: its firmware reads a command from
+ * the payload whatever the report type and ID, and the rules match the
+ * command where the device sees it. Input events are not requests: they
+ * are not checked.
  *
  * A decision is enforced when action is HID_RULE_DENY, dev->mode is
  * HID_RULES_MODE_ENFORCE and the rule's flags lack HID_RULE_F_AUDIT; an
@@ -116,13 +127,31 @@
 
 /* Rule index reported when no rule matched and the default decided. */
 #define HID_RULE_INDEX_DEFAULT		0xffffffffu
-/* Rule index reported for a request from user space whose report number
- * the device's descriptor does not declare for that report type: 0 where
- * the type's reports are numbered, non-zero where they are not. usbhid
- * would send such a request with its bytes shifted (the report ID the
- * device receives is not the one judged), so the firewall refuses it
- * before any rule, in every mode. */
+/* Rule index reported for a request from user space whose report type
+ * and ID the device's descriptor does not declare. usbhid sends report 0
+ * of a numbered type with its bytes shifted and a non-zero report number
+ * of an unnumbered type as a data byte, so the report the device receives
+ * is not the one judged; a report it never declared is one no program
+ * written for it sends. The firewall refuses such a request before any
+ * rule, in every mode (see HID_RULES_F_COMMANDS_IN_PAYLOAD). */
 #define HID_RULE_INDEX_UNDECLARED	0xfffffffeu
+
+/* Report types a descriptor declares reports of (input, output,
+ * feature: HID_RULES_RTYPE_*), for struct hid_device_rules.declared. */
+#define HID_RULES_RTYPES		3
+
+/* struct hid_device_rules.flags */
+/* declared[] was filled from the device's descriptor. hid-policyd always
+ * sets it (an empty table when the descriptor is not known: every request
+ * from user space is refused); the firewall checks declared[] whether it
+ * is set or not. Only the policy engine's dry runs, for a device that is
+ * not present, leave it out and skip the check. */
+#define HID_RULES_F_DECLARED		(1u << 0)
+/* The device's firmware reads its command from the payload whatever the
+ * report type and ID (a rule set's "commands_in_payload"): a request to a
+ * report the descriptor does not declare goes to the rules, which match
+ * the command where the device sees it. */
+#define HID_RULES_F_COMMANDS_IN_PAYLOAD	(1u << 1)
 
 struct hid_rule_cond {
 	__u16 offset;	/* first byte compared, from byte 0 of the buffer */
@@ -201,7 +230,8 @@ struct hid_device_rules {
 	__u8 default_action;	/* HID_RULE_ALLOW or HID_RULE_DENY */
 	__u8 default_flags;	/* HID_RULE_F_* for the default decision */
 	__u8 mode;		/* HID_RULES_MODE_* */
-	__u8 reserved[7];
+	__u8 flags;		/* HID_RULES_F_* */
+	__u8 reserved[6];
 	struct hid_rule rules[HID_RULES_MAX_RULES]; /* in evaluation order; zeroed past n_rules */
 	/* The index of rules[] (see the top of this file): bit i of
 	 * kind_rules[k] is set when rules[i].kinds has kind bit k, bit i of
@@ -212,6 +242,10 @@ struct hid_device_rules {
 	/* bit i: rules[i] names a user, group or executable, for which the
 	 * firewall reads the calling task; only then is it read */
 	__u64 task_sender_rules;
+	/* The reports the device's descriptor declares: bit n of
+	 * declared[t] is report ID n of type t (HID_RULES_RTYPE_*); a
+	 * descriptor that numbers no report of a type declares its ID 0. */
+	__u32 declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS];
 };
 
 _Static_assert(sizeof(struct hid_rule_cond) == 12, "hid_rule_cond layout");
@@ -219,7 +253,8 @@ _Static_assert(sizeof(struct hid_rule_sender) == 168, "hid_rule_sender layout");
 _Static_assert(sizeof(struct hid_rule) == 320, "hid_rule layout");
 _Static_assert(HID_RULES_MAX_RULES <= 64, "a rule index word has a bit per rule");
 _Static_assert(sizeof(struct hid_device_rules) ==
-	       16 + 320 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS + 1),
+	       16 + 320 * HID_RULES_MAX_RULES + 8 * (HID_RULES_KINDS + HID_RULES_REPORT_IDS + 1) +
+	       HID_RULES_RTYPES * HID_RULES_REPORT_IDS / 8,
 	       "hid_device_rules layout");
 
 /* The kind bit of a hid_hw_request; 0 for requests no rule can name. */
@@ -243,6 +278,15 @@ static inline __attribute__((always_inline)) int
 hid_rule_has_report_id(const struct hid_rule *rule, __u8 report_id)
 {
 	return (rule->report_ids[report_id >> 5] >> (report_id & 31)) & 1;
+}
+
+/* Does DEV's descriptor declare report REPORT_ID of type RTYPE? */
+static inline __attribute__((always_inline)) int
+hid_rules_declares(const struct hid_device_rules *dev, __u32 rtype, __u8 report_id)
+{
+	if (rtype >= HID_RULES_RTYPES)
+		return 0;
+	return (dev->declared[rtype][report_id >> 5] >> (report_id & 31)) & 1;
 }
 
 #endif /* HID_POLICY_HID_RULES_H */

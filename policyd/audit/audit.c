@@ -39,6 +39,14 @@ static void make_parent_dir(const char *path)
 	mkdir(dir, 0750);
 }
 
+/* The size of the file open at FD, 0 when unknown. */
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
 int audit_log_open(struct audit_log *a, const char *path, bool foreground)
 {
 	memset(a, 0, sizeof(*a));
@@ -47,6 +55,7 @@ int audit_log_open(struct audit_log *a, const char *path, bool foreground)
 	a->foreground = foreground;
 	a->summary_burst = AUDIT_SUMMARY_BURST;
 	a->summary_interval_ms = AUDIT_SUMMARY_INTERVAL_MS;
+	a->coalesce_ms = AUDIT_COALESCE_MS;
 	a->path = strdup(path);
 	if (!a->path)
 		return -ENOMEM;
@@ -58,36 +67,10 @@ int audit_log_open(struct audit_log *a, const char *path, bool foreground)
 		a->path = NULL;
 		return r;
 	}
+	a->bound.size = file_size(a->fd);
 	if (!foreground)
 		openlog("hid-policyd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	return 0;
-}
-
-int audit_reopen(struct audit_log *a)
-{
-	int fd;
-
-	audit_flush(a);
-	fd = open_log(a->path);
-
-	if (fd < 0)
-		return fd;
-	close(a->fd);
-	a->fd = fd;
-	return 0;
-}
-
-void audit_log_close(struct audit_log *a)
-{
-	if (a->fd >= 0) {
-		audit_flush(a);
-		close(a->fd);
-	}
-	a->fd = -1;
-	audit_outlets_close(&a->outlets);
-	free(a->path);
-	a->path = NULL;
-	audit_line_free(&a->line);
 }
 
 static uint64_t timespec_ns(clockid_t clock)
@@ -167,12 +150,14 @@ static int append_line(struct audit_log *a, const char *line, size_t len)
 			return -EIO;
 		}
 		a->written++;
+		audit_bound_wrote(&a->bound, len + 1);
 		return 0;
 	}
 	memcpy(a->buf + a->buf_len, line, len);
 	a->buf[a->buf_len + len] = '\n';
 	a->buf_len += len + 1;
 	a->written++;
+	audit_bound_wrote(&a->bound, len + 1);
 	return 0;
 }
 
@@ -216,7 +201,7 @@ static bool summary_allowed(struct audit_log *a)
 }
 
 static void summarize_denial(struct audit_log *a, const struct hid_fw_record *rec,
-			     const struct audit_context *ctx)
+			     const struct audit_context *ctx, const struct audit_span *span)
 {
 	char comm[HID_FW_COMM_LEN + 1] = "?";
 	const char *dev = ctx && ctx->device ? ctx->device->sysname : "?";
@@ -231,45 +216,217 @@ static void summarize_denial(struct audit_log *a, const struct hid_fw_record *re
 		audit_plain_text(comm, sizeof(comm), rec->comm, HID_FW_COMM_LEN);
 
 	/* One line, formatted once, for stderr or syslog. */
-	snprintf(line, sizeof(line), "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s",
+	snprintf(line, sizeof(line), "%s %s %s report 0x%02x on %s by pid %u (%s) uid %u: rule %s%s",
 		 rec->flags & HID_FW_REC_ENFORCED ? "denied" : "would deny (audit)",
 		 audit_request_name(rec), audit_report_type_name(rec->rtype), rec->report_id,
-		 dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule);
+		 dev, (uint32_t)(rec->pid_tgid >> 32), comm, (uint32_t)rec->uid_gid, rule,
+		 span ? " (again; count in the audit log)" : "");
 	say_summary(a, line);
+}
+
+/* A JSON object as a line (adds "time"); NULL without memory. */
+static char *json_line(json_t *obj)
+{
+	char when[48];
+
+	audit_format_time(when, sizeof(when), timespec_ns(CLOCK_REALTIME));
+	json_object_set_new(obj, "time", json_string(when));
+	return json_dumps(obj, JSON_COMPACT);
+}
+
+/* The log reached its reserve (audit_bound.h): say so, in it. */
+static void tell_full(struct audit_log *a)
+{
+	json_t *o = json_pack("{s:s, s:I, s:s}", "event", "audit_log_full",
+			      "max_size", (json_int_t)a->bound.max_size, "message",
+			      "decisions past the first of each device are counted, not written, until the log is rotated");
+	_cleanup_free_ char *line = o ? json_line(o) : NULL;
+
+	say(LOG_WARNING, "the audit log %s is near its maximum size (%llu bytes): until it is rotated, only each device's first decision is written, the others are counted",
+	    a->path, (unsigned long long)a->bound.max_size);
+	if (line)
+		append_line(a, line, strlen(line));
+	else
+		a->failed++;
+	if (o)
+		audit_outlets_json(&a->outlets, o);
+	json_decref(o);
+}
+
+/* Write L, a decision standing for COUNT of them, as far as the size
+ * bound lets: what it does not, it counts. */
+static int write_decision(struct audit_log *a, const struct audit_line *l,
+			  const struct hid_fw_record *rec, const struct audit_context *ctx,
+			  uint64_t count)
+{
+	const char *sysname = ctx && ctx->device ? ctx->device->sysname : NULL;
+
+	switch (audit_bound_decision(&a->bound, l->len + 1, rec->hid_id, sysname,
+				     rec->action == HID_RULE_DENY, count)) {
+	case AUDIT_ROOM_COUNTED:
+		return 0;
+	case AUDIT_ROOM_WRITE_FULL:
+		tell_full(a);
+		break;
+	case AUDIT_ROOM_WRITE:
+		break;
+	}
+	return append_line(a, l->buf, l->len);
+}
+
+/* Write the record of the repeats of the last decision, if any. */
+static void tell_repeats(struct audit_log *a)
+{
+	struct audit_repeat *rp = &a->repeat;
+	struct audit_context ctx;
+
+	if (!rp->span.count)
+		return;
+	audit_repeat_context(rp, &ctx);
+	if (audit_format_repeat(&rp->line, rp->key, rp->key_len, &rp->span) < 0)
+		a->failed++;
+	else
+		write_decision(a, &rp->line, &rp->rec, &ctx, rp->span.count);
+	audit_outlets_record(&a->outlets, &rp->rec, &ctx, &rp->subject, &rp->span);
+	if (rp->rec.action == HID_RULE_DENY)
+		summarize_denial(a, &rp->rec, &ctx, &rp->span);
+	audit_repeat_told(rp);
+}
+
+int audit_tick(struct audit_log *a)
+{
+	uint64_t now = timespec_ns(CLOCK_MONOTONIC) / 1000000ULL;
+	uint64_t since = a->repeat.since_ms;
+
+	if (!a->repeat.span.count)
+		return -1;
+	if (now - since >= a->coalesce_ms) {
+		tell_repeats(a);
+		return -1;
+	}
+	return (int)(a->coalesce_ms - (now - since));
 }
 
 int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 		       const struct audit_context *ctx)
 {
-	int r = audit_format_record(&a->line, rec, ctx, boottime_to_realtime(rec->time_ns));
+	uint64_t when = boottime_to_realtime(rec->time_ns);
+	int r = audit_format_record(&a->line, rec, ctx, when);
+	const char *key;
+	size_t key_len;
 
 	if (r < 0) {
 		a->failed++;
 		return r;
 	}
-	r = append_line(a, a->line.buf, a->line.len);
-	audit_outlets_record(&a->outlets, rec, ctx, &a->line.subject);
+	key = a->line.buf + a->line.time_end;
+	key_len = a->line.len - a->line.time_end;
+	if (a->coalesce_ms && audit_repeat_same(&a->repeat, key, key_len)) {
+		audit_repeat_add(&a->repeat, rec, ctx, &a->line.subject, when,
+				 timespec_ns(CLOCK_MONOTONIC) / 1000000ULL);
+		return 0;
+	}
+	tell_repeats(a);
+	r = write_decision(a, &a->line, rec, ctx, 1);
+	/* Without memory for the key, the next repeat is a line of its own. */
+	if (a->coalesce_ms)
+		audit_repeat_set(&a->repeat, key, key_len);
+	audit_outlets_record(&a->outlets, rec, ctx, &a->line.subject, NULL);
 	if (rec->action == HID_RULE_DENY)
-		summarize_denial(a, rec, ctx);
+		summarize_denial(a, rec, ctx, NULL);
 	return r;
 }
 
 int audit_write_json(struct audit_log *a, json_t *obj)
 {
 	_cleanup_free_ char *line = NULL;
-	char when[48];
-	int r;
+	int r = 0;
 
-	audit_format_time(when, sizeof(when), timespec_ns(CLOCK_REALTIME));
-	json_object_set_new(obj, "time", json_string(when));
-	line = json_dumps(obj, JSON_COMPACT);
+	tell_repeats(a);
+	line = json_line(obj);
 	if (!line) {
 		a->failed++;
 		return -ENOMEM;
 	}
-	r = append_line(a, line, strlen(line));
+	switch (audit_bound_event(&a->bound, strlen(line) + 1)) {
+	case AUDIT_ROOM_COUNTED:
+		break;
+	case AUDIT_ROOM_WRITE_FULL:
+		tell_full(a);
+		/* fall through */
+	case AUDIT_ROOM_WRITE:
+		r = append_line(a, line, strlen(line));
+		break;
+	}
 	audit_outlets_json(&a->outlets, obj);
 	return r < 0 ? r : audit_flush(a);
+}
+
+/* The records the size bound counted, as one record (in the file or
+ * not: FORCE writes it past the bound, when the daemon stops). */
+static void tell_counts(struct audit_log *a, bool force, uint64_t new_size)
+{
+	uint64_t total = 0;
+	json_t *o;
+
+	if (!audit_bound_has_counts(&a->bound)) {
+		audit_bound_reset(&a->bound, new_size);
+		return;
+	}
+	o = audit_bound_counts_json(&a->bound, &total);
+	say(LOG_WARNING, "%llu audit record%s not written while the log %s was at its maximum size; counted per device in a records_not_written record",
+	    (unsigned long long)total, total == 1 ? "" : "s", a->path);
+	audit_bound_reset(&a->bound, new_size);
+	if (!o) {
+		a->failed++;
+		return;
+	}
+	if (force) {
+		_cleanup_free_ char *line = json_line(o);
+
+		if (line)
+			append_line(a, line, strlen(line));
+		else
+			a->failed++;
+		audit_outlets_json(&a->outlets, o);
+	} else {
+		audit_write_json(a, o);
+	}
+	json_decref(o);
+}
+
+int audit_reopen(struct audit_log *a)
+{
+	int fd;
+
+	tell_repeats(a);
+	audit_flush(a);
+	fd = open_log(a->path);
+
+	if (fd < 0)
+		return fd;
+	close(a->fd);
+	a->fd = fd;
+	tell_counts(a, false, file_size(fd));
+	audit_flush(a);
+	return 0;
+}
+
+void audit_log_close(struct audit_log *a)
+{
+	if (a->fd >= 0) {
+		tell_repeats(a);
+		tell_counts(a, true, 0);
+		audit_flush(a);
+		close(a->fd);
+	}
+	a->fd = -1;
+	audit_outlets_close(&a->outlets);
+	free(a->path);
+	a->path = NULL;
+	audit_line_free(&a->line);
+	audit_repeat_free(&a->repeat);
+	audit_bound_free(&a->bound);
 }
 
 /* The audit log holds what users did and which programs they ran: root's

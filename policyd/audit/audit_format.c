@@ -460,6 +460,7 @@ int audit_format_record(struct audit_line *l, const struct hid_fw_record *rec,
 	PUT_LITERAL(l, "{");
 	put_key(l, "time", true);
 	put_time(l, realtime_ns);
+	l->time_end = l->len;
 	PUT_LITERAL(l, ",\"event\":\"decision\"");
 	put_name(l, "action", rec->action == HID_RULE_DENY ? "deny" : "allow");
 	put_key(l, "enforced", false);
@@ -485,6 +486,28 @@ int audit_format_record(struct audit_line *l, const struct hid_fw_record *rec,
 	format_device(l, rec, ctx);
 	format_rule(l, rec, ctx);
 	format_process(l, rec);
+	PUT_LITERAL(l, "}");
+	return l->error;
+}
+
+int audit_format_repeat(struct audit_line *l, const char *key, size_t key_len,
+			const struct audit_span *span)
+{
+	l->len = 0;
+	l->error = 0;
+	l->time_end = 0;
+	if (key_len < 2 || key[0] != ',' || key[key_len - 1] != '}')
+		return -EINVAL;
+	PUT_LITERAL(l, "{");
+	put_key(l, "time", true);
+	put_time(l, span->last_ns);
+	l->time_end = l->len;
+	put(l, key, key_len - 1);
+	put_key_uint(l, "count", span->count);
+	put_key(l, "first", false);
+	put_time(l, span->first_ns);
+	put_key(l, "last", false);
+	put_time(l, span->last_ns);
 	PUT_LITERAL(l, "}");
 	return l->error;
 }

@@ -17,9 +17,10 @@
 struct audit_context;
 struct audit_processes;
 
-/* The rule name of a refusal of a report number the device does not
- * declare (HID_RULE_INDEX_UNDECLARED), in records and messages. */
-#define AUDIT_RULE_UNDECLARED "(report ID the device does not declare)"
+/* The rule name of a refusal of a report whose type and ID the device's
+ * descriptor does not declare (HID_RULE_INDEX_UNDECLARED), in records and
+ * messages; the record's request names the type and ID. */
+#define AUDIT_RULE_UNDECLARED "(report type and ID the descriptor does not declare)"
 
 /* Who made a request, as far as the record and /proc tell: what the
  * record's "process" object holds, for the outlets (journal, Linux audit)
@@ -51,6 +52,9 @@ struct audit_line {
 	uint64_t time_secs;	/* the second time[] holds */
 	char time[32];		/* "\"2026-12-03T06:29:40" */
 	size_t time_len;	/* 0: none yet */
+	/* Where the record's time ends in buf: what follows is every other
+	 * field, the same for repeats of one decision (audit_repeat.h). */
+	size_t time_end;
 	/* The processes of the current batch, read from /proc once each
 	 * (audit_process.h); allocated with the first record that names
 	 * one. */
@@ -68,6 +72,23 @@ void audit_line_free(struct audit_line *l);
  */
 int audit_format_record(struct audit_line *l, const struct hid_fw_record *rec,
 			const struct audit_context *ctx, uint64_t realtime_ns);
+
+/* Repeats of one decision told in one record: how many, and the
+ * CLOCK_REALTIME times of the first and the last, in nanoseconds. */
+struct audit_span {
+	uint64_t count;
+	uint64_t first_ns, last_ns;
+};
+
+/*
+ * Replace L's contents with the record of SPAN's repeats of a decision
+ * whose line, from after its time, is KEY (KEY_LEN bytes, ending in '}'):
+ * the same fields with "time" the last repeat's, and "count", "first" and
+ * "last" added. Returns 0, -EINVAL for a KEY that is no such line, or
+ * -ENOMEM.
+ */
+int audit_format_repeat(struct audit_line *l, const char *key, size_t key_len,
+			const struct audit_span *span);
 
 /* Names of a record's request and report type, as the log writes them. */
 const char *audit_request_name(const struct hid_fw_record *rec);

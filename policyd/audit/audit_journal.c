@@ -128,12 +128,14 @@ static void request_text(char *buf, size_t size, const struct hid_fw_record *rec
 }
 
 int audit_journal_decision(struct journal_entry *e, const struct hid_fw_record *rec,
-			   const struct audit_context *ctx, const struct audit_subject *proc)
+			   const struct audit_context *ctx, const struct audit_subject *proc,
+			   const struct audit_span *span)
 {
 	const struct hid_dev_info *dev = ctx ? ctx->device : NULL;
 	bool deny = rec->action == HID_RULE_DENY, enforced = rec->flags & HID_FW_REC_ENFORCED;
 	const char *rule = rule_name(rec, ctx);
 	char request[64], comm[HID_FW_COMM_LEN + 1] = "?", subject[64], payload[2 * HID_FW_PAYLOAD_BYTES + 1];
+	char first[48] = "", last[48] = "", times[128] = "";
 	unsigned int plen = rec->payload_len < HID_FW_PAYLOAD_BYTES ? rec->payload_len :
 				    HID_FW_PAYLOAD_BYTES;
 
@@ -154,9 +156,20 @@ int audit_journal_decision(struct journal_entry *e, const struct hid_fw_record *
 		snprintf(subject, sizeof(subject), "%s (pid %u, uid %u)", comm, proc->pid, proc->uid);
 	else
 		snprintf(subject, sizeof(subject), "%s (pid %u)", comm, proc->pid);
-	add(e, "MESSAGE", "%s %s on %s from %s: rule %s",
+	if (span) {
+		audit_format_time(first, sizeof(first), span->first_ns);
+		audit_format_time(last, sizeof(last), span->last_ns);
+		snprintf(times, sizeof(times), " (%llu times more, %s to %s)",
+			 (unsigned long long)span->count, first, last);
+	}
+	add(e, "MESSAGE", "%s %s on %s from %s: rule %s%s",
 	    !deny ? "allowed" : enforced ? "denied" : "would deny (audit mode)", request,
-	    dev ? dev->sysname : "?", subject, rule ?: "?");
+	    dev ? dev->sysname : "?", subject, rule ?: "?", times);
+	if (span) {
+		add(e, "HID_POLICY_COUNT", "%llu", (unsigned long long)span->count);
+		add(e, "HID_POLICY_FIRST", "%s", first);
+		add(e, "HID_POLICY_LAST", "%s", last);
+	}
 	add(e, "HID_POLICY_EVENT", "%s", "decision");
 	add(e, "HID_POLICY_ACTION", "%s", deny ? "deny" : "allow");
 	add(e, "HID_POLICY_ENFORCED", "%d", enforced);
@@ -296,6 +309,28 @@ int audit_journal_event(struct journal_entry *e, json_t *record)
 		    (long long)json_integer_value(json_object_get(record, "count")));
 		add_json(e, "HID_POLICY_COUNT", json_object_get(record, "count"));
 		add_json(e, "HID_POLICY_TOTAL", json_object_get(record, "total"));
+	} else if (!strcmp(event, "records_suppressed")) {
+		add(e, "MESSAGE_ID", "%s", AUDIT_JOURNAL_ID_OVER_BUDGET);
+		add(e, "PRIORITY", "%d", LOG_WARNING);
+		add(e, "MESSAGE", "%lld denials and %lld logged allows on %s not recorded individually: over the device's record budget",
+		    (long long)json_integer_value(json_object_get(record, "denied")),
+		    (long long)json_integer_value(json_object_get(record, "allowed")), dev_name(record));
+		add_json(e, "HID_POLICY_DENIED", json_object_get(record, "denied"));
+		add_json(e, "HID_POLICY_ALLOWED", json_object_get(record, "allowed"));
+	} else if (!strcmp(event, "audit_log_full") || !strcmp(event, "records_not_written")) {
+		bool full = !strcmp(event, "audit_log_full");
+
+		add(e, "MESSAGE_ID", "%s", AUDIT_JOURNAL_ID_LOG_FULL);
+		add(e, "PRIORITY", "%d", LOG_WARNING);
+		if (full)
+			add(e, "MESSAGE", "the audit log reached its bound (%lld bytes): each device's decisions past its first are counted, not written, until it is rotated",
+			    (long long)json_integer_value(json_object_get(record, "max_size")));
+		else
+			add(e, "MESSAGE", "%lld decisions and %lld other records were not written to the audit log at its maximum size (counted per device there)",
+			    (long long)json_integer_value(json_object_get(record, "decisions")),
+			    (long long)json_integer_value(json_object_get(record, "other_records")));
+		add_json(e, "HID_POLICY_MAX_SIZE", json_object_get(record, "max_size"));
+		add_json(e, "HID_POLICY_DECISIONS", json_object_get(record, "decisions"));
 	} else {
 		return -ENOENT;
 	}

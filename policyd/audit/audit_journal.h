@@ -26,6 +26,8 @@
 #define AUDIT_JOURNAL_ID_FIREWALL_DETACHED	"57a570fd27974e0bbd629065cd29ae4c"
 #define AUDIT_JOURNAL_ID_RECORDS_DROPPED	"91f3fa40b284440c8a983ba974b022d8"
 #define AUDIT_JOURNAL_ID_SUPPRESSED		"57f89e1c09f642349bcd1bd1b94dd662"
+#define AUDIT_JOURNAL_ID_OVER_BUDGET		"d06a92b3cc5941a98b5a962119b94dac"
+#define AUDIT_JOURNAL_ID_LOG_FULL		"649a591a5e0c49f6b30f55808dbae42a"
 
 /* At most this many decision entries per interval go to the journal; the
  * rest are counted and told in one entry when the next interval starts.
@@ -50,12 +52,15 @@ void journal_entry_done(struct journal_entry *e);
 const char *journal_entry_get(const struct journal_entry *e, const char *name);
 
 /* Build the entry of a firewall decision. PROC is what audit_format_record()
- * found about the process. Returns 0 or -errno. */
+ * found about the process; SPAN, when not NULL, the repeats the entry
+ * stands for (HID_POLICY_COUNT, _FIRST, _LAST). Returns 0 or -errno. */
 struct audit_context;
 int audit_journal_decision(struct journal_entry *e, const struct hid_fw_record *rec,
-			   const struct audit_context *ctx, const struct audit_subject *proc);
+			   const struct audit_context *ctx, const struct audit_subject *proc,
+			   const struct audit_span *span);
 /* Build the entry of another audit record (grants and ends of temporary
- * allows, detached firewalls, dropped records): its JSON object. Returns 0,
+ * allows, detached firewalls, dropped records, records over a device's
+ * budget, a full log and what it did not take): its JSON object. Returns 0,
  * -ENOENT for an event the journal does not carry, or -errno. */
 int audit_journal_event(struct journal_entry *e, json_t *record);
 /* The entry telling that N decisions were not sent (rate limit). */

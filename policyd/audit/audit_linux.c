@@ -87,7 +87,8 @@ static int finish(struct message *m)
 }
 
 int audit_linux_decision(char *buf, size_t size, const struct hid_fw_record *rec,
-			 const struct audit_context *ctx, const struct audit_subject *proc)
+			 const struct audit_context *ctx, const struct audit_subject *proc,
+			 const struct audit_span *span)
 {
 	struct message m = { .buf = buf, .size = size };
 	const struct hid_dev_info *dev = ctx ? ctx->device : NULL;
@@ -137,8 +138,16 @@ int audit_linux_decision(char *buf, size_t size, const struct hid_fw_record *rec
 	if (proc->unit_len)
 		put_text(&m, "ounit", proc->unit, proc->unit_len);
 	put(&m, " source=%s", proc->hidraw ? "hidraw" : "kernel");
+	if (span) {
+		char first[48], last[48];
+
+		audit_format_time(first, sizeof(first), span->first_ns);
+		audit_format_time(last, sizeof(last), span->last_ns);
+		put(&m, " count=%llu first=%s last=%s", (unsigned long long)span->count, first, last);
+	}
 	return finish(&m);
 }
+
 
 static const char *str(json_t *o, const char *key)
 {
@@ -158,6 +167,21 @@ static void put_json_text(struct message *m, const char *key, json_t *o, const c
 		put_text(m, key, s, strlen(s));
 }
 
+/* Denials over a device's record budget: counted, not one by one. */
+static int over_budget(struct message *m, json_t *record, bool *success)
+{
+	json_t *dev = json_object_get(record, "device");
+
+	if (num(record, "denied") <= 0)
+		return -ENOENT;
+	put(m, "op=hid-requests-denied-unrecorded count=%lld", num(record, "denied"));
+	if (json_is_integer(json_object_get(dev, "hid_id")))
+		put(m, " hid_id=%lld", num(dev, "hid_id"));
+	put_json_text(m, "hid_dev", dev, "sysfs");
+	*success = false;
+	return finish(m);
+}
+
 int audit_linux_event(char *buf, size_t size, json_t *record, bool *success)
 {
 	struct message m = { .buf = buf, .size = size };
@@ -169,11 +193,13 @@ int audit_linux_event(char *buf, size_t size, json_t *record, bool *success)
 	json_t *v;
 	bool granted;
 
+	if (size)
+		buf[0] = '\0';
+	if (event && !strcmp(event, "records_suppressed"))
+		return over_budget(&m, record, success);
 	if (!event || (strcmp(event, "exception_granted") && strcmp(event, "exception_ended")))
 		return -ENOENT;
 	granted = !strcmp(event, "exception_granted");
-	if (size)
-		buf[0] = '\0';
 	put(&m, "op=%s exception=%lld", granted ? "hid-temporary-allow-granted" :
 		"hid-temporary-allow-ended", num(x, "id"));
 	if (json_is_integer(json_object_get(dev, "hid_id")))

@@ -38,14 +38,18 @@ void audit_linux_close(int fd);
  * The message of a decision (op=hid-request-denied ...), into BUF. Strings
  * from the outside (device and program names, rule names) are quoted, or
  * hex-encoded when they hold a space, a quote or a control character, as
- * the audit tools expect (ausearch -i decodes them). Returns 0, or -ENOENT
+ * the audit tools expect (ausearch -i decodes them). With SPAN, the record
+ * of that many repeats: count=N first=... last=... at the end. Returns 0, or -ENOENT
  * when the record is not one the audit trail carries (allows, and denials
  * in audit mode), or -E2BIG.
  */
 int audit_linux_decision(char *buf, size_t size, const struct hid_fw_record *rec,
-			 const struct audit_context *ctx, const struct audit_subject *proc);
-/* The message of a grant or end of a temporary allow; -ENOENT for other
- * records. *SUCCESS is the record's res= (a grant succeeded). */
+			 const struct audit_context *ctx, const struct audit_subject *proc,
+			 const struct audit_span *span);
+/* The message of a grant or end of a temporary allow, or of denials on a
+ * device over its record budget (op=hid-requests-denied-unrecorded
+ * count=N); -ENOENT for other records. *SUCCESS is the record's res= (a
+ * grant succeeded). */
 int audit_linux_event(char *buf, size_t size, json_t *record, bool *success);
 
 /* Send MESSAGE with res=success or res=failed. Returns 0 or -errno. */

@@ -98,12 +98,13 @@ static void linux_send(struct audit_outlets *o, const char *message, int built, 
 }
 
 void audit_outlets_record(struct audit_outlets *o, const struct hid_fw_record *rec,
-			  const struct audit_context *ctx, const struct audit_subject *proc)
+			  const struct audit_context *ctx, const struct audit_subject *proc,
+			  const struct audit_span *span)
 {
 	if (o->journal && journal_take(o)) {
 		struct journal_entry e;
 
-		journal_send(o, &e, audit_journal_decision(&e, rec, ctx, proc));
+		journal_send(o, &e, audit_journal_decision(&e, rec, ctx, proc, span));
 	}
 	if (o->linux_fd >= 0 && rec->action == HID_RULE_DENY && (rec->flags & HID_FW_REC_ENFORCED)) {
 		char message[AUDIT_LINUX_MESSAGE_MAX];
@@ -113,8 +114,8 @@ void audit_outlets_record(struct audit_outlets *o, const struct hid_fw_record *r
 			o->linux_counts.held++;
 			return;
 		}
-		linux_send(o, message, audit_linux_decision(message, sizeof(message), rec, ctx, proc),
-			   false);
+		linux_send(o, message,
+			   audit_linux_decision(message, sizeof(message), rec, ctx, proc, span), false);
 	}
 }
 

@@ -48,8 +48,10 @@ struct audit_outlets {
 int audit_outlets_open(struct audit_outlets *o, bool journal, bool linux_audit);
 void audit_outlets_close(struct audit_outlets *o);
 
-/* A decision, formatted into the JSON log with PROC (audit_line.process). */
+/* A decision, formatted into the JSON log with PROC (audit_line.process);
+ * with SPAN, the record of that many repeats of it (NULL: one). */
 void audit_outlets_record(struct audit_outlets *o, const struct hid_fw_record *rec,
-			  const struct audit_context *ctx, const struct audit_subject *proc);
+			  const struct audit_context *ctx, const struct audit_subject *proc,
+			  const struct audit_span *span);
 /* Another record (a JSON object with "event"). */
 void audit_outlets_json(struct audit_outlets *o, json_t *record);

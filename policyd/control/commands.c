@@ -447,8 +447,9 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	if (depends < 0)
 		return command_failf(err, errsize, depends, "%s", text);
 
-	/* A temporary allow that matches decides before any rule. */
-	for (size_t i = 0; i < cmds->state->exceptions.n; i++) {
+	/* A temporary allow that matches decides before any rule, but not
+	 * before the check of the reports the descriptor declares. */
+	for (size_t i = 0; v.index != HID_RULE_INDEX_UNDECLARED && i < cmds->state->exceptions.n; i++) {
 		const struct exception *e = &cmds->state->exceptions.items[i];
 		struct hid_rule hr = { .kinds = e->kinds, .action = HID_RULE_ALLOW, .sender = e->sender };
 		enum policy_match_result em;

@@ -324,12 +324,17 @@ void ctl_print_log_record(FILE *f, json_t *rec, bool utc)
 		const char *action = str(rec, "action");
 
 		ctl_output_request(rec, what, sizeof(what));
-		fprintf(f, "%-24s %-8s %-22s %-28s pid %lld (%s) uid %lld; rule %s\n", time_shown,
+		fprintf(f, "%-24s %-8s %-22s %-28s pid %lld (%s) uid %lld; rule %s", time_shown,
 			!strcmp(action, "deny") && !json_is_true(json_object_get(rec, "enforced")) ?
 			"deny*" : action,
 			json_is_string(json_object_get(dev, "sysfs")) ? str(dev, "sysfs") : "?",
 			what, num(proc, "pid"), str(proc, "comm"), num(proc, "uid"),
 			str(json_object_get(rec, "rule"), "name"));
+		/* a record of repeats (audit_repeat.h) */
+		if (json_is_integer(json_object_get(rec, "count")) && str(rec, "first"))
+			fprintf(f, "; %lld times more since %s", num(rec, "count"),
+				ctl_output_time(str(rec, "first"), utc, when, sizeof(when)));
+		fputc('\n', f);
 	} else if (!strcmp(event, "exception_granted") || !strcmp(event, "exception_ended")) {
 		json_t *by = json_object_get(rec, "granted_by");
 		bool granted = !strcmp(event, "exception_granted");

@@ -38,9 +38,17 @@ static void stamp(char first[32], char last[32], const char *when)
 		snprintf(last, 32, "%s", when);
 }
 
-/* Count one denial in T's row KEY (made when new, with LABEL and UID). */
+/* What a record stands for: one denial at WHEN, or the repeats of one
+ * (audit_repeat.h), N of them from SINCE to WHEN. */
+struct denials {
+	long long n;
+	bool enforced;
+	const char *since, *when;
+};
+
+/* Count D in T's row KEY (made when new, with LABEL and UID). */
 static void count(struct ctl_report *r, struct report_table *t, const char *key,
-		  const char *label, long long uid, bool enforced, const char *when)
+		  const char *label, long long uid, const struct denials *d)
 {
 	struct report_row *row = NULL;
 
@@ -71,9 +79,10 @@ static void count(struct ctl_report *r, struct report_table *t, const char *key,
 			row->label = copy;
 		}
 	}
-	row->denials++;
-	row->enforced += enforced;
-	stamp(row->first, row->last, when);
+	row->denials += d->n;
+	row->enforced += d->enforced ? d->n : 0;
+	stamp(row->first, row->last, d->since);
+	stamp(row->first, row->last, d->when);
 }
 
 static const char *str(json_t *o, const char *key)
@@ -85,16 +94,23 @@ void ctl_report_add(struct ctl_report *r, json_t *rec)
 {
 	json_t *dev = json_object_get(rec, "device"), *rule = json_object_get(rec, "rule");
 	json_t *proc = json_object_get(rec, "process"), *uid = json_object_get(proc, "uid");
-	bool enforced = json_is_true(json_object_get(rec, "enforced"));
+	json_t *repeats = json_object_get(rec, "count");
 	const char *when = str(rec, "time"), *set = str(rule, "rule_set");
+	struct denials d = { .n = 1, .enforced = json_is_true(json_object_get(rec, "enforced")),
+			     .since = when, .when = when };
 	char key[512];
 
 	if (!str(rec, "event") || strcmp(str(rec, "event"), "decision") || !str(rec, "action") ||
 	    strcmp(str(rec, "action"), "deny") || !when || strlen(when) >= 32)
 		return;
-	r->denials++;
-	r->enforced += enforced;
-	stamp(r->first, r->last, when);
+	if (json_is_integer(repeats) && json_integer_value(repeats) > 0)
+		d.n = json_integer_value(repeats);
+	if (str(rec, "first") && strlen(str(rec, "first")) < 32)
+		d.since = str(rec, "first");
+	r->denials += d.n;
+	r->enforced += d.enforced ? d.n : 0;
+	stamp(r->first, r->last, d.since);
+	stamp(r->first, r->last, d.when);
 
 	/* a device model, whichever of its units and plugs */
 	if (str(dev, "vendor") && str(dev, "product"))
@@ -103,7 +119,7 @@ void ctl_report_add(struct ctl_report *r, json_t *rec)
 	else
 		snprintf(key, sizeof(key), "hid_id %lld",
 			 (long long)json_integer_value(json_object_get(dev, "hid_id")));
-	count(r, &r->devices, key, str(dev, "name"), -1, enforced, when);
+	count(r, &r->devices, key, str(dev, "name"), -1, &d);
 
 	if (str(rule, "name"))
 		snprintf(key, sizeof(key), "%s", str(rule, "name"));
@@ -114,9 +130,9 @@ void ctl_report_add(struct ctl_report *r, json_t *rec)
 		char both[600];
 
 		snprintf(both, sizeof(both), "%s\n%s", set, key);
-		count(r, &r->rules, both, NULL, -1, enforced, when);
+		count(r, &r->rules, both, NULL, -1, &d);
 	} else {
-		count(r, &r->rules, key, NULL, -1, enforced, when);
+		count(r, &r->rules, key, NULL, -1, &d);
 	}
 
 	if (str(proc, "exe"))
@@ -127,14 +143,14 @@ void ctl_report_add(struct ctl_report *r, json_t *rec)
 		snprintf(key, sizeof(key), "(a kernel driver)");
 	else
 		snprintf(key, sizeof(key), "(unknown)");
-	count(r, &r->programs, key, NULL, -1, enforced, when);
+	count(r, &r->programs, key, NULL, -1, &d);
 
 	if (json_is_integer(uid))
 		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(uid));
 	else
 		snprintf(key, sizeof(key), "(unknown)");
 	count(r, &r->users, key, NULL, json_is_integer(uid) ? (long long)json_integer_value(uid) : -1,
-	      enforced, when);
+	      &d);
 }
 
 static int by_denials(const void *a, const void *b)

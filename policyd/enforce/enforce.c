@@ -297,7 +297,7 @@ void enforce_added(struct enforcer *en, const char *sysname, bool bound)
 	/* A bind event follows a successful probe: the reports are parsed. */
 	info.bound = info.bound || bound;
 	if (info.descriptor_malformed)
-		say(LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault",
+		say(LOG_WARNING, "%s (%s): its report descriptor is malformed; rules match the application collections found before the fault, and a request to a report declared after it is refused",
 		    info.sysname, info.name);
 	apply_policy(en, en->state->policy, &info);
 }

@@ -54,7 +54,7 @@ bool fw_kernel_has_hid_bpf(void)
 }
 
 /* Load the firewall object once: its programs serve every device. */
-static int load_programs(struct fw_loader *l)
+static int load_programs(struct fw_loader *l, const struct fw_budget *budget)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = l->pin_root);
 	struct hid_firewall_bpf *skel;
@@ -66,6 +66,8 @@ static int load_programs(struct fw_loader *l)
 	skel->rodata->have_pid_tgid = l->features.pid_tgid;
 	skel->rodata->have_task = l->features.uid_gid && l->features.comm;
 	skel->rodata->have_cgroup = l->features.cgroup;
+	skel->rodata->budget_burst = budget->burst;
+	skel->rodata->budget_refill_ns = budget->rate ? 1000000000ULL / budget->rate : 0;
 	/* Loading creates and pins the shared maps (or reuses the pinned
 	 * ones) and has the kernel's verifier check the programs before any
 	 * device depends on them. */
@@ -178,13 +180,16 @@ int fw_retire_previous(struct fw_loader *l)
 	return r;
 }
 
-int fw_loader_open(struct fw_loader *l, const char *pin_root)
+int fw_loader_open(struct fw_loader *l, const char *pin_root, const struct fw_budget *budget)
 {
+	static const struct fw_budget default_budget = {
+		.burst = HID_FW_BUDGET_BURST, .rate = HID_FW_BUDGET_RATE,
+	};
 	_cleanup_free_ char *devices = NULL;
 	int r;
 
 	memset(l, 0, sizeof(*l));
-	l->rules_fd = l->events_fd = l->stats_fd = -1;
+	l->rules_fd = l->events_fd = l->stats_fd = l->budget_fd = l->budget_told_fd = -1;
 	libbpf_set_print(libbpf_print);
 
 	l->features.hid_bpf = fw_kernel_has_hid_bpf();
@@ -209,18 +214,24 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root)
 	if (mkdir(devices, 0700) < 0 && errno != EEXIST)
 		return -errno;
 
-	r = load_programs(l);
+	r = load_programs(l, budget ?: &default_budget);
 	if (r < 0)
 		return r;
 	l->rules_fd = open_pinned(l, "hid_rules");
 	l->events_fd = open_pinned(l, "hid_events");
 	l->stats_fd = open_pinned(l, "hid_stats");
+	l->budget_fd = open_pinned(l, "hid_budget");
+	l->budget_told_fd = open_pinned(l, "hid_budget_told");
 	if (l->rules_fd < 0)
 		return l->rules_fd;
 	if (l->events_fd < 0)
 		return l->events_fd;
 	if (l->stats_fd < 0)
 		return l->stats_fd;
+	if (l->budget_fd < 0)
+		return l->budget_fd;
+	if (l->budget_told_fd < 0)
+		return l->budget_told_fd;
 	return 0;
 }
 
@@ -229,7 +240,9 @@ void fw_loader_close(struct fw_loader *l)
 	closep(&l->rules_fd);
 	closep(&l->events_fd);
 	closep(&l->stats_fd);
-	l->rules_fd = l->events_fd = l->stats_fd = -1;
+	closep(&l->budget_fd);
+	closep(&l->budget_told_fd);
+	l->rules_fd = l->events_fd = l->stats_fd = l->budget_fd = l->budget_told_fd = -1;
 	hid_firewall_bpf__destroy(l->programs);
 	l->programs = NULL;
 	for (size_t i = 0; i < l->n_watches; i++)
@@ -632,6 +645,44 @@ int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out)
 	return 0;
 }
 
+int fw_for_each_budget(struct fw_loader *l,
+		       int (*fn)(const struct fw_budget_counts *c, void *userdata), void *userdata)
+{
+	uint32_t key, next;
+	uint32_t *prev = NULL;
+	int r;
+
+	while (bpf_map_get_next_key(l->budget_fd, prev, &next) == 0) {
+		struct fw_budget_counts c = { .hid_id = next };
+
+		key = next;
+		prev = &key;
+		/* Deleted meanwhile: nothing left to tell. */
+		if (bpf_map_lookup_elem(l->budget_fd, &key, &c.budget) < 0)
+			continue;
+		if (bpf_map_lookup_elem(l->budget_told_fd, &key, &c.told) < 0 && errno != ENOENT)
+			return -errno;
+		r = fn(&c, userdata);
+		if (r < 0)
+			return r;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+int fw_budget_told(struct fw_loader *l, uint32_t hid_id, const struct hid_fw_budget_told *told)
+{
+	return bpf_map_update_elem(l->budget_told_fd, &hid_id, told, BPF_ANY) < 0 ? -errno : 0;
+}
+
+int fw_budget_forget(struct fw_loader *l, uint32_t hid_id)
+{
+	if (bpf_map_delete_elem(l->budget_fd, &hid_id) < 0 && errno != ENOENT)
+		return -errno;
+	if (bpf_map_delete_elem(l->budget_told_fd, &hid_id) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
 static int cleanup_one(const char *path, uint32_t hid_id, void *userdata)
 {
 	int *first_error = userdata;
@@ -644,7 +695,9 @@ static int cleanup_one(const char *path, uint32_t hid_id, void *userdata)
 
 int fw_cleanup(const char *pin_root)
 {
-	static const char *const maps[] = { "hid_rules", "hid_events", "hid_stats" };
+	static const char *const maps[] = {
+		"hid_rules", "hid_events", "hid_stats", "hid_budget", "hid_budget_told",
+	};
 	_cleanup_free_ char *devices = NULL;
 	int first_error = 0, r;
 

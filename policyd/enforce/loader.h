@@ -6,6 +6,8 @@
  *
  * State lives in bpffs under the pin root (HID_FW_PIN_ROOT by default):
  *   hid_rules, hid_events, hid_stats   the maps every instance shares
+ *   hid_budget, hid_budget_told        each device's budget of records,
+ *                                      and what the daemon told of it
  *   devices/<hid_id>                   the registered struct_ops map of
  *                                      the instance attached to that device
  * A registered hid_bpf_ops stays attached when every file descriptor is
@@ -42,6 +44,13 @@ struct fw_features {
 
 struct hid_firewall_bpf;
 
+/* Each device's budget of audit records (hid_firewall.h): BURST records
+ * at once, then RATE per second. BURST 0: no budget. */
+struct fw_budget {
+	uint32_t burst;
+	uint32_t rate;
+};
+
 /* An instance this loader attached or adopted: a descriptor of its
  * struct_ops map, kept so that fw_check_attached() costs one lookup and
  * needs neither the pin nor more than CAP_BPF. */
@@ -59,6 +68,7 @@ struct fw_loader {
 	int rules_fd;		/* pinned maps, opened once */
 	int events_fd;
 	int stats_fd;
+	int budget_fd, budget_told_fd;
 	struct fw_watch *watches;
 	size_t n_watches, cap_watches;
 	/* State of a hid-policyd with another rules layout (an older
@@ -67,11 +77,12 @@ struct fw_loader {
 };
 
 /* Check kernel support, probe helpers, create (or reuse) the shared maps
- * under pin_root. State pinned there by a hid-policyd whose rules have
+ * under pin_root, load the programs with BUDGET (NULL: the default,
+ * HID_FW_BUDGET_BURST and HID_FW_BUDGET_RATE). State pinned there by a hid-policyd whose rules have
  * another layout cannot be shared: it is moved to PIN_ROOT-previous, where
  * its firewalls keep protecting their devices until fw_retire_previous().
  * Returns 0, -EOPNOTSUPP without HID-BPF, or -errno. */
-int fw_loader_open(struct fw_loader *l, const char *pin_root);
+int fw_loader_open(struct fw_loader *l, const char *pin_root, const struct fw_budget *budget);
 /* Detach the firewalls of the state moved aside, once this daemon has
  * attached its own, and remove their pins. Returns 0 or -errno. */
 int fw_retire_previous(struct fw_loader *l);
@@ -133,6 +144,23 @@ int fw_for_each_attached(struct fw_loader *l,
 
 /* Sum of the per-CPU counters. */
 int fw_read_stats(struct fw_loader *l, struct hid_fw_stats *out);
+
+/* A device's budget counts (hid_fw_budget) and what the daemon has told of
+ * them so far (zero when nothing). */
+struct fw_budget_counts {
+	uint32_t hid_id;
+	struct hid_fw_budget budget;
+	struct hid_fw_budget_told told;
+};
+
+/* Call FN for every device with a budget entry. FN returns 0 to go on, or
+ * a negative errno to stop (returned). */
+int fw_for_each_budget(struct fw_loader *l,
+		       int (*fn)(const struct fw_budget_counts *c, void *userdata), void *userdata);
+/* Remember that the counts TOLD of hid_id are in the audit log. */
+int fw_budget_told(struct fw_loader *l, uint32_t hid_id, const struct hid_fw_budget_told *told);
+/* Forget a device's budget (it is gone and its counts are told). */
+int fw_budget_forget(struct fw_loader *l, uint32_t hid_id);
 
 
 /* Remove every pin under pin_root, detaching every instance (an instance

@@ -85,6 +85,7 @@ void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size
 
 	info->descriptor_known = len > 0;
 	info->n_usages = 0;
+	memset(info->declared, 0, sizeof(info->declared));
 	info->n_reports = 0;
 	info->reports_incomplete = false;
 	if (!len)
@@ -93,7 +94,11 @@ void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size
 	r = hid_descriptor_applications(desc, len, info->usages, HID_DESCRIPTOR_USAGES_MAX, &n);
 	info->n_usages = (uint8_t)n;
 	info->descriptor_malformed = r == -EBADMSG;
-	r = hid_descriptor_reports(desc, len, info->reports, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n);
+	/* One walk for both. Malformed: the reports before the fault
+	 * (hid-core would not have parsed it; requests to any other are
+	 * refused, and usage page rules see only those). */
+	r = hid_descriptor_reports(desc, len, info->declared, info->reports,
+				   HID_DESCRIPTOR_REPORT_USAGES_MAX, &n);
 	info->n_reports = (uint8_t)n;
 	info->reports_incomplete = r < 0;
 }

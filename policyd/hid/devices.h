@@ -31,7 +31,12 @@ struct hid_dev_info {
 	uint8_t n_usages;
 	uint32_t usages[HID_DESCRIPTOR_USAGES_MAX];	/* top-level application collections */
 	uint8_t descriptor_sha256[SHA256_BYTES];
-	/* its Input, Output and Feature items' report IDs and usages */
+	/* The reports it declares (hid_descriptor_reports()): none while
+	 * the descriptor is not known, so that the firewall refuses every
+	 * request from user space until it is. */
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
+	/* its Input, Output and Feature items' report IDs and usages, from
+	 * the same walk */
 	uint8_t n_reports;
 	bool reports_incomplete;	/* more than kept, or malformed */
 	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];

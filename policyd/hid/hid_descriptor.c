@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A report descriptor read for two things: its application collections
- * (the Usage Page and the first Usage, or Usage Minimum, before each
- * top-level Collection) and the usages each Input, Output and Feature item
- * carries, with its report ID. Main, global and local items are decoded
- * (short and long forms); every item neither needs is stepped over. Nothing
- * is trusted: sizes are checked against the end of the buffer, nesting,
- * the Push stack and the usages kept are bounded.
+ * A report descriptor read, in one walk, for what hid-policyd needs of it:
+ * its application collections (the Usage Page and the first Usage, or
+ * Usage Minimum, before each top-level Collection), the reports it
+ * declares (the type and the Report ID in force at each Input, Output and
+ * Feature item) and the usages each of those items carries. Main, global
+ * and local items are decoded (short and long forms); every other item is
+ * stepped over. Nothing is trusted: sizes are checked against the end of
+ * the buffer, nesting, the Push stack and the usages kept are bounded.
  */
 #include "hid_descriptor.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <string.h>
 
 enum item_type { ITEM_MAIN, ITEM_GLOBAL, ITEM_LOCAL, ITEM_RESERVED };
 
@@ -39,6 +41,48 @@ struct item {
 	unsigned type, tag;
 	uint32_t data;
 	size_t size;
+};
+
+/* The globals this parser keeps; Push saves them, Pop restores them. */
+struct globals {
+	uint16_t page;				/* Usage Page */
+	uint8_t report_id;			/* Report ID, 0 before any */
+};
+
+/* A local usage before a main item: a Usage, or Usage Minimum to Maximum. */
+struct local_usage {
+	uint32_t min, max;	/* as written: 4 bytes carry their page */
+	bool extended;
+	bool open;		/* a Usage Minimum still waiting for its Maximum */
+};
+
+struct parser {
+	struct globals g;
+	struct globals pushed[HID_DESCRIPTOR_PUSH_MAX];
+	unsigned n_pushed;
+	/* the locals before the next main item */
+	struct local_usage locals[HID_DESCRIPTOR_LOCALS_MAX];
+	unsigned n_locals;
+	/* the first Usage or Usage Minimum among them, which names a
+	 * collection: kept even when the locals are not */
+	bool has_first;
+	struct local_usage first;
+	/* the collections open, with the usage each names */
+	struct { bool has_usage; uint16_t page, usage; } collections[HID_DESCRIPTOR_DEPTH_MAX];
+	unsigned depth;
+};
+
+/* What a walk over a descriptor collects: each output may be NULL. */
+struct findings {
+	/* hid_descriptor_applications() */
+	uint32_t *usages;
+	size_t max_usages, *n_usages;
+	bool usages_overflow;
+	/* hid_descriptor_reports() */
+	uint32_t (*declared)[HID_DESCRIPTOR_REPORT_IDS / 32];
+	struct hid_report_usage *reports;
+	size_t max_reports, *n_reports;
+	bool reports_overflow;			/* an entry or a local not kept */
 };
 
 /*
@@ -73,108 +117,17 @@ static int next_item(const uint8_t *desc, size_t len, size_t *i, struct item *it
 	return 0;
 }
 
-struct parser {
-	uint32_t page;				/* Usage Page, global */
-	uint32_t pushed[HID_DESCRIPTOR_PUSH_MAX];
-	unsigned n_pushed;
-	bool has_usage;				/* first Usage of the locals */
-	uint32_t usage;
-	bool usage_extended;			/* it was 4 bytes: page included */
-	unsigned depth;
-};
-
-static void add_usage(uint32_t u, uint32_t *usages, size_t max, size_t *n, bool *overflow)
+static void add_application(struct findings *f, uint32_t u)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (usages[i] == u)
+	for (size_t i = 0; i < *f->n_usages; i++)
+		if (f->usages[i] == u)
 			return;
-	if (*n == max) {
-		*overflow = true;
+	if (*f->n_usages == f->max_usages) {
+		f->usages_overflow = true;
 		return;
 	}
-	usages[(*n)++] = u;
+	f->usages[(*f->n_usages)++] = u;
 }
-
-int hid_descriptor_applications(const uint8_t *desc, size_t len, uint32_t *usages,
-				size_t max, size_t *n)
-{
-	struct parser p = {};
-	bool overflow = false;
-	struct item it;
-	size_t i = 0;
-	int r;
-
-	*n = 0;
-	while ((r = next_item(desc, len, &i, &it)) > 0) {
-		uint32_t data = it.data;
-		size_t size = it.size;
-		unsigned tag = it.tag;
-
-		switch (it.type) {
-		case ITEM_MAIN:
-			if (tag == MAIN_COLLECTION) {
-				if (p.depth == 0 && (data & 0xff) == COLLECTION_APPLICATION && p.has_usage)
-					add_usage(p.usage_extended ? p.usage : p.page << 16 | (p.usage & 0xffff),
-						  usages, max, n, &overflow);
-				if (++p.depth > HID_DESCRIPTOR_DEPTH_MAX)
-					return -EBADMSG;
-			} else if (tag == MAIN_END_COLLECTION) {
-				if (p.depth == 0)
-					return -EBADMSG;
-				p.depth--;
-			}
-			/* every main item ends the scope of local items */
-			p.has_usage = false;
-			break;
-		case ITEM_GLOBAL:
-			if (tag == GLOBAL_USAGE_PAGE) {
-				p.page = data & 0xffff;
-			} else if (tag == GLOBAL_PUSH) {
-				if (p.n_pushed == HID_DESCRIPTOR_PUSH_MAX)
-					return -EBADMSG;
-				p.pushed[p.n_pushed++] = p.page;
-			} else if (tag == GLOBAL_POP) {
-				if (p.n_pushed == 0)
-					return -EBADMSG;
-				p.page = p.pushed[--p.n_pushed];
-			}
-			break;
-		case ITEM_LOCAL:
-			if ((tag == LOCAL_USAGE || tag == LOCAL_USAGE_MINIMUM) && !p.has_usage) {
-				p.has_usage = true;
-				p.usage = data;
-				p.usage_extended = size == 4;
-			}
-			break;
-		default:
-			break;
-		}
-	}
-	if (r < 0 || p.depth != 0)
-		return -EBADMSG;
-	return overflow ? -E2BIG : 0;
-}
-
-/* A local usage before a main item: a Usage, or Usage Minimum to Maximum. */
-struct local_usage {
-	uint32_t min, max;	/* as written: 4 bytes carry their page */
-	bool extended;
-	bool open;		/* a Usage Minimum still waiting for its Maximum */
-};
-
-struct report_parser {
-	uint16_t page;				/* Usage Page, global */
-	uint8_t id;				/* Report ID, global */
-	struct { uint16_t page; uint8_t id; } pushed[HID_DESCRIPTOR_PUSH_MAX];
-	unsigned n_pushed;
-	struct local_usage locals[HID_DESCRIPTOR_LOCALS_MAX];
-	unsigned n_locals;
-	struct { bool has_usage; uint16_t page, usage; } collections[HID_DESCRIPTOR_DEPTH_MAX];
-	unsigned depth;
-	bool overflow;				/* something was not kept */
-	struct hid_report_usage *out;
-	size_t max, n;
-};
 
 static bool same_report_usage(const struct hid_report_usage *a, const struct hid_report_usage *b)
 {
@@ -183,69 +136,134 @@ static bool same_report_usage(const struct hid_report_usage *a, const struct hid
 	       a->usage_max == b->usage_max;
 }
 
-static void add_report_usage(struct report_parser *p, const struct hid_report_usage *u)
+static void add_report_usage(struct findings *f, const struct hid_report_usage *u)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (same_report_usage(&p->out[i], u))
+	for (size_t i = 0; i < *f->n_reports; i++)
+		if (same_report_usage(&f->reports[i], u))
 			return;
-	if (p->n == p->max) {
-		p->overflow = true;
+	if (*f->n_reports == f->max_reports) {
+		f->reports_overflow = true;
 		return;
 	}
-	p->out[p->n++] = *u;
+	f->reports[(*f->n_reports)++] = *u;
 }
 
 /* A 2-byte usage is on the page in effect at the main item (HID 1.11, 6.2.2.8). */
-static void resolve_local(const struct report_parser *p, const struct local_usage *l,
+static void resolve_local(const struct parser *p, const struct local_usage *l,
 			  uint16_t *page, uint16_t *min, uint16_t *max)
 {
-	*page = l->extended ? (uint16_t)(l->min >> 16) : p->page;
+	*page = l->extended ? (uint16_t)(l->min >> 16) : p->g.page;
 	*min = (uint16_t)l->min;
 	*max = (uint16_t)l->max;
 	if (*max < *min)
 		*max = *min;
 }
 
-static void main_item(struct report_parser *p, uint8_t type)
+/* An Input, Output or Feature item: RTYPE is hid-core's enum
+ * hid_report_type (the index of DECLARED), BIT its HID_REPORT_* bit. */
+static void report_item(struct parser *p, struct findings *f, unsigned rtype, uint8_t bit)
 {
-	struct hid_report_usage u = { .type = type, .id = p->id };
+	struct hid_report_usage u = { .type = bit, .id = p->g.report_id };
 
+	if (f->declared)
+		f->declared[rtype][u.id / 32] |= 1u << (u.id % 32);
+	if (!f->reports)
+		return;
 	if (!p->n_locals) {
-		u.page = p->page;
-		add_report_usage(p, &u);
+		u.page = p->g.page;
+		add_report_usage(f, &u);
 	}
 	u.has_usage = true;
 	for (unsigned k = 0; k < p->n_locals; k++) {
 		resolve_local(p, &p->locals[k], &u.page, &u.usage_min, &u.usage_max);
-		add_report_usage(p, &u);
+		add_report_usage(f, &u);
 	}
 	for (unsigned d = 0; d < p->depth; d++) {
 		if (!p->collections[d].has_usage)
 			continue;
 		u.page = p->collections[d].page;
 		u.usage_min = u.usage_max = p->collections[d].usage;
-		add_report_usage(p, &u);
+		add_report_usage(f, &u);
 	}
 }
 
-static int collection(struct report_parser *p)
+static int collection(struct parser *p, struct findings *f, uint32_t data)
 {
+	uint16_t page = 0, usage = 0, max;
+	bool has_usage = p->has_first;
+
+	if (has_usage)
+		resolve_local(p, &p->first, &page, &usage, &max);
+	if (p->depth == 0 && (data & 0xff) == COLLECTION_APPLICATION && has_usage && f->usages)
+		add_application(f, (uint32_t)page << 16 | usage);
 	if (p->depth == HID_DESCRIPTOR_DEPTH_MAX)
 		return -EBADMSG;
-	p->collections[p->depth].has_usage = p->n_locals > 0;
-	if (p->n_locals) {
-		uint16_t max;
-
-		resolve_local(p, &p->locals[0], &p->collections[p->depth].page,
-			      &p->collections[p->depth].usage, &max);
-	}
+	p->collections[p->depth].has_usage = has_usage;
+	p->collections[p->depth].page = page;
+	p->collections[p->depth].usage = usage;
 	p->depth++;
 	return 0;
 }
 
-static void local_item(struct report_parser *p, const struct item *it)
+static int main_item(struct parser *p, struct findings *f, const struct item *it)
+{
+	int r = 0;
+
+	switch (it->tag) {
+	case MAIN_INPUT:
+		report_item(p, f, 0, HID_REPORT_INPUT);
+		break;
+	case MAIN_OUTPUT:
+		report_item(p, f, 1, HID_REPORT_OUTPUT);
+		break;
+	case MAIN_FEATURE:
+		report_item(p, f, 2, HID_REPORT_FEATURE);
+		break;
+	case MAIN_COLLECTION:
+		r = collection(p, f, it->data);
+		break;
+	case MAIN_END_COLLECTION:
+		if (p->depth == 0)
+			return -EBADMSG;
+		p->depth--;
+		break;
+	}
+	/* every main item ends the scope of local items */
+	p->n_locals = 0;
+	p->has_first = false;
+	return r;
+}
+
+static int global_item(struct parser *p, const struct item *it)
+{
+	switch (it->tag) {
+	case GLOBAL_USAGE_PAGE:
+		p->g.page = (uint16_t)it->data;
+		break;
+	case GLOBAL_REPORT_ID:
+		/* hid-core refuses the device's descriptor for these */
+		if (it->data == 0 || it->data >= HID_DESCRIPTOR_REPORT_IDS)
+			return -EBADMSG;
+		p->g.report_id = (uint8_t)it->data;
+		break;
+	case GLOBAL_PUSH:
+		if (p->n_pushed == HID_DESCRIPTOR_PUSH_MAX)
+			return -EBADMSG;
+		p->pushed[p->n_pushed++] = p->g;
+		break;
+	case GLOBAL_POP:
+		if (p->n_pushed == 0)
+			return -EBADMSG;
+		p->g = p->pushed[--p->n_pushed];
+		break;
+	}
+	return 0;
+}
+
+static void local_item(struct parser *p, struct findings *f, const struct item *it)
 {
 	struct local_usage *last = p->n_locals ? &p->locals[p->n_locals - 1] : NULL;
+	struct local_usage l;
 
 	if (it->tag == LOCAL_USAGE_MAXIMUM && last && last->open) {
 		last->max = it->data;
@@ -254,91 +272,85 @@ static void local_item(struct report_parser *p, const struct item *it)
 	}
 	if (it->tag != LOCAL_USAGE && it->tag != LOCAL_USAGE_MINIMUM && it->tag != LOCAL_USAGE_MAXIMUM)
 		return;
-	if (p->n_locals == HID_DESCRIPTOR_LOCALS_MAX) {
-		p->overflow = true;
-		return;
-	}
-	p->locals[p->n_locals++] = (struct local_usage){
+	l = (struct local_usage){
 		.min = it->data,
 		.max = it->data,
 		.extended = it->size == 4,
 		.open = it->tag == LOCAL_USAGE_MINIMUM,
 	};
-}
-
-static int global_item(struct report_parser *p, const struct item *it)
-{
-	switch (it->tag) {
-	case GLOBAL_USAGE_PAGE:
-		p->page = (uint16_t)it->data;
-		break;
-	case GLOBAL_REPORT_ID:
-		p->id = (uint8_t)it->data;
-		break;
-	case GLOBAL_PUSH:
-		if (p->n_pushed == HID_DESCRIPTOR_PUSH_MAX)
-			return -EBADMSG;
-		p->pushed[p->n_pushed].page = p->page;
-		p->pushed[p->n_pushed++].id = p->id;
-		break;
-	case GLOBAL_POP:
-		if (p->n_pushed == 0)
-			return -EBADMSG;
-		p->n_pushed--;
-		p->page = p->pushed[p->n_pushed].page;
-		p->id = p->pushed[p->n_pushed].id;
-		break;
+	if (!p->has_first && it->tag != LOCAL_USAGE_MAXIMUM) {
+		p->has_first = true;
+		p->first = l;
 	}
-	return 0;
+	if (p->n_locals == HID_DESCRIPTOR_LOCALS_MAX) {
+		f->reports_overflow = true;
+		return;
+	}
+	p->locals[p->n_locals++] = l;
 }
 
-int hid_descriptor_reports(const uint8_t *desc, size_t len, struct hid_report_usage *out,
-			   size_t max, size_t *n)
+static int walk(const uint8_t *desc, size_t len, struct findings *f)
 {
-	struct report_parser p = { .out = out, .max = max };
+	struct parser p = {};
 	struct item it;
 	size_t i = 0;
 	int r;
 
-	*n = 0;
 	while ((r = next_item(desc, len, &i, &it)) > 0) {
 		int k = 0;
 
 		switch (it.type) {
 		case ITEM_MAIN:
-			if (it.tag == MAIN_INPUT) {
-				main_item(&p, HID_REPORT_INPUT);
-			} else if (it.tag == MAIN_OUTPUT) {
-				main_item(&p, HID_REPORT_OUTPUT);
-			} else if (it.tag == MAIN_FEATURE) {
-				main_item(&p, HID_REPORT_FEATURE);
-			} else if (it.tag == MAIN_COLLECTION) {
-				k = collection(&p);
-			} else if (it.tag == MAIN_END_COLLECTION) {
-				if (p.depth == 0)
-					k = -EBADMSG;
-				else
-					p.depth--;
-			}
-			/* every main item ends the scope of local items */
-			p.n_locals = 0;
+			k = main_item(&p, f, &it);
 			break;
 		case ITEM_GLOBAL:
 			k = global_item(&p, &it);
 			break;
 		case ITEM_LOCAL:
-			local_item(&p, &it);
+			local_item(&p, f, &it);
 			break;
 		default:
 			break;
 		}
-		if (k < 0) {
-			*n = p.n;
+		if (k < 0)
 			return k;
-		}
 	}
-	*n = p.n;
 	if (r < 0 || p.depth != 0)
 		return -EBADMSG;
-	return p.overflow ? -E2BIG : 0;
+	return 0;
+}
+
+int hid_descriptor_applications(const uint8_t *desc, size_t len, uint32_t *usages,
+				size_t max, size_t *n)
+{
+	struct findings f = { .usages = usages, .max_usages = max, .n_usages = n };
+	int r;
+
+	*n = 0;
+	r = walk(desc, len, &f);
+	if (r < 0)
+		return r;
+	return f.usages_overflow ? -E2BIG : 0;
+}
+
+int hid_descriptor_reports(const uint8_t *desc, size_t len,
+			   uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32],
+			   struct hid_report_usage *out, size_t max, size_t *n)
+{
+	size_t unused;
+	struct findings f = {
+		.declared = declared,
+		.reports = out,
+		.max_reports = max,
+		.n_reports = n ? n : &unused,
+	};
+	int r;
+
+	if (declared)
+		memset(declared, 0, sizeof(uint32_t[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32]));
+	*f.n_reports = 0;
+	r = walk(desc, len, &f);
+	if (r < 0)
+		return r;
+	return out && f.reports_overflow ? -E2BIG : 0;
 }

@@ -70,6 +70,10 @@ struct policy_device {
 	bool reports_incomplete;
 	bool has_interface;	/* USB: the interface's bInterfaceNumber */
 	uint8_t interface;
+	/* The reports its descriptor declares, as hid_device_rules.declared
+	 * holds them; NULL: not known, a dry run's device, and then the
+	 * compiled rules leave the check out (HID_RULES_F_DECLARED). */
+	const uint32_t (*declared)[HID_RULES_REPORT_ID_WORDS];
 };
 
 /* A usage to match: (page << 16 | usage) & mask == value. */
@@ -140,6 +144,9 @@ struct policy_ruleset {
 	struct policy_match *matches;
 	size_t n_matches;
 	uint8_t mode;		/* HID_RULES_MODE_* */
+	/* "commands_in_payload": the devices' firmware reads a command from
+	 * the payload whatever the report type and ID */
+	bool commands_in_payload;
 	bool has_default;
 	uint8_t default_action;
 	uint16_t default_err;
@@ -366,16 +373,39 @@ struct policy_verdict {
 	uint8_t audit_action;
 };
 
-/* Evaluate REQ against compiled rules, exactly as the BPF programs do. */
+/* Evaluate REQ against compiled rules, exactly as the BPF programs do:
+ * a request to a report the descriptor does not declare is refused first
+ * (index HID_RULE_INDEX_UNDECLARED), where the rules know the descriptor
+ * (HID_RULES_F_DECLARED: the firewall checks declared[] even without it,
+ * but hid-policyd never loads rules without it). */
 void policy_evaluate(const struct hid_device_rules *rules,
 		     const struct policy_request *req, struct policy_verdict *v);
+
+/* Is REQ from user space to a report RULES's descriptor does not declare,
+ * and refused for it before any rule? False where the rules do not know
+ * the descriptor. */
+bool policy_request_undeclared(const struct hid_device_rules *rules,
+			       const struct policy_request *req);
+
+/* The report type (HID_RULES_RTYPE_*) a request of KIND names; -1 for an
+ * input event or no single kind. */
+int policy_kind_report_type(uint8_t kind);
 
 /* Does compiled rule R match REQ? */
 bool policy_rule_matches(const struct hid_rule *r, const struct policy_request *req);
 
-/* The identity the firewall matches an executable by (device, inode).
- * Returns 0, -ENOEXEC when PATH is not a regular file, or -errno. */
+/* The identity the firewall matches an executable by (device, inode): the
+ * device of its subvolume on btrfs, the overlay's on overlayfs, and the
+ * inode number the kernel gives the file. Returns 0,
+ * POLICY_EXE_LAYERS_SHARE, -ENOEXEC when PATH is not a regular file, or
+ * -errno. */
 int policy_exe_identity(const char *path, struct hid_rule_exe *ret);
+
+/* policy_exe_identity() for a file on an overlay whose layers are on
+ * different file systems and that does not number them apart (xino): its
+ * inode numbers are the layers' own, so a file in another layer may have
+ * the same identity. */
+#define POLICY_EXE_LAYERS_SHARE 1
 
 /*
  * The identity a dry run gives an executable PATH that is not installed

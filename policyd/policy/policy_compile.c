@@ -62,7 +62,7 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 		   struct hid_device_rules *out, struct diag *diag)
 {
 	const struct policy_ruleset *def = policy_default_set(p, dev);
-	bool matched = false, all_audit = true;
+	bool matched = false, all_audit = true, commands_in_payload = false;
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -77,6 +77,10 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 		matched = true;
 		if (set->mode != HID_RULES_MODE_AUDIT)
 			all_audit = false;
+		/* An audit-mode rule set never weakens enforcement: the
+		 * check it would lift stays. */
+		if (set->commands_in_payload && set->mode != HID_RULES_MODE_AUDIT)
+			commands_in_payload = true;
 		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
 			uint32_t ids[HID_RULES_REPORT_ID_WORDS];
 
@@ -102,6 +106,12 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 	}
 	out->n_rules = (uint32_t)n;
 	out->mode = all_audit ? HID_RULES_MODE_AUDIT : HID_RULES_MODE_ENFORCE;
+	if (dev->declared) {
+		out->flags |= HID_RULES_F_DECLARED;
+		memcpy(out->declared, dev->declared, sizeof(out->declared));
+	}
+	if (commands_in_payload)
+		out->flags |= HID_RULES_F_COMMANDS_IN_PAYLOAD;
 	if (def) {
 		out->default_action = def->default_action;
 		out->default_err = def->default_err;

@@ -71,6 +71,19 @@ static const char *errno_str(int err, char *buf, size_t size)
 	return buf;
 }
 
+static const char *report_type_name(int rtype)
+{
+	switch (rtype) {
+	case HID_RULES_RTYPE_INPUT:
+		return "input";
+	case HID_RULES_RTYPE_OUTPUT:
+		return "output";
+	case HID_RULES_RTYPE_FEATURE:
+		return "feature";
+	}
+	return "such";
+}
+
 static const char *action_name(uint8_t a)
 {
 	return a == HID_RULE_DENY ? "deny" : "allow";
@@ -138,8 +151,8 @@ static void print_rule_ref(const struct policy *p, size_t index, FILE *f)
 	fprintf(f, "rule \"%s\" (%s: %s)", pr->name, p->files[p->sets[pr->set].file].name, pr->path);
 }
 
-
-static const char *report_type_name(uint8_t types)
+/* The first of TYPES (HID_REPORT_* bits), by name. */
+static const char *report_bits_name(uint8_t types)
 {
 	return types & HID_REPORT_FEATURE ? "feature" : types & HID_REPORT_INPUT ? "input" : "output";
 }
@@ -188,7 +201,7 @@ static void print_reports_by_usage(const struct policy *p, const struct policy_d
 			if (!pr->by_usage)
 				continue;
 			snprintf(what, sizeof(what), "%s report of usage page 0x%04x",
-				 report_type_name(policy_kinds_report_types(pr->kinds)), pr->usage_page);
+				 report_bits_name(policy_kinds_report_types(pr->kinds)), pr->usage_page);
 			if (pr->has_usage)
 				snprintf(what + strlen(what), sizeof(what) - strlen(what), " usage 0x%04x",
 					 pr->usage);
@@ -578,6 +591,16 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	policy_subject_sender(who, &id);
 	q.sender = &id;
 	policy_evaluate(otherwise, &q, v);
+	if (v->index == HID_RULE_INDEX_UNDECLARED) {
+		fprintf(f, "decision: deny (EPERM) before any rule: the device's report descriptor declares no %s report with ID 0x%02x; a program's request to a report the device does not declare is refused in every mode, temporary allows included (the report the device would receive is not the one judged, or one no program written for it sends)\n",
+			report_type_name(policy_kind_report_type(req->kind)), req->report_id);
+		fprintf(f, "result: refused with -EPERM, logged\n");
+		return 0;
+	}
+	if ((rules->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD) && !policy_subject_is_driver(who) &&
+	    policy_kind_report_type(req->kind) >= 0 &&
+	    !hid_rules_declares(rules, (uint32_t)policy_kind_report_type(req->kind), req->report_id))
+		fprintf(f, "note: the descriptor declares no such report, but a rule set of this device says its firmware reads the command from the payload whatever the report type and ID (\"commands_in_payload\"): the rules decide\n");
 
 	for (int i = 0; i < (v->rule < 0 ? (int)rules->n_rules : v->rule); i++) {
 		const struct hid_rule *hr = &rules->rules[i];

@@ -4,6 +4,7 @@
  * for a request. policy_evaluate() is the reference for the BPF programs:
  * same order, same bounds, same meaning of every field.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <string.h>
 
@@ -256,10 +257,54 @@ static void decide(const struct hid_device_rules *rules, uint8_t action, uint16_
 	v->logged = action == HID_RULE_DENY || (flags & HID_RULE_F_LOG);
 }
 
+int policy_kind_report_type(uint8_t kind)
+{
+	switch (kind) {
+	case HID_RULE_KIND_GET_INPUT:
+	case HID_RULE_KIND_SET_INPUT:
+		return HID_RULES_RTYPE_INPUT;
+	case HID_RULE_KIND_GET_OUTPUT:
+	case HID_RULE_KIND_SET_OUTPUT:
+	case HID_RULE_KIND_OUTPUT_REPORT:
+		return HID_RULES_RTYPE_OUTPUT;
+	case HID_RULE_KIND_GET_FEATURE:
+	case HID_RULE_KIND_SET_FEATURE:
+		return HID_RULES_RTYPE_FEATURE;
+	}
+	return -1;
+}
+
+/* The firewall's undeclared(): the kernel's drivers and input events are
+ * not checked. */
+bool policy_request_undeclared(const struct hid_device_rules *rules,
+			       const struct policy_request *req)
+{
+	int rtype = policy_kind_report_type(req->kind);
+
+	if (!(rules->flags & HID_RULES_F_DECLARED) || (req->sender && req->sender->from_kernel))
+		return false;
+	if (req->kind == HID_RULE_KIND_INPUT_EVENT)
+		return false;
+	if (rtype < 0)
+		return true;
+	if (rules->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD)
+		return false;
+	return !hid_rules_declares(rules, (uint32_t)rtype, req->report_id);
+}
+
 void policy_evaluate(const struct hid_device_rules *rules,
 		     const struct policy_request *req, struct policy_verdict *v)
 {
 	v->audit_rule = -1;
+	if (policy_request_undeclared(rules, req)) {
+		v->index = HID_RULE_INDEX_UNDECLARED;
+		v->rule = -1;
+		v->action = HID_RULE_DENY;
+		v->err = EPERM;
+		v->enforced = true;
+		v->logged = true;
+		return;
+	}
 	for (unsigned i = 0; i < HID_RULES_MAX_RULES && i < rules->n_rules; i++) {
 		const struct hid_rule *r = &rules->rules[i];
 

@@ -477,7 +477,7 @@ static int parse_ruleset(struct parse_ctx *c, const char *path, json_t *v, size_
 {
 	static const char *const keys[] = {
 		"name", "description", "match", "mode", "default",
-		"default_errno", "rules", NULL,
+		"default_errno", "commands_in_payload", "rules", NULL,
 	};
 	struct policy_ruleset *s = &c->p->sets[set_idx];
 	char sub[POLICY_PATH_MAX], d[64];
@@ -521,6 +521,16 @@ static int parse_ruleset(struct parse_ctx *c, const char *path, json_t *v, size_
 		} else {
 			s->has_default = true;
 			s->default_action = def == 1 ? HID_RULE_DENY : HID_RULE_ALLOW;
+		}
+	}
+	if ((e = json_object_get(v, "commands_in_payload"))) {
+		path_key(sub, sizeof(sub), path, "commands_in_payload");
+		if (!json_is_boolean(e)) {
+			perr(c, sub, "expected true or false (whether the devices' firmware reads a command from the payload whatever the report type and ID), got %s",
+			     json_describe(e, d, sizeof(d)));
+			r = -EINVAL;
+		} else {
+			s->commands_in_payload = json_is_true(e);
 		}
 	}
 	if ((e = json_object_get(v, "default_errno"))) {

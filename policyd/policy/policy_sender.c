@@ -12,10 +12,12 @@
  *	"sender": { "unit": "fwupd.service" }
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -152,20 +154,94 @@ uint64_t policy_assumed_cgroup(const char *path)
 	return 1ull << 63 | (path_hash(path) >> 1);
 }
 
+/* The mount FD's file is on and the number of its VFS inode, as the
+ * kernel shows them for an open file. *INO is left as it is on a kernel
+ * that does not show the inode (older than any hid-policy supports). */
+static int fd_mount_and_inode(int fd, int *mnt_id, uint64_t *ino)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *line = NULL;
+	char path[64];
+	size_t size = 0;
+	unsigned long long n;
+	bool have_mnt = false;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &size, f) > 0) {
+		if (sscanf(line, "mnt_id: %d", mnt_id) == 1)
+			have_mnt = true;
+		else if (sscanf(line, "ino: %llu", &n) == 1)
+			*ino = n;
+	}
+	return have_mnt ? 0 : -EIO;
+}
+
+/* The device of the super block mounted as MNT_ID: mountinfo's
+ * major:minor, in the kernel's encoding. */
+static int mount_dev(int mnt_id, uint32_t *dev)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	unsigned int maj, min;
+	int id;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &size, f) > 0)
+		if (sscanf(line, "%d %*d %u:%u", &id, &maj, &min) == 3 && id == mnt_id) {
+			*dev = (maj & 0xfff) << 20 | (min & 0xfffff);
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int policy_exe_identity(const char *path, struct hid_rule_exe *ret)
 {
+	_cleanup_close_ int fd = -1;
+	struct statfs fs;
 	struct stat st;
+	uint32_t dev;
+	uint64_t ino;
+	int mnt_id = -1, r;
 
-	if (stat(path, &st) < 0)
+	/* One open file answers every question below about one file. */
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -ENOEXEC;
-	/* The kernel's dev_t, as the firewall reads it from the inode's
-	 * super block: 12 bits of major, 20 of minor. */
-	*ret = (struct hid_rule_exe){
-		.ino = (uint64_t)st.st_ino,
-		.dev = (uint32_t)(major(st.st_dev) << 20 | (minor(st.st_dev) & 0xfffff)),
-	};
+	if (fstatfs(fd, &fs) < 0)
+		return -errno;
+	/* The firewall reads the device of the inode's super block (of its
+	 * subvolume on btrfs, which stat() gives too) and the inode's number,
+	 * in the kernel's dev_t encoding: 12 bits of major, 20 of minor. */
+	dev = (uint32_t)((major(st.st_dev) & 0xfff) << 20 | (minor(st.st_dev) & 0xfffff));
+	ino = (uint64_t)st.st_ino;
+	if (fs.f_type == OVERLAYFS_SUPER_MAGIC) {
+		/* A process runs the overlay's file, whose inode is the
+		 * overlay's. stat() gives the overlay's device only when all
+		 * layers are on one file system, or xino numbers them apart;
+		 * otherwise it gives the layer's, while the inode number stays
+		 * the layer's own and the firewall sees the overlay's device. */
+		uint32_t layer_dev = dev;
+
+		r = fd_mount_and_inode(fd, &mnt_id, &ino);
+		if (r < 0)
+			return r;
+		r = mount_dev(mnt_id, &dev);
+		if (r < 0)
+			return r == -ENOENT ? -EIO : r;
+		*ret = (struct hid_rule_exe){ .ino = ino, .dev = dev };
+		return layer_dev != dev ? POLICY_EXE_LAYERS_SHARE : 0;
+	}
+	*ret = (struct hid_rule_exe){ .ino = ino, .dev = dev };
 	return 0;
 }
 
@@ -205,6 +281,10 @@ static int add_exe(struct parse_ctx *c, const char *path, json_t *v, void *out)
 		perr(c, path, "%s: %s", file, strerror(-r));
 		return -EINVAL;
 	}
+	if (r == POLICY_EXE_LAYERS_SHARE)
+		diag_warning(c->diag, c->file, path,
+			     "%s is on an overlay whose layers are on different file systems, without xino: a file of another layer with the same inode number is taken for it; name a unit as the sender",
+			     file);
 	s->n_exes++;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "enforce/allows.h"
 #include "enforce/decisions.h"
 #include "enforce/units.h"
+#include "state/views.h"
 #include "notify.h"
 #include "reload.h"
 #include "sandbox.h"
@@ -89,6 +90,63 @@ static void check_dropped(struct daemon *d)
 	d->dropped_reported = st.dropped;
 }
 
+/* The decisions each device made over its record budget (hid_firewall.h),
+ * that the log has not told yet: one record per device, so that what is
+ * logged, coalesced and counted adds up to what was decided. */
+struct budget_check {
+	struct daemon *d;
+	uint32_t gone[64];		/* devices to forget, told */
+	size_t n_gone;
+};
+
+static int tell_budget(const struct fw_budget_counts *c, void *userdata)
+{
+	struct budget_check *bc = userdata;
+	struct daemon *d = bc->d;
+	struct managed_device *m = state_find_device(&d->state, c->hid_id);
+	uint64_t denied = c->budget.over_denied - c->told.over_denied;
+	uint64_t allowed = c->budget.over_allowed - c->told.over_allowed;
+	const struct hid_fw_budget_told told = {
+		.over_denied = c->budget.over_denied, .over_allowed = c->budget.over_allowed,
+	};
+	json_t *o, *dev;
+	char message[160];
+
+	if (c->budget.over_denied < c->told.over_denied || c->budget.over_allowed < c->told.over_allowed)
+		denied = c->budget.over_denied, allowed = c->budget.over_allowed; /* a new entry */
+	if (denied || allowed) {
+		snprintf(message, sizeof(message),
+			 "%llu denial%s and %llu logged allow%s on this device not recorded individually: over its record budget",
+			 (unsigned long long)denied, denied == 1 ? "" : "s",
+			 (unsigned long long)allowed, allowed == 1 ? "" : "s");
+		dev = m ? view_device(&m->info) : json_pack("{s:I}", "hid_id", (json_int_t)c->hid_id);
+		o = json_pack("{s:s, s:o*, s:I, s:I, s:s}", "event", "records_suppressed", "device", dev,
+			      "denied", (json_int_t)denied, "allowed", (json_int_t)allowed,
+			      "message", message);
+		if (o) {
+			audit_write_json(&d->audit, o);
+			json_decref(o);
+		}
+		say(LOG_WARNING, "%s: %s", m ? m->info.sysname : "a device gone", message);
+		if (fw_budget_told(&d->enforcer.loader, c->hid_id, &told) < 0)
+			say(LOG_ERR, "cannot keep what the log told of hid_id %u's budget: %m", c->hid_id);
+	}
+	/* A device gone has nothing more to tell: its entries go (its
+	 * hid_id is never used again). */
+	if (!m && bc->n_gone < ELEMENTSOF(bc->gone))
+		bc->gone[bc->n_gone++] = c->hid_id;
+	return 0;
+}
+
+static void check_budgets(struct daemon *d)
+{
+	struct budget_check bc = { .d = d };
+
+	fw_for_each_budget(&d->enforcer.loader, tell_budget, &bc);
+	for (size_t i = 0; i < bc.n_gone; i++)
+		fw_budget_forget(&d->enforcer.loader, bc.gone[i]);
+}
+
 static int watch(struct daemon *d, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
@@ -123,7 +181,8 @@ static int start(struct daemon *d)
 		say(LOG_ERR, "cannot create %s: %s", d->cfg->runtime_dir, strerror(-r));
 		return r;
 	}
-	r = fw_loader_open(&d->enforcer.loader, d->cfg->state_dir);
+	r = fw_loader_open(&d->enforcer.loader, d->cfg->state_dir,
+			   &(struct fw_budget){ .burst = d->cfg->record_burst, .rate = d->cfg->record_rate });
 	if (r < 0 && !d->enforcer.loader.features.hid_bpf) {
 		say(LOG_ERR, "this kernel has no HID-BPF (struct hid_bpf_ops is not in /sys/kernel/btf/vmlinux): Linux 6.11 or later with CONFIG_HID_BPF=y is needed");
 		return r;
@@ -151,6 +210,7 @@ static int start(struct daemon *d)
 		say(LOG_ERR, "cannot open the audit log %s: %s", d->cfg->audit_log, strerror(-r));
 		return r;
 	}
+	d->audit.bound.max_size = d->cfg->audit_log_max_size;
 	r = audit_log_secure(&d->audit);
 	if (r < 0)
 		return r;
@@ -290,7 +350,8 @@ static void init(struct daemon *d, const struct daemon_config *cfg)
 	d->enforcer = (struct enforcer){
 		.state = &d->state,
 		.audit = &d->audit,
-		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1 },
+		.loader = { .rules_fd = -1, .events_fd = -1, .stats_fd = -1, .budget_fd = -1,
+			    .budget_told_fd = -1 },
 		.units = { .fd = -1 },
 		.runtime_dir = cfg->runtime_dir,
 		.sysfs_devices = cfg->sysfs_devices,
@@ -343,9 +404,15 @@ int daemon_run(const struct daemon_config *cfg)
 	while (!d.quit) {
 		struct epoll_event evs[8];
 		uint64_t now = boottime_ms();
-		int n = epoll_wait(d.epoll_fd, evs, 8, records_waiting || now >= next_check ?
-				   0 : (int)(next_check - now));
+		int timeout = records_waiting || now >= next_check ? 0 : (int)(next_check - now);
+		int repeats_due = audit_tick(&d.audit);
 		bool records_ready = records_waiting;
+		int n;
+
+		/* Repeats of a decision are told when due, or sooner. */
+		if (repeats_due >= 0 && repeats_due < timeout)
+			timeout = repeats_due;
+		n = epoll_wait(d.epoll_fd, evs, 8, timeout);
 
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
@@ -373,6 +440,7 @@ int daemon_run(const struct daemon_config *cfg)
 		now = boottime_ms();
 		if (now >= next_check) {
 			enforce_check_firewalls(&d.enforcer);
+			check_budgets(&d);
 			next_check = now + CHECK_INTERVAL_MS;
 		}
 		control_tick(d.control);
@@ -385,6 +453,7 @@ int daemon_run(const struct daemon_config *cfg)
 		enforce_end_allow(&d.enforcer, &d.state.exceptions.items[0], "daemon stopped", NULL);
 	records_read_waiting(&d.records);
 	check_dropped(&d);
+	check_budgets(&d);
 	{
 		struct hid_fw_stats st = {};
 

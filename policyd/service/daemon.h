@@ -7,12 +7,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct daemon_config {
 	const char *const *config_dirs;	/* policy directories, in order */
 	size_t n_config_dirs;
 	bool require_dirs;		/* directories were named on the command line */
 	const char *audit_log;		/* AUDIT_LOG_DEFAULT */
+	uint64_t audit_log_max_size;	/* AUDIT_LOG_MAX_SIZE_DEFAULT */
+	uint32_t record_burst, record_rate; /* each device's budget; burst 0: none */
 	const char *state_dir;		/* bpffs pin root, HID_FW_PIN_ROOT */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	const char *runtime_dir;	/* decisions for udev, RUNTIME_DIR_DEFAULT */

@@ -237,6 +237,9 @@ static int describe_from_descriptor(const struct options *opts, struct policy_de
 	dev->reports = info->reports;
 	dev->n_reports = info->n_reports;
 	dev->reports_incomplete = info->reports_incomplete;
+	/* as the daemon: a request to a report it does not declare is
+	 * refused before any rule */
+	dev->declared = info->declared;
 	return 0;
 }
 
@@ -401,6 +404,9 @@ static int run_daemon(const struct options *opts)
 		.n_config_dirs = opts->n_config_dirs ? opts->n_config_dirs : ELEMENTSOF(default_dirs),
 		.require_dirs = opts->n_config_dirs > 0,
 		.audit_log = opts->audit_log ?: AUDIT_LOG_DEFAULT,
+		.audit_log_max_size = opts->audit_log_max_size ?: AUDIT_LOG_MAX_SIZE_DEFAULT,
+		.record_burst = opts->record_budget_given ? opts->record_burst : HID_FW_BUDGET_BURST,
+		.record_rate = opts->record_budget_given ? opts->record_rate : HID_FW_BUDGET_RATE,
 		.state_dir = opts->state_dir ?: HID_FW_PIN_ROOT,
 		.sysfs_devices = HID_SYSFS_DEVICES,
 		.runtime_dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT,

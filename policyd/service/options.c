@@ -50,12 +50,15 @@ enum {
 	OPT_UNIT,
 	OPT_ALLOW_UNSAFE_INPUT_RULES,
 	OPT_SAVED_POLICY_DIR,
+	OPT_AUDIT_LOG_MAX_SIZE,
+	OPT_RECORD_BUDGET,
 };
 
 void options_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hid-policyd [--foreground] [--config-dir DIR]... [--audit-log FILE]\n"
+		"                   [--audit-log-max-size SIZE] [--record-budget BURST/RATE]\n"
 		"                   [--[no-]journal] [--[no-]linux-audit] [--state-dir DIR]\n"
 		"                   [--allow-unsafe-input-rules] [--saved-policy-dir DIR]\n"
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
@@ -74,6 +77,12 @@ void options_usage(FILE *f)
 		"  --foreground        log to stderr instead of syslog\n"
 		"  --audit-log FILE    audit records, one JSON object per line\n"
 		"                      (default " AUDIT_LOG_DEFAULT ")\n"
+		"  --audit-log-max-size SIZE  the audit log's bound, in bytes (K, M, G:\n"
+		"                      KiB, MiB, GiB; at least 64K; default 256M): past it,\n"
+		"                      decisions are counted rather than written (hid-policyd(8))\n"
+		"  --record-budget BURST/RATE  audit records each device may send: BURST at\n"
+		"                      once, then RATE a second; past it they are counted\n"
+		"                      (default 1000/100; 0: no budget)\n"
 		"  --journal           every audit record to the systemd journal too (default\n"
 		"                      when started by systemd); --no-journal: not\n"
 		"  --linux-audit       denials and temporary allows to the kernel's audit\n"
@@ -122,6 +131,59 @@ void options_usage(FILE *f)
 		"      --version       show the version\n");
 }
 
+/* "65536", "64K", "256M", "1G" (binary units), into *OUT. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end == 'K')
+		shift = 10;
+	else if (*end == 'M')
+		shift = 20;
+	else if (*end == 'G')
+		shift = 30;
+	else if (*end)
+		return -EINVAL;
+	if (shift && end[1])
+		return -EINVAL;
+	if (v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* "BURST/RATE", or "0" for no budget. */
+static int parse_budget(const char *s, struct options *opts)
+{
+	unsigned long burst, rate;
+	char *end;
+
+	errno = 0;
+	if (!strcmp(s, "0")) {
+		opts->record_burst = opts->record_rate = 0;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	burst = strtoul(s, &end, 10);
+	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	rate = strtoul(end + 1, &end, 10);
+	if (errno || *end || burst < 1 || burst > 1000000 || rate < 1 || rate > 1000000)
+		return -EINVAL;
+	opts->record_burst = (uint32_t)burst;
+	opts->record_rate = (uint32_t)rate;
+	return 0;
+}
+
 static int set_command(struct options *opts, enum policyd_command c)
 {
 	if (opts->command != COMMAND_NONE && opts->command != c) {
@@ -147,6 +209,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "payload", required_argument, NULL, OPT_PAYLOAD },
 		{ "foreground", no_argument, NULL, OPT_FOREGROUND },
 		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "audit-log-max-size", required_argument, NULL, OPT_AUDIT_LOG_MAX_SIZE },
+		{ "record-budget", required_argument, NULL, OPT_RECORD_BUDGET },
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ "cleanup", no_argument, NULL, OPT_CLEANUP },
 		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
@@ -219,6 +283,20 @@ int options_parse(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_AUDIT_LOG:
 			opts->audit_log = optarg;
+			break;
+		case OPT_AUDIT_LOG_MAX_SIZE:
+			if (parse_size(optarg, &opts->audit_log_max_size) < 0 ||
+			    opts->audit_log_max_size < AUDIT_LOG_MAX_SIZE_MIN) {
+				fprintf(stderr, "hid-policyd: --audit-log-max-size \"%s\": expected bytes, at least 64K (K, M and G: KiB, MiB, GiB)\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_RECORD_BUDGET:
+			if (parse_budget(optarg, opts) < 0) {
+				fprintf(stderr, "hid-policyd: --record-budget \"%s\": expected BURST/RATE (1..1000000 each), or 0 for none\n", optarg);
+				return -EINVAL;
+			}
+			opts->record_budget_given = true;
 			break;
 		case OPT_STATE_DIR:
 			opts->state_dir = optarg;
@@ -330,8 +408,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		opts->command = COMMAND_DAEMON;
 	if (opts->command != COMMAND_DAEMON &&
 	    (opts->foreground || opts->audit_log || opts->no_sandbox || opts->journal >= 0 ||
-	     opts->linux_audit >= 0 || opts->saved_policy_dir)) {
-		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --[no-]journal, --[no-]linux-audit, --no-sandbox and --saved-policy-dir go with running the daemon\n");
+	     opts->linux_audit >= 0 || opts->saved_policy_dir || opts->audit_log_max_size ||
+	     opts->record_budget_given)) {
+		fprintf(stderr, "hid-policyd: --foreground, --audit-log, --audit-log-max-size, --record-budget, --[no-]journal, --[no-]linux-audit, --no-sandbox and --saved-policy-dir go with running the daemon\n");
 		return -EINVAL;
 	}
 	if (opts->allow_unsafe_input && opts->command != COMMAND_DAEMON &&

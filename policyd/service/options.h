@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -57,6 +58,9 @@ struct options {
 	bool foreground;
 	bool no_sandbox;
 	const char *audit_log;
+	uint64_t audit_log_max_size;	/* 0: not given */
+	bool record_budget_given;
+	uint32_t record_burst, record_rate;	/* --record-budget */
 	int journal;		/* --journal 1, --no-journal 0, neither -1 */
 	int linux_audit;	/* --linux-audit 1, --no-linux-audit 0, neither -1 */
 	const char *state_dir;

@@ -77,5 +77,8 @@ void state_policy_device(const struct hid_dev_info *info, struct policy_device *
 		.reports_incomplete = info->reports_incomplete,
 		.has_interface = info->has_interface,
 		.interface = info->interface,
+		/* Always a table, empty while the descriptor is not known:
+		 * the firewall then refuses every request from user space. */
+		.declared = info->declared,
 	};
 }

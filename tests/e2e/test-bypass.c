@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -24,7 +25,7 @@
 #include "policyd_case.h"
 #include "uhid_dev.h"
 
-#define UNDECLARED_RULE "(report ID the device does not declare)"
+#define UNDECLARED_RULE "(report type and ID the descriptor does not declare)"
 
 /* Every case runs on uhid, then on USB (usbhid on dummy_hcd), where the
  * shifted bytes of an undeclared report ID would really reach the wire. */
@@ -171,6 +172,215 @@ static void test_nonzero_report_number_on_an_unnumbered_device_is_refused(void)
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(harmless)), harmless), 0);
 	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0, 1, 2000));
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0), 1);
+
+	policyd_case_end(&c);
+}
+
+/* GET and SET of every report type, and write(), each naming a report
+ * the numbered device's descriptor does not declare for that type: an ID
+ * of another type, or one no type has. Each is refused before any rule
+ * (the policy's default allows), nothing reaches the device, and each
+ * leaves an enforced record of the check. The declared reports still go
+ * to the rules. */
+static void test_undeclared_reports_of_a_numbered_device_are_refused_on_every_type(void)
+{
+	struct uhid_dev_config cfg = numbered_device();
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, numbered_policy);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x02 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x77 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGFEATURE(64), (uint8_t[64]){ 0x01 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSINPUT(64), (uint8_t[64]){ 0x03 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGINPUT(64), (uint8_t[64]){ 0x02 }), EPERM);
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x03 }, 64), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(64), (uint8_t[64]){ 0xf0 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGOUTPUT(64), (uint8_t[64]){ 0x04 }), EPERM);
+	usleep(200 * 1000);	/* output reports reach uhid asynchronously */
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK_EQ(undeclared_records(&c, 8), 8);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x03, 0x11 }), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 3, 1, 2000));
+	/* output report 2 is declared: the policy's rule refuses it */
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x02, 0x11 }, 64), EPERM);
+	CHECK_EQ(undeclared_records(&c, 9), 8);
+
+	policyd_case_end(&c);
+}
+
+/* The unnumbered device declares input and feature report 0 and no output
+ * report: report 0 of the output type, written or set, is refused as a
+ * non-zero number of the other types is. */
+static void test_undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type(void)
+{
+	struct uhid_dev_config cfg = unnumbered_device();
+	struct policyd_case c;
+
+	policyd_case_start(&c, &cfg, unnumbered_policy);
+
+	CHECK_EQ(write_errno(c.fd, (uint8_t[9]){ 0x00, 0x11 }, 9), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(9), (uint8_t[9]){ 0x00, 0x11 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGOUTPUT(9), (uint8_t[9]){ 0x00 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(9), (uint8_t[9]){ 0x05, 0x11 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCGINPUT(9), (uint8_t[9]){ 0x07 }), EPERM);
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_GET_REPORT, -1), 0);
+	CHECK_EQ(undeclared_records(&c, 5), 5);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(9), (uint8_t[9]){ 0x00, 0x11 }), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0, 1, 2000));
+
+	policyd_case_end(&c);
+}
+
+/* A Steam Deck-like controller (28DE:1205): a 64-byte input and feature
+ * report, no report ID, no output report. Its rule set is the shipped
+ * one (policies/40-valve-steam.json), read as it is. */
+static const uint8_t deck_rdesc[] = {
+	0x06, 0xff, 0xff,	/* Usage Page (Vendor Defined 0xFFFF) */
+	0x09, 0x01,		/* Usage (0x01) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x15, 0x00,		/*   Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
+	0x75, 0x08,		/*   Report Size (8) */
+	0x95, 0x40,		/*   Report Count (64) */
+	0x09, 0x01,		/*   Usage (0x01) */
+	0x81, 0x02,		/*   Input (Data,Var,Abs) */
+	0x09, 0x01,		/*   Usage (0x01) */
+	0xb1, 0x02,		/*   Feature (Data,Var,Abs) */
+	0xc0,			/* End Collection */
+};
+
+static struct uhid_dev_config deck_device(void)
+{
+	return (struct uhid_dev_config){
+		.backend = backend,
+		.name = "Steam Deck-like controller",
+		.vendor = 0x28de,
+		.product = 0x1205,
+		.rdesc = deck_rdesc,
+		.rdesc_size = sizeof(deck_rdesc),
+	};
+}
+
+static void start_deck(struct policyd_case *c)
+{
+	static char policy[64 * 1024];
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	struct uhid_dev_config cfg = deck_device();
+	char path[512];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/policies/40-valve-steam.json", src);
+	n = read_file(path, policy, sizeof(policy) - 1);
+	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EIO));
+	policy[n] = '\0';
+	policyd_case_start(c, &cfg, policy);
+}
+
+static size_t rule_records(struct policyd_case *c, const char *rule, size_t want)
+{
+	char hid_id[32], name[128];
+	const char *filters[] = { hid_id, name, "enforced=true", NULL };
+
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c->dev.hid_id);
+	snprintf(name, sizeof(name), "rule.name=%s", rule);
+	return policyd_audit_count(&c->run, filters, want, 3000);
+}
+
+/* The device's last request of kind REQ carried BYTES from byte SKIP of
+ * its record on. Records start with the report number: the one hidraw's
+ * buffer had (uhid), or a 0 put back in front of what an unnumbered USB
+ * device got (uhid_dev.h), whatever byte 0 of the buffer was. */
+static void check_received(struct uhid_dev *dev, enum uhid_dev_request req, size_t skip,
+			   const uint8_t *bytes, size_t n)
+{
+	struct uhid_dev_record rec;
+
+	CHECK(uhid_dev_last(dev, req, &rec), "nothing reached the device");
+	CHECK(rec.size >= skip + n && !memcmp(rec.data + skip, bytes, n),
+	      "the device got %02x %02x %02x ..., not %02x %02x ...", rec.data[skip],
+	      rec.data[skip + 1], rec.data[skip + 2], bytes[0], n > 1 ? bytes[1] : 0);
+}
+
+/* write() on the Deck: usbhid leaves out a leading zero, so 00 90 04
+ * reaches the firmware as the reboot-to-bootloader command 90 04, and a
+ * leading non-zero byte goes whole, as InputPlumber writes its commands
+ * (src/drivers/steam_deck/driver.rs, Driver::write_register,
+ * set_lizard_mode). The bootloader command is refused both ways;
+ * InputPlumber's register write and mapping clear pass and reach the
+ * device as written. */
+static void test_deck_write_refuses_the_bootloader_command_and_passes_inputplumbers(void)
+{
+	const uint8_t write_register[] = { 0x87, 0x03, 0x08, 0x07, 0x00 };
+	/* a write's first byte is the first the firmware reads */
+	size_t written_from = backend == TEST_DEV_USB ? 1 : 0;
+	uint8_t buf[64] = { 0 };
+	struct policyd_case c;
+
+	start_deck(&c);
+
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x00, 0x90, 0x04 }, 64), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(64), (uint8_t[64]){ 0x00, 0x90, 0x04 }), EPERM);
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x90, 0x04 }, 64), EPERM);
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x95 }, 64), EPERM);
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-reboot-to-isp", 2), 2);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-reboot-to-isp-as-report-id", 1), 1);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-update-reboot-as-report-id", 1), 1);
+
+	memcpy(buf, write_register, sizeof(write_register));
+	CHECK_EQ(write_errno(c.fd, buf, sizeof(buf)), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 1, 2000));
+	check_received(&c.dev, UHID_DEV_OUTPUT, written_from, write_register, sizeof(write_register));
+	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x81 }, 64), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, -1, 2, 2000));
+	check_received(&c.dev, UHID_DEV_OUTPUT, written_from, (const uint8_t[]){ 0x81, 0x00 }, 2);
+	CHECK_EQ(undeclared_records(&c, 1), 0);
+
+	policyd_case_end(&c);
+}
+
+/* SET_REPORT on the Deck: the bootloader command in feature report 0
+ * behind a zero (hidapi's report number), as the report ID of a feature
+ * report, and in input report 0, whose bytes after the zero reach the
+ * firmware too: all refused. The settings SDL and hid-steam send in
+ * feature report 0 pass and reach the device. */
+static void test_deck_feature_path_refuses_the_bootloader_command_and_passes_settings(void)
+{
+	const uint8_t settings[] = { 0x87, 0x03, 0x08, 0x07 };
+	uint8_t buf[65] = { 0 };
+	struct policyd_case c;
+
+	start_deck(&c);
+
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(65), (uint8_t[65]){ 0x00, 0x90, 0x04 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(65), (uint8_t[65]){ 0x90, 0x04 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSINPUT(65), (uint8_t[65]){ 0x00, 0x90, 0x04 }), EPERM);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(65), (uint8_t[65]){ 0x00, 0x92, 0x3c }), EPERM);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-reboot-to-isp", 2), 2);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-reboot-to-isp-as-report-id", 1), 1);
+	CHECK_EQ(rule_records(&c, "valve-deck-deny-update-data", 1), 1);
+
+	/* SDL_hidapi_steamdeck.c DisableDeckLizardMode, hid-steam
+	 * steam_set_lizard_mode, steam_haptic_rumble */
+	memcpy(buf + 1, settings, sizeof(settings));
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(buf)), buf), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0, 1, 2000));
+	check_received(&c.dev, UHID_DEV_SET_REPORT, 1, settings, sizeof(settings));
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(65), (uint8_t[65]){ 0x00, 0x81 }), 0);
+	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(65), (uint8_t[65]){ 0x00, 0xeb, 0x09 }), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0, 3, 2000));
+	check_received(&c.dev, UHID_DEV_SET_REPORT, 1, (const uint8_t[]){ 0xeb, 0x09 }, 2);
 
 	policyd_case_end(&c);
 }
@@ -441,6 +651,14 @@ int main(int argc, char **argv)
 		  test_report_number_0_on_a_numbered_device_is_refused_on_every_path },
 		{ "nonzero_report_number_on_an_unnumbered_device_is_refused",
 		  test_nonzero_report_number_on_an_unnumbered_device_is_refused },
+		{ "undeclared_reports_of_a_numbered_device_are_refused_on_every_type",
+		  test_undeclared_reports_of_a_numbered_device_are_refused_on_every_type },
+		{ "undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type",
+		  test_undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type },
+		{ "deck_write_refuses_the_bootloader_command_and_passes_inputplumbers",
+		  test_deck_write_refuses_the_bootloader_command_and_passes_inputplumbers },
+		{ "deck_feature_path_refuses_the_bootloader_command_and_passes_settings",
+		  test_deck_feature_path_refuses_the_bootloader_command_and_passes_settings },
 		{ "an_audit_rule_set_does_not_shadow_an_enforcing_one",
 		  test_an_audit_rule_set_does_not_shadow_an_enforcing_one },
 		{ "a_temporary_allow_ends_when_the_daemon_is_dead",

@@ -759,7 +759,9 @@ static void test_explain_takes_the_request_interface_and_descriptor_hash_as_opti
 		.rdesc = uhid_test_rdesc,
 		.rdesc_size = uhid_test_rdesc_size,
 	};
+	struct policyctl_output out;
 	struct policyd_case c;
+	json_t *j;
 
 	policyd_case_start(&c, &cfg, policy);
 	CHECK_EXPLAINED(&c.run, "no-firmware-update", c.dev.sysname, "set_report", "--report",
@@ -769,16 +771,32 @@ static void test_explain_takes_the_request_interface_and_descriptor_hash_as_opti
 	CHECK_EXPLAINED(&c.run, "no-firmware-update", "--request", "set_report", "--report",
 			"feature", "--id", "0xf0", c.dev.sysname);
 
-	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "1");
+	/* output report 2, which the descriptor declares (1 is an input
+	 * report's: refused before any rule) */
+	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "2");
 	CHECK_EXPLAINED(&c.run, "interface-2-no-output", c.dev.sysname, "--request",
-			"output_report", "--id", "1", "--interface", "2");
-	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "1",
+			"output_report", "--id", "2", "--interface", "2");
+	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "output_report", "--id", "2",
 			"--interface", "1");
 
 	CHECK_EXPLAINED(&c.run, "", c.dev.sysname, "--request", "set_report", "--report",
 			"feature", "--id", "3");
 	CHECK_EXPLAINED(&c.run, "hash-no-feature-3", c.dev.sysname, "--request", "set_report",
 			"--report", "feature", "--id", "3", "--descriptor-sha256", hash);
+
+	/* Output report 1 is not declared: refused before any rule, before
+	 * a temporary allow too. */
+	POLICYCTL(&c.run, (uid_t)-1, &out, "allow", c.dev.sysname, "--for", "60s");
+	CHECK(out.status == 0, "allow: exit %d: %s", out.status, out.err);
+	policyctl_output_done(&out);
+	j = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "--request", "output_report",
+			   "--id", "1");
+	CHECK(!strcmp(json_path_str_or_empty(j, "decision.action"), "deny") &&
+	      json_is_true(json_object_get(json_object_get(j, "decision"), "enforced")),
+	      "an undeclared output report is not refused");
+	CHECK(strstr(json_path_str_or_empty(j, "text"), "declares no output report with ID 0x01"),
+	      "explain says: %s", json_path_str_or_empty(j, "text"));
+	json_decref(j);
 
 	policyd_case_end(&c);
 }

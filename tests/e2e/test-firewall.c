@@ -660,14 +660,37 @@ static void test_a_flood_of_refused_requests_does_not_hold_a_reload(void)
 	policyd_case_end(&c);
 }
 
+/* The stop message's totals: "denied N, logged N, dropped N;". */
+static void said_totals(struct policyd_run *run, unsigned long denied, unsigned long long logged,
+			unsigned long long dropped)
+{
+	char said[64];
+
+	snprintf(said, sizeof(said), "denied %lu,", denied);
+	CHECK(policyd_said(run, said, 0), "the daemon did not count %lu denials", denied);
+	snprintf(said, sizeof(said), "logged %llu,", logged);
+	CHECK(policyd_said(run, said, 0), "the firewall's logged count is not the %llu decisions in the log",
+	      logged);
+	snprintf(said, sizeof(said), "dropped %llu;", dropped);
+	CHECK(policyd_said(run, said, 0), "logged %llu + over budget + dropped != %lu refused", logged,
+	      denied);
+}
+
+/*
+ * Every refusal of a flood is in the log or counted, exactly: the records
+ * logged (a record of repeats counts as many), the denials the device's
+ * record budget counted (records_suppressed), and those the full ring
+ * buffer dropped add up to the requests refused.
+ */
 static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 {
 	const unsigned long flood = 100000;
 	const char *filters[] = { "action=deny", "rule.name=no-firmware-update", NULL };
+	const char *over[] = { "event=records_suppressed", NULL };
 	struct policyd_run run;
 	struct uhid_dev dev;
 	unsigned long refused = 0;
-	char said[64];
+	unsigned long long suppressed;
 	size_t logged;
 	int fd;
 
@@ -680,16 +703,15 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 	CHECK_EQ(refused, flood);
 	CHECK_EQ(uhid_dev_count(&dev, UHID_DEV_SET_REPORT, 0xf0), 0);
 
-	/* Stopping drains the ring buffer and reports the totals. */
+	/* Stopping drains the ring buffer, tells the budgets' counts and
+	 * reports the totals. */
 	CHECK_OK(policyd_stop(&run, false));
 	logged = policyd_audit_count(&run, filters, 0, 0);
-	snprintf(said, sizeof(said), "denied %lu,", flood);
-	CHECK(policyd_said(&run, said, 0), "daemon did not count %lu denials", flood);
-	snprintf(said, sizeof(said), "logged %zu,", logged);
-	CHECK(policyd_said(&run, said, 0), "daemon's logged count is not the %zu lines in the log", logged);
-	snprintf(said, sizeof(said), "dropped %lu", flood - logged);
-	CHECK(policyd_said(&run, said, 0), "logged %zu + dropped != %lu", logged, flood);
-	test_log("%lu denied requests: %zu logged, %lu dropped", flood, logged, flood - logged);
+	suppressed = policyd_audit_sum(&run, over, "denied");
+	CHECK(logged + suppressed <= flood, "%zu logged + %llu over budget > %lu", logged, suppressed, flood);
+	said_totals(&run, flood, logged, flood - logged - suppressed);
+	test_log("%lu denied requests: %zu logged, %llu counted over the device's budget, %llu dropped",
+		 flood, logged, suppressed, flood - logged - suppressed);
 
 	close(fd);
 	CHECK_OK(policyd_cleanup(&run));
@@ -697,25 +719,28 @@ static void test_flood_of_denials_is_logged_or_counted_exactly(void)
 }
 
 /* More denials than the ring buffer holds while the daemon reads none
- * (stopped): the firewall must count every record it could not queue, so
- * that written + dropped is exactly what was refused, and the audit log
- * must say how many were lost. */
+ * (stopped), with no record budget (--record-budget 0): the firewall must
+ * count every record it could not queue, so that written + dropped is
+ * exactly what was refused, and the audit log must say how many were
+ * lost. */
 static void test_overflowing_the_ring_buffer_counts_every_dropped_record(void)
 {
 	/* HID_FW_RINGBUF_BYTES holds about 18,700 records. */
 	const unsigned long flood = 40000;
 	const char *filters[] = { "action=deny", "rule.name=no-firmware-update", NULL };
 	const char *lost[] = { "event=records_dropped", NULL };
+	const char *no_budget[] = { "--record-budget", "0", NULL };
 	struct policyd_run run;
 	struct uhid_dev dev;
 	unsigned long refused = 0, dropped;
 	json_t *last;
-	char said[64];
 	size_t written;
 	int fd;
 
 	CHECK_OK(uhid_dev_create(&dev, test_device()));
-	start_daemon(&run, test_policy);
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", test_policy));
+	CHECK_OK(policyd_start(&run, no_budget));
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
 	CHECK(kill(run.pid, SIGSTOP) == 0, "cannot stop the daemon: %m");
@@ -729,10 +754,7 @@ static void test_overflowing_the_ring_buffer_counts_every_dropped_record(void)
 	written = policyd_audit_count(&run, filters, 0, 0);
 	CHECK(written > 0 && written < flood, "%zu of %lu records written: no overflow", written, flood);
 	dropped = flood - written;
-	snprintf(said, sizeof(said), "logged %zu,", written);
-	CHECK(policyd_said(&run, said, 0), "the firewall's logged count is not the %zu records written", written);
-	snprintf(said, sizeof(said), "dropped %lu;", dropped);
-	CHECK(policyd_said(&run, said, 0), "%zu written + dropped != %lu refused", written, flood);
+	said_totals(&run, flood, written, dropped);
 	last = policyd_audit_last(&run, lost);
 	CHECK(last, "no records_dropped record in the audit log");
 	CHECK_EQ(json_integer_value(json_object_get(last, "total")), (json_int_t)dropped);
@@ -743,6 +765,80 @@ static void test_overflowing_the_ring_buffer_counts_every_dropped_record(void)
 	close(fd);
 	CHECK_OK(policyd_cleanup(&run));
 	uhid_dev_destroy(&dev);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	CHECK(stat(path, &st) == 0, "%s: %m", path);
+	return st.st_size;
+}
+
+/*
+ * Issue 27, floods: one process repeats a refused request on device A,
+ * more times than the ring buffer holds records, while the daemon reads
+ * none (stopped: a daemon that falls behind); amid the flood, one refusal
+ * on device B. B's refusal is in the log on its own line; the log stays
+ * small (A's repeats are one record with a count, and past A's budget a
+ * count); and logged + over budget + dropped is every refusal on A.
+ */
+static void test_a_flood_on_one_device_hides_no_refusal_on_another(void)
+{
+	const unsigned long flood = 40000;
+	const off_t small = 64 * 1024;
+	struct uhid_dev_config cfg_b = *test_device();
+	struct policyd_run run;
+	struct uhid_dev dev_a, dev_b;
+	unsigned long refused = 0;
+	unsigned long long over;
+	char id_a[32], id_b[32];
+	const char *on_a[] = { "event=decision", id_a, NULL };
+	const char *on_b[] = { "event=decision", id_b, NULL };
+	const char *b_alone[] = { "event=decision", id_b, "count=", NULL };
+	const char *over_a[] = { "event=records_suppressed", id_a, NULL };
+	size_t logged_a;
+	off_t size;
+	int fd_a, fd_b;
+
+	cfg_b.name = "e2e test device B";
+	CHECK_OK(uhid_dev_create(&dev_a, test_device()));
+	CHECK_OK(uhid_dev_create(&dev_b, &cfg_b));
+	start_daemon(&run, test_policy);
+	fd_a = uhid_dev_open_hidraw(&dev_a, 0);
+	CHECK_OK(fd_a);
+	fd_b = uhid_dev_open_hidraw(&dev_b, 0);
+	CHECK_OK(fd_b);
+	snprintf(id_a, sizeof(id_a), "device.hid_id=%d", dev_a.hid_id);
+	snprintf(id_b, sizeof(id_b), "device.hid_id=%d", dev_b.hid_id);
+
+	CHECK(kill(run.pid, SIGSTOP) == 0, "cannot stop the daemon: %m");
+	for (unsigned long i = 0; i < flood; i++) {
+		if (i == flood / 2)
+			CHECK_EQ(set_feature(fd_b, 0xf0, 0x0b), EPERM);
+		refused += set_feature(fd_a, 0xf0, 0x0a) == EPERM;
+	}
+	CHECK(kill(run.pid, SIGCONT) == 0, "cannot continue the daemon: %m");
+	CHECK_EQ(refused, flood);
+	CHECK_EQ(uhid_dev_count(&dev_a, UHID_DEV_SET_REPORT, 0xf0), 0);
+	CHECK_EQ(uhid_dev_count(&dev_b, UHID_DEV_SET_REPORT, 0xf0), 0);
+
+	CHECK_OK(policyd_stop(&run, false));
+	CHECK_EQ(policyd_audit_count(&run, b_alone, 0, 0), 1);
+	CHECK_EQ(policyd_audit_count(&run, on_b, 0, 0), 1);
+	logged_a = policyd_audit_count(&run, on_a, 0, 0);
+	over = policyd_audit_sum(&run, over_a, "denied");
+	said_totals(&run, flood + 1, logged_a + 1, flood - logged_a - over);
+	size = file_size(run.audit_log);
+	test_log("%lu refusals on A with the daemon stopped, 1 on B: A %zu logged, %llu over budget, %llu dropped; the log %lld bytes",
+		 flood, logged_a, over, flood - logged_a - over, (long long)size);
+	CHECK(size < small, "the log grew to %lld bytes", (long long)size);
+
+	close(fd_a);
+	close(fd_b);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
 }
 
 /* The value of a "Key:\tvalue" line of /proc/PID/status. */
@@ -808,6 +904,93 @@ static void test_device_name_reaches_the_daemon_log_without_control_characters(v
 	policyd_case_end(&c);
 }
 
+/*
+ * The log's bound (--audit-log-max-size): a flood of distinct refusals on
+ * device A fills the log to its reserve, after which A's decisions are
+ * counted; a refusal on device B is still written; the file stays within
+ * the bound; after a rotation (rename, SIGHUP, as logrotate does) the new
+ * file's records_not_written record gives the counts per device, and the
+ * decisions written, counted there, over budget and dropped add up to
+ * every refusal.
+ */
+static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
+{
+	const unsigned long flood = 3000;
+	const long max = 64 * 1024;
+	const char *bounded[] = { "--audit-log-max-size", "64K", NULL };
+	const char *not_written[] = { "event=records_not_written", NULL };
+	const char *over[] = { "event=records_suppressed", NULL };
+	struct uhid_dev_config cfg_b = *test_device();
+	struct policyd_run run, rotated;
+	struct uhid_dev dev_a, dev_b;
+	unsigned long refused = 0;
+	unsigned long long counted_a = 0, counted_b = 0, suppressed;
+	char id_a[32], id_b[32];
+	const char *on_a[] = { "event=decision", id_a, NULL };
+	const char *on_b[] = { "event=decision", id_b, NULL };
+	json_t *counts, *d;
+	size_t i, written_a;
+	off_t size;
+	int fd_a, fd_b;
+
+	cfg_b.name = "e2e test device B";
+	CHECK_OK(uhid_dev_create(&dev_a, test_device()));
+	CHECK_OK(uhid_dev_create(&dev_b, &cfg_b));
+	CHECK_OK(policyd_prepare(&run));
+	CHECK_OK(policyd_write_policy(&run, "50-test.json", test_policy));
+	CHECK_OK(policyd_start(&run, bounded));
+	fd_a = uhid_dev_open_hidraw(&dev_a, 0);
+	CHECK_OK(fd_a);
+	fd_b = uhid_dev_open_hidraw(&dev_b, 0);
+	CHECK_OK(fd_b);
+	snprintf(id_a, sizeof(id_a), "device.hid_id=%d", dev_a.hid_id);
+	snprintf(id_b, sizeof(id_b), "device.hid_id=%d", dev_b.hid_id);
+
+	/* distinct refusals: no two alike, so no record of repeats */
+	for (unsigned long n = 0; n < flood; n++) {
+		uint8_t buf[64] = { 0xf0, (uint8_t)n, (uint8_t)(n >> 8) };
+
+		refused += ioctl(fd_a, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 && errno == EPERM;
+	}
+	CHECK_EQ(refused, flood);
+	CHECK(policyd_said(&run, "near its maximum size", 10000), "the daemon did not say the log is full");
+	CHECK_EQ(set_feature(fd_b, 0xf0, 0x0b), EPERM);
+	CHECK_EQ(policyd_audit_count(&run, on_b, 1, 10000), 1);
+	size = file_size(run.audit_log);
+	CHECK(size <= max, "the log is %lld bytes, past its bound", (long long)size);
+
+	/* logrotate: rename, SIGHUP */
+	rotated = run;
+	CHECK(snprintf(rotated.audit_log, sizeof(rotated.audit_log), "%s.1", run.audit_log) <
+	      (int)sizeof(rotated.audit_log), "the rotated log's name is too long");
+	CHECK(rename(run.audit_log, rotated.audit_log) == 0, "rename: %m");
+	CHECK_OK(policyd_reload(&run));
+	CHECK_EQ(policyd_audit_count(&run, not_written, 1, 10000), 1);
+	counts = policyd_audit_last(&run, not_written);
+	json_array_foreach(json_object_get(counts, "devices"), i, d) {
+		if (json_integer_value(json_object_get(d, "hid_id")) == dev_a.hid_id)
+			counted_a = json_integer_value(json_object_get(d, "denied"));
+		if (json_integer_value(json_object_get(d, "hid_id")) == dev_b.hid_id)
+			counted_b = json_integer_value(json_object_get(d, "denied"));
+	}
+	json_decref(counts);
+	CHECK(counted_a > 0, "nothing of A counted");
+	CHECK_EQ(counted_b, 0);
+
+	CHECK_OK(policyd_stop(&run, false));
+	written_a = policyd_audit_count(&rotated, on_a, 0, 0) + policyd_audit_count(&run, on_a, 0, 0);
+	suppressed = policyd_audit_sum(&rotated, over, "denied") + policyd_audit_sum(&run, over, "denied");
+	said_totals(&run, flood + 1, written_a + counted_a + 1, flood - written_a - counted_a - suppressed);
+	test_log("%lu refusals on A, 1 on B, the log bounded at %ld bytes: %lld bytes; A %zu written, %llu counted at the bound, %llu over budget",
+		 flood, max, (long long)size, written_a, counted_a, suppressed);
+
+	close(fd_a);
+	close(fd_b);
+	CHECK_OK(policyd_cleanup(&run));
+	uhid_dev_destroy(&dev_a);
+	uhid_dev_destroy(&dev_b);
+}
+
 static const struct test_case tests[] = {
 	{ "running_daemon_is_sandboxed_with_documented_capabilities",
 	  test_running_daemon_is_sandboxed_with_documented_capabilities },
@@ -849,6 +1032,10 @@ static const struct test_case tests[] = {
 	  test_rules_for_any_report_decide_behind_62_others },
 	{ "overflowing_the_ring_buffer_counts_every_dropped_record",
 	  test_overflowing_the_ring_buffer_counts_every_dropped_record, 600 },
+	{ "a_flood_on_one_device_hides_no_refusal_on_another",
+	  test_a_flood_on_one_device_hides_no_refusal_on_another, 600 },
+	{ "the_log_bound_keeps_another_device_and_counts_the_rest",
+	  test_the_log_bound_keeps_another_device_and_counts_the_rest, 300 },
 };
 
 int main(int argc, char **argv)

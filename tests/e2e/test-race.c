@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -452,28 +453,54 @@ static void test_a_late_decision_keeps_a_node_matched_by_usage_closed(void)
 	CHECK_OK(udevd_stop(&w));
 }
 
-/* The hidraw node under SYSPATH (its name in NODE), waiting up to
- * TIMEOUT_MS for the driver's probe to connect it. */
-static int wait_hidraw_node(const char *syspath, char *node, size_t size, int timeout_ms)
+/* The hidraw node of the HID device whose name starts with PREFIX
+ * ("0003:054C:0CE6."), in NODE, waiting up to TIMEOUT_MS for a driver's
+ * probe to connect it. Found from /sys/class/hidraw: the device's own
+ * uevent attribute, which the test-device library reads to find it, waits
+ * for the probe to end on kernels that take the device lock to show it. */
+static int wait_hidraw_of(const char *prefix, char *node, size_t size, int timeout_ms)
 {
-	char dir[400];
-
-	snprintf(dir, sizeof(dir), "%s/hidraw", syspath);
 	for (int waited = 0; waited < timeout_ms; waited += 10) {
-		DIR *d = opendir(dir);
+		DIR *d = opendir("/sys/class/hidraw");
 		struct dirent *de;
 
-		while (d && (de = readdir(d)))
-			if (!strncmp(de->d_name, "hidraw", 6)) {
+		while (d && (de = readdir(d))) {
+			char link[400], target[400];
+			const char *base;
+			ssize_t n;
+
+			snprintf(link, sizeof(link), "/sys/class/hidraw/%s/device", de->d_name);
+			n = readlink(link, target, sizeof(target) - 1);
+			if (n <= 0)
+				continue;
+			target[n] = '\0';
+			base = strrchr(target, '/');
+			base = base ? base + 1 : target;
+			if (!strncmp(base, prefix, strlen(prefix))) {
 				snprintf(node, size, "/dev/%s", de->d_name);
 				closedir(d);
 				return 0;
 			}
+		}
 		if (d)
 			closedir(d);
 		usleep(10000);
 	}
 	return -ETIMEDOUT;
+}
+
+struct replica_creation {
+	struct replica *rep;
+	struct uhid_dev *dev;
+	int result;
+};
+
+static void *create_replica(void *arg)
+{
+	struct replica_creation *c = arg;
+
+	c->result = replica_create(c->rep, c->dev);
+	return NULL;
 }
 
 /* Whether udev has finished NODE's event (its database entry exists). */
@@ -491,12 +518,13 @@ static bool udev_has_handled(const char *node)
 
 /* A driver's probe that outlasts the udev rule's 5 s wait: hid-playstation
  * connects hidraw first and then reads three feature reports from the
- * controller, which answers each 3 s late. The daemon decides on a device
- * matched by its usages only at bind, after the whole probe; the udev
- * helper gives up first, and must see that a rule set matches the device
- * and keep its node closed (it looked at the IDs alone, and the node opened
- * to users with no firewall while the probe went on). Once the probe ends
- * the daemon attaches the firewall and the node opens. */
+ * controller, which answers each 3 s late, so users' rules could open the
+ * node long before the probe ends. The rule set matches the device by its
+ * usages only. Whenever udev is done with the node while the probe goes
+ * on, the node is either closed or behind the firewall (the daemon decides
+ * from the descriptor sysfs shows at "add", before the probe, and the udev
+ * helper keeps a matched node closed if no decision has come); a user's
+ * firmware update is refused and never reaches the controller. */
 static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(void)
 {
 	bool generic_only = test_dev_generic_driver_only_now();
@@ -504,7 +532,11 @@ static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(
 	struct policyd_run run;
 	struct udevd_run w;
 	struct uhid_dev ds;
-	char node[300], driver[400];
+	struct replica_creation creation;
+	pthread_t creator;
+	char node[300];
+	unsigned int mode;
+	bool decided, probing;
 	int fd;
 
 	udev_start(&w, true);
@@ -512,18 +544,24 @@ static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(
 	CHECK_OK(test_dev_generic_driver_only(false));
 	rep = replica_new(&replica_dualsense, replica_dualsense_probe);
 	replica_set_answer_delay(rep, 3000);
-	CHECK_OK(replica_create(rep, &ds));
-	CHECK_OK(wait_hidraw_node(ds.syspath, node, sizeof(node), 30000));
+	creation = (struct replica_creation){ rep, &ds, 0 };
+	CHECK_OK(-pthread_create(&creator, NULL, create_replica, &creation));
+	CHECK_OK(wait_hidraw_of("0003:054C:0CE6.", node, sizeof(node), 30000));
 	for (int i = 0; i < 3000 && !udev_has_handled(node); i++)
 		usleep(10000);
 	CHECK(udev_has_handled(node), "udev never finished %s's event", node);
-	/* The probe is still on: no driver yet, no decision. */
-	snprintf(driver, sizeof(driver), "%s/driver", ds.syspath);
-	CHECK(access(driver, F_OK) < 0, "the probe ended before udev stopped waiting: nothing was tested");
-	CHECK(!policyd_said(&run, ds.sysname, 0), "the daemon decided on %s during its probe",
-	      ds.sysname);
-	CHECK_EQ(node_mode(node), 0600);
+	/* udev is done with the node; the probe goes on (the replica has
+	 * not answered all three reads; the "driver" link is no sign, the
+	 * driver core makes it before it calls the probe). */
+	mode = node_mode(node);
+	decided = policyd_said(&run, "0003:054C:0CE6.", 0);
+	probing = replica_get_reports_answered(rep) < 3;
+	test_log("udev was done with %s %s the probe: mode %o, the daemon had %sdecided", node,
+		 probing ? "during" : "after", mode, decided ? "" : "not ");
+	CHECK(mode == 0600 || decided, "%s is open (mode %o) with no firewall", node, mode);
 
+	CHECK_OK(-pthread_join(creator, NULL));
+	CHECK_OK(creation.result);
 	CHECK(policyd_said(&run, ds.sysname, 60000), "the daemon never decided on %s", ds.sysname);
 	CHECK_EQ(wait_mode(node, 0666), 0666);
 	fd = open(node, O_RDWR | O_CLOEXEC);
@@ -538,6 +576,12 @@ static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(
 	policyd_stop(&run, false);
 	CHECK_OK(policyd_cleanup(&run));
 	CHECK_OK(udevd_stop(&w));
+	/* Where udev handles a HID device's events only once its probe is
+	 * over (its rules read the device's uevent attribute, which waits
+	 * for the device lock the probe holds), no node opens during a
+	 * probe: the window this case looks for is not there. */
+	if (!probing)
+		SKIP("udev was done with the node only after the probe: on this kernel no rule opens a node during a probe");
 }
 
 static const struct test_case tests[] = {

@@ -3,20 +3,25 @@
  * End-to-end: rules that name who sends a request, decided in the kernel
  * from the calling task. Each sender is a real process: another user, a
  * member of a supplementary group, the allowed executable and a copy of it.
- * Every case runs on uhid and on USB (usbhid on dummy_hcd).
+ * Every case runs on uhid and on USB (usbhid on dummy_hcd), but those about
+ * the file system an executable is on, which run on uhid alone.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/btrfs.h>
 #include <linux/hidraw.h>
+#include <linux/loop.h>
 
 #include "harness.h"
 #include "json_path.h"
@@ -276,6 +281,248 @@ static void test_only_the_updater_executable_may_update_firmware(void)
 
 	policyd_case_end(&c);
 	unlink(copy);
+}
+
+/* SRC's bytes as a new file DST of mode 0755. */
+static void copy_program(const char *src, const char *dst)
+{
+	static char buf[4 << 20];
+	ssize_t n = read_file(src, buf, sizeof(buf));
+	int fd;
+
+	CHECK(n > 0 && (size_t)n < sizeof(buf), "%s: %zd", src, n);
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	CHECK(fd >= 0, "%s: %s", dst, strerror(errno));
+	CHECK_EQ(write(fd, buf, (size_t)n), n);
+	CHECK_OK(fchmod(fd, 0755));
+	CHECK_OK(close(fd));
+}
+
+/* The case's own mount namespace: what it mounts goes when it ends, and
+ * the daemon it starts sees the same mounts. */
+static void own_mount_namespace(void)
+{
+	CHECK_OK(unshare(CLONE_NEWNS));
+	CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+}
+
+/* A policy whose rules name executable EXE: report 0xf0 for it alone,
+ * report 3 for anyone but it. */
+static void executable_policy(char *policy, size_t size, const char *exe)
+{
+	snprintf(policy, size,
+		 "{ \"version\": 1, \"devices\": [ {\n"
+		 "    \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x5704\" },\n"
+		 "    \"default\": \"allow\",\n"
+		 "    \"rules\": [\n"
+		 "      { \"name\": \"the-updater\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\",\n"
+		 "        \"sender\": { \"executable\": \"%s\" }, \"action\": \"allow\" },\n"
+		 "      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" },\n"
+		 "      { \"name\": \"not-from-the-updater\", \"request\": \"set_report\",\n"
+		 "        \"report_type\": \"feature\", \"report_id\": 3,\n"
+		 "        \"sender\": { \"executable\": \"%s\" }, \"action\": \"deny\" }\n"
+		 "    ] } ] }\n", exe, exe);
+}
+
+/* executable_policy(EXE) holds for EXE and for OTHER, another program
+ * (as root): its allow and its deny both know EXE, and OTHER for neither.
+ * Both ends: the errno each got, and what the device received. */
+static void check_the_firewall_knows(struct policyd_case *c, const char *exe, const char *other)
+{
+	const struct sender updater = { exe, 0, 0, NULL, 0 };
+	const struct sender another = { other, 0, 0, NULL, 0 };
+	unsigned long f0 = uhid_dev_count(&c->dev, UHID_DEV_SET_REPORT, 0xf0);
+	unsigned long r3 = uhid_dev_count(&c->dev, UHID_DEV_SET_REPORT, 3);
+
+	CHECK_EQ(send_feature_as(&updater, c->dev.hidraw, 0xf0), 0);
+	CHECK_EQ(send_feature_as(&another, c->dev.hidraw, 0xf0), EPERM);
+	CHECK_EQ(send_feature_as(&updater, c->dev.hidraw, 3), EPERM);
+	CHECK_EQ(send_feature_as(&another, c->dev.hidraw, 3), 0);
+	CHECK_OK(uhid_dev_wait_count(&c->dev, UHID_DEV_SET_REPORT, 0xf0, f0 + 1, 3000));
+	CHECK_OK(uhid_dev_wait_count(&c->dev, UHID_DEV_SET_REPORT, 3, r3 + 1, 3000));
+	usleep(200 * 1000);
+	CHECK_EQ(uhid_dev_count(&c->dev, UHID_DEV_SET_REPORT, 0xf0), f0 + 1);
+	CHECK_EQ(uhid_dev_count(&c->dev, UHID_DEV_SET_REPORT, 3), r3 + 1);
+}
+
+/* Run ARGV (a program found in PATH) to its end; it must succeed. What it
+ * prints goes, but its errors. */
+static void run_program(const char *const *argv)
+{
+	int status, null;
+	pid_t child = fork();
+
+	CHECK_OK(child);
+	if (child == 0) {
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+			_exit(126);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %#x", argv[0], status);
+}
+
+/* A free loop device over IMAGE, written to PATH; the device lets go of
+ * IMAGE when its last user (the mount) does. Returns its open fd. */
+static int loop_attach(const char *image, char *path, size_t size)
+{
+	struct loop_config config = { .info.lo_flags = LO_FLAGS_AUTOCLEAR };
+	int control, n, fd;
+
+	control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	CHECK(control >= 0, "/dev/loop-control: %s", strerror(errno));
+	n = ioctl(control, LOOP_CTL_GET_FREE);
+	CHECK_OK(n);
+	close(control);
+	snprintf(path, size, "/dev/loop%d", n);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	config.fd = open(image, O_RDWR | O_CLOEXEC);
+	CHECK_OK(config.fd);
+	CHECK_OK(ioctl(fd, LOOP_CONFIGURE, &config));
+	close(config.fd);
+	return fd;
+}
+
+static void btrfs_subvolume_create(const char *parent, const char *name)
+{
+	struct btrfs_ioctl_vol_args args = {};
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	CHECK(fd >= 0, "%s: %s", parent, strerror(errno));
+	snprintf(args.name, sizeof(args.name), "%s", name);
+	CHECK(ioctl(fd, BTRFS_IOC_SUBVOL_CREATE, &args) == 0, "%s/%s: %s", parent, name,
+	      strerror(errno));
+	close(fd);
+}
+
+/* Fedora's and openSUSE's root: btrfs, where stat() gives each subvolume
+ * a device of its own, and where the first file of every new subvolume
+ * has the same inode number. The updater in one subvolume is known to the
+ * firewall; its twin in another, with the same inode number, is not. */
+static void test_an_executable_on_btrfs_is_known_by_its_subvolume(void)
+{
+	char dir[] = "/tmp/hp-btrfs.XXXXXX", image[64], mnt[64], loop[32], exe[128], twin[128];
+	char policy[2048];
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	struct stat a, b;
+	int fd, loop_fd;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	own_mount_namespace();
+	snprintf(image, sizeof(image), "%s/image", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	fd = open(image, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK_OK(fd);
+	CHECK_OK(ftruncate(fd, 256 << 20));
+	close(fd);
+	run_program((const char *const[]){ "mkfs.btrfs", "-q", image, NULL });
+	loop_fd = loop_attach(image, loop, sizeof(loop));
+	CHECK_OK(mkdir(mnt, 0755));
+	CHECK(mount(loop, mnt, "btrfs", 0, NULL) == 0, "mount %s: %s", loop, strerror(errno));
+	close(loop_fd);
+	CHECK_OK(chmod(mnt, 0755));
+	btrfs_subvolume_create(mnt, "a");
+	btrfs_subvolume_create(mnt, "b");
+	snprintf(exe, sizeof(exe), "%s/a/hidraw-set-feature", mnt);
+	snprintf(twin, sizeof(twin), "%s/b/hidraw-set-feature", mnt);
+	copy_program(tool_path(), exe);
+	copy_program(tool_path(), twin);
+	CHECK_OK(stat(exe, &a));
+	CHECK_OK(stat(twin, &b));
+	CHECK(a.st_ino == b.st_ino && a.st_dev != b.st_dev,
+	      "not twins: %llu on %#llx, %llu on %#llx", (unsigned long long)a.st_ino,
+	      (unsigned long long)a.st_dev, (unsigned long long)b.st_ino,
+	      (unsigned long long)b.st_dev);
+
+	executable_policy(policy, sizeof(policy), exe);
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	check_the_firewall_knows(&c, exe, twin);
+	policyd_case_end(&c);
+
+	CHECK_OK(umount2(mnt, 0));
+	unlink(image);
+	rmdir(mnt);
+	rmdir(dir);
+}
+
+/* An overlay at DIR/merged with the updater in its lower layer, and the
+ * lower and upper layers on one tmpfs (SAMEFS) or each on its own. */
+static void mount_overlay(const char *dir, bool samefs)
+{
+	char lower[128], rw[128], options[512], path[160];
+
+	snprintf(lower, sizeof(lower), "%s/lower", dir);
+	snprintf(rw, sizeof(rw), "%s/rw", dir);
+	snprintf(path, sizeof(path), "%s/merged", dir);
+	CHECK_OK(mkdir(lower, 0755));
+	CHECK_OK(mkdir(rw, 0755));
+	CHECK_OK(mkdir(path, 0755));
+	if (!samefs) {
+		CHECK_OK(mount("tmpfs", lower, "tmpfs", 0, "mode=0755"));
+		CHECK_OK(mount("tmpfs", rw, "tmpfs", 0, "mode=0755"));
+	}
+	snprintf(path, sizeof(path), "%s/upper", rw);
+	CHECK_OK(mkdir(path, 0755));
+	snprintf(path, sizeof(path), "%s/work", rw);
+	CHECK_OK(mkdir(path, 0755));
+	snprintf(path, sizeof(path), "%s/hidraw-set-feature", lower);
+	copy_program(tool_path(), path);
+	snprintf(options, sizeof(options), "lowerdir=%s,upperdir=%s/upper,workdir=%s/work,xino=off",
+		 lower, rw, rw);
+	snprintf(path, sizeof(path), "%s/merged", dir);
+	CHECK(mount("overlay", path, "overlay", 0, options) == 0, "mount overlay %s: %s", options,
+	      strerror(errno));
+}
+
+/* The updater on an overlay (containers; SteamOS's and Bazzite's /etc and
+ * /var, composefs roots): known in its lower layer, after it was copied up
+ * by a change of mode, and to a policy read after that; another program
+ * made on the overlay is not. Layers on one file system, and on two
+ * without xino, where the daemon warns that inode numbers may repeat
+ * across layers. */
+static void on_an_overlay(bool samefs)
+{
+	char dir[] = "/tmp/hp-overlay.XXXXXX", exe[128], other[128], upper[128], policy[2048];
+	struct uhid_dev_config cfg = test_device();
+	struct policyd_case c;
+	struct stat st;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	CHECK_OK(chmod(dir, 0755));
+	mount_overlay(dir, samefs);
+	snprintf(exe, sizeof(exe), "%s/merged/hidraw-set-feature", dir);
+	snprintf(other, sizeof(other), "%s/merged/another", dir);
+	snprintf(upper, sizeof(upper), "%s/rw/upper/hidraw-set-feature", dir);
+	copy_program(tool_path(), other);
+
+	executable_policy(policy, sizeof(policy), exe);
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_OK(chmod(c.dev.hidraw, 0666));
+	CHECK(policyd_said(&c.run, "without xino", samefs ? 300 : 3000) == !samefs,
+	      "the daemon %s about layers on different file systems", samefs ? "warned" : "did not warn");
+	CHECK(stat(upper, &st) < 0 && errno == ENOENT, "%s is there before the copy-up", upper);
+	check_the_firewall_knows(&c, exe, other);
+
+	CHECK_OK(chmod(exe, 0750));
+	CHECK_OK(stat(upper, &st));
+	check_the_firewall_knows(&c, exe, other);
+	CHECK_OK(policyd_reload(&c.run));
+	check_the_firewall_knows(&c, exe, other);
+	policyd_case_end(&c);
+}
+
+static void test_an_executable_on_overlayfs_is_known_in_every_layer(void)
+{
+	own_mount_namespace();
+	on_an_overlay(false);
+	on_an_overlay(true);
 }
 
 /* S's program started under ptrace(2) by this process (PTRACE_TRACEME,
@@ -538,9 +785,18 @@ int main(int argc, char **argv)
 		{ "a_temporary_allow_for_a_group_opens_for_its_members_alone",
 		  test_a_temporary_allow_for_a_group_opens_for_its_members_alone },
 	};
+	/* The file system an executable is on, whatever the transport. */
+	static const struct test_case file_system_tests[] = {
+		{ "an_executable_on_btrfs_is_known_by_its_subvolume",
+		  test_an_executable_on_btrfs_is_known_by_its_subvolume },
+		{ "an_executable_on_overlayfs_is_known_in_every_layer",
+		  test_an_executable_on_overlayfs_is_known_in_every_layer },
+	};
 	int failed;
 
 	failed = test_main(argc, argv, "e2e-sender", tests, ARRAY_SIZE(tests));
+	failed |= test_main(argc, argv, "e2e-sender", file_system_tests,
+			    ARRAY_SIZE(file_system_tests));
 	backend = TEST_DEV_USB;
 	failed |= test_main(argc, argv, "e2e-sender/usb", tests, ARRAY_SIZE(tests));
 	return failed;

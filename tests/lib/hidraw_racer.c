@@ -177,14 +177,28 @@ int hidraw_racer_finish(struct hidraw_racer *r, struct hidraw_race_result *res)
 	return n == sizeof(*res) ? 0 : -ECHILD;
 }
 
+/* uhid_test_rdesc's reports with the DualSense's firmware-update feature
+ * report 0xF4 in place of 0xF0: the firewall refuses a report the
+ * descriptor does not declare before the rule the racers are judged by. */
+static const uint8_t dualsense_rdesc[] = {
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26, 0xff, 0x00,
+	0x75, 0x08, 0x95, 0x3f,
+	0x85, 0x01, 0x09, 0x02, 0x81, 0x02,	/* input 1 */
+	0x85, 0x02, 0x09, 0x03, 0x91, 0x02,	/* output 2 */
+	0x85, 0x03, 0x09, 0x04, 0xb1, 0x02,	/* feature 3 */
+	0x85, 0x04, 0x09, 0x05, 0xb1, 0x02,	/* feature 4 */
+	0x85, 0xf4, 0x09, 0x06, 0xb1, 0x02,	/* feature 0xf4 */
+	0xc0,
+};
+
 struct uhid_dev_config hidraw_race_dualsense(void)
 {
 	return (struct uhid_dev_config){
 		.name = "Sony Interactive Entertainment DualSense Wireless Controller",
 		.vendor = 0x054c,
 		.product = 0x0ce6,
-		.rdesc = uhid_test_rdesc,
-		.rdesc_size = uhid_test_rdesc_size,
+		.rdesc = dualsense_rdesc,
+		.rdesc_size = sizeof(dualsense_rdesc),
 	};
 }
 

@@ -51,7 +51,8 @@ int hidraw_racer_start(struct hidraw_racer *r, const struct hidraw_racer_config 
  * Returns 0, or -errno when the racer died without a result. */
 int hidraw_racer_finish(struct hidraw_racer *r, struct hidraw_race_result *res);
 
-/* A virtual DualSense (USB 054C:0CE6) with the generic test descriptor. */
+/* A virtual DualSense (USB 054C:0CE6) with the generic test descriptor's
+ * reports, its firmware-update feature report 0xF4 in place of 0xF0. */
 struct uhid_dev_config hidraw_race_dualsense(void);
 
 struct hidraw_race_round {

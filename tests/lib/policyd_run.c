@@ -283,6 +283,19 @@ static bool record_matches(json_t *rec, const char *const *filters)
 	return true;
 }
 
+/* How many decisions a record stands for: a decision's record of repeats
+ * says it in "count" (audit_repeat.h); any other record is one. */
+static size_t decisions_of(json_t *rec)
+{
+	json_t *count = json_object_get(rec, "count");
+	const char *event = json_string_value(json_object_get(rec, "event"));
+
+	if (event && !strcmp(event, "decision") && json_is_integer(count) &&
+	    json_integer_value(count) > 0)
+		return (size_t)json_integer_value(count);
+	return 1;
+}
+
 static size_t scan_audit(struct policyd_run *run, const char *const *filters, json_t **last)
 {
 	char *line = NULL;
@@ -297,7 +310,7 @@ static size_t scan_audit(struct policyd_run *run, const char *const *filters, js
 		if (!rec)
 			continue;
 		if (record_matches(rec, filters)) {
-			n++;
+			n += decisions_of(rec);
 			if (last) {
 				json_decref(*last);
 				*last = json_incref(rec);
@@ -322,6 +335,29 @@ size_t policyd_audit_count(struct policyd_run *run, const char *const *filters,
 			return n;
 		usleep(20000);
 	}
+}
+
+unsigned long long policyd_audit_sum(struct policyd_run *run, const char *const *filters,
+				     const char *key)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long long sum = 0;
+	FILE *f = fopen(run->audit_log, "r");
+
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		json_t *rec = json_loads(line, 0, NULL);
+		json_t *v = rec ? json_path(rec, key) : NULL;
+
+		if (rec && record_matches(rec, filters) && json_is_integer(v))
+			sum += (unsigned long long)json_integer_value(v);
+		json_decref(rec);
+	}
+	free(line);
+	fclose(f);
+	return sum;
 }
 
 json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters)

@@ -49,10 +49,14 @@ int policyd_check(struct policyd_run *run, struct policyctl_output *out);
 
 /* Audit records (one JSON object per line) matching every given
  * "key=value" filter, where key may be dotted ("device.hid_id"); "key="
- * with nothing after it matches records without that key. Waits up to
- * timeout_ms for at least `want` of them. Returns the count. */
+ * with nothing after it matches records without that key. A decision's
+ * record of repeats counts as the decisions it stands for ("count"). Waits
+ * up to timeout_ms for at least `want` of them. Returns the count. */
 size_t policyd_audit_count(struct policyd_run *run, const char *const *filters,
 			   size_t want, int timeout_ms);
+/* The sum of the integer at KEY (dotted) over the matching records. */
+unsigned long long policyd_audit_sum(struct policyd_run *run, const char *const *filters,
+				     const char *key);
 /* The last matching record (new reference) or NULL. */
 json_t *policyd_audit_last(struct policyd_run *run, const char *const *filters);
 

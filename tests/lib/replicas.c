@@ -21,6 +21,7 @@ struct replica {
 	uint8_t timer;			/* the Switch's report counter */
 	uint8_t *flash;			/* the Switch's SPI flash */
 	unsigned int delay_ms;		/* before each GET_REPORT answer */
+	atomic_uint answered;		/* GET_REPORTs answered */
 };
 
 /* Little-endian 16-bit values into a report. */
@@ -566,6 +567,8 @@ static void on_request(struct uhid_dev *dev, const struct uhid_dev_record *req, 
 	if (rep->delay_ms && req->request == UHID_DEV_GET_REPORT)
 		usleep(rep->delay_ms * 1000);
 	rep->model->answer(rep, dev, req);
+	if (req->request == UHID_DEV_GET_REPORT)
+		atomic_fetch_add(&rep->answered, 1);
 }
 
 struct replica *replica_new(const struct replica_model *model, const struct probe_request *probe)
@@ -589,6 +592,11 @@ struct replica *replica_new(const struct replica_model *model, const struct prob
 void replica_set_answer_delay(struct replica *rep, unsigned int ms)
 {
 	rep->delay_ms = ms;
+}
+
+unsigned int replica_get_reports_answered(struct replica *rep)
+{
+	return atomic_load(&rep->answered);
 }
 
 void replica_free(struct replica *rep)

@@ -51,6 +51,8 @@ void replica_free(struct replica *rep);
  * driver's probe takes that much longer per request it reads (uhid waits
  * up to 5 s for one answer). */
 void replica_set_answer_delay(struct replica *rep, unsigned int ms);
+/* GET_REPORTs answered so far (the answer is on its way to the driver). */
+unsigned int replica_get_reports_answered(struct replica *rep);
 /* Create its uhid device (uhid_dev_create without waiting for hidraw). */
 int replica_create(struct replica *rep, struct uhid_dev *dev);
 

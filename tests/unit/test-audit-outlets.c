@@ -72,7 +72,7 @@ static void test_a_decision_s_journal_entry_has_its_fields_and_message_id(void)
 	struct journal_entry e;
 
 	audit_subject_read(&rec, NULL, &proc);
-	CHECK_OK(audit_journal_decision(&e, &rec, &dualsense_ctx, &proc));
+	CHECK_OK(audit_journal_decision(&e, &rec, &dualsense_ctx, &proc, NULL));
 	CHECK_FIELD(&e, "MESSAGE_ID", AUDIT_JOURNAL_ID_DECISION);
 	CHECK_FIELD(&e, "PRIORITY", "4");
 	CHECK_FIELD(&e, "HID_POLICY_ACTION", "deny");
@@ -107,7 +107,7 @@ static void test_a_decision_s_journal_entry_has_its_fields_and_message_id(void)
 	/* audit mode and the default rule */
 	rec.flags &= ~HID_FW_REC_ENFORCED;
 	rec.rule_index = HID_RULE_INDEX_DEFAULT;
-	CHECK_OK(audit_journal_decision(&e, &rec, NULL, &proc));
+	CHECK_OK(audit_journal_decision(&e, &rec, NULL, &proc, NULL));
 	CHECK_FIELD(&e, "HID_POLICY_ENFORCED", "0");
 	CHECK_FIELD(&e, "PRIORITY", "5");
 	CHECK_FIELD(&e, "HID_POLICY_RULE", "(default)");
@@ -161,7 +161,7 @@ static void test_linux_audit_messages_cannot_be_forged_by_names(void)
 	memcpy(rec.comm, "x res=success", 13);
 	snprintf(dev.name, sizeof(dev.name), "pad\" rule=\"ok");
 	audit_subject_read(&rec, NULL, &proc);
-	CHECK_OK(audit_linux_decision(msg, sizeof(msg), &rec, &ctx, &proc));
+	CHECK_OK(audit_linux_decision(msg, sizeof(msg), &rec, &ctx, &proc, NULL));
 	CHECK(!strncmp(msg, "op=hid-request-denied request=set_report report_type=feature report_id=0xf4 errno=EPERM hid_id=7 hid_dev=\"0003:054C:0CE6.0007\" hid_dev_id=usb:054c:0ce6 ",
 		       strlen("op=hid-request-denied request=set_report report_type=feature report_id=0xf4 errno=EPERM hid_id=7 hid_dev=\"0003:054C:0CE6.0007\" hid_dev_id=usb:054c:0ce6 ")),
 	      "%s", msg);
@@ -174,10 +174,10 @@ static void test_linux_audit_messages_cannot_be_forged_by_names(void)
 
 	/* allows and audit-mode denials are not audit events */
 	rec.flags &= ~HID_FW_REC_ENFORCED;
-	CHECK_EQ(audit_linux_decision(msg, sizeof(msg), &rec, &ctx, &proc), -ENOENT);
+	CHECK_EQ(audit_linux_decision(msg, sizeof(msg), &rec, &ctx, &proc, NULL), -ENOENT);
 	/* too small a buffer is an error, not a cut message */
 	rec.flags |= HID_FW_REC_ENFORCED;
-	CHECK_EQ(audit_linux_decision(msg, 40, &rec, &ctx, &proc), -E2BIG);
+	CHECK_EQ(audit_linux_decision(msg, 40, &rec, &ctx, &proc, NULL), -E2BIG);
 }
 
 static void test_the_rate_limit_counts_what_it_holds_and_tells_it_once(void)
@@ -322,6 +322,58 @@ static void test_rotated_logs_are_read_oldest_first_compressed_or_not(void)
 	CHECK_EQ(n, 0);
 }
 
+/* The record of repeats of a decision says how many, and when, in the
+ * journal and in Linux audit alike; denials over a device's record budget
+ * reach both as a count, and a full log reaches the journal. */
+static void test_repeats_and_counts_reach_the_journal_and_linux_audit(void)
+{
+	/* 2026-12-03T06:29:40.123Z and 06:29:50.456Z */
+	const struct audit_span span = {
+		.count = 41, .first_ns = 1796279380123000000ULL, .last_ns = 1796279390456000000ULL,
+	};
+	struct hid_fw_record rec = deny_record();
+	json_t *over = json_pack("{s:s, s:{s:i, s:s}, s:i, s:i}", "event", "records_suppressed",
+				 "device", "hid_id", 7, "sysfs", "0003:054C:0CE6.0007",
+				 "denied", 12345, "allowed", 0);
+	json_t *full = json_pack("{s:s, s:i}", "event", "audit_log_full", "max_size", 65536);
+	char msg[AUDIT_LINUX_MESSAGE_MAX];
+	struct audit_subject proc;
+	struct journal_entry e;
+	bool success = true;
+
+	audit_subject_read(&rec, NULL, &proc);
+	CHECK_OK(audit_journal_decision(&e, &rec, &dualsense_ctx, &proc, &span));
+	CHECK_FIELD(&e, "HID_POLICY_COUNT", "41");
+	CHECK_FIELD(&e, "HID_POLICY_FIRST", "2026-12-03T06:29:40.123Z");
+	CHECK_FIELD(&e, "HID_POLICY_LAST", "2026-12-03T06:29:50.456Z");
+	CHECK(strstr(journal_entry_get(&e, "MESSAGE"), "(41 times more,"), "%s",
+	      journal_entry_get(&e, "MESSAGE"));
+	journal_entry_done(&e);
+	CHECK_OK(audit_journal_decision(&e, &rec, &dualsense_ctx, &proc, NULL));
+	CHECK(!journal_entry_get(&e, "HID_POLICY_COUNT"), "a single decision has a count");
+	journal_entry_done(&e);
+
+	CHECK_OK(audit_linux_decision(msg, sizeof(msg), &rec, &dualsense_ctx, &proc, &span));
+	CHECK(strstr(msg, " count=41 first=2026-12-03T06:29:40.123Z last=2026-12-03T06:29:50.456Z"),
+	      "%s", msg);
+	CHECK_OK(audit_linux_event(msg, sizeof(msg), over, &success));
+	CHECK(!strcmp(msg, "op=hid-requests-denied-unrecorded count=12345 hid_id=7 hid_dev=\"0003:054C:0CE6.0007\""),
+	      "%s", msg);
+	CHECK(!success, "denials reported as a success");
+
+	CHECK_OK(audit_journal_event(&e, over));
+	CHECK_FIELD(&e, "MESSAGE_ID", AUDIT_JOURNAL_ID_OVER_BUDGET);
+	CHECK_FIELD(&e, "HID_POLICY_DENIED", "12345");
+	CHECK_FIELD(&e, "HID_POLICY_DEVICE", "0003:054C:0CE6.0007");
+	journal_entry_done(&e);
+	CHECK_OK(audit_journal_event(&e, full));
+	CHECK_FIELD(&e, "MESSAGE_ID", AUDIT_JOURNAL_ID_LOG_FULL);
+	CHECK_FIELD(&e, "HID_POLICY_MAX_SIZE", "65536");
+	journal_entry_done(&e);
+	json_decref(over);
+	json_decref(full);
+}
+
 static const struct test_case tests[] = {
 	{ "a_decision_s_journal_entry_has_its_fields_and_message_id",
 	  test_a_decision_s_journal_entry_has_its_fields_and_message_id },
@@ -334,6 +386,8 @@ static const struct test_case tests[] = {
 	  test_an_output_report_is_named_as_the_policy_names_it },
 	{ "rotated_logs_are_read_oldest_first_compressed_or_not",
 	  test_rotated_logs_are_read_oldest_first_compressed_or_not },
+	{ "repeats_and_counts_reach_the_journal_and_linux_audit",
+	  test_repeats_and_counts_reach_the_journal_and_linux_audit },
 };
 
 int main(int argc, char **argv)

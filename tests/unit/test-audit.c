@@ -6,6 +6,7 @@
  * syslog/stderr summaries are rate-limited while the log keeps everything.
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -246,8 +247,11 @@ static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
 	a.summary_burst = 5;
 	a.summary_interval_ms = 300;
 
-	for (int i = 0; i < 50; i++)
+	/* 50 refusals, each of its own payload (repeats would be coalesced) */
+	for (int i = 0; i < 50; i++) {
+		rec.payload[1] = (uint8_t)i;
 		CHECK_OK(audit_write_record(&a, &rec, &ctx));
+	}
 	CHECK_OK(audit_flush(&a));
 	CHECK_EQ(count_lines(log, NULL, &said), 50);
 	lines = count_lines(err, "denied set_report feature report 0xf4", &said);
@@ -256,6 +260,7 @@ static void test_summaries_are_rate_limited_and_the_log_keeps_all(void)
 
 	/* The next interval starts by saying what the last one held back. */
 	usleep(400 * 1000);
+	rec.payload[1] = 50;
 	CHECK_OK(audit_write_record(&a, &rec, &ctx));
 	CHECK_OK(audit_flush(&a));
 	CHECK_EQ(count_lines(log, NULL, &said), 51);
@@ -286,6 +291,244 @@ static void test_summary_line_has_no_control_characters(void)
 	CHECK(strstr(text, "(x?FORGED?[2J)"), "comm not shown sanitized: %s", text);
 }
 
+/* Every line of PATH, parsed, as an array. */
+static json_t *log_records(const char *path)
+{
+	json_t *all = json_array();
+	char line[8192];
+	FILE *f = fopen(path, "r");
+
+	CHECK(f, "%s: %m", path);
+	while (fgets(line, sizeof(line), f)) {
+		json_error_t err;
+		json_t *o = json_loads(line, 0, &err);
+
+		CHECK(o, "a line does not parse (%s): %s", err.text, line);
+		json_array_append_new(all, o);
+	}
+	fclose(f);
+	return all;
+}
+
+/* How many decisions the records stand for: "count" each, 1 without. */
+static long long decisions_in(json_t *records)
+{
+	long long n = 0;
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(records, i, o) {
+		if (strcmp(json_path_str(o, "event") ?: "", "decision"))
+			continue;
+		n += json_object_get(o, "count") ? json_path_int(o, "count") : 1;
+	}
+	return n;
+}
+
+/* Two records equal but for time, count, first and last? */
+static bool same_but_time(json_t *a, json_t *b)
+{
+	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
+	bool same;
+
+	for (int k = 0; k < 2; k++) {
+		json_t *o = k ? y : x;
+
+		json_object_del(o, "time");
+		json_object_del(o, "count");
+		json_object_del(o, "first");
+		json_object_del(o, "last");
+	}
+	same = json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+/*
+ * A program that repeats a refused request gets a line for the first
+ * refusal, then one record for the repeats, with their count and the
+ * times of the first and the last, when a different record comes; a
+ * record that differs in any field (here the thread) is not a repeat.
+ */
+static void test_repeats_become_one_record_with_a_count(void)
+{
+	char log[PATH_LEN], err[PATH_LEN];
+	const struct audit_context ctx = { .device = &dualsense, .rule_name = "r" };
+	struct hid_fw_record rec = deny_record(), other;
+	struct audit_log a;
+	json_t *records, *first, *told;
+
+	open_audit_with_stderr(&a, log, err);
+	a.coalesce_ms = 60000;
+	for (int i = 0; i < 100; i++) {
+		rec.time_ns = (uint64_t)(i + 1) * 1000000ULL;
+		CHECK_OK(audit_write_record(&a, &rec, &ctx));
+	}
+	other = rec;
+	other.pid_tgid += 1;	/* another thread */
+	CHECK_OK(audit_write_record(&a, &other, &ctx));
+	CHECK_OK(audit_flush(&a));
+
+	records = log_records(log);
+	CHECK_EQ(json_array_size(records), 3);
+	first = json_array_get(records, 0);
+	told = json_array_get(records, 1);
+	CHECK(!json_object_get(first, "count"), "the first refusal has a count");
+	CHECK_EQ(json_path_int(told, "count"), 99);
+	CHECK(same_but_time(first, told), "the repeats' record differs from the first");
+	CHECK(strcmp(json_path_str(told, "first"), json_path_str(told, "last")) < 0,
+	      "first %s, last %s", json_path_str(told, "first"), json_path_str(told, "last"));
+	CHECK(!strcmp(json_path_str(told, "time"), json_path_str(told, "last")), "time is not the last");
+	CHECK_EQ(json_path_int(json_array_get(records, 2), "process.tid"), 4244);
+	CHECK(!json_object_get(json_array_get(records, 2), "count"), "another thread's refusal was coalesced");
+	CHECK_EQ(decisions_in(records), 101);
+	json_decref(records);
+	audit_log_close(&a);
+}
+
+/* Repeats wait at most the interval (audit_tick), and are told when the
+ * log is closed: none is lost. */
+static void test_repeats_are_told_after_the_interval_and_at_close(void)
+{
+	char log[PATH_LEN], err[PATH_LEN];
+	struct hid_fw_record rec = deny_record();
+	struct audit_log a;
+	json_t *records;
+	int due;
+
+	open_audit_with_stderr(&a, log, err);
+	a.coalesce_ms = 100;
+	CHECK_EQ(audit_tick(&a), -1);
+	for (int i = 0; i < 6; i++)
+		CHECK_OK(audit_write_record(&a, &rec, NULL));
+	due = audit_tick(&a);
+	CHECK(due > 0 && due <= 100, "repeats due in %d ms", due);
+	CHECK_OK(audit_flush(&a));
+	records = log_records(log);
+	CHECK_EQ(json_array_size(records), 1);
+	json_decref(records);
+
+	usleep(150 * 1000);
+	CHECK_EQ(audit_tick(&a), -1);
+	CHECK_OK(audit_flush(&a));
+	records = log_records(log);
+	CHECK_EQ(json_array_size(records), 2);
+	CHECK_EQ(json_path_int(json_array_get(records, 1), "count"), 5);
+	json_decref(records);
+
+	/* the key stays: more repeats are counted, and told at close */
+	for (int i = 0; i < 3; i++)
+		CHECK_OK(audit_write_record(&a, &rec, NULL));
+	audit_log_close(&a);
+	records = log_records(log);
+	CHECK_EQ(json_array_size(records), 3);
+	CHECK_EQ(json_path_int(json_array_get(records, 2), "count"), 3);
+	CHECK_EQ(decisions_in(records), 9);
+	json_decref(records);
+}
+
+static off_t size_of(const char *path)
+{
+	struct stat st;
+
+	CHECK(stat(path, &st) == 0, "%s: %m", path);
+	return st.st_size;
+}
+
+/*
+ * The log's bound: a flood of distinct refusals on one device fills it to
+ * the reserve, after which that device's decisions are counted; another
+ * device's first refusal is still written; at the bound nothing more is;
+ * the file never passes it; and after rotation the counts, per device, add
+ * up with what was written to every decision made.
+ */
+static void test_the_bound_keeps_another_device_and_counts_the_rest(void)
+{
+	const uint64_t max = 64 * 1024;
+	char log[PATH_LEN], err[PATH_LEN], rotated[PATH_LEN + 8];
+	struct hid_dev_info other_dev = dualsense;
+	const struct audit_context ctx_a = { .device = &dualsense, .rule_name = "r" };
+	const struct audit_context ctx_b = { .device = &other_dev, .rule_name = "r" };
+	struct hid_fw_record rec = deny_record(), rec_b;
+	const long flood = 2000;
+	json_t *records, *counts = NULL, *d;
+	long long b_written = 0, a_counted = 0, b_counted = 0;
+	struct audit_log a;
+	size_t i;
+
+	snprintf(other_dev.sysname, sizeof(other_dev.sysname), "0003:054C:0CE6.0008");
+	other_dev.hid_id = 8;
+	open_audit_with_stderr(&a, log, err);
+	a.bound.max_size = max;
+	a.summary_burst = 0;
+	for (long n = 0; n < flood; n++) {
+		rec.payload[1] = (uint8_t)n;
+		rec.payload[2] = (uint8_t)(n >> 8);
+		CHECK_OK(audit_write_record(&a, &rec, &ctx_a));
+	}
+	CHECK_OK(audit_flush(&a));
+
+	/* device B, refusals of its own: the first one is written */
+	rec_b = deny_record();
+	rec_b.hid_id = 8;
+	rec_b.payload[1] = 0x42;
+	CHECK_OK(audit_write_record(&a, &rec_b, &ctx_b));
+	rec_b.payload[1] = 0x43;
+	CHECK_OK(audit_write_record(&a, &rec_b, &ctx_b));
+	CHECK_OK(audit_flush(&a));
+	CHECK((uint64_t)size_of(log) <= max, "the log passed its bound: %lld", (long long)size_of(log));
+
+	/* past the audit_log_full record: one decision of each device */
+	records = log_records(log);
+	CHECK(json_array_size(records) > 10, "hardly anything written");
+	{
+		long long a_in_reserve = 0;
+		bool full = false;
+
+		json_array_foreach(records, i, d) {
+			if (strcmp(json_path_str(d, "event") ?: "", "decision")) {
+				full |= !strcmp(json_path_str(d, "event") ?: "", "audit_log_full");
+				continue;
+			}
+			if (full && json_path_int(d, "device.hid_id") == 7)
+				a_in_reserve++;
+			if (json_path_int(d, "device.hid_id") == 8)
+				b_written++;
+		}
+		CHECK(full, "no audit_log_full record");
+		CHECK_EQ(a_in_reserve, 1);
+	}
+	CHECK_EQ(b_written, 1);
+
+	/* rotation: the counts go to the new file */
+	snprintf(rotated, sizeof(rotated), "%s.1", log);
+	CHECK(rename(log, rotated) == 0, "rename: %m");
+	CHECK_OK(audit_reopen(&a));
+	json_decref(records);
+	records = log_records(log);
+	json_array_foreach(records, i, d)
+		if (!strcmp(json_path_str(d, "event") ?: "", "records_not_written"))
+			counts = d;
+	CHECK(counts, "no records_not_written record after rotation");
+	json_array_foreach(json_object_get(counts, "devices"), i, d) {
+		if (json_path_int(d, "hid_id") == 7)
+			a_counted = json_path_int(d, "denied");
+		if (json_path_int(d, "hid_id") == 8)
+			b_counted = json_path_int(d, "denied");
+	}
+	CHECK_EQ(b_counted, 1);
+	{
+		json_t *old = log_records(rotated);
+
+		CHECK_EQ(decisions_in(old) + a_counted + b_counted, flood + 2);
+		json_decref(old);
+	}
+	CHECK_EQ(json_path_int(counts, "decisions"), a_counted + b_counted);
+	json_decref(records);
+	audit_log_close(&a);
+}
+
 static const struct test_case tests[] = {
 	{ "decision_line_holds_every_field", test_decision_line_holds_every_field },
 	{ "identity_the_kernel_did_not_give_is_read_from_proc",
@@ -297,6 +540,11 @@ static const struct test_case tests[] = {
 	{ "summaries_are_rate_limited_and_the_log_keeps_all",
 	  test_summaries_are_rate_limited_and_the_log_keeps_all },
 	{ "summary_line_has_no_control_characters", test_summary_line_has_no_control_characters },
+	{ "repeats_become_one_record_with_a_count", test_repeats_become_one_record_with_a_count },
+	{ "repeats_are_told_after_the_interval_and_at_close",
+	  test_repeats_are_told_after_the_interval_and_at_close },
+	{ "the_bound_keeps_another_device_and_counts_the_rest",
+	  test_the_bound_keeps_another_device_and_counts_the_rest },
 };
 
 int main(int argc, char **argv)

@@ -7,7 +7,10 @@
  * file and function, the device, the request as the firewall sees it
  * (kind, report ID, the buffer's first bytes from byte 0), who sends it and
  * what the rules must decide. Every row is one test; the engine decides it
- * exactly as the firewall's BPF programs do (policy_evaluate).
+ * exactly as the firewall's BPF programs do (policy_evaluate), the check
+ * made before any rule included where the row's device has its reports
+ * (the reports its descriptor declares) in the table of devices below, or
+ * where the row carries the descriptor itself.
  *
  * The claims: the requests of games, handheld daemons, drivers and Solaar
  * pass; flashing and bootloader requests are refused from every sender but
@@ -77,6 +80,7 @@ static const uint8_t pixart_ota_on_0x09[] = {
 #define SET_FEATURE	HID_RULE_KIND_SET_FEATURE
 #define GET_FEATURE	HID_RULE_KIND_GET_FEATURE
 #define SET_OUTPUT	HID_RULE_KIND_SET_OUTPUT
+#define SET_INPUT	HID_RULE_KIND_SET_INPUT
 #define WRITE		HID_RULE_KIND_OUTPUT_REPORT
 
 #define ROW(n, prog, src, dev, k, id, b, who, u, w)                            \
@@ -102,7 +106,6 @@ static const uint8_t pixart_ota_on_0x09[] = {
  * features itself. */
 #define INDEX_GAP "HID++ 2.0 feature indexes are assigned by each device at run time: its commands 0-4 carry the image in 16 arbitrary bytes, so no rule can tell them from another feature's"
 #define RDFU_GAP "the RDFU feature's index is assigned by each device at run time, and its startDfu magic comes from the firmware file: no fixed bytes tell it from another feature's function"
-#define ISSUE27_GAP "the device numbers no output report, so a write whose byte 0 is not zero is refused before any rule (issue 27: such families' rules must see the command in byte 0)"
 
 static const struct replay rows[] = {
 	/* Sony DualSense and DualShock 4 */
@@ -152,6 +155,8 @@ static const struct replay rows[] = {
 	      "usb:28de:1102", SET_FEATURE, 0x00, "00 87 0c 31 02 00 07 07 00 08 07 00 18 00 00", USER, PLAY, ALLOW) },
 	{ ROW("sdl-steam-controller-enables-pairing", SDL, "src/joystick/hidapi/SDL_hidapi_steam.c (SetPairingState)",
 	      "usb:28de:1142", SET_FEATURE, 0x00, "00 ad 02", USER, PLAY, ALLOW) },
+	{ ROW("steam-controller-factory-reset-as-report-id", SDL, "src/joystick/hidapi/controller_constants.h (ID_FACTORY_RESET), byte 0 as the report ID: a report the descriptor does not declare, refused before any rule",
+	      "usb:28de:1102", SET_FEATURE, 0x86, "86 00", USER, FLASH, DENY) },
 	{ ROW("sdl-steam-dongle-wireless-state", SDL, "src/joystick/hidapi/SDL_hidapi_steam.c (HIDAPI_DriverSteam_InitDevice)",
 	      "usb:28de:1142", SET_FEATURE, 0x00, "00 b4", USER, PLAY, ALLOW) },
 	{ ROW("sdl-deck-clears-mappings", SDL, "src/joystick/hidapi/SDL_hidapi_steamdeck.c (DisableDeckLizardMode)",
@@ -162,12 +167,17 @@ static const struct replay rows[] = {
 	      "usb:28de:1205", GET_FEATURE, 0x00, "00", USER, PLAY, ALLOW) },
 	{ ROW("sdl-deck-rumbles", SDL, "src/joystick/hidapi/SDL_hidapi_steamdeck.c (HIDAPI_DriverSteamDeck_RumbleJoystick)",
 	      "usb:28de:1205", SET_FEATURE, 0x00, "00 eb 09 00 00 00 ff ff ff ff", USER, PLAY, ALLOW) },
+	/* InputPlumber writes the command as byte 0, which hidraw gives as
+	 * the report ID: an output report the Deck does not declare, which
+	 * its firmware reads as the command (commands_in_payload). */
 	{ ROW("inputplumber-deck-writes-register", IP, "src/drivers/steam_deck/driver.rs (Driver::write_register)",
-	      "usb:28de:1205", WRITE, 0x00, "87 03 08 07 00", DAEMON, PLAY, ALLOW), .gap = ISSUE27_GAP },
+	      "usb:28de:1205", WRITE, 0x87, "87 03 08 07 00", DAEMON, PLAY, ALLOW) },
 	{ ROW("inputplumber-deck-clears-mappings", IP, "src/drivers/steam_deck/driver.rs (Driver::set_lizard_mode)",
-	      "usb:28de:1205", WRITE, 0x00, "81", DAEMON, PLAY, ALLOW), .gap = ISSUE27_GAP },
+	      "usb:28de:1205", WRITE, 0x81, "81", DAEMON, PLAY, ALLOW) },
 	{ ROW("inputplumber-deck-rumbles", IP, "src/drivers/steam_deck/driver.rs (Driver::haptic_rumble)",
-	      "usb:28de:1205", WRITE, 0x00, "eb 09 00 00 00 00 40 00 40", DAEMON, PLAY, ALLOW), .gap = ISSUE27_GAP },
+	      "usb:28de:1205", WRITE, 0xeb, "eb 09 00 00 00 00 40 00 40", DAEMON, PLAY, ALLOW) },
+	{ ROW("inputplumber-deck-register-write-as-set-output-report", IP, "src/drivers/steam_deck/driver.rs (Driver::write_register), on a transport without an interrupt OUT endpoint (hidraw falls back to SET_REPORT output, byte 0 the report ID)",
+	      "usb:28de:1205", SET_OUTPUT, 0x87, "87 03 08 07 00", DAEMON, PLAY, ALLOW) },
 	{ ROW("steamos-updater-service-reboots-deck-into-isp", VALVE, "usr/bin/jupiter-controller-update (run_firmware_tool), d21bootloader16.py (DogBootloader._reboot_into_isp)",
 	      "usb:28de:1205", SET_FEATURE, 0x00, "00 90 04 00 00 00 00", VALVE_UPDATER, FLASH, ALLOW) },
 	{ ROW("steamos-updater-service-sends-firmware-data", VALVE, "usr/bin/jupiter-controller-update (run_firmware_tool program), d21bootloader16.py (DogBootloader._send_data)",
@@ -184,6 +194,14 @@ static const struct replay rows[] = {
 	      "usb:28de:1205", WRITE, 0x00, "00 90 04 00 00 00 00", USER, FLASH, DENY) },
 	{ ROW("reboot-into-isp-as-set-output-report", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), as HIDIOCSOUTPUT",
 	      "usb:28de:1205", SET_OUTPUT, 0x00, "00 90 04 00 00 00 00", USER, FLASH, DENY) },
+	{ ROW("reboot-into-isp-written-as-the-report-id", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), written as InputPlumber writes its commands",
+	      "usb:28de:1205", WRITE, 0x90, "90 04 00 00 00 00", USER, FLASH, DENY) },
+	{ ROW("reboot-into-isp-as-set-output-report-id", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), byte 0 as the report ID of a SET_REPORT output",
+	      "usb:28de:1205", SET_OUTPUT, 0x90, "90 04 00 00 00 00", DAEMON, FLASH, DENY) },
+	{ ROW("reboot-into-isp-as-feature-report-id", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), byte 0 as the report ID of a SET_REPORT feature",
+	      "usb:28de:1205", SET_FEATURE, 0x90, "90 04 00 00 00 00", ROOT, FLASH, DENY) },
+	{ ROW("reboot-into-isp-as-set-input-report", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._reboot_into_isp), as HIDIOCSINPUT of report 0",
+	      "usb:28de:1205", SET_INPUT, 0x00, "00 90 04 00 00 00 00", USER, FLASH, DENY) },
 	{ ROW("valve-updater-erases-firmware", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader.erase)",
 	      "usb:28de:1205", SET_FEATURE, 0x00, "00 91 00", USER, FLASH, DENY) },
 	{ ROW("valve-updater-sends-firmware-data", VALVE, "usr/share/jupiter_controller_fw_updater/d21bootloader16.py (DogBootloader._send_data)",
@@ -421,6 +439,20 @@ static const struct replay rows[] = {
 	      "usb:048d:89dc", SET_FEATURE, 0xd1, "d1 00 00 00 3a", USER, FLASH, DENY) },
 };
 
+/* The reports the descriptors of some devices declare, (type << 8 | id)
+ * pairs ended by 0xffff, from the devices' descriptors as the kernel
+ * reads them: the Steam Deck controller and the Steam Controller number
+ * no report and have a 64-byte input and feature report each (hid-steam
+ * reads both; no output report). Rows of other devices skip the check. */
+static const struct {
+	const char *device;
+	uint16_t reports[8];
+} device_reports[] = {
+	{ "usb:28de:1205", { 0x0000, 0x0200, 0xffff } },
+	{ "usb:28de:1102", { 0x0000, 0x0200, 0xffff } },
+	{ "usb:28de:1142", { 0x0000, 0x0200, 0xffff } },
+};
+
 /* The shipped policy, loaded once; the updaters' units given cgroups. */
 static struct policy *shipped;
 static char load_error[1024];
@@ -502,6 +534,7 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 	struct policy_device dev;
 	struct hid_device_rules rules;
 	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];
+	uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS] = {};
 	uint8_t buf[64];
 	char *name = NULL;
 	int n, ret;
@@ -518,13 +551,22 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 		dev.n_usages = 1;
 	}
 	if (r->descriptor) {
-		/* as the daemon reads it (hid_dev_set_descriptor) */
-		if (hid_descriptor_reports(r->descriptor, r->descriptor_len, reports,
+		/* as the daemon reads it (hid_dev_set_descriptor): the
+		 * reports declared and the usages they carry, in one walk */
+		if (hid_descriptor_reports(r->descriptor, r->descriptor_len, declared, reports,
 					   HID_DESCRIPTOR_REPORT_USAGES_MAX, &dev.n_reports) < 0) {
 			*why = "the row's descriptor does not parse";
 			return -EINVAL;
 		}
 		dev.reports = reports;
+		dev.declared = declared;
+	}
+	for (size_t i = 0; !r->descriptor && i < ARRAY_SIZE(device_reports); i++) {
+		if (strcmp(device_reports[i].device, r->device))
+			continue;
+		for (const uint16_t *t = device_reports[i].reports; *t != 0xffff; t++)
+			declared[*t >> 8][(*t & 0xff) / 32] |= 1u << (*t % 32);
+		dev.declared = declared;
 	}
 	n = policy_hex_bytes(r->bytes, buf, sizeof(buf));
 	if (n < 0) {
@@ -544,6 +586,8 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 
 static const char *rule_name(const struct policy_verdict *v)
 {
+	if (v->index == HID_RULE_INDEX_UNDECLARED)
+		return "(report type and ID the descriptor does not declare)";
 	return v->index == HID_RULE_INDEX_DEFAULT ? "(the default)" : shipped->rules[v->index].name;
 }
 

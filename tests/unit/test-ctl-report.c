@@ -163,11 +163,43 @@ static void test_the_table_shows_chosen_names_without_terminal_controls(void)
 	ctl_report_done(&r);
 }
 
+/* A record of repeats counts as the denials it stands for, from its
+ * "first" time on. */
+static void test_a_record_of_repeats_counts_as_its_denials(void)
+{
+	static const char *const lines[] = {
+		"{\"time\":\"2026-12-03T09:00:00.000Z\",\"event\":\"decision\",\"action\":\"deny\",\"enforced\":true,"
+		"\"device\":{\"hid_id\":1,\"bus\":\"usb\",\"vendor\":\"054c\",\"product\":\"0ce6\"},"
+		"\"rule\":{\"name\":\"r\"},\"process\":{\"comm\":\"x\",\"uid\":5}}",
+		"{\"time\":\"2026-12-03T09:00:09.000Z\",\"event\":\"decision\",\"action\":\"deny\",\"enforced\":true,"
+		"\"device\":{\"hid_id\":1,\"bus\":\"usb\",\"vendor\":\"054c\",\"product\":\"0ce6\"},"
+		"\"rule\":{\"name\":\"r\"},\"process\":{\"comm\":\"x\",\"uid\":5},"
+		"\"count\":41,\"first\":\"2026-12-03T09:00:00.500Z\",\"last\":\"2026-12-03T09:00:09.000Z\"}",
+	};
+	struct ctl_report r = {};
+
+	for (size_t i = 0; i < 2; i++) {
+		json_t *rec = json_loads(lines[i], 0, NULL);
+
+		CHECK(rec, "line %zu", i);
+		ctl_report_add(&r, rec);
+		json_decref(rec);
+	}
+	CHECK_EQ(r.denials, 42);
+	CHECK_EQ(r.enforced, 42);
+	CHECK_EQ(r.rules.n, 1);
+	CHECK_EQ(r.rules.rows[0].denials, 42);
+	CHECK(!strcmp(r.first, "2026-12-03T09:00:00.000Z"), "first %s", r.first);
+	CHECK(!strcmp(r.last, "2026-12-03T09:00:09.000Z"), "last %s", r.last);
+	ctl_report_done(&r);
+}
+
 static const struct test_case tests[] = {
 	{ "denials_are_counted_per_device_rule_program_and_user",
 	  test_denials_are_counted_per_device_rule_program_and_user },
 	{ "the_table_shows_chosen_names_without_terminal_controls",
 	  test_the_table_shows_chosen_names_without_terminal_controls },
+	{ "a_record_of_repeats_counts_as_its_denials", test_a_record_of_repeats_counts_as_its_denials },
 };
 
 int main(int argc, char **argv)

@@ -159,13 +159,13 @@ static void more_application_usages_than_kept_is_said(void)
 }
 
 /* Parse DESC for its reports; the result must be R and the entries exactly WANT. */
-static void check_reports(const uint8_t *desc, size_t len, int r, const struct hid_report_usage *want,
-			  size_t n_want)
+static void check_report_usages(const uint8_t *desc, size_t len, int r, const struct hid_report_usage *want,
+				size_t n_want)
 {
 	struct hid_report_usage got[HID_DESCRIPTOR_REPORT_USAGES_MAX];
 	size_t n = 999;
 
-	CHECK_EQ(hid_descriptor_reports(desc, len, got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n), r);
+	CHECK_EQ(hid_descriptor_reports(desc, len, NULL, got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n), r);
 	CHECK_EQ(n, n_want);
 	for (size_t i = 0; i < n && i < n_want; i++)
 		CHECK(got[i].type == want[i].type && got[i].id == want[i].id &&
@@ -176,10 +176,10 @@ static void check_reports(const uint8_t *desc, size_t len, int r, const struct h
 		      got[i].usage_max, want[i].type, want[i].id, want[i].page, want[i].has_usage,
 		      want[i].usage_min, want[i].usage_max);
 }
-#define REPORTS(r, ...)                                                                     \
-	check_reports(desc, sizeof(desc), r, (const struct hid_report_usage[]){ __VA_ARGS__ }, \
-		      sizeof((const struct hid_report_usage[]){ __VA_ARGS__ }) /                 \
-			      sizeof(struct hid_report_usage))
+#define REPORT_USAGES(r, ...)                                                                     \
+	check_report_usages(desc, sizeof(desc), r, (const struct hid_report_usage[]){ __VA_ARGS__ }, \
+			    sizeof((const struct hid_report_usage[]){ __VA_ARGS__ }) /                 \
+				    sizeof(struct hid_report_usage))
 #define U(t, i, pg, lo, hi) { .type = HID_REPORT_##t, .id = (i), .page = (pg), .has_usage = true, \
 			      .usage_min = (lo), .usage_max = (hi) }
 #define PAGE_ONLY(t, i, pg) { .type = HID_REPORT_##t, .id = (i), .page = (pg) }
@@ -197,7 +197,7 @@ static void each_report_is_listed_with_its_id_type_and_usages(void)
 		0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x20, 0xb1, 0x02, 0xc0,
 	};
 
-	REPORTS(0, U(INPUT, 1, 0x0009, 1, 3), U(INPUT, 1, 0x0001, 2, 2), PAGE_ONLY(INPUT, 1, 0x0009),
+	REPORT_USAGES(0, U(INPUT, 1, 0x0009, 1, 3), U(INPUT, 1, 0x0001, 2, 2), PAGE_ONLY(INPUT, 1, 0x0009),
 		U(FEATURE, 0x0b, 0xff02, 1, 1));
 }
 
@@ -213,29 +213,36 @@ static void push_pop_restore_the_report_id_and_extended_usages_carry_their_page(
 		0x09, 0x07, 0x06, 0x01, 0xff, 0x81, 0x02, 0xc0,
 	};
 
-	REPORTS(0, U(OUTPUT, 3, 0x000c, 0xe9, 0xe9), U(OUTPUT, 3, 0xff00, 1, 1),
-		U(FEATURE, 2, 0xff00, 5, 5), U(FEATURE, 2, 0xff00, 1, 1),
-		U(INPUT, 2, 0xff01, 7, 7), U(INPUT, 2, 0xff00, 1, 1));
+	REPORT_USAGES(0, U(OUTPUT, 3, 0x000c, 0xe9, 0xe9), U(OUTPUT, 3, 0xff00, 1, 1),
+		      U(FEATURE, 2, 0xff00, 5, 5), U(FEATURE, 2, 0xff00, 1, 1),
+		      U(INPUT, 2, 0xff01, 7, 7), U(INPUT, 2, 0xff00, 1, 1));
 }
 
-static void more_report_usages_than_kept_is_said(void)
+static void more_report_usages_than_kept_is_said_and_every_report_is_still_declared(void)
 {
 	uint8_t desc[7 * (HID_DESCRIPTOR_REPORT_USAGES_MAX + 1)];
 	struct hid_report_usage got[HID_DESCRIPTOR_REPORT_USAGES_MAX];
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
 	size_t n;
 
-	/* Usage Page (0xff00 + i), Report ID (i), Feature: one entry each */
+	/* Usage Page (0xff00 + i), Report ID (i + 1), Feature: one entry each */
 	for (size_t i = 0; i <= HID_DESCRIPTOR_REPORT_USAGES_MAX; i++) {
-		const uint8_t item[] = { 0x06, (uint8_t)i, 0xff, 0x85, (uint8_t)i, 0xb1, 0x02 };
+		const uint8_t item[] = { 0x06, (uint8_t)i, 0xff, 0x85, (uint8_t)(i + 1), 0xb1, 0x02 };
 
 		memcpy(desc + 7 * i, item, sizeof(item));
 	}
-	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
+	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), declared, got,
+					HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
 		 -E2BIG);
 	CHECK_EQ(n, HID_DESCRIPTOR_REPORT_USAGES_MAX);
 	for (size_t i = 0; i < n; i++)
-		CHECK(got[i].page == 0xff00 + i && got[i].id == i && !got[i].has_usage,
+		CHECK(got[i].page == 0xff00 + i && got[i].id == i + 1 && !got[i].has_usage,
 		      "entry %zu: page 0x%04x id %u", i, got[i].page, got[i].id);
+	/* the same walk: the report past the list's room is declared all the
+	 * same, so that the firewall does not refuse it as undeclared */
+	for (unsigned id = 1; id < HID_DESCRIPTOR_REPORT_IDS; id++)
+		CHECK(((declared[2][id / 32] >> (id % 32)) & 1) == (id <= HID_DESCRIPTOR_REPORT_USAGES_MAX + 1),
+		      "feature report %u %s", id, declared[2][id / 32] >> (id % 32) & 1 ? "declared" : "not declared");
 }
 
 static void more_usages_before_one_item_than_kept_is_said(void)
@@ -250,7 +257,7 @@ static void more_usages_before_one_item_than_kept_is_said(void)
 	}
 	desc[k++] = 0x81;
 	desc[k++] = 0x02;
-	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
+	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), NULL, got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
 		 -E2BIG);
 	CHECK_EQ(n, HID_DESCRIPTOR_LOCALS_MAX);
 }
@@ -261,7 +268,7 @@ static void a_malformed_descriptor_keeps_the_reports_before_the_fault(void)
 	 * nothing opened */
 	static const uint8_t desc[] = { 0x85, 0x04, 0x06, 0x02, 0xff, 0xb1, 0x02, 0xc0 };
 
-	REPORTS(-EBADMSG, PAGE_ONLY(FEATURE, 4, 0xff02));
+	REPORT_USAGES(-EBADMSG, PAGE_ONLY(FEATURE, 4, 0xff02));
 }
 
 static void hex32(const uint8_t *h, char *out)
@@ -430,6 +437,96 @@ static void class_rule_set_shadows_a_narrower_class_rule_set(void)
 	diag_done(&d);
 }
 
+/* Parse DESC for its reports; the result must be R and the reports
+ * declared exactly WANT: (type << 8 | id) pairs, ended by 0xffff. */
+static void check_reports(const uint8_t *desc, size_t len, int r, const uint16_t *want)
+{
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
+	uint32_t expected[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32] = {};
+
+	memset(declared, 0xa5, sizeof(declared));	/* cleared by the parser */
+	for (size_t i = 0; want[i] != 0xffff; i++)
+		expected[want[i] >> 8][(want[i] & 0xff) / 32] |= 1u << (want[i] % 32);
+	CHECK_EQ(hid_descriptor_reports(desc, len, declared, NULL, 0, NULL), r);
+	for (unsigned t = 0; t < HID_DESCRIPTOR_REPORT_TYPES; t++)
+		for (unsigned id = 0; id < HID_DESCRIPTOR_REPORT_IDS; id++)
+			CHECK(((declared[t][id / 32] ^ expected[t][id / 32]) >> (id % 32) & 1) == 0,
+			      "report type %u ID %u: %s, expected %s", t, id,
+			      declared[t][id / 32] >> (id % 32) & 1 ? "declared" : "not declared",
+			      expected[t][id / 32] >> (id % 32) & 1 ? "declared" : "not declared");
+}
+#define IN(id)	(0x000 | (id))
+#define OUT(id)	(0x100 | (id))
+#define FEAT(id) (0x200 | (id))
+#define REPORTS(r, ...) check_reports(desc, sizeof(desc), r, (const uint16_t[]){ __VA_ARGS__, 0xffff })
+
+static void unnumbered_descriptor_declares_id_0_of_its_types_only(void)
+{
+	/* Steam Deck-like: vendor application, 64-byte input and feature
+	 * reports, no Report ID, no output report */
+	static const uint8_t desc[] = {
+		0x06, 0xff, 0xff, 0x09, 0x01, 0xa1, 0x01,
+		0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x40,
+		0x09, 0x01, 0x81, 0x02, 0x09, 0x01, 0xb1, 0x02,
+		0xc0,
+	};
+
+	REPORTS(0, IN(0), FEAT(0));
+}
+
+static void numbered_descriptor_declares_each_id_for_its_type(void)
+{
+	/* input 1, output 2, features 3 and 0xf0; a padding-only input
+	 * field (no usage) in report 4 declares it too, as hid-core
+	 * registers it */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,
+		0x85, 0x01, 0x75, 0x08, 0x95, 0x02, 0x09, 0x30, 0x81, 0x02,
+		0x85, 0x02, 0x09, 0x40, 0x91, 0x02,
+		0x85, 0x03, 0x09, 0x41, 0xb1, 0x02,
+		0x85, 0xf0, 0x09, 0x42, 0xb1, 0x02,
+		0x85, 0x04, 0x81, 0x01,
+		0xc0,
+	};
+
+	REPORTS(0, IN(1), IN(4), OUT(2), FEAT(3), FEAT(0xf0));
+}
+
+static void push_pop_restore_the_report_id(void)
+{
+	/* Report ID 5, Push, Report ID 6, Feature (6), Pop, Feature (5) */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x85, 0x05, 0xa4, 0x85, 0x06, 0x09, 0x01, 0xb1, 0x02, 0xb4, 0x09, 0x02, 0xb1, 0x02,
+		0xc0,
+	};
+
+	REPORTS(0, FEAT(5), FEAT(6));
+}
+
+static void report_id_0_is_malformed_and_keeps_what_came_before(void)
+{
+	/* Input (0), Report ID 0 (hid-core refuses it), Output */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x09, 0x01, 0x81, 0x02, 0x85, 0x00, 0x09, 0x02, 0x91, 0x02,
+		0xc0,
+	};
+
+	REPORTS(-EBADMSG, IN(0));
+}
+
+static void truncated_descriptor_keeps_the_reports_before_the_fault(void)
+{
+	/* Report ID 2, Feature, then a 2-byte Report ID item cut short */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01,
+		0x85, 0x02, 0x09, 0x01, 0xb1, 0x02, 0x86, 0x03,
+	};
+
+	REPORTS(-EBADMSG, FEAT(2));
+}
+
 static const struct test_case tests[] = {
 	{ "game_pad_descriptor_is_one_game_pad", game_pad_descriptor_is_one_game_pad },
 	{ "composite_keyboard_lists_every_top_level_collection_once", composite_keyboard_lists_every_top_level_collection_once },
@@ -443,7 +540,7 @@ static const struct test_case tests[] = {
 	{ "more_application_usages_than_kept_is_said", more_application_usages_than_kept_is_said },
 	{ "each_report_is_listed_with_its_id_type_and_usages", each_report_is_listed_with_its_id_type_and_usages },
 	{ "push_pop_restore_the_report_id_and_extended_usages_carry_their_page", push_pop_restore_the_report_id_and_extended_usages_carry_their_page },
-	{ "more_report_usages_than_kept_is_said", more_report_usages_than_kept_is_said },
+	{ "more_report_usages_than_kept_is_said_and_every_report_is_still_declared", more_report_usages_than_kept_is_said_and_every_report_is_still_declared },
 	{ "more_usages_before_one_item_than_kept_is_said", more_usages_before_one_item_than_kept_is_said },
 	{ "a_malformed_descriptor_keeps_the_reports_before_the_fault", a_malformed_descriptor_keeps_the_reports_before_the_fault },
 	{ "sha256_matches_the_standard_vectors", sha256_matches_the_standard_vectors },
@@ -452,6 +549,11 @@ static const struct test_case tests[] = {
 	{ "interface_and_hash_pin_one_function_of_one_device", interface_and_hash_pin_one_function_of_one_device },
 	{ "unknown_descriptor_matches_nothing_and_the_decision_waits", unknown_descriptor_matches_nothing_and_the_decision_waits },
 	{ "class_rule_set_shadows_a_narrower_class_rule_set", class_rule_set_shadows_a_narrower_class_rule_set },
+	{ "unnumbered_descriptor_declares_id_0_of_its_types_only", unnumbered_descriptor_declares_id_0_of_its_types_only },
+	{ "numbered_descriptor_declares_each_id_for_its_type", numbered_descriptor_declares_each_id_for_its_type },
+	{ "push_pop_restore_the_report_id", push_pop_restore_the_report_id },
+	{ "report_id_0_is_malformed_and_keeps_what_came_before", report_id_0_is_malformed_and_keeps_what_came_before },
+	{ "truncated_descriptor_keeps_the_reports_before_the_fault", truncated_descriptor_keeps_the_reports_before_the_fault },
 };
 
 int main(int argc, char **argv)

@@ -86,7 +86,7 @@ cat >"$tmp/classes/20-serial.json" <<'JSON'
 JSON
 
 run_case check_shipped_policies_are_clean 0 \
-	"policy OK: 10 files, 19 rule sets, 74 rules, 0 warnings" -- --check --config-dir "$repo/policies"
+	"policy OK: 10 files, 19 rule sets, 79 rules, 0 warnings" -- --check --config-dir "$repo/policies"
 run_case check_reports_warnings_but_passes 0 \
 	"$tmp/vendor/20-pad.json:3:12: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (line 2: devices[0].rules[0]) comes first and matches every request it does" \
 	"policy OK: 2 files, 2 rule sets, 3 rules, 1 warning" -- --check --config-dir "$tmp/vendor"
@@ -315,9 +315,30 @@ run_case explain_descriptor_names_the_report_a_usage_page_rule_takes 0 \
 	"decision for any other sender: deny (EPERM) by rule \"pixart-deny-ota-init\" (70-pixart-primax.json: devices[0].rules[2])" \
 	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
 	--request set_report --report feature --id 0x0b --payload "0b 10" --origin user --user 0
+# The same walk gives the reports it declares: report 0x07, which the
+# rule names by ID, is not one of them, and is refused before any rule.
+run_case explain_descriptor_refuses_a_report_it_does_not_declare 0 \
+	"decision: deny (EPERM) before any rule: the device's report descriptor declares no feature report with ID 0x07; a program's request to a report the device does not declare is refused in every mode, temporary allows included (the report the device would receive is not the one judged, or one no program written for it sends)" \
+	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
+	--request set_report --report feature --id 0x07 --payload "07 10" --origin user --user 0
 run_case explain_descriptor_is_not_with_usage 1 \
 	"hid-policyd: --descriptor gives the device's usages and hash: not with --usage or --descriptor-sha256" \
 	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
 	--usage mouse --request set_report --report feature --id 0x0b
+
+# The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
+# before anything starts.
+run_case audit_log_max_size_below_64k_is_refused 2 \
+	"hid-policyd: --audit-log-max-size \"1K\": expected bytes, at least 64K (K, M and G: KiB, MiB, GiB)" \
+	-- --foreground --audit-log-max-size 1K
+run_case audit_log_max_size_with_a_bad_unit_is_refused 2 \
+	"hid-policyd: --audit-log-max-size \"64KB\": expected bytes, at least 64K (K, M and G: KiB, MiB, GiB)" \
+	-- --foreground --audit-log-max-size 64KB
+run_case record_budget_needs_a_rate 2 \
+	"hid-policyd: --record-budget \"1000\": expected BURST/RATE (1..1000000 each), or 0 for none" \
+	-- --foreground --record-budget 1000
+run_case record_budget_goes_with_the_daemon 2 \
+	"hid-policyd: --foreground, --audit-log, --audit-log-max-size, --record-budget, --[no-]journal, --[no-]linux-audit, --no-sandbox and --saved-policy-dir go with running the daemon" \
+	-- --check --record-budget 10/1
 
 [ $failed = 0 ]

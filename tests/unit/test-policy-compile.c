@@ -4,6 +4,7 @@
  * /usr/share, audit mode, payload conditions, device matching, limits.
  */
 #include <errno.h>
+#include <string.h>
 #include <linux/input.h>
 
 #include "policy-helpers.h"
@@ -239,6 +240,100 @@ static void audit_rule_set_first_does_not_shadow_an_enforcing_rule(void)
 	CHECK(v.audit_rule == 0, "the audit rule matched first");
 	CHECK(v.rule == 1 && v.action == HID_RULE_DENY && v.enforced,
 	      "the enforcing rule after it must decide");
+}
+
+/* A Steam Deck-like device: input and feature report 0, no output
+ * report. */
+static void deck_reports(uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS])
+{
+	memset(declared, 0, sizeof(uint32_t[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS]));
+	declared[HID_RULES_RTYPE_INPUT][0] = 1;
+	declared[HID_RULES_RTYPE_FEATURE][0] = 1;
+}
+
+#define DECK_RULES(flag) \
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x28de', 'product': '0x1205'}," flag \
+	" 'default': 'allow', 'rules': [" \
+	"{'name': 'deny-90', 'request': ['set_report', 'output_report'], 'report_id': 0," \
+	" 'payload': [{'offset': 1, 'value': '0x90'}], 'action': 'deny'}," \
+	"{'name': 'deny-90-as-id', 'request': ['set_report', 'output_report'], 'report_id': '0x90', 'action': 'deny'}]}]}"
+
+/* A report the descriptor does not declare is refused before any rule,
+ * an allow that names it included, for every type; the kernel's drivers
+ * are not checked, nor are rules that do not know the descriptor. */
+static void an_undeclared_report_is_refused_before_any_rule(void)
+{
+	struct policy_device deck = USB_DEVICE(0x28de, 0x1205, "Deck");
+	const struct policy_sender_id driver = { .from_kernel = true };
+	uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS];
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	deck_reports(declared);
+	deck.declared = declared;
+	compile_text(DECK_RULES(""), &deck, &r);
+	CHECK(r.flags & HID_RULES_F_DECLARED, "the rules know the descriptor");
+	CHECK(!(r.flags & HID_RULES_F_COMMANDS_IN_PAYLOAD), "no rule set says commands_in_payload");
+
+	/* no output report at all: write() of report 0 and of 0x87 */
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x00, (const uint8_t[]){ 0x00, 0x81 }, 2);
+	CHECK(v.index == HID_RULE_INDEX_UNDECLARED && v.enforced && v.err == EPERM,
+	      "output report 0: index %#x", v.index);
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x87, (const uint8_t[]){ 0x87, 0x03 }, 2);
+	CHECK_EQ(v.index, HID_RULE_INDEX_UNDECLARED);
+	/* a non-zero ID of an unnumbered type, GET and SET */
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0x90, (const uint8_t[]){ 0x90, 0x04 }, 2);
+	CHECK_EQ(v.index, HID_RULE_INDEX_UNDECLARED);
+	v = eval(&r, HID_RULE_KIND_GET_INPUT, 0x01, (const uint8_t[]){ 0x01 }, 1);
+	CHECK_EQ(v.index, HID_RULE_INDEX_UNDECLARED);
+	v = eval(&r, HID_RULE_KIND_GET_OUTPUT, 0x00, (const uint8_t[]){ 0x00 }, 1);
+	CHECK_EQ(v.index, HID_RULE_INDEX_UNDECLARED);
+	/* declared: the rules decide */
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0x00, (const uint8_t[]){ 0x00, 0x90 }, 2);
+	CHECK(v.rule == 0 && v.enforced, "deny-90 decides feature report 0");
+	v = eval(&r, HID_RULE_KIND_SET_INPUT, 0x00, (const uint8_t[]){ 0x00, 0x11 }, 2);
+	CHECK(v.rule == -1 && v.index == HID_RULE_INDEX_DEFAULT, "input report 0 goes to the default");
+	/* a driver's own request is not checked */
+	policy_evaluate(&r, &(struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT, .report_id = 0x90,
+						      .data = (const uint8_t[]){ 0x90 }, .len = 1,
+						      .sender = &driver }, &v);
+	CHECK(v.rule == 1 && v.action == HID_RULE_DENY, "a driver's write goes to the rules");
+	/* a dry run's device, whose descriptor is not known */
+	deck.declared = NULL;
+	compile_text(DECK_RULES(""), &deck, &r);
+	CHECK(!(r.flags & HID_RULES_F_DECLARED), "no descriptor, no check");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x90, (const uint8_t[]){ 0x90 }, 1);
+	CHECK_EQ(v.rule, 1);
+}
+
+/* "commands_in_payload": an undeclared report goes to the rules, which
+ * match the command where the device sees it; an audit-mode rule set
+ * saying it lifts nothing. */
+static void commands_in_payload_sends_undeclared_reports_to_the_rules(void)
+{
+	struct policy_device deck = USB_DEVICE(0x28de, 0x1205, "Deck");
+	uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS];
+	struct hid_device_rules r;
+	struct policy_verdict v;
+
+	deck_reports(declared);
+	deck.declared = declared;
+	compile_text(DECK_RULES(" 'commands_in_payload': true,"), &deck, &r);
+	CHECK(r.flags & HID_RULES_F_COMMANDS_IN_PAYLOAD, "the flag is compiled");
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0x90, (const uint8_t[]){ 0x90, 0x04 }, 2);
+	CHECK(v.rule == 1 && v.enforced, "deny-90-as-id decides: rule %d", v.rule);
+	v = eval(&r, HID_RULE_KIND_SET_FEATURE, 0x87, (const uint8_t[]){ 0x87, 0x03 }, 2);
+	CHECK(v.index == HID_RULE_INDEX_DEFAULT && !v.enforced, "another command passes");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x87, (const uint8_t[]){ 0x87, 0x03 }, 2);
+	CHECK(v.index == HID_RULE_INDEX_DEFAULT && v.action == HID_RULE_ALLOW, "the write goes to the rules");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x00, (const uint8_t[]){ 0x00, 0x90 }, 2);
+	CHECK(v.rule == 0 && v.enforced, "output report 0 with a leading zero: deny-90");
+
+	compile_text("{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x28de', 'product': '0x1205'},"
+		     " 'mode': 'audit', 'commands_in_payload': true, 'rules': []}]}", &deck, &r);
+	CHECK(!(r.flags & HID_RULES_F_COMMANDS_IN_PAYLOAD), "an audit-mode rule set lifted the check");
+	v = eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x87, (const uint8_t[]){ 0x87, 0x03 }, 2);
+	CHECK(v.index == HID_RULE_INDEX_UNDECLARED && v.enforced, "refused in audit mode too");
 }
 
 #define DS4_MATCH "'match': {'bus': 'usb', 'vendor': '0x054c', 'product': '0x09cc'}"
@@ -711,6 +806,8 @@ static const struct test_case tests[] = {
 	{ "an_incomplete_descriptor_fails_closed", an_incomplete_descriptor_fails_closed },
 	{ "output_requests_look_among_output_reports", output_requests_look_among_output_reports },
 	{ "the_decision_waits_for_the_descriptor_of_a_device_a_usage_page_rule_may_cover", the_decision_waits_for_the_descriptor_of_a_device_a_usage_page_rule_may_cover },
+	{ "an_undeclared_report_is_refused_before_any_rule", an_undeclared_report_is_refused_before_any_rule },
+	{ "commands_in_payload_sends_undeclared_reports_to_the_rules", commands_in_payload_sends_undeclared_reports_to_the_rules },
 	{ "first_matching_rule_wins", first_matching_rule_wins },
 	{ "request_kind_and_report_type_are_distinguished", request_kind_and_report_type_are_distinguished },
 	{ "report_type_narrows_only_get_and_set_of_any_request", report_type_narrows_only_get_and_set_of_any_request },

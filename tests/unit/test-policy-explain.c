@@ -528,9 +528,46 @@ static void a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there
 	policy_free(p);
 }
 
+/* On a device whose descriptor is known, a request to a report it does
+ * not declare is refused before any rule, an allow that names it
+ * included; a driver's is not checked. */
+static void an_undeclared_report_is_refused_before_the_rules(void)
+{
+	_cleanup_policy_ struct policy *p = load_rules(
+		"{'name': 'all-features', 'request': 'set_report', 'report_type': 'feature',"
+		" 'report_id': 'any', 'action': 'allow'}");
+	uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS] = { [HID_RULES_RTYPE_FEATURE] = { 1u << 3 } };
+	struct policy_device dev = DEVICE;
+	uint8_t data[] = { 7, 0 };
+	const struct policy_request req = { .kind = HID_RULE_KIND_SET_FEATURE, .report_id = 7,
+					    .data = data, .len = sizeof(data) };
+	struct policy_subject driver = { .given = POLICY_SUBJECT_ORIGIN, .from_kernel = true };
+	struct explained e = {};
+	size_t len = 0;
+	FILE *f;
+
+	dev.declared = declared;
+	f = open_memstream(&e.text, &len);
+	CHECK(f, "open_memstream");
+	CHECK_EQ(policy_explain(p, &dev, &req, NULL, f, &e.v), 0);
+	CHECK_EQ(fclose(f), 0);
+	CHECK_TEXT(e, "decision: deny (EPERM) before any rule: the device's report descriptor declares no feature report with ID 0x07");
+	CHECK_TEXT(e, "result: refused with -EPERM, logged");
+	CHECK(e.v.index == HID_RULE_INDEX_UNDECLARED && e.v.enforced, "verdict index %#x", e.v.index);
+	free(e.text);
+
+	f = open_memstream(&e.text, &len);
+	CHECK(f, "open_memstream");
+	CHECK_EQ(policy_explain(p, &dev, &req, &driver, f, &e.v), 0);
+	CHECK_EQ(fclose(f), 0);
+	CHECK_TEXT(e, "decision: allow by rule \"all-features\"");
+	free(e.text);
+}
+
 static const struct test_case tests[] = {
 	{ "a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none", a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none },
 	{ "a_unit_is_told_by_its_cgroup", a_unit_is_told_by_its_cgroup },
+	{ "an_undeclared_report_is_refused_before_the_rules", an_undeclared_report_is_refused_before_the_rules },
 	{ "a_named_sender_gets_the_rule_the_firewall_picks_and_why",
 	  a_named_sender_gets_the_rule_the_firewall_picks_and_why },
 	{ "without_a_sender_a_rule_naming_one_makes_the_outcome_depend_on_it",

@@ -4,8 +4,14 @@
  * ids, executables to file identities), refused where it cannot mean
  * anything, and evaluated as the firewall evaluates it.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -74,6 +80,124 @@ static void an_executable_is_its_device_and_inode(void)
 	CHECK_EQ(p->rules[0].sender.exes[0].dev, major(st.st_dev) << 20 | minor(st.st_dev));
 	policy_free(p);
 	diag_done(&d);
+}
+
+static uint32_t kernel_dev(dev_t dev)
+{
+	return major(dev) << 20 | minor(dev);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	CHECK_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	CHECK_OK(close(fd));
+}
+
+/* Root of a user and mount namespace of its own, where overlays and
+ * tmpfs may be mounted without privileges; this test's process only. */
+static void enter_own_namespaces(void)
+{
+	char map[64];
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+		SKIP("no user namespace here: %s", strerror(errno));
+	write_text("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "0 %u 1", (unsigned)uid);
+	write_text("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "0 %u 1", (unsigned)gid);
+	write_text("/proc/self/gid_map", map);
+	CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+}
+
+/* An overlay at DIR/merged: its lower layer DIR/lower on one tmpfs; its
+ * upper layer on the same one (SAMEFS) or on another. */
+static void mount_overlay(const char *dir, bool samefs)
+{
+	char lower[256], upper[256], work[256], merged[256], options[1024];
+
+	CHECK_OK(mount("tmpfs", dir, "tmpfs", 0, "mode=0755"));
+	snprintf(lower, sizeof(lower), "%s/lower", dir);
+	snprintf(merged, sizeof(merged), "%s/merged", dir);
+	snprintf(upper, sizeof(upper), "%s/rw", dir);
+	CHECK_OK(mkdir(lower, 0755));
+	CHECK_OK(mkdir(merged, 0755));
+	CHECK_OK(mkdir(upper, 0755));
+	if (!samefs)
+		CHECK_OK(mount("tmpfs", upper, "tmpfs", 0, "mode=0755"));
+	snprintf(work, sizeof(work), "%s/rw/work", dir);
+	snprintf(upper, sizeof(upper), "%s/rw/upper", dir);
+	CHECK_OK(mkdir(upper, 0755));
+	CHECK_OK(mkdir(work, 0755));
+	snprintf(lower, sizeof(lower), "%s/lower/updater", dir);
+	write_text(lower, "#!/bin/sh\n");
+	snprintf(options, sizeof(options), "lowerdir=%s/lower,upperdir=%s,workdir=%s,xino=off",
+		 dir, upper, work);
+	if (mount("overlay", merged, "overlay", 0, options) < 0)
+		SKIP("cannot mount an overlay here: %s", strerror(errno));
+}
+
+/* On an overlay a process runs the overlay's inode: the firewall sees the
+ * overlay's device (a directory's, which stat() gives for the overlay's
+ * own), whatever layer the file is in and whatever stat() gives the file.
+ * Where the layers are on different file systems, without xino, stat()
+ * gives a layer's device and the inode numbers are the layers' own: the
+ * identity may be another layer's file's too, and says so. */
+static void an_executable_on_an_overlay_is_known_by_the_overlay(void)
+{
+	char dir[] = "/tmp/hp-overlay.XXXXXX", path[256];
+	struct hid_rule_exe lower_only, copied_up, same_fs;
+	struct stat root, file, lower;
+	int fd;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	enter_own_namespaces();
+	mount_overlay(dir, false);
+
+	snprintf(path, sizeof(path), "%s/merged", dir);
+	CHECK_OK(stat(path, &root));
+	snprintf(path, sizeof(path), "%s/lower/updater", dir);
+	CHECK_OK(stat(path, &lower));
+	snprintf(path, sizeof(path), "%s/merged/updater", dir);
+	CHECK_OK(stat(path, &file));
+	CHECK(file.st_dev != root.st_dev, "stat() gives the overlay's device: layers on one file system?");
+	/* held open: the overlay keeps this inode across the copy-up */
+	fd = open(path, O_PATH | O_CLOEXEC);
+	CHECK_OK(fd);
+
+	CHECK_EQ(policy_exe_identity(path, &lower_only), POLICY_EXE_LAYERS_SHARE);
+	CHECK_EQ(lower_only.dev, kernel_dev(root.st_dev));
+	CHECK_EQ(lower_only.ino, (uint64_t)lower.st_ino);
+
+	/* chmod copies the file up to the upper layer */
+	CHECK_OK(chmod(path, 0750));
+	snprintf(path, sizeof(path), "%s/rw/upper/updater", dir);
+	CHECK_OK(stat(path, &file));
+	snprintf(path, sizeof(path), "%s/merged/updater", dir);
+	CHECK_EQ(policy_exe_identity(path, &copied_up), POLICY_EXE_LAYERS_SHARE);
+	CHECK_EQ(copied_up.dev, lower_only.dev);
+	CHECK_EQ(copied_up.ino, lower_only.ino);
+	close(fd);
+
+	/* All layers on one file system: stat() and the firewall agree, and
+	 * the overlay's inode numbers are unique. */
+	snprintf(path, sizeof(path), "%s/same", dir);
+	CHECK_OK(mkdir(path, 0755));
+	mount_overlay(path, true);
+	snprintf(path, sizeof(path), "%s/same/merged", dir);
+	CHECK_OK(stat(path, &root));
+	snprintf(path, sizeof(path), "%s/same/merged/updater", dir);
+	CHECK_OK(stat(path, &file));
+	CHECK_EQ(policy_exe_identity(path, &same_fs), 0);
+	CHECK_EQ(same_fs.dev, kernel_dev(root.st_dev));
+	CHECK_EQ(same_fs.dev, kernel_dev(file.st_dev));
+	CHECK_EQ(same_fs.ino, (uint64_t)file.st_ino);
+	CHECK_OK(umount2(dir, MNT_DETACH));
+	CHECK_OK(rmdir(dir));
 }
 
 static void senders_that_mean_nothing_are_errors(void)
@@ -441,6 +565,8 @@ static const struct test_case tests[] = {
 	  a_unit_holds_the_processes_of_its_cgroup_and_below },
 	{ "names_resolve_to_ids_and_lists_are_kept", names_resolve_to_ids_and_lists_are_kept },
 	{ "an_executable_is_its_device_and_inode", an_executable_is_its_device_and_inode },
+	{ "an_executable_on_an_overlay_is_known_by_the_overlay",
+	  an_executable_on_an_overlay_is_known_by_the_overlay },
 	{ "senders_that_mean_nothing_are_errors", senders_that_mean_nothing_are_errors },
 	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
 	{ "a_dry_run_assumes_what_a_sender_names_is_there",

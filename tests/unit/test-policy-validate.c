@@ -89,6 +89,10 @@ INVALID(wrong_types_are_reported,
 	"t.json:1:172: devices[0].rules[0].action: expected \"allow\" or \"deny\", got 3",
 	"t.json:1:182: devices[0].rules[0].log: expected true or false, got \"yes\"")
 
+INVALID(commands_in_payload_must_be_a_boolean,
+	"{'version': 1, 'devices': [{'match': {'vendor': '0x28de'}, 'commands_in_payload': 'yes', 'rules': []}]}",
+	"t.json:1:83: devices[0].commands_in_payload: expected true or false (whether the devices' firmware reads a command from the payload whatever the report type and ID), got \"yes\"")
+
 INVALID(missing_required_keys_are_named,
 	"{'version': 1, 'devices': [{'rules': [{'name': 'a'}]}]}",
 	"t.json:1:28: devices[0]: missing required key \"match\"",
@@ -302,6 +306,7 @@ static const struct test_case tests[] = {
 	{ "duplicate_json_key_is_a_syntax_error", duplicate_json_key_is_a_syntax_error },
 	{ "unknown_keys_are_reported_at_every_level", unknown_keys_are_reported_at_every_level },
 	{ "wrong_types_are_reported", wrong_types_are_reported },
+	{ "commands_in_payload_must_be_a_boolean", commands_in_payload_must_be_a_boolean },
 	{ "missing_required_keys_are_named", missing_required_keys_are_named },
 	{ "match_keys_left_out_match_any", match_keys_left_out_match_any },
 	{ "empty_match_would_match_every_device", empty_match_would_match_every_device },
