@@ -13,7 +13,6 @@
 #include "common/util.h"
 
 #define UEVENT_BUFFER_SIZE 8192
-#define HID_DESCRIPTOR_SIZE_MAX 4096	/* the kernel's HID_MAX_DESCRIPTOR_SIZE */
 
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info)
 {
@@ -77,6 +76,8 @@ static void copy_value(char *dst, size_t size, const char *uevent, const char *k
 	}
 }
 
+_Static_assert(HID_DESCRIPTOR_REPORT_USAGES_MAX <= UINT8_MAX, "n_reports is a uint8_t");
+
 void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len)
 {
 	size_t n = 0;
@@ -85,15 +86,21 @@ void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size
 	info->descriptor_known = len > 0;
 	info->n_usages = 0;
 	memset(info->declared, 0, sizeof(info->declared));
+	info->n_reports = 0;
+	info->reports_incomplete = false;
 	if (!len)
 		return;
 	sha256(desc, len, info->descriptor_sha256);
 	r = hid_descriptor_applications(desc, len, info->usages, HID_DESCRIPTOR_USAGES_MAX, &n);
 	info->n_usages = (uint8_t)n;
 	info->descriptor_malformed = r == -EBADMSG;
-	/* Malformed: the reports before the fault (hid-core would not have
-	 * parsed it; requests to any other are refused). */
-	hid_descriptor_reports(desc, len, info->declared);
+	/* One walk for both. Malformed: the reports before the fault
+	 * (hid-core would not have parsed it; requests to any other are
+	 * refused, and usage page rules see only those). */
+	r = hid_descriptor_reports(desc, len, info->declared, info->reports,
+				   HID_DESCRIPTOR_REPORT_USAGES_MAX, &n);
+	info->n_reports = (uint8_t)n;
+	info->reports_incomplete = r < 0;
 }
 
 /* The USB interface a HID device hangs from is its parent directory in sysfs. */

@@ -35,6 +35,11 @@ struct hid_dev_info {
 	 * the descriptor is not known, so that the firewall refuses every
 	 * request from user space until it is. */
 	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
+	/* its Input, Output and Feature items' report IDs and usages, from
+	 * the same walk */
+	uint8_t n_reports;
+	bool reports_incomplete;	/* more than kept, or malformed */
+	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];
 	bool has_interface;	/* USB: bInterfaceNumber of its interface */
 	uint8_t interface;
 };
@@ -42,7 +47,7 @@ struct hid_dev_info {
 /* Parse a sysfs name into bus, vendor, product and hid_id. */
 int hid_sysname_parse(const char *sysname, struct hid_dev_info *info);
 
-/* What DESC (a report descriptor of LEN bytes) tells: its hash and usages. */
+/* What DESC (a report descriptor of LEN bytes) tells: its hash, usages and reports. */
 void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len);
 
 /* Read one device's identity from sysfs (root: HID_SYSFS_DEVICES). */

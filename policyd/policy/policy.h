@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "bpf/hid_rules.h"
+#include "common/hid_report.h"
 #include "diag.h"
 
 #define POLICY_FORMAT_VERSION	1
@@ -61,6 +62,12 @@ struct policy_device {
 	const uint32_t *usages;	/* top-level application collections, page << 16 | usage */
 	size_t n_usages;
 	const uint8_t *descriptor_sha256;	/* POLICY_SHA256_BYTES; NULL: not known */
+	/* The reports it declares and the usages they carry, which a rule's
+	 * "report_usage_page" names (hid_descriptor_reports()); incomplete:
+	 * the descriptor declares more than these (or is malformed). */
+	const struct hid_report_usage *reports;
+	size_t n_reports;
+	bool reports_incomplete;
 	bool has_interface;	/* USB: the interface's bInterfaceNumber */
 	uint8_t interface;
 	/* The reports its descriptor declares, as hid_device_rules.declared
@@ -106,7 +113,14 @@ struct policy_rule {
 	char *path;		/* JSON path, e.g. "devices[0].rules[3]" */
 	size_t set;		/* index in policy.sets */
 	uint8_t kinds;		/* HID_RULE_KIND_* */
-	uint32_t report_ids[HID_RULES_REPORT_ID_WORDS];
+	uint32_t report_ids[HID_RULES_REPORT_ID_WORDS];	/* "report_id"; zero when not given */
+	/* "report_usage_page" (and "report_usage"): also the reports of its
+	 * type that a device's descriptor declares on that page, resolved per
+	 * device by policy_rule_report_ids() */
+	bool by_usage;
+	uint16_t usage_page;
+	bool has_usage;
+	uint16_t usage;
 	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
 	uint8_t n_conds;
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
@@ -222,6 +236,20 @@ int policy_validate(struct policy *p, struct diag *diag);
 /* Parse + validate one document: the loader for a single buffer. */
 int policy_load_buffer(const char *name, const char *buf, size_t len,
 		       struct diag *diag, struct policy **ret);
+
+/*
+ * The report IDs rule R names on DEV, into IDS: its "report_id", and with
+ * "report_usage_page" the IDs of the reports of its type whose items or
+ * enclosing collections carry that page (and usage, where the rule names
+ * one) in DEV's descriptor. Where that list is incomplete, a deny rule
+ * takes every report ID (it fails closed) and an allow rule only those
+ * found. Returns false when it names none: DEV gets no rule from it.
+ */
+bool policy_rule_report_ids(const struct policy_rule *r, const struct policy_device *dev,
+			    uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+
+/* The report types (HID_REPORT_* bits) rule kinds KINDS touch. */
+uint8_t policy_kinds_report_types(uint8_t kinds);
 
 /* Does rule set S apply to DEV? */
 bool policy_ruleset_matches(const struct policy_ruleset *s,

@@ -6,7 +6,8 @@
 #include "policy_internal.h"
 
 static void compile_rule(const struct policy *p, const struct policy_rule *pr, size_t index,
-			 uint8_t set_mode, struct hid_rule *hr)
+			 uint8_t set_mode, const uint32_t ids[HID_RULES_REPORT_ID_WORDS],
+			 struct hid_rule *hr)
 {
 	*hr = (struct hid_rule){
 		.index = (uint32_t)index,
@@ -17,7 +18,7 @@ static void compile_rule(const struct policy *p, const struct policy_rule *pr, s
 				   (set_mode == HID_RULES_MODE_AUDIT ? HID_RULE_F_AUDIT : 0)),
 		.n_conds = pr->n_conds,
 	};
-	memcpy(hr->report_ids, pr->report_ids, sizeof(hr->report_ids));
+	memcpy(hr->report_ids, ids, sizeof(hr->report_ids));
 	memcpy(hr->conds, pr->conds, sizeof(hr->conds));
 	hr->sender = pr->sender;
 	/* A unit's cgroup as it is now: a unit that starts again later
@@ -80,9 +81,17 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 		 * check it would lift stays. */
 		if (set->commands_in_payload && set->mode != HID_RULES_MODE_AUDIT)
 			commands_in_payload = true;
-		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++, n++)
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
+			uint32_t ids[HID_RULES_REPORT_ID_WORDS];
+
+			/* a rule naming its reports by usage page, on a
+			 * device that declares none there: no rule */
+			if (!policy_rule_report_ids(&p->rules[i], dev, ids))
+				continue;
 			if (n < HID_RULES_MAX_RULES)
-				compile_rule(p, &p->rules[i], i, set->mode, &out->rules[n]);
+				compile_rule(p, &p->rules[i], i, set->mode, ids, &out->rules[n]);
+			n++;
+		}
 	}
 	if (!matched)
 		return -ENOENT;

@@ -151,6 +151,78 @@ static void print_rule_ref(const struct policy *p, size_t index, FILE *f)
 	fprintf(f, "rule \"%s\" (%s: %s)", pr->name, p->files[p->sets[pr->set].file].name, pr->path);
 }
 
+/* The first of TYPES (HID_REPORT_* bits), by name. */
+static const char *report_bits_name(uint8_t types)
+{
+	return types & HID_REPORT_FEATURE ? "feature" : types & HID_REPORT_INPUT ? "input" : "output";
+}
+
+/* The report IDs of IDS, "0x01, 0x07" (at most a line's worth). */
+static void print_report_ids(const uint32_t ids[HID_RULES_REPORT_ID_WORDS], FILE *f)
+{
+	unsigned n = 0;
+
+	for (unsigned id = 0; id < HID_RULES_REPORT_IDS; id++) {
+		if (!(ids[id / 32] & (1u << (id % 32))))
+			continue;
+		if (n++ == 16) {
+			fprintf(f, ", ...");
+			return;
+		}
+		fprintf(f, "%s0x%02x", n > 1 ? ", " : "", id);
+	}
+}
+
+static bool names_ids(const struct policy_rule *pr)
+{
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		if (pr->report_ids[w])
+			return true;
+	return false;
+}
+
+/*
+ * The rules of the device's rule sets that name reports by usage page, and
+ * what the device's descriptor makes of them: the IDs they take, or that
+ * the device gets no rule from them.
+ */
+static void print_reports_by_usage(const struct policy *p, const struct policy_device *dev, FILE *f)
+{
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		if (!policy_ruleset_matches(set, dev))
+			continue;
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++) {
+			const struct policy_rule *pr = &p->rules[i];
+			uint32_t ids[HID_RULES_REPORT_ID_WORDS];
+			char what[64];
+
+			if (!pr->by_usage)
+				continue;
+			snprintf(what, sizeof(what), "%s report of usage page 0x%04x",
+				 report_bits_name(policy_kinds_report_types(pr->kinds)), pr->usage_page);
+			if (pr->has_usage)
+				snprintf(what + strlen(what), sizeof(what) - strlen(what), " usage 0x%04x",
+					 pr->usage);
+			fprintf(f, "  ");
+			print_rule_ref(p, i, f);
+			if (!policy_rule_report_ids(pr, dev, ids)) {
+				fprintf(f, ": not applied: the device's descriptor declares no %s%s\n", what,
+					dev->descriptor_known ? "" : " (it is not parsed yet)");
+				continue;
+			}
+			fprintf(f, ": report IDs ");
+			print_report_ids(ids, f);
+			if (dev->reports_incomplete && pr->action == HID_RULE_DENY)
+				fprintf(f, " (every ID: the device's descriptor declares more reports than the daemon keeps, so this deny rule takes them all)\n");
+			else
+				fprintf(f, " (%seach %s the device's descriptor declares)\n",
+					names_ids(pr) ? "its report_id, and " : "", what);
+		}
+	}
+}
+
 /* "1000 (alice)", or "1000" when the name is not known. */
 static const char *id_str(uint32_t id, bool group, char *buf, size_t size)
 {
@@ -487,6 +559,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 			set->n_rules == 1 ? "" : "s");
 	}
 
+	print_reports_by_usage(p, dev, f);
 	r = policy_compile(p, dev, rules, NULL);
 	if (r == -ENOENT) {
 		fprintf(f, "no rule set matches this device: it is not protected, every request is allowed\n");

@@ -80,18 +80,70 @@ bool policy_ruleset_matches(const struct policy_ruleset *s, const struct policy_
 	return false;
 }
 
+static bool names_reports_by_usage(const struct policy *p, const struct policy_ruleset *set)
+{
+	for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++)
+		if (p->rules[i].by_usage)
+			return true;
+	return false;
+}
+
 bool policy_waits_for_descriptor(const struct policy *p, const struct policy_device *dev)
 {
 	if (dev->descriptor_known)
 		return false;
-	for (size_t s = 0; s < p->n_sets; s++)
+	for (size_t s = 0; s < p->n_sets; s++) {
+		/* its rules' reports are known with the descriptor only */
+		bool by_usage = names_reports_by_usage(p, &p->sets[s]);
+
 		for (size_t i = 0; i < p->sets[s].n_matches; i++) {
 			const struct policy_match *m = &p->sets[s].matches[i];
 
-			if (tests_descriptor(m) && match_identity(m, dev))
+			if ((by_usage || tests_descriptor(m)) && match_identity(m, dev))
 				return true;
 		}
+	}
 	return false;
+}
+
+uint8_t policy_kinds_report_types(uint8_t kinds)
+{
+	uint8_t t = (uint8_t)((kinds | kinds >> 3) & 0x7);
+
+	if (kinds & HID_RULE_KIND_OUTPUT_REPORT)
+		t |= HID_REPORT_OUTPUT;
+	if (kinds & HID_RULE_KIND_INPUT_EVENT)
+		t |= HID_REPORT_INPUT;
+	return t;
+}
+
+static bool report_usage_named(const struct policy_rule *r, const struct hid_report_usage *u)
+{
+	if (u->page != r->usage_page)
+		return false;
+	return !r->has_usage || (u->has_usage && u->usage_min <= r->usage && r->usage <= u->usage_max);
+}
+
+bool policy_rule_report_ids(const struct policy_rule *r, const struct policy_device *dev,
+			    uint32_t ids[HID_RULES_REPORT_ID_WORDS])
+{
+	uint8_t types = policy_kinds_report_types(r->kinds);
+	bool any = false;
+
+	memcpy(ids, r->report_ids, sizeof(r->report_ids));
+	if (r->by_usage) {
+		if (dev->reports_incomplete && r->action == HID_RULE_DENY)
+			memset(ids, 0xff, sizeof(r->report_ids));
+		for (size_t i = 0; i < dev->n_reports; i++) {
+			const struct hid_report_usage *u = &dev->reports[i];
+
+			if (u->type & types && report_usage_named(r, u))
+				ids[u->id / 32] |= 1u << (u->id % 32);
+		}
+	}
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		any |= ids[w] != 0;
+	return any;
 }
 
 static bool cond_holds(const struct hid_rule_cond *c, const struct policy_request *req)

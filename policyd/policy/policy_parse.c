@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <linux/input.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -277,11 +278,72 @@ static int parse_payload(struct parse_ctx *c, const char *path, json_t *v,
 	return r;
 }
 
+/* "feature and output", "feature, input and output": the types of TYPES. */
+static const char *report_type_list(uint8_t types, char *buf, size_t size)
+{
+	static const char *const names[] = { "feature", "input", "output" };
+	unsigned n = (unsigned)__builtin_popcount(types & 0x7), k = 0;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned t = 0; t < 3; t++) {
+		if (!(types & (1u << t)) || len >= size)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == n ? " and " : ", ", names[t]);
+	}
+	return buf;
+}
+
+/*
+ * "report_usage_page" and "report_usage": reports named by where the
+ * descriptor declares them. The IDs are looked up among the reports of
+ * one type, so the rule's requests must all be of one (a feature report
+ * and an output report of the page may have different IDs).
+ */
+static int parse_report_usage(struct parse_ctx *c, const char *path, json_t *v,
+			      struct policy_rule *rule)
+{
+	json_t *page = json_object_get(v, "report_usage_page"), *usage = json_object_get(v, "report_usage");
+	char sub[POLICY_PATH_MAX], types[32];
+	unsigned long n;
+	uint8_t t;
+	int r = 0;
+
+	if (usage && !page) {
+		perr_key(c, path_key(sub, sizeof(sub), path, "report_usage"),
+			 "\"report_usage\" needs \"report_usage_page\": a usage is on a page");
+		r = -EINVAL;
+	}
+	if (!page)
+		return r;
+	path_key(sub, sizeof(sub), path, "report_usage_page");
+	if (pv_uint(c, sub, page, 0xffff, &n) < 0)
+		return -EINVAL;
+	rule->by_usage = true;
+	rule->usage_page = (uint16_t)n;
+	t = policy_kinds_report_types(rule->kinds);
+	if (t & (t - 1)) {
+		perr(c, sub, "names the reports of one report type, and this rule's requests are on %s reports: split it, one rule per report type",
+		     report_type_list(t, types, sizeof(types)));
+		r = -EINVAL;
+	}
+	if (usage) {
+		if (pv_uint(c, path_key(sub, sizeof(sub), path, "report_usage"), usage, 0xffff, &n) < 0)
+			return -EINVAL;
+		rule->has_usage = true;
+		rule->usage = (uint16_t)n;
+	}
+	return r;
+}
+
 static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		      struct policy_rule *rule)
 {
 	static const char *const keys[] = {
 		"name", "description", "request", "report_type", "report_id",
+		"report_usage_page", "report_usage",
 		"payload", "action", "errno", "log", "sender", NULL,
 	};
 	uint32_t requests = 0, rtypes = 1u << RTYPE_ANY;
@@ -323,10 +385,16 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 	rule->kinds = kinds_of(requests, rtypes);
 	rule->names_input_event = requests & (1u << REQ_INPUT);
 
-	e = required(c, path, v, "report_id");
-	if (!e || pv_report_ids(c, path_key(sub, sizeof(sub), path, "report_id"), e,
-				rule->report_ids) < 0)
+	if (parse_report_usage(c, path, v, rule) < 0)
 		r = -EINVAL;
+	e = json_object_get(v, "report_id");
+	if (e && pv_report_ids(c, path_key(sub, sizeof(sub), path, "report_id"), e,
+			       rule->report_ids) < 0) {
+		r = -EINVAL;
+	} else if (!e && !rule->by_usage && !json_object_get(v, "report_usage_page")) {
+		perr(c, path, "missing required key \"report_id\" (or \"report_usage_page\")");
+		r = -EINVAL;
+	}
 	if ((e = json_object_get(v, "payload")) &&
 	    parse_payload(c, path_key(sub, sizeof(sub), path, "payload"), e, rule) < 0)
 		r = -EINVAL;

@@ -67,6 +67,24 @@ static const struct byte_test *find_byte(const struct rule_bytes *rb, uint16_t o
 	return NULL;
 }
 
+/* Does A name every report ID B does, on every device? The reports named
+ * by usage page are known per device only: A covers them where it names
+ * every ID, or the same page and usage. */
+static bool ids_cover_rule(const struct policy_rule *a, const struct policy_rule *b)
+{
+	bool all = true;
+
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++) {
+		if (b->report_ids[w] & ~a->report_ids[w])
+			return false;
+		all &= a->report_ids[w] == UINT32_MAX;
+	}
+	if (!b->by_usage || all)
+		return true;
+	return a->by_usage && a->usage_page == b->usage_page &&
+	       (!a->has_usage || (b->has_usage && a->usage == b->usage));
+}
+
 /* Does every request matching B also match A? */
 static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab,
 			const struct policy_rule *b, const struct rule_bytes *bb)
@@ -77,9 +95,8 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 	 * rules (whether B's senders are all among A's is not worked out). */
 	if (a->sender.fields)
 		return false;
-	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
-		if (b->report_ids[w] & ~a->report_ids[w])
-			return false;
+	if (!ids_cover_rule(a, b))
+		return false;
 	for (size_t k = 0; k < ab->n; k++) {
 		const struct byte_test *t = find_byte(bb, ab->b[k].offset);
 
@@ -234,6 +251,8 @@ static bool rules_intersect(const struct policy_rule *a, const struct rule_bytes
 
 	if (!(a->kinds & b->kinds))
 		return false;
+	/* the reports named by usage page may be any, on some device */
+	ids = a->by_usage || b->by_usage;
 	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS && !ids; w++)
 		ids = a->report_ids[w] & b->report_ids[w];
 	if (!ids)

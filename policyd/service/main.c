@@ -197,6 +197,52 @@ static int describe_device(const struct options *opts, struct policy_device *dev
 	return 0;
 }
 
+/*
+ * --descriptor: a report descriptor file (a copy of a device's sysfs
+ * report_descriptor), read as the daemon reads the device's, into INFO:
+ * its application collections, hash and reports stand for --usage and
+ * --descriptor-sha256.
+ */
+static int describe_from_descriptor(const struct options *opts, struct policy_device *dev,
+				    struct hid_dev_info *info)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	uint8_t desc[HID_DESCRIPTOR_SIZE_MAX + 1];
+	size_t len;
+
+	if (opts->n_usages || opts->descriptor_sha256) {
+		fprintf(stderr, "hid-policyd: --descriptor gives the device's usages and hash: not with --usage or --descriptor-sha256\n");
+		return -EINVAL;
+	}
+	f = fopen(opts->descriptor, "re");
+	if (!f) {
+		int r = -errno;
+
+		fprintf(stderr, "hid-policyd: --descriptor %s: %s\n", opts->descriptor, strerror(-r));
+		return r;
+	}
+	len = fread(desc, 1, sizeof(desc), f);
+	if (ferror(f) || len > HID_DESCRIPTOR_SIZE_MAX) {
+		fprintf(stderr, "hid-policyd: --descriptor %s: %s\n", opts->descriptor,
+			ferror(f) ? "cannot be read" : "longer than a report descriptor (4096 bytes)");
+		return -EINVAL;
+	}
+	hid_dev_set_descriptor(info, desc, len);
+	if (info->descriptor_malformed)
+		fprintf(stderr, "hid-policyd: --descriptor %s: malformed: read up to the fault\n",
+			opts->descriptor);
+	dev->usages = info->usages;
+	dev->n_usages = info->n_usages;
+	dev->descriptor_sha256 = len ? info->descriptor_sha256 : NULL;
+	dev->reports = info->reports;
+	dev->n_reports = info->n_reports;
+	dev->reports_incomplete = info->reports_incomplete;
+	/* as the daemon: a request to a report it does not declare is
+	 * refused before any rule */
+	dev->declared = info->declared;
+	return 0;
+}
+
 /* A uid or gid: a number (decimal or 0x..) or a name. */
 static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
 {
@@ -303,6 +349,7 @@ static int run_explain(const struct options *opts)
 	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_policy_ struct policy *p = NULL;
 	_cleanup_free_ char *name = NULL;
+	_cleanup_free_ struct hid_dev_info *info = NULL;
 	struct policy_device dev;
 	struct policy_request req = {};
 	struct policy_verdict v;
@@ -325,6 +372,14 @@ static int run_explain(const struct options *opts)
 	r = describe_device(opts, &dev, usages, hash);
 	if (r < 0)
 		return r;
+	if (opts->descriptor) {
+		info = calloc(1, sizeof(*info));
+		if (!info)
+			return -ENOMEM;
+		r = describe_from_descriptor(opts, &dev, info);
+		if (r < 0)
+			return r;
+	}
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;

@@ -38,6 +38,7 @@ enum {
 	OPT_PHYS,
 	OPT_INTERFACE,
 	OPT_DESCRIPTOR_SHA256,
+	OPT_DESCRIPTOR,
 	OPT_JOURNAL,
 	OPT_NO_JOURNAL,
 	OPT_LINUX_AUDIT,
@@ -67,7 +68,7 @@ void options_usage(FILE *f)
 		"                   [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] [--usage USAGE]...\n"
 		"                   [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
-		"                   [--descriptor-sha256 HASH] --request REQUEST\n"
+		"                   [--descriptor-sha256 HASH | --descriptor FILE] --request REQUEST\n"
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
 		"                   [--user USER] [--group GROUP]... [--executable PATH]\n"
 		"                   [--origin kernel|user] [--unit UNIT]\n"
@@ -114,6 +115,8 @@ void options_usage(FILE *f)
 		"  --phys PHYS         its physical path (HID_PHYS)\n"
 		"  --interface N       its USB interface number\n"
 		"  --descriptor-sha256 HASH  the SHA-256 of its report descriptor\n"
+		"  --descriptor FILE   its report descriptor (as sysfs' report_descriptor):\n"
+		"                      its usages, hash and reports, all at once\n"
 		"  --request REQUEST   get_report, set_report, output_report or input_event\n"
 		"  --report TYPE       feature, input or output (get_report and set_report)\n"
 		"  --id ID             report ID, 0..255 (decimal or 0x..)\n"
@@ -223,6 +226,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "phys", required_argument, NULL, OPT_PHYS },
 		{ "interface", required_argument, NULL, OPT_INTERFACE },
 		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
+		{ "descriptor", required_argument, NULL, OPT_DESCRIPTOR },
 		{ "journal", no_argument, NULL, OPT_JOURNAL },
 		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
 		{ "linux-audit", no_argument, NULL, OPT_LINUX_AUDIT },
@@ -359,6 +363,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_DESCRIPTOR_SHA256:
 			opts->descriptor_sha256 = optarg;
 			break;
+		case OPT_DESCRIPTOR:
+			opts->descriptor = optarg;
+			break;
 		case OPT_USER:
 			opts->user = optarg;
 			break;
@@ -434,9 +441,9 @@ int options_parse(int argc, char **argv, struct options *opts)
 	if (opts->command != COMMAND_EXPLAIN &&
 	    (opts->device || opts->request || opts->report || opts->id || opts->payload ||
 	     opts->n_usages || opts->uniq || opts->phys || opts->interface ||
-	     opts->descriptor_sha256 || opts->user || opts->n_groups || opts->executable ||
+	     opts->descriptor_sha256 || opts->descriptor || opts->user || opts->n_groups || opts->executable ||
 	     opts->origin || opts->unit)) {
-		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain\n");
+		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain\n");
 		return -EINVAL;
 	}
 	if (opts->strict && opts->command != COMMAND_CHECK) {

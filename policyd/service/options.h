@@ -41,6 +41,7 @@ struct options {
 	const char *phys;
 	const char *interface;
 	const char *descriptor_sha256;
+	const char *descriptor;		/* a report descriptor file */
 	/* who sends the request (main.c resolves them) */
 	const char *user;
 	const char **groups;	/* --group, repeatable: the gid first */

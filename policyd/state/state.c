@@ -72,6 +72,9 @@ void state_policy_device(const struct hid_dev_info *info, struct policy_device *
 		.usages = info->usages,
 		.n_usages = info->n_usages,
 		.descriptor_sha256 = info->descriptor_known ? info->descriptor_sha256 : NULL,
+		.reports = info->reports,
+		.n_reports = info->n_reports,
+		.reports_incomplete = info->reports_incomplete,
 		.has_interface = info->has_interface,
 		.interface = info->interface,
 		/* Always a table, empty while the descriptor is not known:

@@ -20,7 +20,11 @@
  *   - a policy that would lock out every device's input is refused by
  *     hid-policyd --check and at reload, and the rules in force stay;
  *   - so is every other kind of mistake, each placed by file, line,
- *     column and JSON path, with the nearest right word for a misspelling.
+ *     column and JSON path, with the nearest right word for a misspelling;
+ *   - a report named by where the descriptor declares it: the shipped
+ *     PixArt RF rules refuse a user's OTA command on the feature report
+ *     of usage page 0xFF02, here report 0x0B, and let another command of
+ *     that report through.
  *
  * Each check looks at both ends: the caller's errno and what the device
  * received.
@@ -33,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hidraw.h>
 
@@ -46,6 +52,7 @@
 #include "uhid_dev.h"
 
 #define DECISION_TIMEOUT_MS 30000	/* TCG is slow; a hotplug waits for the bind */
+#define USER_UID 1000
 
 static enum test_dev_backend backend;
 
@@ -542,6 +549,80 @@ static void test_a_new_vendors_rules_in_audit_mode_log_and_shadow_no_enforcing_r
 	policyd_case_end(&c);
 }
 
+/* A PixArt Bluetooth mouse's descriptor with its OTA report at ID 0x0B:
+ * input report 1 (three buttons), then vendor page 0xFF02, usage 1, an
+ * application collection holding feature report 0x0B (usage 1, 32
+ * bytes), as fwupd's lookup wants it (fu_pixart_rf_ble_device_check_support_report_id). */
+static const uint8_t pixart_ota_0b_rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0x05, 0x09, 0x19, 0x01,
+	0x29, 0x03, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x03, 0x81, 0x02,
+	0x95, 0x05, 0x81, 0x01, 0xc0,
+	0x06, 0x02, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x85, 0x0b, 0x09, 0x01, 0x15, 0x00,
+	0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x20, 0xb1, 0x02, 0xc0,
+};
+
+/* SET_REPORT feature BUF on FD from a child running as uid USER_UID (no
+ * supplementary groups): 0 or the errno it got. */
+static int set_feature_as_user(int fd, const uint8_t *buf, size_t len)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(255);
+		_exit(ioctl(fd, HIDIOCSFEATURE(len), buf) < 0 ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void test_a_report_named_by_usage_page_is_the_one_the_descriptor_declares(void)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	struct uhid_dev_config cfg = device("PixArt Wireless Mouse", 0x093a, 0x2801, pixart_ota_0b_rdesc,
+					    sizeof(pixart_ota_0b_rdesc));
+	uint8_t ota_init[33] = { 0x0b, 0x10 }, fw_info[33] = { 0x0b, 0x23 };
+	char path[512], hid_id[32], *policy = malloc(65536), *text;
+	const char *refused[] = { hid_id, "rule.name=pixart-deny-ota-init", "enforced=true", NULL };
+	struct policyd_case c;
+	json_t *explain;
+	ssize_t n;
+
+	CHECK(policy, "malloc");
+	snprintf(path, sizeof(path), "%s/policies/70-pixart-primax.json", src);
+	n = read_file(path, policy, 65535);
+	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EINVAL));
+	policy[n] = '\0';
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_EQ(decision(&c.run, &c.dev), 1);
+
+	/* OTA init on report 0x0B, which only the descriptor names: refused,
+	 * and the device never sees it; the firmware-information read passes */
+	CHECK_EQ(set_feature_as_user(c.fd, ota_init, sizeof(ota_init)), EPERM);
+	CHECK_EQ(set_feature_as_user(c.fd, fw_info, sizeof(fw_info)), 0);
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0x0b, 1, 3000));
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0x0b), 1);
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c.dev.hid_id);
+	CHECK_EQ(policyd_audit_count(&c.run, refused, 1, 3000), 1);
+
+	/* explain on the device tells which IDs the rule took there */
+	explain = POLICYCTL_JSON(&c.run, (uid_t)-1, "explain", c.dev.sysname, "set_report",
+				 "--report", "feature", "--id", "0x0b", "--payload", "0b 10");
+	text = (char *)json_path_str(explain, "text");
+	CHECK(!strcmp(json_path_str(explain, "decision.action"), "deny"), "%s", text);
+	CHECK(strstr(text, "rule \"pixart-deny-ota-init\" (50-test.json: devices[0].rules[2]): report IDs 0x07, 0x0b"),
+	      "%s", text);
+	json_decref(explain);
+
+	policyd_case_end(&c);
+	free(policy);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
@@ -557,6 +638,8 @@ int main(int argc, char **argv)
 		  test_deny_by_default_on_one_device_matched_by_serial },
 		{ "a_lockout_policy_is_refused_and_the_rules_in_force_stay",
 		  test_a_lockout_policy_is_refused_and_the_rules_in_force_stay },
+		{ "a_report_named_by_usage_page_is_the_one_the_descriptor_declares",
+		  test_a_report_named_by_usage_page_is_the_one_the_descriptor_declares },
 	};
 	int failed;
 

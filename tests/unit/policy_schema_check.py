@@ -150,6 +150,9 @@ INVALID = [
     ("payload-value-not-hex", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "payload": [{"offset": 1, "value": "zz"}]')),
     ("payload-offset-256", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "payload": [{"offset": 256, "value": 1}]')),
     ("payload-unknown-key", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "payload": [{"offset": 1, "value": 1, "len": 1}]')),
+    ("neither-report-id-nor-usage-page", '{"version": 1, "devices": [%s]}' % (RULESET % RULE.replace('"report_id": 1, ', '') % "")),
+    ("report-usage-without-page", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "report_usage": 1')),
+    ("report-usage-page-out-of-range", '{"version": 1, "devices": [%s]}' % (RULESET % RULE % ', "report_usage_page": "0x1ff02"')),
     ("action-missing", '{"version": 1, "devices": [%s]}' % (RULESET % '{"name": "r", "request": "input_event", "report_id": 1}')),
 ]
 

@@ -9,15 +9,16 @@
  * what the rules must decide. Every row is one test; the engine decides it
  * exactly as the firewall's BPF programs do (policy_evaluate), the check
  * made before any rule included where the row's device has its reports
- * (the reports its descriptor declares) in the table of devices below.
+ * (the reports its descriptor declares) in the table of devices below, or
+ * where the row carries the descriptor itself.
  *
  * The claims: the requests of games, handheld daemons, drivers and Solaar
  * pass; flashing and bootloader requests are refused from every sender but
  * the device's trusted updater, a system service: fwupd.service where one
  * of fwupd's plugins updates the device, jupiter-controller-update.service
  * (SteamOS) for the Steam Deck controller. A row the policy language cannot
- * decide yet (an index the device assigns at run time, a report named by
- * its usage page, a check made before any rule) stays in the table as a
+ * decide yet (an index the device assigns at run time, a check made
+ * before any rule) stays in the table as a
  * known gap and is reported as SKIP with the reason, never as PASS.
  *
  * Who sends: the updaters' units are given the cgroups running units would
@@ -26,6 +27,7 @@
  * another service (InputPlumber, HHD), and a driver's own request.
  */
 #include "policy-helpers.h"
+#include "hid/hid_descriptor.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +56,25 @@ struct replay {
 	enum use use;
 	enum want want;
 	const char *gap;	/* a known gap: why no rule can decide it yet */
+	/* its report descriptor, where a rule names reports by usage page
+	 * (NULL: it declares nothing the rules look for) */
+	const uint8_t *descriptor;
+	size_t descriptor_len;
+};
+
+#define DESCRIPTOR(d) .descriptor = (d), .descriptor_len = sizeof(d)
+
+/* A PixArt Bluetooth mouse whose OTA report is feature report 0x09, not the
+ * usual 0x07: input report 1 (three buttons, padding), then vendor page
+ * 0xFF02, usage 1, an application collection holding feature report 0x09
+ * of usage 1 (Data, Var, Abs) and 32 bytes: what fwupd's lookup wants
+ * (fu_hid_descriptor_find_report: usage-page 0xFF02, usage 1, feature 0x02). */
+static const uint8_t pixart_ota_on_0x09[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0x05, 0x09, 0x19, 0x01,
+	0x29, 0x03, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x03, 0x81, 0x02,
+	0x95, 0x05, 0x81, 0x01, 0xc0,
+	0x06, 0x02, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x85, 0x09, 0x09, 0x01, 0x15, 0x00,
+	0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x20, 0xb1, 0x02, 0xc0,
 };
 
 #define SET_FEATURE	HID_RULE_KIND_SET_FEATURE
@@ -299,8 +320,13 @@ static const struct replay rows[] = {
 	{ ROW("targus-mouse-ota-init-refused-to-a-user", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_fw_ota_init), pixart-rf.quirk (1048:1013)",
 	      "bluetooth:1048:1013", SET_FEATURE, 0x07, "07 10", USER, FLASH, DENY) },
 	{ ROW("pixart-ota-on-a-report-the-descriptor-names", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_check_support_report_id, fu_pixart_rf_ble_device_fw_ota_init)",
-	      "bluetooth:03f0:b14a", SET_FEATURE, 0x09, "09 10", USER, FLASH, DENY),
-	  .gap = "fwupd sends the OTA commands to the feature report of usage page 0xFF02 that the descriptor declares, whatever its ID: rules name reports by ID, and none can yet name a report by its usage page" },
+	      "bluetooth:03f0:b14a", SET_FEATURE, 0x09, "09 10", USER, FLASH, DENY), DESCRIPTOR(pixart_ota_on_0x09) },
+	{ ROW("fwupd-inits-ota-on-the-report-the-descriptor-names", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_check_support_report_id, fu_pixart_rf_ble_device_fw_ota_init)",
+	      "bluetooth:03f0:b14a", SET_FEATURE, 0x09, "09 10", FWUPD, FLASH, ALLOW), DESCRIPTOR(pixart_ota_on_0x09) },
+	{ ROW("object-create-on-the-report-the-descriptor-names-refused-to-root", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_check_support_report_id, fu_pixart_rf_ble_device_fw_object_create)",
+	      "bluetooth:03f0:b14a", SET_FEATURE, 0x09, "09 25 00 00 00 00 00 10 00 00", ROOT, FLASH, DENY), DESCRIPTOR(pixart_ota_on_0x09) },
+	{ ROW("firmware-info-on-the-report-the-descriptor-names-read-by-a-user", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_check_support_report_id, fu_pixart_rf_ble_device_fw_get_info)",
+	      "bluetooth:03f0:b14a", SET_FEATURE, 0x09, "09 23", USER, PLAY, ALLOW), DESCRIPTOR(pixart_ota_on_0x09) },
 
 	/* PixArt touchpads (pixart-tp), I2C and USB */
 	{ ROW("fwupd-reads-touchpad-part-id", FWUPD_PXTP, "plugins/pixart-tp/fu-pixart-tp-device.c (fu_pixart_tp_device_register_read)",
@@ -507,6 +533,7 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 {
 	struct policy_device dev;
 	struct hid_device_rules rules;
+	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];
 	uint32_t declared[HID_RULES_RTYPES][HID_RULES_REPORT_ID_WORDS] = {};
 	uint8_t buf[64];
 	char *name = NULL;
@@ -523,7 +550,18 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 		dev.usages = &r->usage;
 		dev.n_usages = 1;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(device_reports); i++) {
+	if (r->descriptor) {
+		/* as the daemon reads it (hid_dev_set_descriptor): the
+		 * reports declared and the usages they carry, in one walk */
+		if (hid_descriptor_reports(r->descriptor, r->descriptor_len, declared, reports,
+					   HID_DESCRIPTOR_REPORT_USAGES_MAX, &dev.n_reports) < 0) {
+			*why = "the row's descriptor does not parse";
+			return -EINVAL;
+		}
+		dev.reports = reports;
+		dev.declared = declared;
+	}
+	for (size_t i = 0; !r->descriptor && i < ARRAY_SIZE(device_reports); i++) {
 		if (strcmp(device_reports[i].device, r->device))
 			continue;
 		for (const uint16_t *t = device_reports[i].reports; *t != 0xffff; t++)

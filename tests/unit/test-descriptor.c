@@ -158,6 +158,119 @@ static void more_application_usages_than_kept_is_said(void)
 		CHECK_EQ(usages[i], (uint32_t)(0xff00 + i) << 16 | 1);
 }
 
+/* Parse DESC for its reports; the result must be R and the entries exactly WANT. */
+static void check_report_usages(const uint8_t *desc, size_t len, int r, const struct hid_report_usage *want,
+				size_t n_want)
+{
+	struct hid_report_usage got[HID_DESCRIPTOR_REPORT_USAGES_MAX];
+	size_t n = 999;
+
+	CHECK_EQ(hid_descriptor_reports(desc, len, NULL, got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n), r);
+	CHECK_EQ(n, n_want);
+	for (size_t i = 0; i < n && i < n_want; i++)
+		CHECK(got[i].type == want[i].type && got[i].id == want[i].id &&
+		      got[i].page == want[i].page && got[i].has_usage == want[i].has_usage &&
+		      got[i].usage_min == want[i].usage_min && got[i].usage_max == want[i].usage_max,
+		      "entry %zu: type %u id 0x%02x page 0x%04x usage %d 0x%x-0x%x, expected type %u id 0x%02x page 0x%04x usage %d 0x%x-0x%x",
+		      i, got[i].type, got[i].id, got[i].page, got[i].has_usage, got[i].usage_min,
+		      got[i].usage_max, want[i].type, want[i].id, want[i].page, want[i].has_usage,
+		      want[i].usage_min, want[i].usage_max);
+}
+#define REPORT_USAGES(r, ...)                                                                     \
+	check_report_usages(desc, sizeof(desc), r, (const struct hid_report_usage[]){ __VA_ARGS__ }, \
+			    sizeof((const struct hid_report_usage[]){ __VA_ARGS__ }) /                 \
+				    sizeof(struct hid_report_usage))
+#define U(t, i, pg, lo, hi) { .type = HID_REPORT_##t, .id = (i), .page = (pg), .has_usage = true, \
+			      .usage_min = (lo), .usage_max = (hi) }
+#define PAGE_ONLY(t, i, pg) { .type = HID_REPORT_##t, .id = (i), .page = (pg) }
+
+static void each_report_is_listed_with_its_id_type_and_usages(void)
+{
+	/* a mouse (report 1: buttons 1-3 and padding), then PixArt's OTA
+	 * report: a feature report of vendor page 0xFF02, usage 1, with an ID
+	 * of its own (0x0B) */
+	static const uint8_t desc[] = {
+		0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0x05, 0x09, 0x19, 0x01,
+		0x29, 0x03, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x03, 0x81, 0x02,
+		0x95, 0x05, 0x81, 0x01, 0xc0,
+		0x06, 0x02, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x85, 0x0b, 0x09, 0x01, 0x15, 0x00,
+		0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x20, 0xb1, 0x02, 0xc0,
+	};
+
+	REPORT_USAGES(0, U(INPUT, 1, 0x0009, 1, 3), U(INPUT, 1, 0x0001, 2, 2), PAGE_ONLY(INPUT, 1, 0x0009),
+		U(FEATURE, 0x0b, 0xff02, 1, 1));
+}
+
+static void push_pop_restore_the_report_id_and_extended_usages_carry_their_page(void)
+{
+	/* Usage Page 0xFF00, Usage 1, Collection (Application), Report ID 2,
+	 * Push, Report ID 3, Usage (0x000C:0x00E9, 4 bytes), Output, Pop,
+	 * Usage Maximum 5 (alone), Feature, Usage 7, Usage Page 0xFF01,
+	 * Input (usage 7 is on the page in effect at the item), End */
+	static const uint8_t desc[] = {
+		0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x85, 0x02, 0xa4, 0x85, 0x03,
+		0x0b, 0xe9, 0x00, 0x0c, 0x00, 0x91, 0x02, 0xb4, 0x29, 0x05, 0xb1, 0x02,
+		0x09, 0x07, 0x06, 0x01, 0xff, 0x81, 0x02, 0xc0,
+	};
+
+	REPORT_USAGES(0, U(OUTPUT, 3, 0x000c, 0xe9, 0xe9), U(OUTPUT, 3, 0xff00, 1, 1),
+		      U(FEATURE, 2, 0xff00, 5, 5), U(FEATURE, 2, 0xff00, 1, 1),
+		      U(INPUT, 2, 0xff01, 7, 7), U(INPUT, 2, 0xff00, 1, 1));
+}
+
+static void more_report_usages_than_kept_is_said_and_every_report_is_still_declared(void)
+{
+	uint8_t desc[7 * (HID_DESCRIPTOR_REPORT_USAGES_MAX + 1)];
+	struct hid_report_usage got[HID_DESCRIPTOR_REPORT_USAGES_MAX];
+	uint32_t declared[HID_DESCRIPTOR_REPORT_TYPES][HID_DESCRIPTOR_REPORT_IDS / 32];
+	size_t n;
+
+	/* Usage Page (0xff00 + i), Report ID (i + 1), Feature: one entry each */
+	for (size_t i = 0; i <= HID_DESCRIPTOR_REPORT_USAGES_MAX; i++) {
+		const uint8_t item[] = { 0x06, (uint8_t)i, 0xff, 0x85, (uint8_t)(i + 1), 0xb1, 0x02 };
+
+		memcpy(desc + 7 * i, item, sizeof(item));
+	}
+	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), declared, got,
+					HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
+		 -E2BIG);
+	CHECK_EQ(n, HID_DESCRIPTOR_REPORT_USAGES_MAX);
+	for (size_t i = 0; i < n; i++)
+		CHECK(got[i].page == 0xff00 + i && got[i].id == i + 1 && !got[i].has_usage,
+		      "entry %zu: page 0x%04x id %u", i, got[i].page, got[i].id);
+	/* the same walk: the report past the list's room is declared all the
+	 * same, so that the firewall does not refuse it as undeclared */
+	for (unsigned id = 1; id < HID_DESCRIPTOR_REPORT_IDS; id++)
+		CHECK(((declared[2][id / 32] >> (id % 32)) & 1) == (id <= HID_DESCRIPTOR_REPORT_USAGES_MAX + 1),
+		      "feature report %u %s", id, declared[2][id / 32] >> (id % 32) & 1 ? "declared" : "not declared");
+}
+
+static void more_usages_before_one_item_than_kept_is_said(void)
+{
+	uint8_t desc[2 * (HID_DESCRIPTOR_LOCALS_MAX + 1) + 2];
+	struct hid_report_usage got[HID_DESCRIPTOR_REPORT_USAGES_MAX];
+	size_t n, k = 0;
+
+	for (size_t i = 0; i <= HID_DESCRIPTOR_LOCALS_MAX; i++) {
+		desc[k++] = 0x09;
+		desc[k++] = (uint8_t)(i + 1);
+	}
+	desc[k++] = 0x81;
+	desc[k++] = 0x02;
+	CHECK_EQ(hid_descriptor_reports(desc, sizeof(desc), NULL, got, HID_DESCRIPTOR_REPORT_USAGES_MAX, &n),
+		 -E2BIG);
+	CHECK_EQ(n, HID_DESCRIPTOR_LOCALS_MAX);
+}
+
+static void a_malformed_descriptor_keeps_the_reports_before_the_fault(void)
+{
+	/* Report ID 4, Usage Page 0xFF02, Feature, then an End Collection
+	 * nothing opened */
+	static const uint8_t desc[] = { 0x85, 0x04, 0x06, 0x02, 0xff, 0xb1, 0x02, 0xc0 };
+
+	REPORT_USAGES(-EBADMSG, PAGE_ONLY(FEATURE, 4, 0xff02));
+}
+
 static void hex32(const uint8_t *h, char *out)
 {
 	for (int i = 0; i < SHA256_BYTES; i++)
@@ -334,7 +447,7 @@ static void check_reports(const uint8_t *desc, size_t len, int r, const uint16_t
 	memset(declared, 0xa5, sizeof(declared));	/* cleared by the parser */
 	for (size_t i = 0; want[i] != 0xffff; i++)
 		expected[want[i] >> 8][(want[i] & 0xff) / 32] |= 1u << (want[i] % 32);
-	CHECK_EQ(hid_descriptor_reports(desc, len, declared), r);
+	CHECK_EQ(hid_descriptor_reports(desc, len, declared, NULL, 0, NULL), r);
 	for (unsigned t = 0; t < HID_DESCRIPTOR_REPORT_TYPES; t++)
 		for (unsigned id = 0; id < HID_DESCRIPTOR_REPORT_IDS; id++)
 			CHECK(((declared[t][id / 32] ^ expected[t][id / 32]) >> (id % 32) & 1) == 0,
@@ -425,6 +538,11 @@ static const struct test_case tests[] = {
 	{ "unbalanced_collections_are_malformed", unbalanced_collections_are_malformed },
 	{ "push_pop_out_of_balance_and_deep_nesting_are_malformed", push_pop_out_of_balance_and_deep_nesting_are_malformed },
 	{ "more_application_usages_than_kept_is_said", more_application_usages_than_kept_is_said },
+	{ "each_report_is_listed_with_its_id_type_and_usages", each_report_is_listed_with_its_id_type_and_usages },
+	{ "push_pop_restore_the_report_id_and_extended_usages_carry_their_page", push_pop_restore_the_report_id_and_extended_usages_carry_their_page },
+	{ "more_report_usages_than_kept_is_said_and_every_report_is_still_declared", more_report_usages_than_kept_is_said_and_every_report_is_still_declared },
+	{ "more_usages_before_one_item_than_kept_is_said", more_usages_before_one_item_than_kept_is_said },
+	{ "a_malformed_descriptor_keeps_the_reports_before_the_fault", a_malformed_descriptor_keeps_the_reports_before_the_fault },
 	{ "sha256_matches_the_standard_vectors", sha256_matches_the_standard_vectors },
 	{ "usage_matches_every_vendor_with_that_application", usage_matches_every_vendor_with_that_application },
 	{ "usage_forms_page_names_and_exact_values", usage_forms_page_names_and_exact_values },

@@ -182,7 +182,7 @@ run_case explain_refuses_a_relative_executable 1 \
 	"hid-policyd: --executable \"sh\": expected an absolute path" \
 	-- "${explain_senders[@]}" --executable sh
 run_case sender_options_go_with_explain 2 \
-	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
+	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
 	-- --check --config-dir "$tmp/senders" --user root
 
 # only fwupd may update, written on a machine without fwupd: a dry run
@@ -303,6 +303,28 @@ run_case explain_rejects_an_unknown_usage 1 \
 	"hid-policyd: --usage \"gamepad\": expected one usage: pointer, mouse, joystick, game_pad, keyboard, keypad, multi_axis_controller, system_control, consumer_control, or 0xPPPP:0xUUUU" \
 	-- --explain --config-dir "$tmp/classes" --device usb:1234:5678 --usage gamepad \
 	--request output_report --id 2
+
+# --descriptor: PixArt's OTA report as feature report 0x0B of vendor page
+# 0xFF02 (a mouse's input report 1 before it), read as the daemon reads a
+# device's descriptor; the shipped rules name that report by usage page.
+printf '\x05\x01\x09\x02\xa1\x01\x85\x01\x05\x09\x19\x01\x29\x03\x15\x00\x25\x01\x75\x01\x95\x03\x81\x02\x95\x05\x81\x01\xc0\x06\x02\xff\x09\x01\xa1\x01\x85\x0b\x09\x01\x15\x00\x26\xff\x00\x75\x08\x95\x20\xb1\x02\xc0' \
+	>"$tmp/pixart-0b.desc"
+run_case explain_descriptor_names_the_report_a_usage_page_rule_takes 0 \
+	"  application collections: mouse, vendor_defined (0xff02:0x0001)" \
+	"  rule \"pixart-deny-ota-init\" (70-pixart-primax.json: devices[0].rules[2]): report IDs 0x07, 0x0b (its report_id, and each feature report of usage page 0xff02 the device's descriptor declares)" \
+	"decision for any other sender: deny (EPERM) by rule \"pixart-deny-ota-init\" (70-pixart-primax.json: devices[0].rules[2])" \
+	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
+	--request set_report --report feature --id 0x0b --payload "0b 10" --origin user --user 0
+# The same walk gives the reports it declares: report 0x07, which the
+# rule names by ID, is not one of them, and is refused before any rule.
+run_case explain_descriptor_refuses_a_report_it_does_not_declare 0 \
+	"decision: deny (EPERM) before any rule: the device's report descriptor declares no feature report with ID 0x07; a program's request to a report the device does not declare is refused in every mode, temporary allows included (the report the device would receive is not the one judged, or one no program written for it sends)" \
+	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
+	--request set_report --report feature --id 0x07 --payload "07 10" --origin user --user 0
+run_case explain_descriptor_is_not_with_usage 1 \
+	"hid-policyd: --descriptor gives the device's usages and hash: not with --usage or --descriptor-sha256" \
+	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
+	--usage mouse --request set_report --report feature --id 0x0b
 
 # The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
 # before anything starts.

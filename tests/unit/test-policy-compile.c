@@ -659,7 +659,153 @@ static void shipped_dualsense_policy_blocks_update_and_keeps_driver_reports(void
 	diag_done(&d);
 }
 
+/* A Bluetooth mouse of PixArt's: input report 1 (buttons), PixArt's OTA
+ * report as feature report 0x0B on vendor page 0xFF02 (usage 1), its
+ * notifications as input report 0x05 on the same page, and a feature
+ * report 0x0C on page 0xFF02 with usage 2. */
+static const struct hid_report_usage pixart_reports[] = {
+	{ .type = HID_REPORT_INPUT, .id = 1, .page = 0x0009, .has_usage = true, .usage_min = 1, .usage_max = 3 },
+	{ .type = HID_REPORT_INPUT, .id = 1, .page = 0x0001, .has_usage = true, .usage_min = 2, .usage_max = 2 },
+	{ .type = HID_REPORT_FEATURE, .id = 0x0b, .page = 0xff02, .has_usage = true, .usage_min = 1, .usage_max = 1 },
+	{ .type = HID_REPORT_INPUT, .id = 0x05, .page = 0xff02, .has_usage = true, .usage_min = 1, .usage_max = 1 },
+	{ .type = HID_REPORT_FEATURE, .id = 0x0c, .page = 0xff02, .has_usage = true, .usage_min = 2, .usage_max = 2 },
+};
+#define PIXART_MOUSE(r, n) ((struct policy_device){ .bus = BUS_BLUETOOTH, .vendor = 0x093a, .product = 0x2801, \
+	.descriptor_known = true, .reports = (r), .n_reports = (n) })
+#define PIXART_DOC(rules) \
+	"{'version': 1, 'devices': [{'match': {'bus': 'bluetooth', 'vendor': '0x093a'}, 'rules': [" rules "]}]}"
+
+static void a_usage_page_names_the_reports_of_that_type_the_descriptor_declares(void)
+{
+	struct policy_device dev = PIXART_MOUSE(pixart_reports, ARRAY_SIZE(pixart_reports));
+	struct hid_device_rules r;
+
+	compile_text(PIXART_DOC("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'payload': [{'offset': 1, 'value': '0x10'}], 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 1);
+	/* feature reports 0x0B and 0x0C: not input report 0x05 of the page */
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 0x0b | 1u << 0x0c);
+	for (size_t w = 1; w < HID_RULES_REPORT_ID_WORDS; w++)
+		CHECK_EQ(r.rules[0].report_ids[w], 0u);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0x0b, (const uint8_t[]){ 0x0b, 0x10 }, 2).action, HID_RULE_DENY);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0x07, (const uint8_t[]){ 0x07, 0x10 }, 2).action, HID_RULE_ALLOW);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_SET_FEATURE, 0x05, (const uint8_t[]){ 0x05, 0x10 }, 2).action, HID_RULE_ALLOW);
+}
+
+static void a_usage_narrows_the_reports_of_the_page(void)
+{
+	struct policy_device dev = PIXART_MOUSE(pixart_reports, ARRAY_SIZE(pixart_reports));
+	struct hid_device_rules r;
+
+	compile_text(PIXART_DOC("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'report_usage': 1, 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 1);
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 0x0b);
+}
+
+static void report_id_and_usage_page_together_name_both(void)
+{
+	struct policy_device dev = PIXART_MOUSE(pixart_reports, ARRAY_SIZE(pixart_reports));
+	struct hid_device_rules r;
+
+	compile_text(PIXART_DOC("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_id': '0x07', 'report_usage_page': '0xff02', 'report_usage': 1, 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 0x07 | 1u << 0x0b);
+	/* a device declaring nothing on the page keeps the rule's own ID */
+	dev = PIXART_MOUSE(pixart_reports, 2);
+	compile_text(PIXART_DOC("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_id': '0x07', 'report_usage_page': '0xff02', 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 1);
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 0x07);
+}
+
+static void a_device_declaring_no_report_on_the_page_gets_no_rule(void)
+{
+	struct policy_device dev = PIXART_MOUSE(pixart_reports, 2);
+	struct hid_device_rules r;
+
+	compile_text(PIXART_DOC("{'name': 'fwupd', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'sender': {'origin': 'kernel'}, 'action': 'allow'},"
+				"{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'action': 'deny'},"
+				"{'name': 'deny-7', 'request': 'set_report', 'report_type': 'feature', 'report_id': 7, 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 1);
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 7);
+	CHECK_EQ(r.rules[0].index, 2u);
+}
+
+static void an_incomplete_descriptor_fails_closed(void)
+{
+	struct policy_device dev = PIXART_MOUSE(pixart_reports, 2);
+	struct hid_device_rules r;
+
+	/* the reports found do not name the page, but there are more: the
+	 * deny takes every ID, the allow only those found (none) */
+	dev.reports_incomplete = true;
+	compile_text(PIXART_DOC("{'name': 'allow-page', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'sender': {'origin': 'kernel'}, 'action': 'allow'},"
+				"{'name': 'deny-page', 'request': 'set_report', 'report_type': 'feature',"
+				" 'report_usage_page': '0xff02', 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 1);
+	CHECK_EQ(r.rules[0].index, 1u);
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		CHECK_EQ(r.rules[0].report_ids[w], UINT32_MAX);
+}
+
+static void output_requests_look_among_output_reports(void)
+{
+	static const struct hid_report_usage reports[] = {
+		{ .type = HID_REPORT_OUTPUT, .id = 0x06, .page = 0xff02 },
+		{ .type = HID_REPORT_FEATURE, .id = 0x07, .page = 0xff02 },
+	};
+	struct policy_device dev = PIXART_MOUSE(reports, ARRAY_SIZE(reports));
+	struct hid_device_rules r;
+
+	compile_text(PIXART_DOC("{'name': 'deny-out', 'request': ['output_report', 'set_report'], 'report_type': 'output',"
+				" 'report_usage_page': '0xff02', 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.rules[0].report_ids[0], 1u << 6);
+	/* and a usage names only reports that carry one */
+	compile_text(PIXART_DOC("{'name': 'deny-out', 'request': 'output_report',"
+				" 'report_usage_page': '0xff02', 'report_usage': 0, 'action': 'deny'}"),
+		     &dev, &r);
+	CHECK_EQ(r.n_rules, 0);
+}
+
+static void the_decision_waits_for_the_descriptor_of_a_device_a_usage_page_rule_may_cover(void)
+{
+	struct diag d = {};
+	struct policy *p = load_text("t.json", PIXART_DOC("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+							  " 'report_usage_page': '0xff02', 'action': 'deny'}"), &d);
+	struct policy *q = load_text("u.json", PIXART_DOC("{'name': 'deny-7', 'request': 'set_report', 'report_type': 'feature',"
+							  " 'report_id': 7, 'action': 'deny'}"), &d);
+	struct policy_device dev = PIXART_MOUSE(NULL, 0);
+
+	CHECK(p && q, "policy rejected");
+	dev.descriptor_known = false;
+	CHECK(policy_waits_for_descriptor(p, &dev), "a usage page rule's reports are not known yet");
+	CHECK(!policy_waits_for_descriptor(q, &dev), "report IDs are known without the descriptor");
+	dev.descriptor_known = true;
+	CHECK(!policy_waits_for_descriptor(p, &dev), "the descriptor is known");
+	policy_free(p);
+	policy_free(q);
+	diag_done(&d);
+}
+
 static const struct test_case tests[] = {
+	{ "a_usage_page_names_the_reports_of_that_type_the_descriptor_declares", a_usage_page_names_the_reports_of_that_type_the_descriptor_declares },
+	{ "a_usage_narrows_the_reports_of_the_page", a_usage_narrows_the_reports_of_the_page },
+	{ "report_id_and_usage_page_together_name_both", report_id_and_usage_page_together_name_both },
+	{ "a_device_declaring_no_report_on_the_page_gets_no_rule", a_device_declaring_no_report_on_the_page_gets_no_rule },
+	{ "an_incomplete_descriptor_fails_closed", an_incomplete_descriptor_fails_closed },
+	{ "output_requests_look_among_output_reports", output_requests_look_among_output_reports },
+	{ "the_decision_waits_for_the_descriptor_of_a_device_a_usage_page_rule_may_cover", the_decision_waits_for_the_descriptor_of_a_device_a_usage_page_rule_may_cover },
 	{ "an_undeclared_report_is_refused_before_any_rule", an_undeclared_report_is_refused_before_any_rule },
 	{ "commands_in_payload_sends_undeclared_reports_to_the_rules", commands_in_payload_sends_undeclared_reports_to_the_rules },
 	{ "first_matching_rule_wins", first_matching_rule_wins },

@@ -480,6 +480,61 @@ static void a_unit_is_told_by_its_cgroup(void)
 	policy_free(p);
 }
 
+/* Explain a feature SET_REPORT to report ID on DEV, its byte 1 0x10, from anyone. */
+static char *explain_on(const struct policy *p, const struct policy_device *dev, uint8_t id,
+			struct policy_verdict *v)
+{
+	uint8_t data[] = { id, 0x10 };
+	const struct policy_request req = { .kind = HID_RULE_KIND_SET_FEATURE, .report_id = id,
+					    .data = data, .len = sizeof(data) };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK(f, "open_memstream");
+	CHECK_EQ(policy_explain(p, dev, &req, NULL, f, v), 0);
+	CHECK_EQ(fclose(f), 0);
+	return text;
+}
+
+static void a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none(void)
+{
+	static const struct hid_report_usage ota[] = {
+		{ .type = HID_REPORT_INPUT, .id = 0x0b, .page = 0xff02 },
+		{ .type = HID_REPORT_FEATURE, .id = 0x0b, .page = 0xff02, .has_usage = true, .usage_min = 1, .usage_max = 1 },
+	};
+	struct policy_device dev = DEVICE;
+	struct policy *p = load_rules("{'name': 'deny-ota', 'request': 'set_report', 'report_type': 'feature',"
+				      " 'report_usage_page': '0xff02', 'report_usage': 1, 'action': 'deny'}");
+	struct policy_verdict v;
+	char *text;
+
+	dev.descriptor_known = true;
+	dev.reports = ota;
+	dev.n_reports = 1;	/* the input report only */
+	text = explain_on(p, &dev, 0x0b, &v);
+	CHECK(strstr(text, "rule \"deny-ota\" (t.json: devices[0].rules[0]): not applied: the device's descriptor declares no feature report of usage page 0xff02 usage 0x0001\n"),
+	      "%s", text);
+	CHECK_EQ(v.action, HID_RULE_ALLOW);
+	free(text);
+
+	dev.n_reports = 2;
+	text = explain_on(p, &dev, 0x0b, &v);
+	CHECK(strstr(text, "rule \"deny-ota\" (t.json: devices[0].rules[0]): report IDs 0x0b (each feature report of usage page 0xff02 usage 0x0001 the device's descriptor declares)\n"),
+	      "%s", text);
+	CHECK(strstr(text, "decision: deny (EPERM) by rule \"deny-ota\""), "%s", text);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	free(text);
+
+	dev.descriptor_known = false;
+	dev.n_reports = 0;
+	text = explain_on(p, &dev, 0x0b, &v);
+	CHECK(strstr(text, "not applied: the device's descriptor declares no feature report of usage page 0xff02 usage 0x0001 (it is not parsed yet)"),
+	      "%s", text);
+	free(text);
+	policy_free(p);
+}
+
 /* On a device whose descriptor is known, a request to a report it does
  * not declare is refused before any rule, an allow that names it
  * included; a driver's is not checked. */
@@ -517,6 +572,7 @@ static void an_undeclared_report_is_refused_before_the_rules(void)
 }
 
 static const struct test_case tests[] = {
+	{ "a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none", a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none },
 	{ "a_unit_is_told_by_its_cgroup", a_unit_is_told_by_its_cgroup },
 	{ "an_undeclared_report_is_refused_before_the_rules", an_undeclared_report_is_refused_before_the_rules },
 	{ "a_named_sender_gets_the_rule_the_firewall_picks_and_why",

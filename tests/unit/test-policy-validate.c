@@ -97,7 +97,7 @@ INVALID(missing_required_keys_are_named,
 	"{'version': 1, 'devices': [{'rules': [{'name': 'a'}]}]}",
 	"t.json:1:28: devices[0]: missing required key \"match\"",
 	"t.json:1:39: devices[0].rules[0]: missing required key \"request\"",
-	"t.json:1:39: devices[0].rules[0]: missing required key \"report_id\"",
+	"t.json:1:39: devices[0].rules[0]: missing required key \"report_id\" (or \"report_usage_page\")",
 	"t.json:1:39: devices[0].rules[0]: missing required key \"action\"")
 
 VALID(match_keys_left_out_match_any,
@@ -239,7 +239,61 @@ VALID(catch_all_rule_set_shadows_later_rule_sets,
       "{'name': 'out-5', 'request': 'output_report', 'report_id': 5, 'action': 'allow'}]}]}",
       "t.json:1:252: devices[1].rules[0]: warning: rule \"out-5\" can never match: rule \"no-output\" (line 1: devices[0].rules[0]) comes first and matches every request it does")
 
+/* A deny rule NAME on SET_REPORT feature reports named by usage page (JSON) PAGE. */
+#define PAGE_RULE(name, page, extra)                                           \
+	"{'name': '" name "', 'request': 'set_report', 'report_type': 'feature', " \
+	"'report_usage_page': " page ", 'action': 'deny'" extra "}"
+
+VALID(a_report_usage_page_stands_for_a_report_id,
+      DOC(PAGE_RULE("a", "'0xff02'", "") ","
+	  PAGE_RULE("b", "65281", ", 'report_usage': '0x01'") ","
+	  PAGE_RULE("c", "'0xff00'", ", 'report_id': '0x07', 'report_usage': 1")),
+      NULL)
+
+INVALID(report_usage_page_out_of_range_names_file_path_and_range,
+	DOC(PAGE_RULE("a", "'0x1ff02'", "")),
+	"t.json:1:191: devices[0].rules[0].report_usage_page: 0x1ff02 is out of range 0..65535")
+
+INVALID(report_usage_page_must_be_a_number,
+	DOC(PAGE_RULE("a", "'vendor'", "")),
+	"t.json:1:191: devices[0].rules[0].report_usage_page: \"vendor\" is not a number (a JSON integer, or hex such as \"0x1f\")")
+
+INVALID(report_usage_out_of_range,
+	DOC(PAGE_RULE("a", "'0xff02'", ", 'report_usage': 70000")),
+	"t.json:1:235: devices[0].rules[0].report_usage: 70000 is out of range 0..65535")
+
+INVALID(report_usage_needs_a_page,
+	DOC(RULE("a", "7", ", 'report_usage': 1")),
+	"t.json:1:204: devices[0].rules[0].report_usage: \"report_usage\" needs \"report_usage_page\": a usage is on a page")
+
+INVALID(neither_report_id_nor_usage_page,
+	DOC("{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'action': 'deny'}"),
+	"t.json:1:105: devices[0].rules[0]: missing required key \"report_id\" (or \"report_usage_page\")")
+
+INVALID(report_usage_page_names_reports_of_one_type_even_on_one_path,
+	DOC("{'name': 'a', 'request': ['set_report', 'output_report'], 'report_type': 'feature', 'report_usage_page': '0xff02', 'action': 'deny'}"),
+	"t.json:1:210: devices[0].rules[0].report_usage_page: names the reports of one report type, and this rule's requests are on feature and output reports: split it, one rule per report type")
+
+INVALID(report_usage_page_names_reports_of_one_type,
+	DOC("{'name': 'a', 'request': ['set_report', 'output_report'], 'report_usage_page': '0xff02', 'action': 'deny'}"),
+	"t.json:1:184: devices[0].rules[0].report_usage_page: names the reports of one report type, and this rule's requests are on feature, input and output reports: split it, one rule per report type")
+
+VALID(a_usage_page_rule_overlaps_any_report_id_it_may_name,
+      DOC("{'name': 'a', 'request': 'set_report', 'report_type': 'feature', 'report_usage_page': '0xff02', "
+	  "'payload': [{'offset': 1, 'value': 16}], 'action': 'deny'},"
+	  "{'name': 'b', 'request': 'set_report', 'report_type': 'feature', 'report_id': 9, 'action': 'allow'}"),
+      "t.json:1:260: devices[0].rules[1]: warning: rule \"b\" (allow) overlaps rule \"a\" (line 1: devices[0].rules[0]), which comes first and denys some of the requests this rule would allow; say which wins by making one cover the other, or by narrowing one")
+
 static const struct test_case tests[] = {
+	{ "a_report_usage_page_stands_for_a_report_id", a_report_usage_page_stands_for_a_report_id },
+	{ "report_usage_page_out_of_range_names_file_path_and_range", report_usage_page_out_of_range_names_file_path_and_range },
+	{ "report_usage_page_must_be_a_number", report_usage_page_must_be_a_number },
+	{ "report_usage_out_of_range", report_usage_out_of_range },
+	{ "report_usage_needs_a_page", report_usage_needs_a_page },
+	{ "neither_report_id_nor_usage_page", neither_report_id_nor_usage_page },
+	{ "report_usage_page_names_reports_of_one_type", report_usage_page_names_reports_of_one_type },
+	{ "report_usage_page_names_reports_of_one_type_even_on_one_path", report_usage_page_names_reports_of_one_type_even_on_one_path },
+	{ "a_usage_page_rule_overlaps_any_report_id_it_may_name", a_usage_page_rule_overlaps_any_report_id_it_may_name },
 	{ "minimal_policy_loads_without_messages", minimal_policy_loads_without_messages },
 	{ "empty_device_list_is_valid_to_override_a_vendor_file", empty_device_list_is_valid_to_override_a_vendor_file },
 	{ "every_form_of_report_id_is_accepted", every_form_of_report_id_is_accepted },
