@@ -30,8 +30,9 @@
 #define TEST_PRODUCT 0x5678
 #define OTHER_PRODUCT 0x5679
 
-/* Feature 0xf0 is the "firmware update", feature 0xf1 a second refused
- * request under another rule; feature 3 is allowed and logged. */
+/* Feature 0xf0 is the "firmware update", feature 4 a second refused
+ * request under another rule; feature 3 is allowed and logged (reports the
+ * test descriptor declares: any other is refused before the rules). */
 static const char test_policy[] =
 	"{\n"
 	"  \"version\": 1,\n"
@@ -44,7 +45,7 @@ static const char test_policy[] =
 	"      { \"name\": \"no-firmware-update\", \"request\": \"set_report\",\n"
 	"        \"report_type\": \"feature\", \"report_id\": \"0xf0\", \"action\": \"deny\" },\n"
 	"      { \"name\": \"no-calibration-write\", \"request\": \"set_report\",\n"
-	"        \"report_type\": \"feature\", \"report_id\": \"0xf1\", \"action\": \"deny\" },\n"
+	"        \"report_type\": \"feature\", \"report_id\": 4, \"action\": \"deny\" },\n"
 	"      { \"name\": \"log-feature-3\", \"request\": \"set_report\",\n"
 	"        \"report_type\": \"feature\", \"report_id\": 3, \"action\": \"allow\", \"log\": true }\n"
 	"    ]\n"
@@ -515,15 +516,15 @@ static void test_report_counts_equal_a_count_of_the_json_log(void)
 
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(uhid_hidraw_set_feature(fa, 0xf0), EPERM);
-	CHECK_EQ(request_as_user(&q1, a.hidraw, 0xf1), EPERM);
+	CHECK_EQ(request_as_user(&q1, a.hidraw, 4), EPERM);
 	CHECK_EQ(request_as_user(&q2, a.hidraw, 0xf0), EPERM);
 	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf0), EPERM);
 	CHECK_EQ(uhid_hidraw_set_feature(fa, 3), 0);	/* logged, allowed: no denial */
 	CHECK_EQ(policyd_audit_count(&run, NULL, 7, 10000), 7);
 	usleep(1100 * 1000);
 	t = time(NULL);
-	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf1), EPERM);
-	CHECK_EQ(uhid_hidraw_set_feature(fb, 0xf1), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 4), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fb, 4), EPERM);
 	CHECK_EQ(policyd_audit_count(&run, NULL, 9, 10000), 9);
 	requester_end(&q1);
 	requester_end(&q2);
@@ -709,7 +710,7 @@ static void test_log_reads_rotated_and_compressed_logs_in_order_and_follows_from
 	CHECK_OK(rename(run.audit_log, rotated));
 	gzip_file(rotated, compressed);
 	CHECK_OK(policyd_reload(&run));
-	CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf1), EPERM);
+	CHECK_EQ(uhid_hidraw_set_feature(fd, 4), EPERM);
 	CHECK_EQ(policyd_audit_count(&run, NULL, 1, 10000), 1);
 	snprintf(rotated, sizeof(rotated), "%s.1", run.audit_log);
 	CHECK_OK(rename(run.audit_log, rotated));
@@ -759,7 +760,7 @@ static void test_log_reads_rotated_and_compressed_logs_in_order_and_follows_from
 	rec = next_followed(out, 700);
 	CHECK(!rec, "--follow replayed the log: %s", json_dumps(rec, 0));
 	for (int i = 0; i < 10 && !rec; i++) {
-		CHECK_EQ(uhid_hidraw_set_feature(fd, 0xf1), EPERM);
+		CHECK_EQ(uhid_hidraw_set_feature(fd, 4), EPERM);
 		rec = next_followed(out, 1000);
 	}
 	CHECK(rec && !strcmp(json_path_str_or_empty(rec, "rule.name"), "no-calibration-write") &&
