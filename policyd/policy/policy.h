@@ -25,6 +25,7 @@
 
 #include "bpf/hid_rules.h"
 #include "common/hid_report.h"
+#include "common/hidpp.h"
 #include "diag.h"
 
 #define POLICY_FORMAT_VERSION	1
@@ -74,6 +75,10 @@ struct policy_device {
 	 * holds them; NULL: not known, a dry run's device, and then the
 	 * compiled rules leave the check out (HID_RULES_F_DECLARED). */
 	const uint32_t (*declared)[HID_RULES_REPORT_ID_WORDS];
+	/* The HID++ 2.0 feature indexes the device told the daemon, which a
+	 * rule's "hidpp_feature" is compiled with; NULL: nothing learned,
+	 * every device index unknown (common/hidpp.h). */
+	const struct hidpp_features *hidpp;
 };
 
 /* A usage to match: (page << 16 | usage) & mask == value. */
@@ -262,6 +267,15 @@ bool policy_ruleset_matches(const struct policy_ruleset *s,
  * then the device's rules are not final.
  */
 bool policy_waits_for_descriptor(const struct policy *p, const struct policy_device *dev);
+
+/*
+ * The HID++ 2.0 feature IDs that rules of the rule sets matching DEV name
+ * ("hidpp_feature"), each once, into FEATURES (room for MAX): what the
+ * daemon asks the device's getFeature before it compiles DEV's rules.
+ * Returns how many there are (more than MAX: only MAX were stored).
+ */
+size_t policy_hidpp_features(const struct policy *p, const struct policy_device *dev,
+			     uint16_t *features, size_t max);
 
 /*
  * Compile the effective rules of DEV: rules of every matching rule set, in
