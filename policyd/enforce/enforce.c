@@ -117,6 +117,23 @@ static int protect_without_rules(struct enforcer *en, struct managed_device *m,
 	return 0;
 }
 
+/* Rules naming HID++ features are compiled with the indexes the device
+ * told: keep asking it for the features the rules name now (none: stop). */
+static void follow_feature_indexes(struct enforcer *en, const struct policy *policy,
+				   const struct policy_device *pdev,
+				   const struct hid_dev_info *info)
+{
+	uint16_t features[HIDPP_LEARN_FEATURES_MAX];
+	size_t n = policy_hidpp_features(policy, pdev, features, ELEMENTSOF(features));
+
+	if (n > ELEMENTSOF(features)) {
+		say(LOG_WARNING, "%s (%s): its rules name %zu HID++ features; only the first %zu are asked, the others stay refused but at IRoot",
+		    info->sysname, info->name, n, ELEMENTSOF(features));
+		n = ELEMENTSOF(features);
+	}
+	feature_indexes_follow(&en->features, info, features, n, boottime_ms());
+}
+
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
  * (one atomic map update, temporary allows first), attach or adopt its
  * instance, or detach when no rule set matches any more. */
@@ -143,7 +160,9 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 		return -ENOMEM;
 	m->info = *info;
 
+	pdev.hidpp = feature_indexes_of(&en->features, info->hid_id);
 	r = policy_compile(policy, &pdev, rules, &diag);
+	follow_feature_indexes(en, policy, &pdev, info);
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
@@ -315,6 +334,7 @@ void enforce_unbound(struct enforcer *en, const char *sysname)
 	/* hid-core emptied its reports: no event program until the next
 	 * bind, and the one it has is taken off now. */
 	m->info.bound = false;
+	feature_indexes_unbound(&en->features, m->info.hid_id);
 	info = m->info;
 	apply_policy(en, en->state->policy, &info);
 }
@@ -331,6 +351,7 @@ void enforce_removed(struct enforcer *en, const char *sysname)
 	fw_detach(&en->loader, info.hid_id);
 	decisions_withdraw(en->runtime_dir, sysname);
 	allows_end_device(en, info.hid_id, "device removed");
+	feature_indexes_forget(&en->features, info.hid_id);
 	if (m) {
 		if (m->protected)
 			say(LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -384,4 +405,35 @@ void enforce_end_allow(struct enforcer *en, struct exception *e, const char *rea
 		say(LOG_ERR, "%s: the ended temporary allow may still be in force: recompiling its rules failed",
 		    m->info.sysname);
 	allows_arm_expiry(en);
+}
+
+/* New answers: the device's rules compiled with them, in force. */
+static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
+{
+	struct managed_device *m = state_find_device(en->state, hid_id);
+
+	if (m && enforce_apply(en, &m->info) < 0)
+		say(LOG_ERR, "%s (%s): the HID++ feature indexes it told are not in force: its rules cannot be stored",
+		    m->info.sysname, m->info.name);
+}
+
+bool enforce_feature_indexes_ready(struct enforcer *en, int fd)
+{
+	uint32_t hid_id;
+	int r = feature_indexes_ready(&en->features, fd, boottime_ms(), &hid_id);
+
+	if (r == -ENOENT)
+		return false;
+	if (r > 0)
+		feature_indexes_changed(en, hid_id);
+	return true;
+}
+
+void enforce_feature_indexes_tick(struct enforcer *en)
+{
+	uint32_t changed[16];
+	size_t n = feature_indexes_tick(&en->features, boottime_ms(), changed, ELEMENTSOF(changed));
+
+	for (size_t i = 0; i < n && i < ELEMENTSOF(changed); i++)
+		feature_indexes_changed(en, changed[i]);
 }

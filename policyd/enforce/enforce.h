@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "audit/audit.h"
+#include "feature_indexes.h"
 #include "loader.h"
 #include "state/state.h"
 #include "unit_watch.h"
@@ -26,6 +27,7 @@ struct enforcer {
 	const char *runtime_dir;	/* decisions for udev */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	int timer_fd;			/* temporary allows' expiry (-1: none) */
+	struct feature_indexes features;	/* HID++ feature indexes devices told */
 };
 
 /* How often, in milliseconds, each protected device's firewall is checked
@@ -59,6 +61,15 @@ void enforce_removed(struct enforcer *en, const char *sysname);
 /* Every CHECK_INTERVAL_MS: attach again the firewalls someone
  * unregistered (doc/security.md, section 3). */
 void enforce_check_firewalls(struct enforcer *en);
+
+/* FD is readable: if it is a device's hidraw node the daemon asks HID++
+ * feature indexes on, read it and put new answers in force. Returns false
+ * when FD is not such a node. */
+bool enforce_feature_indexes_ready(struct enforcer *en, int fd);
+
+/* Questions that went unanswered in time: go on, and put what changed in
+ * force. Due at feature_indexes_due(&en->features). */
+void enforce_feature_indexes_tick(struct enforcer *en);
 
 /* End temporary allow E (its audit record: allows_end) and put its
  * device's rules in force without it. */

@@ -249,6 +249,7 @@ static int start(struct daemon *d)
 		return -errno;
 	if ((r = watch(d, d->enforcer.timer_fd)) < 0)
 		return r;
+	d->enforcer.features.epoll_fd = d->epoll_fd;
 	r = unit_watch_open(&d->enforcer.units);
 	if (r < 0) {
 		say(LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));
@@ -332,6 +333,7 @@ static void stop(struct daemon *d)
 	if (d->uevent_fd >= 0)
 		close(d->uevent_fd);
 	unit_watch_close(&d->enforcer.units);
+	feature_indexes_done(&d->enforcer.features);
 	audit_log_close(&d->audit);
 	fw_loader_close(&d->enforcer.loader);
 	state_done(&d->state);
@@ -356,6 +358,8 @@ static void init(struct daemon *d, const struct daemon_config *cfg)
 		.runtime_dir = cfg->runtime_dir,
 		.sysfs_devices = cfg->sysfs_devices,
 		.timer_fd = -1,
+		.features = { .epoll_fd = -1, .sysfs_devices = cfg->sysfs_devices,
+			      .dev_dir = "/dev" },
 	};
 	d->commands = (struct commands){
 		.state = &d->state,
@@ -409,9 +413,14 @@ int daemon_run(const struct daemon_config *cfg)
 		bool records_ready = records_waiting;
 		int n;
 
+		uint64_t asked_due = feature_indexes_due(&d.enforcer.features);
+
 		/* Repeats of a decision are told when due, or sooner. */
 		if (repeats_due >= 0 && repeats_due < timeout)
 			timeout = repeats_due;
+		/* So is a device's late answer to a HID++ question. */
+		if (asked_due && (int64_t)(asked_due - now) < timeout)
+			timeout = asked_due > now ? (int)(asked_due - now) : 0;
 		n = epoll_wait(d.epoll_fd, evs, 8, timeout);
 
 		if (n < 0 && errno != EINTR) {
@@ -429,12 +438,15 @@ int daemon_run(const struct daemon_config *cfg)
 				units_changed(&d.enforcer);
 			else if (control_owns(d.control, evs[i].data.fd))
 				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
+			else if (enforce_feature_indexes_ready(&d.enforcer, evs[i].data.fd))
+				continue;
 			else
 				records_ready = true;
 		}
 		/* A round at a time: the other events get their turn between. */
 		if (records_ready)
 			records_waiting = records_read(&d.records, RECORDS_PER_ROUND) > 0;
+		enforce_feature_indexes_tick(&d.enforcer);
 		audit_flush(&d.audit);
 		check_dropped(&d);
 		now = boottime_ms();

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The HID++ feature indexes of the devices whose rules name a feature. */
+#include "feature_indexes.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <syslog.h>
+
+#include "audit/say.h"
+#include "bpf/hid_rules.h"
+#include "common/hidpp.h"
+#include "common/util.h"
+
+/* Device index 0xFF first; a receiver's devices follow from its answer. */
+#define ASK_FROM_THE_DEVICE	0x01
+
+static struct device_learner *find(const struct feature_indexes *fi, uint32_t hid_id)
+{
+	for (size_t i = 0; i < fi->n; i++)
+		if (fi->items[i].hid_id == hid_id)
+			return &fi->items[i];
+	return NULL;
+}
+
+static void remove_item(struct feature_indexes *fi, struct device_learner *d)
+{
+	size_t i = (size_t)(d - fi->items);
+
+	hidpp_learner_close(&d->learner);
+	memmove(&fi->items[i], &fi->items[i + 1], (fi->n - i - 1) * sizeof(*fi->items));
+	fi->n--;
+}
+
+void feature_indexes_done(struct feature_indexes *fi)
+{
+	for (size_t i = 0; i < fi->n; i++)
+		hidpp_learner_close(&fi->items[i].learner);
+	free(fi->items);
+	fi->items = NULL;
+	fi->n = fi->cap = 0;
+}
+
+const struct hidpp_features *feature_indexes_of(const struct feature_indexes *fi, uint32_t hid_id)
+{
+	const struct device_learner *d = find(fi, hid_id);
+
+	return d ? &d->learner.table : NULL;
+}
+
+static bool declares_output(const struct hid_dev_info *info, uint8_t id)
+{
+	return (info->declared[HID_RULES_RTYPE_OUTPUT][id / 32] >> (id % 32)) & 1;
+}
+
+/* HID++ questions go in an output report the descriptor declares (the
+ * firewall refuses any other before its rules): short where there is one,
+ * long otherwise (Bluetooth LE devices declare only long reports). */
+static uint8_t question_report(const struct hid_dev_info *info)
+{
+	if (declares_output(info, HIDPP_REPORT_SHORT))
+		return HIDPP_REPORT_SHORT;
+	if (declares_output(info, HIDPP_REPORT_LONG))
+		return HIDPP_REPORT_LONG;
+	return 0;
+}
+
+static void start_asking(struct feature_indexes *fi, struct device_learner *d,
+			 const struct hid_dev_info *info, const uint16_t *features, size_t n,
+			 uint64_t now_ms)
+{
+	struct hidpp_features kept = d->learner.table;
+	uint8_t report_id = question_report(info);
+	struct epoll_event ev = { .events = EPOLLIN };
+	int r;
+
+	hidpp_learner_close(&d->learner);
+	if (!report_id) {
+		hidpp_learner_init(&d->learner, 0, features, n);
+		if (!d->said_unreachable)
+			say(LOG_WARNING, "%s (%s): its rules name HID++ features, but its descriptor declares no HID++ output report to ask it with: every feature but IRoot stays refused there",
+			    info->sysname, info->name);
+		d->said_unreachable = true;
+		return;
+	}
+	r = hidpp_learner_open(&d->learner, fi->sysfs_devices, fi->dev_dir, info->sysname,
+			       report_id, features, n);
+	/* The same features: the answers stay until new ones come. */
+	if (hidpp_learner_asks(&d->learner, features, n))
+		d->learner.table = kept;
+	if (r < 0) {
+		if (!d->said_unreachable)
+			say(LOG_WARNING, "%s (%s): cannot open its hidraw node to ask its HID++ feature indexes: %s; every feature but IRoot stays refused at the device indexes that have not answered",
+			    info->sysname, info->name, strerror(-r));
+		d->said_unreachable = true;
+		return;
+	}
+	d->said_unreachable = false;
+	ev.data.fd = d->learner.fd;
+	if (fi->epoll_fd >= 0 && epoll_ctl(fi->epoll_fd, EPOLL_CTL_ADD, d->learner.fd, &ev) < 0) {
+		say(LOG_ERR, "%s: cannot watch its hidraw node: %s", info->sysname, strerror(errno));
+		hidpp_learner_close(&d->learner);
+		return;
+	}
+	r = hidpp_learner_ask(&d->learner, ASK_FROM_THE_DEVICE, now_ms);
+	if (r < 0)
+		say(LOG_WARNING, "%s (%s): cannot ask its HID++ feature indexes: %s",
+		    info->sysname, info->name, strerror(-r));
+}
+
+void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
+			    const uint16_t *features, size_t n, uint64_t now_ms)
+{
+	struct device_learner *d = find(fi, info->hid_id);
+
+	if (n == 0) {
+		if (d)
+			remove_item(fi, d);
+		return;
+	}
+	if (!d) {
+		if (GROW(fi->items, fi->n, fi->cap) < 0)
+			return;
+		d = &fi->items[fi->n++];
+		*d = (struct device_learner){ .hid_id = info->hid_id };
+		hidpp_learner_init(&d->learner, 0, NULL, 0);
+	}
+	if (!info->bound)
+		return;
+	if (d->learner.fd >= 0 && hidpp_learner_asks(&d->learner, features, n))
+		return;
+	start_asking(fi, d, info, features, n, now_ms);
+}
+
+void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id)
+{
+	struct device_learner *d = find(fi, hid_id);
+
+	if (d)
+		hidpp_learner_close(&d->learner);
+}
+
+void feature_indexes_forget(struct feature_indexes *fi, uint32_t hid_id)
+{
+	struct device_learner *d = find(fi, hid_id);
+
+	if (d)
+		remove_item(fi, d);
+}
+
+int feature_indexes_ready(struct feature_indexes *fi, int fd, uint64_t now_ms, uint32_t *hid_id)
+{
+	bool changed = false;
+	int r;
+
+	for (size_t i = 0; i < fi->n; i++) {
+		struct device_learner *d = &fi->items[i];
+
+		if (d->learner.fd != fd)
+			continue;
+		*hid_id = d->hid_id;
+		r = hidpp_learner_read(&d->learner, now_ms, &changed);
+		/* The node went with its driver: the unbind or remove
+		 * event follows. */
+		if (r == -ENODEV)
+			hidpp_learner_close(&d->learner);
+		else if (r < 0)
+			say(LOG_WARNING, "HID device %04X: asking its HID++ feature indexes: %s",
+			    d->hid_id, strerror(-r));
+		return changed;
+	}
+	return -ENOENT;
+}
+
+uint64_t feature_indexes_due(const struct feature_indexes *fi)
+{
+	uint64_t due = 0;
+
+	for (size_t i = 0; i < fi->n; i++) {
+		uint64_t t = hidpp_learner_due(&fi->items[i].learner);
+
+		if (t && (!due || t < due))
+			due = t;
+	}
+	return due;
+}
+
+size_t feature_indexes_tick(struct feature_indexes *fi, uint64_t now_ms, uint32_t *changed,
+			    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fi->n; i++) {
+		struct device_learner *d = &fi->items[i];
+		bool c = false;
+
+		if (hidpp_learner_tick(&d->learner, now_ms, &c) == -ENODEV)
+			hidpp_learner_close(&d->learner);
+		if (c && n < max)
+			changed[n++] = d->hid_id;
+	}
+	return n;
+}

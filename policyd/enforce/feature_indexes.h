@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The HID++ 2.0 feature indexes of the devices whose rules name a feature
+ * ("hidpp_feature"): a learner per device (hid/hidpp_learn.h), its hidraw
+ * node in the daemon's event loop while a driver is bound. The answers
+ * outlive an unbind (the device runs the same firmware when it binds
+ * again, and is asked again then) and end with the device.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hid/devices.h"
+#include "hid/hidpp_learn.h"
+
+struct device_learner {
+	uint32_t hid_id;
+	struct hidpp_learner learner;
+	bool said_unreachable;	/* the node could not be opened: said once */
+};
+
+struct feature_indexes {
+	int epoll_fd;			/* the daemon's event loop (-1: none) */
+	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
+	const char *dev_dir;		/* "/dev" */
+	struct device_learner *items;
+	size_t n, cap;
+};
+
+void feature_indexes_done(struct feature_indexes *fi);
+
+/* What the device HID_ID answered so far; NULL: nothing asked. */
+const struct hidpp_features *feature_indexes_of(const struct feature_indexes *fi, uint32_t hid_id);
+
+/* Ask INFO's device for FEATURES (N of them) while a driver is bound, and
+ * whenever its receiver says a device connected; N == 0: stop asking and
+ * forget its answers. Asks again when the features change. */
+void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
+			    const uint16_t *features, size_t n, uint64_t now_ms);
+
+/* INFO's device was unbound: close its node, keep its answers. */
+void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id);
+
+/* Forget the device HID_ID (removed). */
+void feature_indexes_forget(struct feature_indexes *fi, uint32_t hid_id);
+
+/* FD is readable. Returns -ENOENT when it is not a learner's node, else 1
+ * when the answers of device *HID_ID changed, 0 when not. */
+int feature_indexes_ready(struct feature_indexes *fi, int fd, uint64_t now_ms, uint32_t *hid_id);
+
+/* When feature_indexes_tick() is next due (CLOCK_BOOTTIME ms); 0: never. */
+uint64_t feature_indexes_due(const struct feature_indexes *fi);
+
+/* Questions that went unanswered in time: stores in CHANGED (room for MAX)
+ * the devices whose answers changed; returns how many. */
+size_t feature_indexes_tick(struct feature_indexes *fi, uint64_t now_ms, uint32_t *changed,
+			    size_t max);

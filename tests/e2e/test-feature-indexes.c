@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rules naming a HID++ 2.0 feature ("hidpp_feature"), in force with the
+ * indexes the device itself told the daemon: a replica of a Logitech
+ * receiver (046D:C548) that answers IRoot getFeature as a receiver does
+ * (HID++ 1.0 at 0xFF, its paired devices at 1-6), on uhid and on USB.
+ * Checks: the daemon asks, with software ID 0; the feature's index is
+ * refused at the device index that has it and another feature's passes; a
+ * device index that has not answered refuses everything but IRoot; a
+ * receiver's connection notification has the device asked again, and its
+ * bootloader's table is in force next; an IRoot question with software ID
+ * 0 from another process is refused (it could pose as the device's answer
+ * to the daemon).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "policyd_case.h"
+
+#define DFU	0x00d0
+#define RDFU	0x00d1
+
+static enum test_dev_backend backend;
+
+/* Vendor page 0xFF00: reports 0x10 (6 bytes) and 0x11 (19 bytes), input
+ * and output, as a receiver's HID++ interface declares them. */
+static const uint8_t receiver_rdesc[] = {
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01,
+	0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08,
+	0x85, 0x10, 0x95, 0x06, 0x09, 0x01, 0x81, 0x00, 0x09, 0x01, 0x91, 0x00,
+	0x85, 0x11, 0x95, 0x13, 0x09, 0x02, 0x81, 0x00, 0x09, 0x02, 0x91, 0x00,
+	0xc0,
+};
+
+static const char policy[] =
+	"{ \"version\": 1, \"devices\": [ {\n"
+	"    \"name\": \"receiver\", \"match\": [ { \"vendor\": \"0x046d\", \"product\": \"0xc548\" } ],\n"
+	"    \"default\": \"allow\",\n"
+	"    \"rules\": [\n"
+	"      { \"name\": \"no-dfu\", \"request\": [\"output\", \"set_output\"],\n"
+	"        \"report_id\": [\"0x10\", \"0x11\"], \"hidpp_feature\": [\"0x00D0\", \"0x00D1\"],\n"
+	"        \"action\": \"deny\" }\n"
+	"    ] } ] }\n";
+
+/* What each device index answers: its index of DFU and RDFU, or silence. */
+struct paired {
+	bool awake;
+	uint8_t dfu, rdfu;
+};
+
+struct receiver {
+	pthread_mutex_t lock;
+	struct paired devices[7];	/* [0]: unused (0xFF is the receiver) */
+	atomic_uint questions_sw0;	/* getFeature questions with software ID 0 */
+};
+
+static struct receiver receiver;
+
+static void answer(struct uhid_dev *dev, const uint8_t *q, size_t len)
+{
+	uint8_t r[20] = {};
+	uint16_t feature;
+	struct paired p = {};
+
+	if (len < 7 || (q[0] != 0x10 && q[0] != 0x11) || q[2] != 0x00 || (q[3] >> 4) != 0)
+		return;
+	feature = (uint16_t)(q[4] << 8 | q[5]);
+	if ((q[3] & 0x0f) == 0)
+		atomic_fetch_add(&receiver.questions_sw0, 1);
+	if (q[1] == 0xff) {
+		/* HID++ 1.0: invalid sub-ID */
+		const uint8_t e[7] = { 0x10, 0xff, 0x8f, 0x00, q[3], 0x01, 0x00 };
+
+		uhid_dev_send_input(dev, e, sizeof(e));
+		return;
+	}
+	if (q[1] < 1 || q[1] > 6)
+		return;
+	pthread_mutex_lock(&receiver.lock);
+	p = receiver.devices[q[1]];
+	pthread_mutex_unlock(&receiver.lock);
+	if (!p.awake) {
+		const uint8_t e[7] = { 0x10, q[1], 0x8f, 0x00, q[3], 0x09, 0x00 };
+
+		/* 1: its device asleep; 3-6: nothing paired */
+		if (q[1] != 1)
+			uhid_dev_send_input(dev, e, sizeof(e));
+		return;
+	}
+	r[0] = 0x11;
+	r[1] = q[1];
+	r[2] = 0x00;
+	r[3] = q[3];
+	r[4] = feature == DFU ? p.dfu : feature == RDFU ? p.rdfu : 0;
+	uhid_dev_send_input(dev, r, sizeof(r));
+}
+
+static void on_request(struct uhid_dev *dev, const struct uhid_dev_record *req, void *userdata)
+{
+	if (req->request == UHID_DEV_OUTPUT ||
+	    (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT))
+		answer(dev, req->data, req->size);
+}
+
+static void receiver_reset(void)
+{
+	pthread_mutex_lock(&receiver.lock);
+	memset(receiver.devices, 0, sizeof(receiver.devices));
+	/* 2: running, RDFU at 0x0d; 1: asleep; 3-6: nothing paired */
+	receiver.devices[2] = (struct paired){ .awake = true, .dfu = 0, .rdfu = 0x0d };
+	pthread_mutex_unlock(&receiver.lock);
+	atomic_store(&receiver.questions_sw0, 0);
+}
+
+static struct uhid_dev_config receiver_config(void)
+{
+	return (struct uhid_dev_config){
+		.backend = backend,
+		.name = "Logitech USB Receiver (replica)",
+		.vendor = 0x046d, .product = 0xc548,
+		.rdesc = receiver_rdesc, .rdesc_size = sizeof(receiver_rdesc),
+		.on_request = on_request,
+	};
+}
+
+/* Write a long HID++ message to DEVICE's FEATURE index, function 1
+ * (software ID 7, as fwupd); 0 or the errno. */
+static int send_long(int fd, uint8_t device, uint8_t feature, uint8_t function_sw)
+{
+	uint8_t m[20] = { 0x11, device, feature, function_sw, 0x01, 0x02, 0x03 };
+
+	return write(fd, m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : errno;
+}
+
+/* Until TIMEOUT_MS: wait for a message to DEVICE's FEATURE index to pass. */
+static int wait_passes(int fd, uint8_t device, uint8_t feature, int timeout_ms)
+{
+	int r = -1;
+
+	for (int waited = 0; waited < timeout_ms; waited += 50) {
+		r = send_long(fd, device, feature, 0x17);
+		if (r == 0)
+			return 0;
+		usleep(50000);
+	}
+	return r;
+}
+
+static void features_are_refused_where_the_device_said_they_are(void)
+{
+	struct uhid_dev_config cfg = receiver_config();
+	struct policyd_case c;
+
+	receiver_reset();
+	policyd_case_start(&c, &cfg, policy);
+	/* 2 answered: RDFU at 0x0d; another feature there passes */
+	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK(atomic_load(&receiver.questions_sw0) > 0, "the daemon asked nothing with software ID 0");
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x17), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x47), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0e, 0x17), 0);
+	/* 1 (asleep) and 3 (nothing paired) did not answer: all but IRoot
+	 * refused there; IRoot passes (with a client's software ID) */
+	CHECK_EQ(send_long(c.fd, 0x01, 0x05, 0x17), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x03, 0x0d, 0x17), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x01, 0x00, 0x07), 0);
+	/* the receiver itself answered as HID++ 1.0: its registers pass */
+	CHECK_EQ(send_long(c.fd, 0xff, 0x83, 0xb5), 0);
+	/* what was refused never reached the device */
+	uhid_dev_clear(&c.dev);
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x37), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0e, 0x37), 0);
+	/* output reports reach the device after write() returned */
+	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 0x11, 1, 2000) == 0 ||
+		 uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0x11, 1, 2000) == 0 ? 0 : -ETIMEDOUT);
+	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, 0x11) +
+		 uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0x11), 1);
+	policyd_case_end(&c);
+}
+
+static void a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force(void)
+{
+	static const uint8_t connected[7] = { 0x10, 0x01, 0x41, 0x04, 0x02, 0x4d, 0x40 };
+	struct uhid_dev_config cfg = receiver_config();
+	struct policyd_case c;
+
+	receiver_reset();
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(send_long(c.fd, 0x01, 0x03, 0x17), EPERM);
+
+	/* device 1 wakes up in its bootloader: DFU at 0x03 */
+	pthread_mutex_lock(&receiver.lock);
+	receiver.devices[1] = (struct paired){ .awake = true, .dfu = 0x03, .rdfu = 0 };
+	pthread_mutex_unlock(&receiver.lock);
+	CHECK_OK(uhid_dev_send_input(&c.dev, connected, sizeof(connected)));
+	CHECK_EQ(wait_passes(c.fd, 0x01, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(send_long(c.fd, 0x01, 0x03, 0x17), EPERM);
+	/* RDFU's old index at 2 is still refused, 2's others pass */
+	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x17), EPERM);
+	CHECK_EQ(send_long(c.fd, 0x02, 0x03, 0x17), 0);
+	policyd_case_end(&c);
+}
+
+static void an_iroot_question_with_software_id_0_from_another_process_is_refused(void)
+{
+	struct uhid_dev_config cfg = receiver_config();
+	uint8_t q[7] = { 0x10, 0x02, 0x00, 0x00, 0x00, 0xd1, 0x00 };
+	struct policyd_case c;
+	pid_t pid;
+	int st;
+
+	receiver_reset();
+	policyd_case_start(&c, &cfg, policy);
+	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	/* from a process that is not root: refused; a client's own software
+	 * ID passes */
+	pid = fork();
+	if (pid == 0) {
+		q[3] = 0x00;
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		if (write(c.fd, q, sizeof(q)) >= 0)
+			_exit(0);
+		if (errno != EPERM)
+			_exit(101);
+		q[3] = 0x07;
+		_exit(write(c.fd, q, sizeof(q)) == (ssize_t)sizeof(q) ? 1 : 102);
+	}
+	CHECK(pid > 0, "fork: %s", strerror(errno));
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "the sender did not exit");
+	CHECK(WEXITSTATUS(st) == 1, "the sender's IRoot questions: exit %d (0: software ID 0 passed)",
+	      WEXITSTATUS(st));
+	policyd_case_end(&c);
+}
+
+static const struct test_case tests[] = {
+	{ "features_are_refused_where_the_device_said_they_are",
+	  features_are_refused_where_the_device_said_they_are, 120 },
+	{ "a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force",
+	  a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force, 120 },
+	{ "an_iroot_question_with_software_id_0_from_another_process_is_refused",
+	  an_iroot_question_with_software_id_0_from_another_process_is_refused, 120 },
+};
+
+int main(int argc, char **argv)
+{
+	int failed;
+
+	pthread_mutex_init(&receiver.lock, NULL);
+	backend = TEST_DEV_UHID;
+	failed = test_main(argc, argv, "e2e-feature-indexes", tests, ARRAY_SIZE(tests));
+	backend = TEST_DEV_USB;
+	failed |= test_main(argc, argv, "e2e-feature-indexes/usb", tests, ARRAY_SIZE(tests));
+	return failed;
+}
