@@ -76,12 +76,12 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 	int r;
 
 	hidpp_learner_close(&d->learner);
+	/* A function of the device that speaks no HID++ (a receiver's
+	 * keyboard and mouse interfaces, which its rule set matches too):
+	 * nothing to ask, and no HID++ message passes its declared-reports
+	 * check anyway. */
 	if (!report_id) {
 		hidpp_learner_init(&d->learner, 0, features, n);
-		if (!d->said_unreachable)
-			say(LOG_WARNING, "%s (%s): its rules name HID++ features, but its descriptor declares no HID++ output report to ask it with: every feature but IRoot stays refused there",
-			    info->sysname, info->name);
-		d->said_unreachable = true;
 		return;
 	}
 	r = hidpp_learner_open(&d->learner, fi->sysfs_devices, fi->dev_dir, info->sysname,
