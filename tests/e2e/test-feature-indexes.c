@@ -42,8 +42,9 @@ static const char policy[] =
 	"    \"name\": \"receiver\", \"match\": [ { \"vendor\": \"0x046d\", \"product\": \"0xc548\" } ],\n"
 	"    \"default\": \"allow\",\n"
 	"    \"rules\": [\n"
-	"      { \"name\": \"no-dfu\", \"request\": [\"output\", \"set_output\"],\n"
-	"        \"report_id\": [\"0x10\", \"0x11\"], \"hidpp_feature\": [\"0x00D0\", \"0x00D1\"],\n"
+	"      { \"name\": \"no-dfu\", \"request\": [\"output_report\", \"set_report\"],\n"
+	"        \"report_type\": \"output\", \"report_id\": [\"0x10\", \"0x11\"],\n"
+	"        \"hidpp_feature\": [\"0x00D0\", \"0x00D1\"],\n"
 	"        \"action\": \"deny\" }\n"
 	"    ] } ] }\n";
 
