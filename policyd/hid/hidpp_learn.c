@@ -114,7 +114,6 @@ static int slot_done(struct hidpp_learner *l, bool answered, bool *changed, uint
  * asked next. */
 static void found_receiver(struct hidpp_learner *l)
 {
-	l->next = 0;
 	l->to_ask |= ALL_PAIRED_SLOTS;
 }
 
@@ -152,12 +151,17 @@ int hidpp_learner_take(struct hidpp_learner *l, const uint8_t *r, size_t len, ui
 	}
 	if (r[0] == HIDPP_REPORT_SHORT && r[2] == HIDPP10_ERROR && r[3] == HIDPP_ROOT_INDEX &&
 	    r[4] == function) {
-		/* A HID++ 1.0 device has no HID++ 2.0 feature: answered. */
+		/* A HID++ 1.0 device has no HID++ 2.0 feature: it answered
+		 * index 0, "none", for each. */
 		if (r[5] != HIDPP10_ERR_INVALID_SUBID)
 			return slot_done(l, false, changed, now_ms);
 		if (slot == 0)
 			found_receiver(l);
-		l->next = 0;
+		for (l->next = 0; l->next < l->n_features; l->next++)
+			l->answers[l->next] = (struct hidpp_feature_index){
+				.feature = l->features[l->next],
+				.device = r[HIDPP_OFFSET_DEVICE],
+			};
 		return slot_done(l, true, changed, now_ms);
 	}
 	if (r[2] == HIDPP20_ERROR && r[3] == HIDPP_ROOT_INDEX && r[4] == function)
