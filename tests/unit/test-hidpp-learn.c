@@ -139,8 +139,10 @@ static void a_receiver_has_its_paired_device_indexes_asked(void)
 		SAYS(&s, 0x10, d, 0x8f, 0x00, 0x00, 0x08, 0x00);
 	}
 	expect_no_question(&s);
-	/* 0xFF (no HID++ 2.0 feature) and 1 answered; 2-6 unknown */
+	/* 0xFF (HID++ 1.0: no such feature) and 1 answered; 2-6 unknown */
 	CHECK_EQ(s.l.table.answered, 0x03);
+	CHECK_EQ(index_of(&s.l.table, 0xff, DFU), 0);
+	CHECK_EQ(index_of(&s.l.table, 0xff, RDFU), 0);
 	CHECK_EQ(index_of(&s.l.table, 0x02, DFU), -1);
 	scripted_done(&s);
 }
