@@ -129,6 +129,20 @@ static struct uhid_dev_config receiver_config(void)
 	};
 }
 
+/* The replica answers IRoot alone: hid-generic must bind it, not
+ * hid-logitech-dj (which binds a receiver on USB and asks it much more).
+ * Solaar and fwupd read a receiver's node with either bound. */
+static void start_receiver(struct policyd_case *c)
+{
+	struct uhid_dev_config cfg = receiver_config();
+	bool generic_only = test_dev_generic_driver_only_now();
+
+	receiver_reset();
+	CHECK_OK(test_dev_generic_driver_only(true));
+	policyd_case_start(c, &cfg, policy);
+	CHECK_OK(test_dev_generic_driver_only(generic_only));
+}
+
 /* Write a long HID++ message to DEVICE's FEATURE index, function 1
  * (software ID 7, as fwupd); 0 or the errno. */
 static int send_long(int fd, uint8_t device, uint8_t feature, uint8_t function_sw)
@@ -154,11 +168,9 @@ static int wait_passes(int fd, uint8_t device, uint8_t feature, int timeout_ms)
 
 static void features_are_refused_where_the_device_said_they_are(void)
 {
-	struct uhid_dev_config cfg = receiver_config();
 	struct policyd_case c;
 
-	receiver_reset();
-	policyd_case_start(&c, &cfg, policy);
+	start_receiver(&c);
 	/* 2 answered: RDFU at 0x0d; another feature there passes */
 	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK(atomic_load(&receiver.questions_sw0) > 0, "the daemon asked nothing with software ID 0");
@@ -187,11 +199,9 @@ static void features_are_refused_where_the_device_said_they_are(void)
 static void a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force(void)
 {
 	static const uint8_t connected[7] = { 0x10, 0x01, 0x41, 0x04, 0x02, 0x4d, 0x40 };
-	struct uhid_dev_config cfg = receiver_config();
 	struct policyd_case c;
 
-	receiver_reset();
-	policyd_case_start(&c, &cfg, policy);
+	start_receiver(&c);
 	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK_EQ(send_long(c.fd, 0x01, 0x03, 0x17), EPERM);
 
@@ -210,14 +220,12 @@ static void a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force
 
 static void an_iroot_question_with_software_id_0_from_another_process_is_refused(void)
 {
-	struct uhid_dev_config cfg = receiver_config();
 	uint8_t q[7] = { 0x10, 0x02, 0x00, 0x00, 0x00, 0xd1, 0x00 };
 	struct policyd_case c;
 	pid_t pid;
 	int st;
 
-	receiver_reset();
-	policyd_case_start(&c, &cfg, policy);
+	start_receiver(&c);
 	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	/* from a process that is not root: refused; a client's own software
 	 * ID passes */
