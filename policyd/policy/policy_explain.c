@@ -101,21 +101,37 @@ static const char *mismatch(const struct hid_rule *r, const struct policy_reques
 	}
 	if (r->n_conds && (req->kind & HID_RULE_KIND_GET_ANY))
 		return "its payload conditions cannot hold on a GET_REPORT, whose buffer is not the caller's";
-	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++)
-		for (unsigned i = 0; i < r->conds[c].len && i < HID_RULES_COND_BYTES; i++) {
-			size_t off = (size_t)r->conds[c].offset + i;
-			uint8_t m = r->conds[c].mask[i], v = r->conds[c].value[i];
+	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++) {
+		const struct hid_rule_cond *hc = &r->conds[c];
+		bool differs = false;
+
+		for (unsigned i = 0; i < hc->len && i < HID_RULES_COND_BYTES; i++) {
+			size_t off = (size_t)hc->offset + i;
+			uint8_t m = hc->mask[i], v = hc->value[i];
 
 			if (off >= req->len) {
 				snprintf(buf, size, "the payload has no byte %zu (length %zu)", off, req->len);
 				return buf;
 			}
-			if ((req->data[off] & m) != v) {
+			if ((req->data[off] & m) == v)
+				continue;
+			differs = true;
+			if (!(hc->flags & HID_RULE_COND_F_NOT)) {
 				snprintf(buf, size, "payload byte %zu is 0x%02x, the rule wants 0x%02x under mask 0x%02x",
 					 off, req->data[off], v, m);
 				return buf;
 			}
 		}
+		if ((hc->flags & HID_RULE_COND_F_NOT) && !differs) {
+			if (hc->len == 1)
+				snprintf(buf, size, "payload byte %u is 0x%02x under mask 0x%02x, which the rule wants it not to be",
+					 hc->offset, hc->value[0], hc->mask[0]);
+			else
+				snprintf(buf, size, "payload bytes %u..%u are what the rule wants them not to be",
+					 hc->offset, hc->offset + hc->len - 1);
+			return buf;
+		}
+	}
 	return NULL;
 }
 
