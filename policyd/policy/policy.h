@@ -454,6 +454,15 @@ int policy_errno_from_name(const char *s);
 int policy_kind_from_names(const char *request, const char *report_type, uint8_t *ret);
 const char *policy_kind_name(uint8_t kind);
 
+/*
+ * "DEVICE_INDEX:FEATURE=INDEX", hex with or without "0x" (e.g. "2:0x00d0=0x0e",
+ * "ff:d1=0"): what a device index answered getFeature for a feature, as a
+ * dry run is told (hid-policyd --explain --hidpp-feature), added to T. The
+ * device index (0xFF or 1-6) counts as answered from then on. Returns 0,
+ * -EINVAL, or -E2BIG when T is full.
+ */
+int policy_hidpp_feature_parse(const char *s, struct hidpp_features *t);
+
 /* "BUS:VID:PID[:NAME]", e.g. "usb:054c:0ce6:Sony DualSense" or "0003:054C:0CE6". */
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage);
 

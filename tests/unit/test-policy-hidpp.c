@@ -7,6 +7,7 @@
  * counts, so that no device's answers can overflow its rules.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +316,63 @@ static void a_rule_without_the_key_ignores_the_table(void)
 	policy_free(p);
 }
 
+/* hid-policyd --explain: the decision names the index the device told,
+ * or says that the device index has not told its features. */
+static void explain_names_the_learned_index_or_the_unknown_device_index(void)
+{
+	struct policy *p = load_clean(dfu_deny);
+	struct hidpp_features t = {};
+	struct policy_device dev = BOLT;
+	struct policy_verdict v;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_OK(policy_hidpp_feature_parse("ff:00d0=0", &t));
+	CHECK_OK(policy_hidpp_feature_parse("ff:d1=0", &t));
+	CHECK_OK(policy_hidpp_feature_parse("0x02:0x00D0=0x0e", &t));
+	CHECK_OK(policy_hidpp_feature_parse("2:00d1=0d", &t));
+	CHECK_EQ(policy_hidpp_feature_parse("7:00d1=0d", &t), -EINVAL);
+	CHECK_EQ(policy_hidpp_feature_parse("2:0000=01", &t), -EINVAL);
+	CHECK_EQ(policy_hidpp_feature_parse("2:00d1", &t), -EINVAL);
+	CHECK_EQ(policy_hidpp_feature_parse("2:00d1=100", &t), -EINVAL);
+	CHECK_EQ(t.answered, 1u << 0 | 1u << 2);
+	CHECK_EQ(t.n, 4);
+	dev.hidpp = &t;
+
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT,
+		 .report_id = 0x11, .data = (const uint8_t[]){ 0x11, 0x02, 0x0d, 0x47, 0x00 }, .len = 5 },
+		 NULL, f, &v), 0);
+	fclose(f);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK(strstr(text, "device index 0x02: 0x00D0 at 0x0e, 0x00D1 at 0x0d"), "%s", text);
+	CHECK(strstr(text, "HID++ request: device index 0x02, feature index 0x0d: the device told feature 0x00D1 is at 0x0d"), "%s", text);
+	CHECK(strstr(text, "it names HID++ feature 0x00D0, 0x00D1: the device told 0x00D1 is at feature index 0x0d of device index 0x02"), "%s", text);
+	free(text);
+
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT,
+		 .report_id = 0x11, .data = (const uint8_t[]){ 0x11, 0x03, 0x0a, 0x3b, 0x00 }, .len = 5 },
+		 NULL, f, &v), 0);
+	fclose(f);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK(strstr(text, "device index 0x03 has not told its features, so it takes every feature index but IRoot's there"), "%s", text);
+	free(text);
+
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT,
+		 .report_id = 0x11, .data = (const uint8_t[]){ 0x11, 0x02, 0x0a, 0x3b, 0x00 }, .len = 5 },
+		 NULL, f, &v), 0);
+	fclose(f);
+	CHECK_EQ(v.action, HID_RULE_ALLOW);
+	/* one line for the rule's ten copies */
+	CHECK(strstr(text, "no match: rule \"no-dfu\" (t.json: devices[0].rules[0]): it names HID++ feature 0x00D0, 0x00D1, and feature index 0x0a of device index 0x02 is none of them there\n"), "%s", text);
+	CHECK(!strstr(strstr(text, "no match") + 1, "no match"), "%s", text);
+	free(text);
+	policy_free(p);
+}
+
 static const struct test_case tests[] = {
 	{ "the_learned_index_is_refused_and_the_other_features_pass", the_learned_index_is_refused_and_the_other_features_pass },
 	{ "without_answers_every_feature_but_iroot_is_taken", without_answers_every_feature_but_iroot_is_taken },
@@ -324,6 +382,7 @@ static const struct test_case tests[] = {
 	{ "a_policy_that_can_overflow_on_some_device_is_refused_at_load", a_policy_that_can_overflow_on_some_device_is_refused_at_load },
 	{ "mistakes_are_reported_at_their_place", mistakes_are_reported_at_their_place },
 	{ "a_rule_without_the_key_ignores_the_table", a_rule_without_the_key_ignores_the_table },
+	{ "explain_names_the_learned_index_or_the_unknown_device_index", explain_names_the_learned_index_or_the_unknown_device_index },
 };
 
 int main(int argc, char **argv)
