@@ -106,9 +106,14 @@ static __always_inline bool read_byte(struct hid_bpf_ctx *ctx, __u32 offset, __u
 	return true;
 }
 
+/* A NOT condition (hid_rules.h) looks at every byte: one past the
+ * report's end fails it too, so no early return on the first differing
+ * byte. */
 static __always_inline bool cond_holds(const struct request *req,
 				       const struct hid_rule_cond *c)
 {
+	bool differs = false;
+
 	for (__u32 i = 0; i < HID_RULES_COND_BYTES; i++) {
 		__u32 offset = (__u32)c->offset + i;
 		__u8 b;
@@ -119,9 +124,9 @@ static __always_inline bool cond_holds(const struct request *req,
 		if (offset >= req->len || !read_byte(req->ctx, offset, &b))
 			return false;
 		if ((b & c->mask[i]) != c->value[i])
-			return false;
+			differs = true;
 	}
-	return true;
+	return c->flags & HID_RULE_COND_F_NOT ? differs : !differs;
 }
 
 static __always_inline bool rule_matches(const struct hid_rule *rule,

@@ -35,10 +35,13 @@
  *     (temporary allows end in the kernel even when the daemon is gone);
  *   - every condition c < n_conds holds: for i < c->len,
  *     offset + i < len and (buf[c->offset + i] & c->mask[i]) == c->value[i].
+ *     A condition with HID_RULE_COND_F_NOT in its flags holds when
+ *     offset + i < len for every i < c->len and at least one of those
+ *     bytes, masked, differs from its value (the bytes are not all equal).
  *     A request or report shorter than a condition's bytes does not match
- *     it (len is the report's own length, not its buffer's). Conditions
- *     never apply to GET_REPORT: its buffer holds what the device will
- *     answer, not what the caller sent.
+ *     it, whether or not it is a NOT condition (len is the report's own
+ *     length, not its buffer's). Conditions never apply to GET_REPORT: its
+ *     buffer holds what the device will answer, not what the caller sent.
  *
  * On a device in HID_RULES_MODE_ENFORCE, a matching rule with
  * HID_RULE_F_AUDIT (from an audit-mode rule set) does not decide: its
@@ -153,10 +156,16 @@
  * the command where the device sees it. */
 #define HID_RULES_F_COMMANDS_IN_PAYLOAD	(1u << 1)
 
+/* struct hid_rule_cond.flags */
+/* The condition holds when the masked bytes are not all equal to value:
+ * what the policy compiler writes for "a HID++ feature index other than
+ * IRoot's" (bytes 2 != 0), which one byte-mask comparison cannot say. */
+#define HID_RULE_COND_F_NOT		(1u << 0)
+
 struct hid_rule_cond {
 	__u16 offset;	/* first byte compared, from byte 0 of the buffer */
 	__u8 len;	/* bytes compared, 1..HID_RULES_COND_BYTES */
-	__u8 reserved;	/* 0 */
+	__u8 flags;	/* HID_RULE_COND_F_*; other bits 0 */
 	__u8 value[HID_RULES_COND_BYTES]; /* 0 past len; value[i] & ~mask[i] == 0 */
 	__u8 mask[HID_RULES_COND_BYTES];  /* 0 past len */
 };

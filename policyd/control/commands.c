@@ -235,8 +235,9 @@ static json_t *rule_json(struct commands *cmds, const struct hid_device_rules *r
 			snprintf(value + 3 * i, 4, i ? " %02x" : "%02x", hr->conds[c].value[i]);
 			snprintf(mask + 3 * i, 4, i ? " %02x" : "%02x", hr->conds[c].mask[i]);
 		}
-		json_array_append_new(conds, json_pack("{s:i, s:s, s:s}", "offset", hr->conds[c].offset,
-						       "value", value, "mask", mask));
+		json_array_append_new(conds, json_pack("{s:i, s:s, s:s, s:b}", "offset", hr->conds[c].offset,
+						       "value", value, "mask", mask,
+						       "not", (hr->conds[c].flags & HID_RULE_COND_F_NOT) != 0));
 	}
 	json_object_set_new(o, "payload", conds);
 	if (exception_index(hr->index, &exc_id)) {

@@ -247,7 +247,8 @@ static void print_rules(FILE *f, json_t *r)
 		print_list(f, json_object_get(rule, "requests"));
 		fprintf(f, "; report IDs %s", str(rule, "report_ids"));
 		json_array_foreach(payload, k, c)
-			fprintf(f, "; byte %lld & %s == %s", num(c, "offset"), str(c, "mask"), str(c, "value"));
+			fprintf(f, "; byte %lld & %s %s %s", num(c, "offset"), str(c, "mask"),
+				json_is_true(json_object_get(c, "not")) ? "!=" : "==", str(c, "value"));
 		if (json_is_string(json_object_get(rule, "errno")))
 			fprintf(f, "; %s", str(rule, "errno"));
 		if (json_object_get(rule, "exception"))

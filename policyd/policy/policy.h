@@ -33,6 +33,13 @@
 #define POLICY_TEXT_MAX		1024	/* descriptions and globs */
 #define POLICY_ID_LIST_MAX	256	/* vendor or product IDs in one match */
 #define POLICY_PAYLOAD_BYTES_MAX 32	/* bytes in one payload condition */
+/* Payload conditions of a rule naming a HID++ feature: its compiled copies
+ * add two, the device index (byte 1) and the feature index (byte 2). */
+#define POLICY_HIDPP_RULE_CONDS	(HID_RULES_MAX_CONDS - 2)
+/* The compiled rules one "hidpp_feature" rule can take on a device, at
+ * most: one per feature on each device index of common/hidpp.h's slots,
+ * and three for the device indexes that are none (policy_compile.c). */
+#define POLICY_HIDPP_RULE_COPIES(n_features) (HIDPP_DEVICE_SLOTS * (size_t)(n_features) + 3)
 
 /* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
 #ifndef POLICY_VENDOR_DIR
@@ -127,7 +134,12 @@ struct policy_rule {
 	bool has_usage;
 	uint16_t usage;
 	struct hid_rule_cond conds[HID_RULES_MAX_CONDS];
-	uint8_t n_conds;
+	uint8_t n_conds;	/* with hidpp_feature, at most POLICY_HIDPP_RULE_CONDS */
+	/* "hidpp_feature": the HID++ 2.0 features whose requests it matches,
+	 * compiled per device with the feature indexes the device told
+	 * (policy_compile()); 0: not such a rule */
+	uint16_t hidpp_features[HIDPP_RULE_FEATURES_MAX];
+	uint8_t n_hidpp_features;
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
 	uint16_t err;		/* errno of a deny */
 	bool log;		/* log allows too */
@@ -441,6 +453,15 @@ const char *policy_errno_name(int err);
 int policy_errno_from_name(const char *s);
 int policy_kind_from_names(const char *request, const char *report_type, uint8_t *ret);
 const char *policy_kind_name(uint8_t kind);
+
+/*
+ * "DEVICE_INDEX:FEATURE=INDEX", hex with or without "0x" (e.g. "2:0x00d0=0x0e",
+ * "ff:d1=0"): what a device index answered getFeature for a feature, as a
+ * dry run is told (hid-policyd --explain --hidpp-feature), added to T. The
+ * device index (0xFF or 1-6) counts as answered from then on. Returns 0,
+ * -EINVAL, or -E2BIG when T is full.
+ */
+int policy_hidpp_feature_parse(const char *s, struct hidpp_features *t);
 
 /* "BUS:VID:PID[:NAME]", e.g. "usb:054c:0ce6:Sony DualSense" or "0003:054C:0CE6". */
 int policy_device_parse(const char *s, struct policy_device *dev, char **name_storage);

@@ -13,7 +13,10 @@
  * along each axis. Name, uniq and phys globs are taken to match: two globs
  * can match one string more often than not, and counting too many rules
  * here only asks the administrator to narrow a match, where counting too
- * few would leave a device failing closed.
+ * few would leave a device failing closed. A rule naming HID++ features
+ * counts as the most compiled rules it can take on a device (one per
+ * feature on each device index, whatever the device will tell), so that
+ * no device's answers can make its rules overflow when they come.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +44,17 @@ struct capacity {
 	size_t points;
 	bool reported;
 };
+
+/* The compiled rules set S can give one device, at most: a rule naming
+ * HID++ features takes one per feature and device index. */
+size_t policy_set_copies(const struct policy *p, const struct policy_ruleset *s)
+{
+	size_t n = 0;
+
+	for (size_t i = s->first_rule; i < s->first_rule + s->n_rules; i++)
+		n += policy_rule_copies(&p->rules[i]);
+	return n;
+}
 
 static int cmp_u16(const void *a, const void *b)
 {
@@ -124,7 +138,7 @@ static void check_point(struct capacity *c, uint8_t bus, uint16_t vendor, uint16
 
 	for (size_t s = 0; s < p->n_sets; s++)
 		if (set_accepts(&p->sets[s], bus, vendor, product)) {
-			total += p->sets[s].n_rules;
+			total += policy_set_copies(p, &p->sets[s]);
 			if (first == SIZE_MAX)
 				first = s;
 		}
@@ -145,7 +159,8 @@ static void check_point(struct capacity *c, uint8_t bus, uint16_t vendor, uint16
 		}
 		k = snprintf(list + len, sizeof(list) - len, "%s%s:%d:%d: %s (%zu rule%s)",
 			     len ? ", " : "", p->files[set->file].path, m->at.line, m->at.column,
-			     m->path, set->n_rules, set->n_rules == 1 ? "" : "s");
+			     m->path, policy_set_copies(p, set),
+			     policy_set_copies(p, set) == 1 ? "" : "s");
 		if (k < 0)
 			break;
 		len += (size_t)k;
@@ -192,7 +207,7 @@ int policy_check_capacity(const struct policy *p, struct diag *diag)
 	int r = 0;
 
 	for (size_t s = 0; s < p->n_sets; s++)
-		all_rules += p->sets[s].n_rules;
+		all_rules += policy_set_copies(p, &p->sets[s]);
 	if (all_rules <= HID_RULES_MAX_RULES)
 		return 0;
 

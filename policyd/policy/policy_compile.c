@@ -33,6 +33,180 @@ static void compile_rule(const struct policy *p, const struct policy_rule *pr, s
 	}
 }
 
+/* The compiled copies of a HID++ feature rule add these conditions to
+ * the rule's own. */
+static void add_cond(struct hid_rule *hr, uint16_t offset, uint8_t value, uint8_t mask,
+		     uint8_t flags)
+{
+	hr->conds[hr->n_conds++] = (struct hid_rule_cond){
+		.offset = offset, .len = 1, .flags = flags, .value = { value }, .mask = { mask },
+	};
+}
+
+/* Could the rule's own payload conditions hold with DEVICE in byte 1? A
+ * rule that names a device index itself gets no copy for the others. */
+static bool device_possible(const struct policy_rule *pr, uint8_t device)
+{
+	for (size_t c = 0; c < pr->n_conds; c++) {
+		const struct hid_rule_cond *hc = &pr->conds[c];
+
+		if (hc->offset <= HIDPP_OFFSET_DEVICE && HIDPP_OFFSET_DEVICE < hc->offset + hc->len &&
+		    (device & hc->mask[HIDPP_OFFSET_DEVICE - hc->offset]) !=
+		    hc->value[HIDPP_OFFSET_DEVICE - hc->offset])
+			return false;
+	}
+	return true;
+}
+
+/* ... with one of 0x08-0xFE in byte 1? */
+static bool others_possible(const struct policy_rule *pr)
+{
+	for (unsigned device = 0x08; device < HIDPP_DEVICE_SELF; device++)
+		if (device_possible(pr, (uint8_t)device))
+			return true;
+	return false;
+}
+
+/* The index DEVICE told for FEATURE: 1 and *INDEX, or 0 when its table
+ * has no answer for it (then the device index counts as unknown). */
+static int feature_index(const struct hidpp_features *t, uint8_t device, uint16_t feature,
+			 uint8_t *index)
+{
+	for (size_t k = 0; k < t->n && k < HIDPP_FEATURES_MAX; k++)
+		if (t->entries[k].device == device && t->entries[k].feature == feature) {
+			*index = t->entries[k].index;
+			return 1;
+		}
+	return 0;
+}
+
+/* Does DEV's table answer, at DEVICE, every feature PR names? */
+static bool device_known(const struct policy_rule *pr, const struct hidpp_features *t,
+			 uint8_t device)
+{
+	int slot = hidpp_device_slot(device);
+	uint8_t index;
+
+	if (!t || slot < 0 || !(t->answered & (1u << slot)))
+		return false;
+	for (uint8_t f = 0; f < pr->n_hidpp_features; f++)
+		if (!feature_index(t, device, pr->hidpp_features[f], &index))
+			return false;
+	return true;
+}
+
+struct copies {
+	struct hid_rule *out;	/* the table's rules, HID_RULES_MAX_RULES of them */
+	size_t n;		/* rules counted, also past the table's end */
+};
+
+static struct hid_rule *next_copy(struct copies *c, const struct hid_rule *base)
+{
+	struct hid_rule *hr = c->n < HID_RULES_MAX_RULES ? &c->out[c->n] : NULL;
+
+	c->n++;
+	if (hr)
+		*hr = *base;
+	return hr;
+}
+
+/*
+ * A rule naming HID++ features, on DEV: for each device index of
+ * common/hidpp.h's slots (0xFF, 1-6) that its own conditions allow,
+ *  - where DEV's table answers every feature the rule names: a copy per
+ *    feature the device has (index != 0), with [byte 1 == device index]
+ *    and [byte 2 == its index];
+ *  - where it does not (not answered, asleep, nothing paired, not asked
+ *    yet): one copy with [byte 1 == device index] and [byte 2 != 0], so
+ *    that every feature but IRoot is taken, until the device answers.
+ * A device index that is no slot (0x00, 0x07-0xFE) belongs to no HID++
+ * device, but hid-logitech-dj writes the paired device's own index over
+ * byte 1 of what a program writes to that device's node, and a device
+ * connected directly may not look at byte 1: so those indexes get the
+ * rule whole (IRoot's requests too), with three copies: [byte 1 == 0x00],
+ * [byte 1 == 0x07], and [byte 1 & 0xF8 != 0] with [byte 1 != 0xFF].
+ * When the device told nothing (no table, or no device index answered),
+ * one copy with [byte 2 != 0] and no test of byte 1 says the same for
+ * every device index. At most HIDPP_DEVICE_SLOTS copies per feature and
+ * three: POLICY_HIDPP_RULE_COPIES(), what policy_capacity.c counts.
+ */
+static void compile_hidpp_rule(const struct policy_rule *pr, const struct policy_device *dev,
+			       const struct hid_rule *base, struct copies *c)
+{
+	const struct hidpp_features *t = dev->hidpp;
+	struct hid_rule *hr;
+	uint8_t index;
+
+	if (!t || !(t->answered & ((1u << HIDPP_DEVICE_SLOTS) - 1))) {
+		if ((hr = next_copy(c, base)))
+			add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, HID_RULE_COND_F_NOT);
+		return;
+	}
+	for (int slot = 0; slot < HIDPP_DEVICE_SLOTS; slot++) {
+		uint8_t device = hidpp_slot_device(slot);
+
+		if (!device_possible(pr, device))
+			continue;
+		if (!device_known(pr, t, device)) {
+			if ((hr = next_copy(c, base))) {
+				add_cond(hr, HIDPP_OFFSET_DEVICE, device, 0xff, 0);
+				add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff,
+					 HID_RULE_COND_F_NOT);
+			}
+			continue;
+		}
+		for (uint8_t f = 0; f < pr->n_hidpp_features; f++) {
+			if (!feature_index(t, device, pr->hidpp_features[f], &index) ||
+			    index == HIDPP_ROOT_INDEX)
+				continue;	/* the device has no such feature */
+			if ((hr = next_copy(c, base))) {
+				add_cond(hr, HIDPP_OFFSET_DEVICE, device, 0xff, 0);
+				add_cond(hr, HIDPP_OFFSET_FEATURE, index, 0xff, 0);
+			}
+		}
+	}
+	if (device_possible(pr, 0x00) && (hr = next_copy(c, base)))
+		add_cond(hr, HIDPP_OFFSET_DEVICE, 0x00, 0xff, 0);
+	if (device_possible(pr, 0x07) && (hr = next_copy(c, base)))
+		add_cond(hr, HIDPP_OFFSET_DEVICE, 0x07, 0xff, 0);
+	if (others_possible(pr) && (hr = next_copy(c, base))) {
+		add_cond(hr, HIDPP_OFFSET_DEVICE, 0x00, 0xf8, HID_RULE_COND_F_NOT);
+		add_cond(hr, HIDPP_OFFSET_DEVICE, HIDPP_DEVICE_SELF, 0xff, HID_RULE_COND_F_NOT);
+	}
+}
+
+size_t policy_rule_copies(const struct policy_rule *r)
+{
+	return r->n_hidpp_features ? POLICY_HIDPP_RULE_COPIES(r->n_hidpp_features) : 1;
+}
+
+size_t policy_hidpp_features(const struct policy *p, const struct policy_device *dev,
+			     uint16_t *features, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		if (!policy_ruleset_matches(set, dev))
+			continue;
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++)
+			for (uint8_t f = 0; f < p->rules[i].n_hidpp_features; f++) {
+				uint16_t id = p->rules[i].hidpp_features[f];
+				bool seen = false;
+
+				for (size_t k = 0; k < n && k < max && !seen; k++)
+					seen = features[k] == id;
+				if (seen)
+					continue;
+				if (n < max)
+					features[n] = id;
+				n++;
+			}
+	}
+	return n;
+}
+
 /*
  * An audit-mode rule set only logs. Its default must not stand in for an
  * enforcing rule set's: "deny" from an audit set first would let through
@@ -63,7 +237,8 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 {
 	const struct policy_ruleset *def = policy_default_set(p, dev);
 	bool matched = false, all_audit = true, commands_in_payload = false;
-	size_t n = 0;
+	struct copies c = { .out = out->rules };
+	size_t n;
 
 	memset(out, 0, sizeof(*out));
 	out->default_action = HID_RULE_ALLOW;
@@ -88,13 +263,21 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 			 * device that declares none there: no rule */
 			if (!policy_rule_report_ids(&p->rules[i], dev, ids))
 				continue;
-			if (n < HID_RULES_MAX_RULES)
-				compile_rule(p, &p->rules[i], i, set->mode, ids, &out->rules[n]);
-			n++;
+			if (p->rules[i].n_hidpp_features) {
+				struct hid_rule base;
+
+				compile_rule(p, &p->rules[i], i, set->mode, ids, &base);
+				compile_hidpp_rule(&p->rules[i], dev, &base, &c);
+				continue;
+			}
+			if (c.n < HID_RULES_MAX_RULES)
+				compile_rule(p, &p->rules[i], i, set->mode, ids, &out->rules[c.n]);
+			c.n++;
 		}
 	}
 	if (!matched)
 		return -ENOENT;
+	n = c.n;
 	if (n > HID_RULES_MAX_RULES) {
 		if (diag)
 			diag_error(diag, NULL, NULL,

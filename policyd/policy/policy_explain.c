@@ -6,6 +6,7 @@
  * a rule whose sender tests what it leaves open matches for some senders
  * and not for others, and the explanation says so rather than guess.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -61,6 +62,46 @@ int policy_device_parse(const char *s, struct policy_device *dev, char **name_st
 	return 0;
 }
 
+static int hex_field(const char *s, char stop, unsigned long max, unsigned long *ret, const char **end)
+{
+	char *e;
+
+	if (!isxdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*ret = strtoul(s, &e, 16);
+	if (errno || *e != stop || *ret > max)
+		return -EINVAL;
+	*end = e + (stop ? 1 : 0);
+	return 0;
+}
+
+int policy_hidpp_feature_parse(const char *s, struct hidpp_features *t)
+{
+	unsigned long device, feature, index;
+	const char *p = s;
+	int slot;
+
+	if (hex_field(p, ':', 0xff, &device, &p) < 0 || hex_field(p, '=', 0xffff, &feature, &p) < 0 ||
+	    hex_field(p, '\0', 0xff, &index, &p) < 0 || feature == 0)
+		return -EINVAL;
+	slot = hidpp_device_slot((uint8_t)device);
+	if (slot < 0)
+		return -EINVAL;
+	for (size_t k = 0; k < t->n && k < HIDPP_FEATURES_MAX; k++)
+		if (t->entries[k].device == device && t->entries[k].feature == feature) {
+			t->entries[k].index = (uint8_t)index;
+			return 0;
+		}
+	if (t->n >= HIDPP_FEATURES_MAX)
+		return -E2BIG;
+	t->entries[t->n++] = (struct hidpp_feature_index){
+		.feature = (uint16_t)feature, .device = (uint8_t)device, .index = (uint8_t)index,
+	};
+	t->answered |= (uint8_t)(1u << slot);
+	return 0;
+}
+
 static const char *errno_str(int err, char *buf, size_t size)
 {
 	const char *name = policy_errno_name(err);
@@ -101,22 +142,67 @@ static const char *mismatch(const struct hid_rule *r, const struct policy_reques
 	}
 	if (r->n_conds && (req->kind & HID_RULE_KIND_GET_ANY))
 		return "its payload conditions cannot hold on a GET_REPORT, whose buffer is not the caller's";
-	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++)
-		for (unsigned i = 0; i < r->conds[c].len && i < HID_RULES_COND_BYTES; i++) {
-			size_t off = (size_t)r->conds[c].offset + i;
-			uint8_t m = r->conds[c].mask[i], v = r->conds[c].value[i];
+	for (unsigned c = 0; c < r->n_conds && c < HID_RULES_MAX_CONDS; c++) {
+		const struct hid_rule_cond *hc = &r->conds[c];
+		bool differs = false;
+
+		for (unsigned i = 0; i < hc->len && i < HID_RULES_COND_BYTES; i++) {
+			size_t off = (size_t)hc->offset + i;
+			uint8_t m = hc->mask[i], v = hc->value[i];
 
 			if (off >= req->len) {
 				snprintf(buf, size, "the payload has no byte %zu (length %zu)", off, req->len);
 				return buf;
 			}
-			if ((req->data[off] & m) != v) {
+			if ((req->data[off] & m) == v)
+				continue;
+			differs = true;
+			if (!(hc->flags & HID_RULE_COND_F_NOT)) {
 				snprintf(buf, size, "payload byte %zu is 0x%02x, the rule wants 0x%02x under mask 0x%02x",
 					 off, req->data[off], v, m);
 				return buf;
 			}
 		}
+		if ((hc->flags & HID_RULE_COND_F_NOT) && !differs) {
+			if (hc->len == 1)
+				snprintf(buf, size, "payload byte %u is 0x%02x under mask 0x%02x, which the rule wants it not to be",
+					 hc->offset, hc->value[0], hc->mask[0]);
+			else
+				snprintf(buf, size, "payload bytes %u..%u are what the rule wants them not to be",
+					 hc->offset, hc->offset + hc->len - 1);
+			return buf;
+		}
+	}
 	return NULL;
+}
+
+/* Why no copy of rule PR (HR the first), which names HID++ features,
+ * matches the bytes of REQ: its own conditions, or the feature index at
+ * the request's device index. */
+static const char *hidpp_mismatch(const struct policy_rule *pr, const struct hid_rule *hr,
+				  const struct policy_request *req, char *buf, size_t size)
+{
+	struct hid_rule own = *hr;
+	const char *why;
+	uint8_t device, index;
+	int n;
+
+	own.n_conds = pr->n_conds;
+	if ((why = mismatch(&own, req, buf, size)))
+		return why;
+	if (req->len <= HIDPP_OFFSET_FEATURE)
+		return "the message is too short to name a HID++ feature index";
+	device = req->data[HIDPP_OFFSET_DEVICE];
+	index = req->data[HIDPP_OFFSET_FEATURE];
+	n = snprintf(buf, size, "it names HID++ feature");
+	for (uint8_t i = 0; i < pr->n_hidpp_features && n > 0 && (size_t)n < size; i++)
+		n += snprintf(buf + n, size - (size_t)n, "%s 0x%04X", i ? "," : "", pr->hidpp_features[i]);
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, index == HIDPP_ROOT_INDEX ?
+			 ", and this request is to IRoot (feature index 0) of device index 0x%02x" :
+			 ", and feature index 0x%02x of device index 0x%02x is none of them there",
+			 index == HIDPP_ROOT_INDEX ? device : index, device);
+	return buf;
 }
 
 /* What the device says of itself beyond its IDs, as far as it is known. */
@@ -221,6 +307,135 @@ static void print_reports_by_usage(const struct policy *p, const struct policy_d
 					names_ids(pr) ? "its report_id, and " : "", what);
 		}
 	}
+}
+
+/* Do the rule sets matching DEV name HID++ features? */
+static bool names_hidpp_features(const struct policy *p, const struct policy_device *dev)
+{
+	uint16_t f;
+
+	return policy_hidpp_features(p, dev, &f, 1) > 0;
+}
+
+/* The feature DEV told at DEVICE's feature index INDEX, among the answers
+ * to what the rules ask: its ID, or 0. */
+static uint16_t told_feature(const struct hidpp_features *t, uint8_t device, uint8_t index)
+{
+	for (size_t k = 0; t && k < t->n && k < HIDPP_FEATURES_MAX; k++)
+		if (t->entries[k].device == device && t->entries[k].index == index)
+			return t->entries[k].feature;
+	return 0;
+}
+
+/* Did DEVICE tell every feature DEV's rules name? */
+static bool told_all(const struct policy *p, const struct policy_device *dev, uint8_t device)
+{
+	uint16_t features[64];
+	size_t n = policy_hidpp_features(p, dev, features, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < dev->hidpp->n && k < HIDPP_FEATURES_MAX && !found; k++)
+			found = dev->hidpp->entries[k].device == device &&
+				dev->hidpp->entries[k].feature == features[i];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Is DEVICE one whose features DEV told? */
+static bool device_told(const struct hidpp_features *t, uint8_t device)
+{
+	int slot = hidpp_device_slot(device);
+
+	return t && slot >= 0 && (t->answered & (1u << slot));
+}
+
+/*
+ * What DEV told of its HID++ 2.0 features, where its rules name some, and
+ * what that makes of a HID++ request: the feature at its feature index,
+ * or that its device index has not told (then the rules naming a feature
+ * take every feature index but IRoot's).
+ */
+static void print_hidpp(const struct policy *p, const struct policy_device *dev,
+			const struct policy_request *req, FILE *f)
+{
+	const struct hidpp_features *t = dev->hidpp;
+	uint8_t device, index;
+	uint16_t feature;
+
+	if (!names_hidpp_features(p, dev))
+		return;
+	fprintf(f, "  HID++ feature indexes the device told:");
+	if (!t || !t->answered)
+		fprintf(f, " none: every device index is unknown");
+	else
+		for (int slot = 0; slot < HIDPP_DEVICE_SLOTS; slot++) {
+			uint8_t d = hidpp_slot_device(slot);
+
+			if (!(t->answered & (1u << slot)))
+				continue;
+			const char *sep = " ";
+
+			fprintf(f, "\n    device index 0x%02x:", d);
+			for (size_t k = 0; k < t->n && k < HIDPP_FEATURES_MAX; k++) {
+				if (t->entries[k].device != d)
+					continue;
+				if (t->entries[k].index)
+					fprintf(f, "%s0x%04X at 0x%02x", sep, t->entries[k].feature,
+						t->entries[k].index);
+				else
+					fprintf(f, "%s0x%04X none", sep, t->entries[k].feature);
+				sep = ", ";
+			}
+		}
+	fprintf(f, "%s\n", t && t->answered ? "\n    the other device indexes have not told" : "");
+	if (req->report_id < HIDPP_REPORT_SHORT || req->report_id > HIDPP_REPORT_VERY_LONG ||
+	    req->len <= HIDPP_OFFSET_FEATURE)
+		return;
+	device = req->data[HIDPP_OFFSET_DEVICE];
+	index = req->data[HIDPP_OFFSET_FEATURE];
+	fprintf(f, "HID++ request: device index 0x%02x, feature index 0x%02x", device, index);
+	if (index == HIDPP_ROOT_INDEX)
+		fprintf(f, " (IRoot)");
+	if (hidpp_device_slot(device) < 0)
+		fprintf(f, ": device index 0x%02x is no HID++ device's (0xff, 1-6): a rule naming a feature takes every request to it\n",
+			device);
+	else if (!device_told(t, device))
+		fprintf(f, ": device index 0x%02x has not told its features: a rule naming a feature takes every feature index but IRoot's (0) there\n",
+			device);
+	else if (!told_all(p, dev, device))
+		fprintf(f, ": device index 0x%02x has not told every feature the rules name: a rule naming one it has not told takes every feature index but IRoot's (0) there\n",
+			device);
+	else if ((feature = told_feature(t, device, index)) && index != HIDPP_ROOT_INDEX)
+		fprintf(f, ": the device told feature 0x%04X is at 0x%02x\n", feature, index);
+	else
+		fprintf(f, ": no feature the rules name is there\n");
+}
+
+/* Why rule PR, which names HID++ features, took REQ on DEV. */
+static void print_hidpp_match(const struct policy_rule *pr, const struct policy_device *dev,
+			      const struct policy_request *req, FILE *f)
+{
+	/* a copy of the rule held: byte 1 is there, byte 2 unless byte 1
+	 * is no device index of a slot */
+	uint8_t device = req->data[HIDPP_OFFSET_DEVICE];
+	uint8_t index = req->len > HIDPP_OFFSET_FEATURE ? req->data[HIDPP_OFFSET_FEATURE] : 0;
+	uint16_t feature = told_feature(dev->hidpp, device, index);
+
+	fprintf(f, ", and it names HID++ feature");
+	for (uint8_t i = 0; i < pr->n_hidpp_features; i++)
+		fprintf(f, "%s 0x%04X", i ? "," : "", pr->hidpp_features[i]);
+	if (hidpp_device_slot(device) < 0)
+		fprintf(f, ": device index 0x%02x is no HID++ device's, where it takes every request", device);
+	else if (!device_told(dev->hidpp, device))
+		fprintf(f, ": device index 0x%02x has not told its features, so it takes every feature index but IRoot's there",
+			device);
+	else
+		fprintf(f, ": the device told 0x%04X is at feature index 0x%02x of device index 0x%02x",
+			feature, index, device);
 }
 
 /* "1000 (alice)", or "1000" when the name is not known. */
@@ -560,6 +775,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	}
 
 	print_reports_by_usage(p, dev, f);
+	print_hidpp(p, dev, req, f);
 	r = policy_compile(p, dev, rules, NULL);
 	if (r == -ENOENT) {
 		fprintf(f, "no rule set matches this device: it is not protected, every request is allowed\n");
@@ -628,6 +844,27 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 			}
 			continue;
 		}
+		if (hr->index < p->n_rules && p->rules[hr->index].n_hidpp_features) {
+			const struct hid_rule *held = NULL;
+			int last = i;
+
+			/* its copies, one per device index and feature: said
+			 * once, with the sender's mismatch where the bytes of
+			 * one of them hold */
+			if (i > 0 && rules->rules[i - 1].index == hr->index && m[i - 1] == POLICY_MATCH_NEVER)
+				continue;
+			while (last + 1 < (v->rule < 0 ? (int)rules->n_rules : v->rule) &&
+			       rules->rules[last + 1].index == hr->index && m[last + 1] == POLICY_MATCH_NEVER)
+				last++;
+			for (int k = i; k <= last && !held; k++)
+				if (!mismatch(&rules->rules[k], req, why, sizeof(why)))
+					held = &rules->rules[k];
+			fprintf(f, "  no match: ");
+			print_rule_ref(p, hr->index, f);
+			fprintf(f, ": %s\n", held ? sender_mismatch(p, held, req, who, why, sizeof(why)) :
+				hidpp_mismatch(&p->rules[hr->index], hr, req, why, sizeof(why)));
+			continue;
+		}
 		fprintf(f, "  no match: ");
 		print_rule_ref(p, hr->index, f);
 		fprintf(f, ": %s\n", mismatch(hr, req, why, sizeof(why)) ?:
@@ -648,6 +885,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, "  it applies to this request kind and report ID 0x%02x", req->report_id);
 		if (pr->n_conds)
 			fprintf(f, ", and all %u payload conditions hold", pr->n_conds);
+		if (pr->n_hidpp_features)
+			print_hidpp_match(pr, dev, req, f);
 		print_sender_match(&rules->rules[v->rule], f);
 		fprintf(f, "\n");
 	} else if (def) {

@@ -90,6 +90,11 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret);
  * ranges (in version 1 also decimal strings "16" and "16-31", with a warning). */
 int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
 		  uint32_t ids[HID_RULES_REPORT_ID_WORDS]);
+/* A rule's "hidpp_feature": one HID++ 2.0 feature ID (a JSON integer or
+ * "0x00D0") or a list of 1..HIDPP_RULE_FEATURES_MAX different ones, IRoot
+ * (0) not among them. */
+int pv_hidpp_features(struct parse_ctx *c, const char *path, json_t *v,
+		      uint16_t features[HIDPP_RULE_FEATURES_MAX], uint8_t *n);
 /* A rule's "sender" object (policy_sender.c). */
 int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct policy_rule *rule);
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */
@@ -106,6 +111,13 @@ int pv_hashes(struct parse_ctx *c, const char *path, json_t *v, struct policy_ma
  * audit-mode one; NULL when none states one (the built-in allow). */
 const struct policy_ruleset *policy_default_set(const struct policy *p,
 						const struct policy_device *dev);
+
+/* The compiled rules rule R can take on one device, at most: 1, or for a
+ * rule naming HID++ features POLICY_HIDPP_RULE_COPIES() (policy_compile.c).
+ * What the limits of a rule set and of a device count. */
+size_t policy_rule_copies(const struct policy_rule *r);
+/* The sum of it over the rules of rule set S (policy_capacity.c). */
+size_t policy_set_copies(const struct policy *p, const struct policy_ruleset *s);
 
 /* Sort like qsort(3), which the daemon's seccomp filter does not let run
  * on more than 1 KiB (policy_sort.c). Not stable. */

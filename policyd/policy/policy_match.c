@@ -146,15 +146,21 @@ bool policy_rule_report_ids(const struct policy_rule *r, const struct policy_dev
 	return any;
 }
 
+/* The firewall's cond_holds(): a NOT condition wants its bytes present
+ * and not all equal to its value. */
 static bool cond_holds(const struct hid_rule_cond *c, const struct policy_request *req)
 {
+	bool differs = false;
+
 	for (unsigned i = 0; i < HID_RULES_COND_BYTES && i < c->len; i++) {
 		size_t off = (size_t)c->offset + i;
 
-		if (off >= req->len || (req->data[off] & c->mask[i]) != c->value[i])
+		if (off >= req->len)
 			return false;
+		if ((req->data[off] & c->mask[i]) != c->value[i])
+			differs = true;
 	}
-	return true;
+	return c->flags & HID_RULE_COND_F_NOT ? differs : !differs;
 }
 
 bool sender_lists_id(const uint32_t *ids, uint8_t n, uint32_t id)

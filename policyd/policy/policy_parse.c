@@ -338,12 +338,65 @@ static int parse_report_usage(struct parse_ctx *c, const char *path, json_t *v,
 	return r;
 }
 
+/*
+ * "hidpp_feature": the rule matches the requests to HID++ 2.0 features it
+ * names, whose indexes each device assigns itself; the compiler adds the
+ * device index and the feature index it learned (policy_compile()). So the
+ * rule is about HID++ messages only: report IDs 0x10, 0x11, 0x12 and
+ * nothing else, sent by writing them (hidraw write, SET_REPORT output). A
+ * HID++ device declares these as input and output reports: a SET_REPORT
+ * of a feature report 0x10-0x12 is refused before any rule as undeclared,
+ * and a GET_REPORT or an input event carries nothing the caller wrote. Its
+ * payload conditions leave room for the two the compiler adds.
+ */
+static int parse_hidpp_feature(struct parse_ctx *c, const char *path, json_t *v,
+			       struct policy_rule *rule)
+{
+	static const uint32_t hidpp_ids = 1u << HIDPP_REPORT_SHORT | 1u << HIDPP_REPORT_LONG |
+					  1u << HIDPP_REPORT_VERY_LONG;
+	const uint8_t writes = HID_RULE_KIND_OUTPUT_REPORT | HID_RULE_KIND_SET_OUTPUT;
+	json_t *e = json_object_get(v, "hidpp_feature");
+	char sub[POLICY_PATH_MAX];
+	bool other_ids = false;
+	int r = 0;
+
+	if (!e)
+		return 0;
+	path_key(sub, sizeof(sub), path, "hidpp_feature");
+	if (pv_hidpp_features(c, sub, e, rule->hidpp_features, &rule->n_hidpp_features) < 0)
+		r = -EINVAL;
+	if (json_object_get(v, "report_usage_page")) {
+		perr_key(c, path_key(sub, sizeof(sub), path, "report_usage_page"),
+			 "a rule naming a HID++ feature names its reports by ID: \"report_id\" 0x10, 0x11 or 0x12 (short, long, very long)");
+		r = -EINVAL;
+	}
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		other_ids |= rule->report_ids[w] & ~(w == 0 ? hidpp_ids : 0);
+	if (other_ids) {
+		perr(c, path_key(sub, sizeof(sub), path, "report_id"),
+		     "a rule naming a HID++ feature names only HID++ reports: 0x10, 0x11 or 0x12 (short, long, very long)");
+		r = -EINVAL;
+	}
+	if (rule->kinds & ~writes) {
+		perr(c, path_key(sub, sizeof(sub), path, "request"),
+		     "a rule naming a HID++ feature applies to the requests that write HID++ messages: \"request\": [\"output_report\", \"set_report\"] with \"report_type\": \"output\" (a HID++ device has no feature report 0x10-0x12, and a GET_REPORT or input event carries nothing the caller wrote)");
+		r = -EINVAL;
+	}
+	if (rule->n_conds > POLICY_HIDPP_RULE_CONDS) {
+		perr(c, path_key(sub, sizeof(sub), path, "payload"),
+		     "needs %u compiled conditions, more than the %d a rule naming a HID++ feature has: its compiled copies add the device index and the feature index",
+		     rule->n_conds, POLICY_HIDPP_RULE_CONDS);
+		r = -EINVAL;
+	}
+	return r;
+}
+
 static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		      struct policy_rule *rule)
 {
 	static const char *const keys[] = {
 		"name", "description", "request", "report_type", "report_id",
-		"report_usage_page", "report_usage",
+		"report_usage_page", "report_usage", "hidpp_feature",
 		"payload", "action", "errno", "log", "sender", NULL,
 	};
 	uint32_t requests = 0, rtypes = 1u << RTYPE_ANY;
@@ -404,6 +457,8 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		perr(c, sub, "get_report rules match by report ID only: a GET_REPORT's buffer is not the caller's");
 		r = -EINVAL;
 	}
+	if (parse_hidpp_feature(c, path, v, rule) < 0)
+		r = -EINVAL;
 
 	e = required(c, path, v, "action");
 	if (!e || pv_enum(c, path_key(sub, sizeof(sub), path, "action"), e, action_names, &action) < 0)

@@ -85,11 +85,34 @@ static bool ids_cover_rule(const struct policy_rule *a, const struct policy_rule
 	       (!a->has_usage || (b->has_usage && a->usage == b->usage));
 }
 
+/* Does A name every HID++ feature B does (and B some, when A does)? A
+ * rule naming none matches the requests to every feature; the copies of
+ * one that does test bytes 1 and 2 besides its own conditions, which
+ * rule_covers() then finds only where B's own conditions test them. */
+static bool features_cover(const struct policy_rule *a, const struct policy_rule *b)
+{
+	if (!a->n_hidpp_features)
+		return true;
+	if (!b->n_hidpp_features)
+		return false;
+	for (uint8_t i = 0; i < b->n_hidpp_features; i++) {
+		bool found = false;
+
+		for (uint8_t j = 0; j < a->n_hidpp_features && !found; j++)
+			found = a->hidpp_features[j] == b->hidpp_features[i];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 /* Does every request matching B also match A? */
 static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab,
 			const struct policy_rule *b, const struct rule_bytes *bb)
 {
 	if (b->kinds & ~a->kinds)
+		return false;
+	if (!features_cover(a, b))
 		return false;
 	/* A rule for some senders leaves the others' requests to later
 	 * rules (whether B's senders are all among A's is not worked out). */
@@ -461,14 +484,24 @@ static int check_limits(const struct policy *p, struct diag *diag)
 {
 	int r = 0;
 
-	for (size_t s = 0; s < p->n_sets; s++)
-		if (p->sets[s].n_rules > HID_RULES_MAX_RULES) {
+	for (size_t s = 0; s < p->n_sets; s++) {
+		size_t n = policy_set_copies(p, &p->sets[s]);
+
+		if (n <= HID_RULES_MAX_RULES)
+			continue;
+		if (n == p->sets[s].n_rules)
 			diag_add_at(diag, DIAG_ERROR, p->files[p->sets[s].file].path,
 				    p->sets[s].at.line, p->sets[s].at.column, p->sets[s].path,
 				    "%zu rules, more than the %d a device can hold",
-				    p->sets[s].n_rules, HID_RULES_MAX_RULES);
-			r = -EINVAL;
-		}
+				    n, HID_RULES_MAX_RULES);
+		else
+			diag_add_at(diag, DIAG_ERROR, p->files[p->sets[s].file].path,
+				    p->sets[s].at.line, p->sets[s].at.column, p->sets[s].path,
+				    "%zu rules can take %zu on a device (a rule naming HID++ features takes one per feature on each of the %d device indexes, and %d more), more than the %d a device can hold",
+				    p->sets[s].n_rules, n, HIDPP_DEVICE_SLOTS,
+				    (int)(POLICY_HIDPP_RULE_COPIES(0)), HID_RULES_MAX_RULES);
+		r = -EINVAL;
+	}
 	return r;
 }
 

@@ -719,3 +719,51 @@ int pv_bytes(struct parse_ctx *c, const char *path, json_t *v, uint8_t *buf,
 	*n = (size_t)r;
 	return 0;
 }
+
+int pv_hidpp_features(struct parse_ctx *c, const char *path, json_t *v,
+		      uint16_t features[HIDPP_RULE_FEATURES_MAX], uint8_t *n)
+{
+	char sub[POLICY_PATH_MAX];
+	size_t i, count = json_is_array(v) ? json_array_size(v) : 1;
+	json_t *e;
+	int r = 0;
+
+	*n = 0;
+	if (json_is_array(v) && count == 0) {
+		perr(c, path, "empty list: name a HID++ 2.0 feature ID such as \"0x00D0\", or a list of up to %d",
+		     HIDPP_RULE_FEATURES_MAX);
+		return -EINVAL;
+	}
+	if (count > HIDPP_RULE_FEATURES_MAX) {
+		perr(c, path, "%zu features, more than the %d a rule names: split the rule", count,
+		     HIDPP_RULE_FEATURES_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < count; i++) {
+		const char *at = json_is_array(v) ? path_index(sub, sizeof(sub), path, i) : path;
+		unsigned long id;
+		bool twice = false;
+
+		e = json_is_array(v) ? json_array_get(v, i) : v;
+		if (pv_uint(c, at, e, 0xffff, &id) < 0) {
+			r = -EINVAL;
+			continue;
+		}
+		/* IRoot answers getFeature: its index is 0 in every device,
+		 * and the index is never asked of it */
+		if (id == 0) {
+			perr(c, at, "0x0000 is IRoot, at feature index 0 in every device: name it with a payload condition on byte 2 (\"offset\": 2, \"value\": 0)");
+			r = -EINVAL;
+			continue;
+		}
+		for (uint8_t k = 0; k < *n; k++)
+			twice |= features[k] == id;
+		if (twice) {
+			perr(c, at, "feature 0x%04lX is named twice", id);
+			r = -EINVAL;
+			continue;
+		}
+		features[(*n)++] = (uint16_t)id;
+	}
+	return r;
+}

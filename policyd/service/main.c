@@ -359,6 +359,7 @@ static int run_explain(const struct options *opts)
 	_cleanup_free_ uint32_t *gids = calloc(opts->n_groups + 1, sizeof(*gids));
 	struct policy_subject who;
 	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
+	struct hidpp_features hidpp = {};
 	int r;
 
 	if (!gids)
@@ -379,6 +380,17 @@ static int run_explain(const struct options *opts)
 		r = describe_from_descriptor(opts, &dev, info);
 		if (r < 0)
 			return r;
+	}
+	for (size_t i = 0; i < opts->n_hidpp_features; i++) {
+		r = policy_hidpp_feature_parse(opts->hidpp_features[i], &hidpp);
+		if (r < 0) {
+			fprintf(stderr, r == -E2BIG ?
+				"hid-policyd: --hidpp-feature \"%s\": more than %d answers\n" :
+				"hid-policyd: --hidpp-feature \"%s\": expected DEVICE_INDEX:FEATURE=INDEX in hex, the device index ff or 1-6, e.g. 2:00d0=0e\n",
+				opts->hidpp_features[i], HIDPP_FEATURES_MAX);
+			return -EINVAL;
+		}
+		dev.hidpp = &hidpp;
 	}
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)

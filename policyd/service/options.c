@@ -39,6 +39,7 @@ enum {
 	OPT_INTERFACE,
 	OPT_DESCRIPTOR_SHA256,
 	OPT_DESCRIPTOR,
+	OPT_HIDPP_FEATURE,
 	OPT_JOURNAL,
 	OPT_NO_JOURNAL,
 	OPT_LINUX_AUDIT,
@@ -72,6 +73,7 @@ void options_usage(FILE *f)
 		"                   [--report TYPE] --id ID [--payload HEX] [--config-dir DIR]...\n"
 		"                   [--user USER] [--group GROUP]... [--executable PATH]\n"
 		"                   [--origin kernel|user] [--unit UNIT]\n"
+		"                   [--hidpp-feature DEVICE_INDEX:FEATURE=INDEX]...\n"
 		"\n"
 		"  (no command)        run the firewall service\n"
 		"  --foreground        log to stderr instead of syslog\n"
@@ -117,6 +119,10 @@ void options_usage(FILE *f)
 		"  --descriptor-sha256 HASH  the SHA-256 of its report descriptor\n"
 		"  --descriptor FILE   its report descriptor (as sysfs' report_descriptor):\n"
 		"                      its usages, hash and reports, all at once\n"
+		"  --hidpp-feature DEVICE_INDEX:FEATURE=INDEX  what the device told the\n"
+		"                      daemon's HID++ 2.0 getFeature, hex (e.g. 2:00d0=0e;\n"
+		"                      INDEX 0: it has no such feature; repeatable); a device\n"
+		"                      index not given is one that has not told its features\n"
 		"  --request REQUEST   get_report, set_report, output_report or input_event\n"
 		"  --report TYPE       feature, input or output (get_report and set_report)\n"
 		"  --id ID             report ID, 0..255 (decimal or 0x..)\n"
@@ -227,6 +233,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "interface", required_argument, NULL, OPT_INTERFACE },
 		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
 		{ "descriptor", required_argument, NULL, OPT_DESCRIPTOR },
+		{ "hidpp-feature", required_argument, NULL, OPT_HIDPP_FEATURE },
 		{ "journal", no_argument, NULL, OPT_JOURNAL },
 		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
 		{ "linux-audit", no_argument, NULL, OPT_LINUX_AUDIT },
@@ -363,6 +370,11 @@ int options_parse(int argc, char **argv, struct options *opts)
 		case OPT_DESCRIPTOR_SHA256:
 			opts->descriptor_sha256 = optarg;
 			break;
+		case OPT_HIDPP_FEATURE:
+			if (GROW(opts->hidpp_features, opts->n_hidpp_features, opts->cap_hidpp_features) < 0)
+				return -ENOMEM;
+			opts->hidpp_features[opts->n_hidpp_features++] = optarg;
+			break;
 		case OPT_DESCRIPTOR:
 			opts->descriptor = optarg;
 			break;
@@ -440,10 +452,10 @@ int options_parse(int argc, char **argv, struct options *opts)
 	}
 	if (opts->command != COMMAND_EXPLAIN &&
 	    (opts->device || opts->request || opts->report || opts->id || opts->payload ||
-	     opts->n_usages || opts->uniq || opts->phys || opts->interface ||
+	     opts->n_usages || opts->n_hidpp_features || opts->uniq || opts->phys || opts->interface ||
 	     opts->descriptor_sha256 || opts->descriptor || opts->user || opts->n_groups || opts->executable ||
 	     opts->origin || opts->unit)) {
-		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain\n");
+		fprintf(stderr, "hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --hidpp-feature, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain\n");
 		return -EINVAL;
 	}
 	if (opts->strict && opts->command != COMMAND_CHECK) {
@@ -461,6 +473,7 @@ void options_done(struct options *opts)
 {
 	free(opts->config_dirs);
 	free(opts->usages);
+	free(opts->hidpp_features);
 	free(opts->groups);
 	*opts = (struct options){};
 }

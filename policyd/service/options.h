@@ -42,6 +42,8 @@ struct options {
 	const char *interface;
 	const char *descriptor_sha256;
 	const char *descriptor;		/* a report descriptor file */
+	const char **hidpp_features;	/* --hidpp-feature, repeatable */
+	size_t n_hidpp_features, cap_hidpp_features;
 	/* who sends the request (main.c resolves them) */
 	const char *user;
 	const char **groups;	/* --group, repeatable: the gid first */

@@ -17,9 +17,11 @@
  * the device's trusted updater, a system service: fwupd.service where one
  * of fwupd's plugins updates the device, jupiter-controller-update.service
  * (SteamOS) for the Steam Deck controller. A row the policy language cannot
- * decide yet (an index the device assigns at run time, a check made
- * before any rule) stays in the table as a
- * known gap and is reported as SKIP with the reason, never as PASS.
+ * decide yet (an index the device assigns at run time and does not tell)
+ * stays in the table as a known gap and is reported as SKIP with the
+ * reason, never as PASS. Where a rule names HID++ 2.0 features, the row
+ * gives what the device told the daemon's getFeature (its "hidpp" table),
+ * as the daemon compiles the device's rules with it.
  *
  * Who sends: the updaters' units are given the cgroups running units would
  * have; the others are a user in a login session, root in a login session
@@ -39,7 +41,10 @@
 #define VALVE_CGROUP	0x4243
 
 enum sender { FWUPD, VALVE_UPDATER, USER, ROOT, DAEMON, KERNEL };
-enum use { PLAY, FLASH };	/* a program's ordinary request, or an update's */
+/* a program's ordinary request, an update's, or an ordinary request the
+ * rules hold back on purpose until the device tells what they need (the
+ * HID++ feature indexes of a device index that has not answered yet) */
+enum use { PLAY, FLASH, HELD };
 enum want { ALLOW, DENY };
 
 struct replay {
@@ -60,6 +65,9 @@ struct replay {
 	 * (NULL: it declares nothing the rules look for) */
 	const uint8_t *descriptor;
 	size_t descriptor_len;
+	/* the HID++ 2.0 feature indexes the device told the daemon, where a
+	 * rule names HID++ features (NULL: it told nothing) */
+	const struct hidpp_features *hidpp;
 };
 
 #define DESCRIPTOR(d) .descriptor = (d), .descriptor_len = sizeof(d)
@@ -101,11 +109,54 @@ static const uint8_t pixart_ota_on_0x09[] = {
 #define HHD		"HHD"
 #define SOLAAR		"Solaar"
 
-/* The Logitech rows' paired device answers through feature index 0x0c
- * (DfuControl), 0x0d (RDFU) or 0x0e (DFU): each device numbers its
- * features itself. */
-#define INDEX_GAP "HID++ 2.0 feature indexes are assigned by each device at run time: its commands 0-4 carry the image in 16 arbitrary bytes, so no rule can tell them from another feature's"
-#define RDFU_GAP "the RDFU feature's index is assigned by each device at run time, and its startDfu magic comes from the firmware file: no fixed bytes tell it from another feature's function"
+/*
+ * What the Logitech rows' devices answer the getFeature (IRoot) the daemon
+ * asks for each feature the shipped rules name: DfuControl (0x00C1),
+ * DfuControlSigned (0x00C2), DfuControlBolt (0x00C3), DFU (0x00D0), RDFU
+ * (0x00D1). Each device numbers its features itself: a paired mouse
+ * running its firmware has DfuControl at 0x0c and RDFU at 0x0d, in its
+ * bootloader DFU at 0x0e; the receivers (HID++ 1.0 at index FF) have none
+ * of them. The device indexes no table lists did not answer.
+ */
+#define ANSWERS(d, c1, c2, c3, d0, d1)                                        \
+	{ .device = (d), .feature = 0x00c1, .index = (c1) },                  \
+	{ .device = (d), .feature = 0x00c2, .index = (c2) },                  \
+	{ .device = (d), .feature = 0x00c3, .index = (c3) },                  \
+	{ .device = (d), .feature = 0x00d0, .index = (d0) },                  \
+	{ .device = (d), .feature = 0x00d1, .index = (d1) }
+#define NONE(d)		ANSWERS(d, 0, 0, 0, 0, 0)
+#define RUNTIME(d)	ANSWERS(d, 0x0c, 0, 0, 0, 0x0d)
+#define BOOTLOADER(d)	ANSWERS(d, 0, 0, 0, 0x0e, 0)
+#define SLOT(d)		(1u << ((d) == 0xff ? 0 : (d)))
+
+/* a receiver, and the mouse paired at device index 1 */
+static const struct hidpp_features receiver_mouse_on_1 = {
+	.answered = SLOT(0xff) | SLOT(1), .n = 10, .entries = { NONE(0xff), RUNTIME(1) },
+};
+/* a Bolt receiver, and the mouse paired at 2 running its firmware */
+static const struct hidpp_features bolt_mouse_on_2 = {
+	.answered = SLOT(0xff) | SLOT(2), .n = 10, .entries = { NONE(0xff), RUNTIME(2) },
+};
+/* ... and the mouse at 2 in its bootloader */
+static const struct hidpp_features bolt_mouse_on_2_in_bootloader = {
+	.answered = SLOT(0xff) | SLOT(2), .n = 10, .entries = { NONE(0xff), BOOTLOADER(2) },
+};
+/* a receiver, no paired device answered yet */
+static const struct hidpp_features receiver_alone = {
+	.answered = SLOT(0xff), .n = 5, .entries = { NONE(0xff) },
+};
+/* a keyboard's own node (hid-logitech-dj), which answers as device index 1 */
+static const struct hidpp_features keyboard_on_1 = {
+	.answered = SLOT(1), .n = 5, .entries = { RUNTIME(1) },
+};
+/* a Bluetooth LE mouse: DfuControl at 0x0b */
+static const struct hidpp_features bluetooth_mouse = {
+	.answered = SLOT(0xff), .n = 5, .entries = { ANSWERS(0xff, 0x0b, 0, 0, 0, 0) },
+};
+/* the Bolt receiver's bootloader: DFU at 0x03 */
+static const struct hidpp_features bolt_bootloader = {
+	.answered = SLOT(0xff), .n = 5, .entries = { ANSWERS(0xff, 0, 0, 0, 0x03, 0) },
+};
 
 static const struct replay rows[] = {
 	/* Sony DualSense and DualShock 4 */
@@ -219,63 +270,83 @@ static const struct replay rows[] = {
 
 	/* Logitech receivers, paired devices, Bluetooth LE devices, Bolt bootloader */
 	{ ROW("kernel-dj-switches-receiver-to-dj-mode", "Linux hid-logitech-dj", "drivers/hid/hid-logitech-dj.c (logi_dj_recv_switch_to_dj_mode)",
-	      "usb:046d:c52b", SET_OUTPUT, 0x20, "20 ff 80 3f 00", KERNEL, PLAY, ALLOW) },
+	      "usb:046d:c52b", SET_OUTPUT, 0x20, "20 ff 80 3f 00", KERNEL, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("solaar-sets-notification-flags", SOLAAR, "lib/logitech_receiver/hidpp10.py (Hidpp10.set_notification_flags), base.py (write)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 00 00 09 00", USER, PLAY, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 00 00 09 00", USER, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("solaar-opens-unifying-pairing-lock", SOLAAR, "lib/logitech_receiver/receiver.py (Receiver.set_lock), hidpp10.py (write_register)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 b2 01 00 00", USER, PLAY, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 b2 01 00 00", USER, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("solaar-pings-paired-device", SOLAAR, "lib/logitech_receiver/base.py (ping)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 01 00 1b 00 00 5a", USER, PLAY, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 01 00 1b 00 00 5a", USER, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("solaar-sets-mouse-dpi", SOLAAR, "lib/logitech_receiver/settings_templates.py (AdjustableDpi, write_fnid 0x30), base.py (request)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 01 0a 3b 00 06 40", USER, PLAY, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 01 0a 3b 00 06 40", USER, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("solaar-starts-bolt-discovery", SOLAAR, "lib/logitech_receiver/receiver.py (Receiver.discover), hidpp10.py (write_register)",
-	      "usb:046d:c548", WRITE, 0x10, "10 ff 80 c0 1e 01 00", USER, PLAY, ALLOW) },
+	      "usb:046d:c548", WRITE, 0x10, "10 ff 80 c0 1e 01 00", USER, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("solaar-pairs-bolt-device", SOLAAR, "lib/logitech_receiver/receiver.py (Receiver.pair_device), hidpp10.py (write_register)",
-	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 c1 01 00 01 02 03 04 05 06 00 14", USER, PLAY, ALLOW) },
+	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 c1 01 00 01 02 03 04 05 06 00 14", USER, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("solaar-pings-bluetooth-device", SOLAAR, "lib/logitech_receiver/base.py (ping)",
-	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 00 1b 00 00 5a", USER, PLAY, ALLOW) },
+	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 00 1b 00 00 5a", USER, PLAY, ALLOW), .hidpp = &bluetooth_mouse },
 	{ ROW("fwupd-reads-unifying-firmware-version", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-unifying.c (fu_logitech_hidpp_runtime_unifying_setup_internal)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 ff 81 f1 01", FWUPD, PLAY, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 ff 81 f1 01", FWUPD, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("fwupd-reads-bolt-pairing-information", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-bolt.c (fu_logitech_hidpp_runtime_bolt_poll_peripheral)",
-	      "usb:046d:c548", WRITE, 0x10, "10 ff 83 b5 51", FWUPD, PLAY, ALLOW) },
+	      "usb:046d:c548", WRITE, 0x10, "10 ff 83 b5 51", FWUPD, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("fwupd-enters-unifying-dfu", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-unifying.c (fu_logitech_hidpp_runtime_unifying_detach)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 f0 49 43 50", FWUPD, FLASH, ALLOW) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 f0 49 43 50", FWUPD, FLASH, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("unifying-dfu-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-unifying.c (fu_logitech_hidpp_runtime_unifying_detach)",
-	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 f0 49 43 50", USER, FLASH, DENY) },
+	      "usb:046d:c52b", WRITE, 0x10, "10 ff 80 f0 49 43 50", USER, FLASH, DENY), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("unifying-dfu-refused-to-fwupdtool-as-root", "fwupdtool (root, outside fwupd.service)", "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-unifying.c (fu_logitech_hidpp_runtime_unifying_detach)",
-	      "usb:046d:c52b", SET_OUTPUT, 0x10, "10 ff 80 f0 49 43 50", ROOT, FLASH, DENY) },
+	      "usb:046d:c52b", SET_OUTPUT, 0x10, "10 ff 80 f0 49 43 50", ROOT, FLASH, DENY), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("fwupd-enters-bolt-dfu", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-bolt.c (fu_logitech_hidpp_runtime_bolt_detach)",
-	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 f5 01 00 00 00 50 52 45", FWUPD, FLASH, ALLOW) },
+	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 f5 01 00 00 00 50 52 45", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("bolt-dfu-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-runtime-bolt.c (fu_logitech_hidpp_runtime_bolt_detach)",
-	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 f5 01 00 00 00 50 52 45", USER, FLASH, DENY) },
+	      "usb:046d:c548", WRITE, 0x11, "11 ff 82 f5 01 00 00 00 50 52 45", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("fwupd-enters-paired-device-dfu-via-receiver", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0c 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW) },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0c 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("paired-device-dfu-via-receiver-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY) },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("paired-device-dfu-via-unifying-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach)",
-	      "usb:046d:c52b", SET_OUTPUT, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY) },
+	      "usb:046d:c52b", SET_OUTPUT, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("fwupd-enters-paired-device-dfu-via-its-own-node", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach), logitech-hidpp.quirk (K780 046D:405B)",
-	      "usb:046d:405b", WRITE, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW) },
+	      "usb:046d:405b", WRITE, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW), .hidpp = &keyboard_on_1 },
 	{ ROW("paired-device-dfu-via-its-own-node-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach)",
-	      "usb:046d:405b", WRITE, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY) },
+	      "usb:046d:405b", WRITE, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", USER, FLASH, DENY), .hidpp = &keyboard_on_1 },
 	{ ROW("kernel-dj-forwards-a-paired-device-request", "Linux hid-logitech-dj", "drivers/hid/hid-logitech-dj.c (logi_dj_ll_raw_request): the paired device's node judged the request",
-	      "usb:046d:c52b", SET_OUTPUT, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", KERNEL, PLAY, ALLOW) },
+	      "usb:046d:c52b", SET_OUTPUT, 0x11, "11 01 0c 17 01 00 00 00 44 46 55", KERNEL, PLAY, ALLOW), .hidpp = &receiver_mouse_on_1 },
 	{ ROW("fwupd-enters-bluetooth-device-dfu", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach), logitech-hidpp.quirk (M650 BLE 046D:B02A)",
-	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 0b 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW) },
+	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 0b 17 01 00 00 00 44 46 55", FWUPD, FLASH, ALLOW), .hidpp = &bluetooth_mouse },
 	{ ROW("bluetooth-device-dfu-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach)",
-	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 0b 17 01 00 00 00 44 46 55", USER, FLASH, DENY) },
+	      "bluetooth:046d:b02a", WRITE, 0x11, "11 ff 0b 17 01 00 00 00 44 46 55", USER, FLASH, DENY), .hidpp = &bluetooth_mouse },
 	{ ROW("fwupd-writes-bolt-bootloader", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_write_firmware_pkt)",
-	      "usb:046d:ab07", WRITE, 0x11, "11 ff 03 47 00 01 02 03 04 05 06 07", FWUPD, FLASH, ALLOW) },
+	      "usb:046d:ab07", WRITE, 0x11, "11 ff 03 47 00 01 02 03 04 05 06 07", FWUPD, FLASH, ALLOW), .hidpp = &bolt_bootloader },
 	{ ROW("bolt-bootloader-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_write_firmware_pkt)",
-	      "usb:046d:ab07", WRITE, 0x11, "11 ff 03 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY) },
+	      "usb:046d:ab07", WRITE, 0x11, "11 ff 03 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY), .hidpp = &bolt_bootloader },
 	{ ROW("paired-device-dfu-data-in-its-bootloader", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_write_firmware_dfu_img, fu_logitech_hidpp_device_write_firmware_pkt)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0e 17 10 11 12 13 14 15 16 17", USER, FLASH, DENY), .gap = INDEX_GAP },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0e 17 10 11 12 13 14 15 16 17", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2_in_bootloader },
 	{ ROW("paired-device-rdfu-start", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_start_dfu)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 17 00 00 00 00 00 00 00 00 00 00 00", USER, FLASH, DENY), .gap = RDFU_GAP },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 17 00 00 00 00 00 00 00 00 00 00 00", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("paired-device-rdfu-transfer", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_transfer_pkt)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY), .gap = RDFU_GAP },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("paired-device-rdfu-apply", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_apply_dfu)",
-	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 37 00 00", USER, FLASH, DENY), .gap = RDFU_GAP },
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 37 00 00", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("fwupd-writes-paired-device-dfu-data-in-its-bootloader", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_write_firmware_dfu_img, fu_logitech_hidpp_device_write_firmware_pkt)",
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0e 17 10 11 12 13 14 15 16 17", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2_in_bootloader },
+	{ ROW("fwupd-starts-paired-device-rdfu", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_start_dfu)",
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 17 00 00 00 00 00 00 00 00 00 00 00", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("fwupd-transfers-paired-device-rdfu-data", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_transfer_pkt)",
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 47 00 01 02 03 04 05 06 07", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("fwupd-applies-paired-device-rdfu", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_apply_dfu)",
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0d 37 00 00", FWUPD, FLASH, ALLOW), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("paired-device-dfu-control-without-the-magic-refused-to-a-user", "setDfuControl with another dfuControlParam than fwupd's", "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_detach): the same function, parameter 01",
+	      "usb:046d:c548", WRITE, 0x11, "11 02 0c 17 01 01 00 00 44 46 55", USER, FLASH, DENY), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("bluetooth-device-rdfu-at-another-device-index-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_start_dfu), sent to device index 1 of a device that answered as FF only: every feature but IRoot is refused there",
+	      "bluetooth:046d:b02a", WRITE, 0x11, "11 01 0d 17 00 00 00 00", USER, FLASH, DENY), .hidpp = &bluetooth_mouse },
+	{ ROW("solaar-sets-smartshift-on-a-learned-device", SOLAAR, "lib/logitech_receiver/settings_templates.py (SmartShift, write_fnid 0x10), base.py (request): another feature of the device whose DFU features the rules name",
+	      "usb:046d:c548", WRITE, 0x10, "10 02 0b 1a 02 1e 00", USER, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("solaar-asks-getfeature-at-a-device-index-that-has-not-answered", SOLAAR, "lib/logitech_receiver/hidpp20.py (FeaturesArray.get_feature: IRoot getFeature), base.py (request)",
+	      "usb:046d:c548", WRITE, 0x10, "10 03 00 0a 00 d1 00", USER, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("solaar-sets-smartshift-at-a-device-index-that-has-not-answered", SOLAAR, "lib/logitech_receiver/settings_templates.py (SmartShift, write_fnid 0x10), base.py (request): held back until the device at index 3 tells its features",
+	      "usb:046d:c548", WRITE, 0x10, "10 03 0b 1a 02 1e 00", USER, HELD, DENY), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("rdfu-at-a-device-index-that-has-not-answered-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_transfer_pkt), to a device paired after the receiver was asked",
+	      "usb:046d:c52b", WRITE, 0x11, "11 04 0d 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY), .hidpp = &receiver_alone },
 
 	/* Nordic nRF Desktop (frame: ID, recipient, event ID, status, length, data) */
 	{ ROW("fwupd-fetches-nordic-dfu-info", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_fwinfo)",
@@ -546,6 +617,7 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 	free(name);	/* the device has no name: nothing points into it */
 	dev.name = NULL;
 	dev.descriptor_known = true;
+	dev.hidpp = r->hidpp;
 	if (r->usage) {
 		dev.usages = &r->usage;
 		dev.n_usages = 1;
@@ -624,6 +696,7 @@ static void replay_current(void)
 static void print_summary(void)
 {
 	unsigned int play[2] = {}, flash_refused = 0, flash_trusted = 0, flash_other = 0, gaps = 0;
+	unsigned int held = 0;
 
 	if (!shipped || load_error[0])
 		return;
@@ -642,6 +715,8 @@ static void print_summary(void)
 		refused = v.action == HID_RULE_DENY && v.enforced;
 		if (r->use == PLAY)
 			play[refused]++;
+		else if (r->use == HELD)
+			held += refused;
 		else if (refused)
 			flash_refused++;
 		else if (r->sender == FWUPD || r->sender == VALVE_UPDATER)
@@ -649,8 +724,8 @@ static void print_summary(void)
 		else
 			flash_other++;
 	}
-	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to the trusted updaters (fwupd.service, jupiter-controller-update.service), %u allowed to any other sender; %u known gaps (SKIP)",
-		 play[0], play[1], flash_refused, flash_trusted, flash_other, gaps);
+	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to the trusted updaters (fwupd.service, jupiter-controller-update.service), %u allowed to any other sender; %u ordinary requests held back at HID++ device indexes that have not told their features; %u known gaps (SKIP)",
+		 play[0], play[1], flash_refused, flash_trusted, flash_other, held, gaps);
 }
 
 int main(int argc, char **argv)

@@ -86,7 +86,7 @@ cat >"$tmp/classes/20-serial.json" <<'JSON'
 JSON
 
 run_case check_shipped_policies_are_clean 0 \
-	"policy OK: 10 files, 19 rule sets, 79 rules, 0 warnings" -- --check --config-dir "$repo/policies"
+	"policy OK: 10 files, 19 rule sets, 81 rules, 0 warnings" -- --check --config-dir "$repo/policies"
 run_case check_reports_warnings_but_passes 0 \
 	"$tmp/vendor/20-pad.json:3:12: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (line 2: devices[0].rules[0]) comes first and matches every request it does" \
 	"policy OK: 2 files, 2 rule sets, 3 rules, 1 warning" -- --check --config-dir "$tmp/vendor"
@@ -182,8 +182,25 @@ run_case explain_refuses_a_relative_executable 1 \
 	"hid-policyd: --executable \"sh\": expected an absolute path" \
 	-- "${explain_senders[@]}" --executable sh
 run_case sender_options_go_with_explain 2 \
-	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
+	"hid-policyd: --device, --usage, --uniq, --phys, --interface, --descriptor-sha256, --descriptor, --hidpp-feature, --request, --report, --id, --payload, --user, --group, --executable, --origin and --unit go with --explain" \
 	-- --check --config-dir "$tmp/senders" --user root
+
+# the shipped Logitech rules name HID++ features: a dry run is told what
+# the device answered, and without it the device index is unknown
+run_case explain_hidpp_request_names_the_index_the_device_told 0 \
+	"HID++ request: device index 0x02, feature index 0x0d: the device told feature 0x00D1 is at 0x0d" \
+	-- --explain --config-dir "$repo/policies" --device usb:046d:c548 --request output_report \
+	--id 0x11 --payload "11 02 0d 47 00 01" --origin user --unit session-2.scope \
+	--hidpp-feature 2:00d1=0d --hidpp-feature 2:00d0=0 --hidpp-feature 2:c1=0c \
+	--hidpp-feature 2:c2=0 --hidpp-feature 2:c3=0
+run_case explain_hidpp_request_of_an_unknown_device_index 0 \
+	"HID++ request: device index 0x02, feature index 0x0d: device index 0x02 has not told its features: a rule naming a feature takes every feature index but IRoot's (0) there" \
+	-- --explain --config-dir "$repo/policies" --device usb:046d:c548 --request output_report \
+	--id 0x11 --payload "11 02 0d 47 00 01" --origin user --unit session-2.scope
+run_case explain_refuses_a_hidpp_feature_of_no_device_index 1 \
+	"hid-policyd: --hidpp-feature \"7:00d1=0d\": expected DEVICE_INDEX:FEATURE=INDEX in hex, the device index ff or 1-6, e.g. 2:00d0=0e" \
+	-- --explain --config-dir "$repo/policies" --device usb:046d:c548 --request output_report \
+	--id 0x11 --hidpp-feature 7:00d1=0d
 
 # only fwupd may update, written on a machine without fwupd: a dry run
 # assumes what the rules name is there and says so, and decides as the

@@ -170,6 +170,38 @@ static void long_payload_values_are_split_into_four_byte_conditions(void)
 	}
 }
 
+/* A NOT condition (HID_RULE_COND_F_NOT), which the compiler writes for a
+ * rule naming a HID++ feature: the masked bytes must be present and not
+ * all equal to the value. */
+static void a_not_condition_holds_when_a_byte_differs_and_the_bytes_are_there(void)
+{
+	struct hid_device_rules r = {
+		.n_rules = 1,
+		.default_action = HID_RULE_ALLOW,
+		.rules[0] = {
+			.kinds = HID_RULE_KIND_OUTPUT_REPORT,
+			.action = HID_RULE_DENY,
+			.err = EPERM,
+			.n_conds = 1,
+			.conds[0] = { .offset = 2, .len = 2, .flags = HID_RULE_COND_F_NOT,
+				      .value = { 0x00, 0x10 }, .mask = { 0xff, 0xf0 } },
+		},
+	};
+
+	memset(r.rules[0].report_ids, 0xff, sizeof(r.rules[0].report_ids));
+	/* both bytes equal under the mask: the condition does not hold */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x00, 0x1f }, 4).rule, -1);
+	/* one byte differs, the other equal: it holds */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x0e, 0x17 }, 4).rule, 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x00, 0x27 }, 4).rule, 0);
+	/* the first byte differs but the second is past the end: it does not hold */
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x0e }, 3).rule, -1);
+	/* without the flag, the same condition holds on the equal bytes only */
+	r.rules[0].conds[0].flags = 0;
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x00, 0x1f }, 4).rule, 0);
+	CHECK_EQ(eval(&r, HID_RULE_KIND_OUTPUT_REPORT, 0x11, (const uint8_t[]){ 0x11, 0x02, 0x0e, 0x17 }, 4).rule, -1);
+}
+
 static void audit_mode_logs_but_does_not_enforce(void)
 {
 	struct hid_device_rules r;
@@ -816,6 +848,7 @@ static const struct test_case tests[] = {
 	{ "payload_conditions_filter_by_command_byte", payload_conditions_filter_by_command_byte },
 	{ "short_payload_does_not_match_a_condition_past_its_end", short_payload_does_not_match_a_condition_past_its_end },
 	{ "long_payload_values_are_split_into_four_byte_conditions", long_payload_values_are_split_into_four_byte_conditions },
+	{ "a_not_condition_holds_when_a_byte_differs_and_the_bytes_are_there", a_not_condition_holds_when_a_byte_differs_and_the_bytes_are_there },
 	{ "audit_mode_logs_but_does_not_enforce", audit_mode_logs_but_does_not_enforce },
 	{ "audit_rule_set_next_to_enforcing_one_audits_only_its_rules", audit_rule_set_next_to_enforcing_one_audits_only_its_rules },
 	{ "audit_rule_set_first_does_not_shadow_an_enforcing_rule", audit_rule_set_first_does_not_shadow_an_enforcing_rule },
