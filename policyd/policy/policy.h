@@ -38,8 +38,9 @@
 #define POLICY_HIDPP_RULE_CONDS	(HID_RULES_MAX_CONDS - 2)
 /* The compiled rules one "hidpp_feature" rule can take on a device, at
  * most: one per feature on each device index of common/hidpp.h's slots,
- * and three for the device indexes that are none (policy_compile.c). */
-#define POLICY_HIDPP_RULE_COPIES(n_features) (HIDPP_DEVICE_SLOTS * (size_t)(n_features) + 3)
+ * three for the device indexes that are none, and two that keep IRoot
+ * questions with software ID 0 to root (policy_compile.c). */
+#define POLICY_HIDPP_RULE_COPIES(n_features) (HIDPP_DEVICE_SLOTS * (size_t)(n_features) + 5)
 
 /* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
 #ifndef POLICY_VENDOR_DIR

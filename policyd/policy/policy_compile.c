@@ -130,12 +130,47 @@ static struct hid_rule *next_copy(struct copies *c, const struct hid_rule *base)
  * every device index. At most HIDPP_DEVICE_SLOTS copies per feature and
  * three: POLICY_HIDPP_RULE_COPIES(), what policy_capacity.c counts.
  */
+/*
+ * The daemon learns the indexes by asking IRoot getFeature with software
+ * ID 0 (hid/hidpp_learn.h), and takes an answer with that software ID for
+ * its own. Another process asking with software ID 0 just before it could
+ * have its answer (a harmless feature's index) taken for the DFU
+ * feature's, which would then pass. So a rule that refuses features also
+ * refuses, to every sender but root, IRoot questions with software ID 0:
+ * HID++ reserves that ID for the device's own notifications, and no client
+ * (Solaar, fwupd, the kernel) asks with it.
+ */
+static void guard_daemon_questions(const struct hid_rule *base, struct copies *c)
+{
+	static const struct hid_rule_sender root = {
+		.fields = HID_SENDER_F_USER, .n_uids = 1, .uids = { 0 },
+	};
+	struct hid_rule *hr;
+
+	if (base->action != HID_RULE_DENY)
+		return;
+	if ((hr = next_copy(c, base))) {
+		hr->action = HID_RULE_ALLOW;
+		hr->err = 0;
+		hr->sender = root;
+		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
+		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
+	}
+	if ((hr = next_copy(c, base))) {
+		memset(&hr->sender, 0, sizeof(hr->sender));
+		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
+		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
+	}
+}
+
 static void compile_hidpp_rule(const struct policy_rule *pr, const struct policy_device *dev,
 			       const struct hid_rule *base, struct copies *c)
 {
 	const struct hidpp_features *t = dev->hidpp;
 	struct hid_rule *hr;
 	uint8_t index;
+
+	guard_daemon_questions(base, c);
 
 	if (!t || !(t->answered & ((1u << HIDPP_DEVICE_SLOTS) - 1))) {
 		if ((hr = next_copy(c, base)))

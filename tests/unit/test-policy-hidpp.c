@@ -62,9 +62,10 @@ static void the_learned_index_is_refused_and_the_other_features_pass(void)
 
 	dev.hidpp = &paired_on_2;
 	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
-	/* 2 features at device index 2; one copy for each of 1, 3-6; the
+	/* two keeping IRoot questions with software ID 0 to root; 2
+	 * features at device index 2; one copy for each of 1, 3-6; the
 	 * receiver has neither feature: none; three for the other indexes */
-	CHECK_EQ(r.n_rules, 2 + 5 + 3);
+	CHECK_EQ(r.n_rules, 2 + 2 + 5 + 3);
 	for (unsigned i = 0; i < r.n_rules; i++)
 		CHECK_EQ(r.rules[i].index, 0);
 	/* fwupd's DFU data packet and RDFU start at device index 2 */
@@ -102,10 +103,10 @@ static void without_answers_every_feature_but_iroot_is_taken(void)
 	for (int pass = 0; pass < 2; pass++) {
 		dev.hidpp = pass ? &none : NULL;
 		CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
-		CHECK_EQ(r.n_rules, 1);
-		CHECK_EQ(r.rules[0].n_conds, 1);
-		CHECK_EQ(r.rules[0].conds[0].offset, 2);
-		CHECK_EQ(r.rules[0].conds[0].flags, HID_RULE_COND_F_NOT);
+		CHECK_EQ(r.n_rules, 2 + 1);
+		CHECK_EQ(r.rules[2].n_conds, 1);
+		CHECK_EQ(r.rules[2].conds[0].offset, 2);
+		CHECK_EQ(r.rules[2].conds[0].flags, HID_RULE_COND_F_NOT);
 		CHECK_EQ(decide(&r, "11 02 0e 17 10 11"), HID_RULE_DENY);
 		CHECK_EQ(decide(&r, "11 ff 0a 3b 00"), HID_RULE_DENY);
 		CHECK_EQ(decide(&r, "10 02 00 0f 00 d0 00"), HID_RULE_ALLOW);
@@ -161,9 +162,9 @@ static void the_rules_own_conditions_stay_and_narrow_the_device_indexes(void)
 
 	dev.hidpp = &t;
 	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
-	/* 0xFF's copy only */
-	CHECK_EQ(r.n_rules, 1);
-	CHECK_EQ(r.rules[0].n_conds, 4);
+	/* the two for software ID 0, and 0xFF's copy only */
+	CHECK_EQ(r.n_rules, 2 + 1);
+	CHECK_EQ(r.rules[2].n_conds, 4);
 	CHECK_EQ(decide(&r, "11 ff 05 17 00"), HID_RULE_DENY);
 	CHECK_EQ(decide(&r, "11 ff 05 27 00"), HID_RULE_ALLOW);
 	CHECK_EQ(decide(&r, "11 ff 04 17 00"), HID_RULE_ALLOW);
@@ -198,12 +199,12 @@ static void each_feature_a_device_rule_names_is_asked_once(void)
 	policy_free(p);
 }
 
-/* Each rule naming N features counts as 7 N + 3 compiled rules: a rule
+/* Each rule naming N features counts as 7 N + 5 compiled rules: a rule
  * set that could overflow a device whatever it answers is refused when
  * it is read, never when the device answers. */
 static void a_policy_that_can_overflow_on_some_device_is_refused_at_load(void)
 {
-	/* 3 rules of 2 features: 3 x 17 = 51 */
+	/* 3 rules of 2 features: 3 x 19 = 57 */
 	static const char fits[] =
 		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x046d'}, 'rules': ["
 		"{'name': 'a', 'request': 'output_report', 'report_id': '0x11', 'hidpp_feature': ['0xd0', '0xd1'], 'action': 'deny'},"
@@ -214,9 +215,9 @@ static void a_policy_that_can_overflow_on_some_device_is_refused_at_load(void)
 	char doc[4096];
 	struct policy *p;
 
-	/* plus 13 plain rules on the Bolt receiver: 64, the most */
+	/* plus 7 plain rules on the Bolt receiver: 64, the most */
 	snprintf(doc, sizeof(doc), "%s", fits);
-	for (int i = 0; i < 13; i++)
+	for (int i = 0; i < 7; i++)
 		snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc),
 			 "%s{'name': 'r%d', 'request': 'output_report', 'report_id': %d, 'action': 'deny'}",
 			 i ? "," : "", i, 0x20 + i);
@@ -226,16 +227,16 @@ static void a_policy_that_can_overflow_on_some_device_is_refused_at_load(void)
 	policy_free(p);
 	diag_done(&d);
 
-	/* 14: a device 046D:C548 could get 65 */
+	/* 8: a device 046D:C548 could get 65 */
 	d = (struct diag){};
 	doc[strlen(doc) - 4] = '\0';
-	strcat(doc, ",{'name': 'r13', 'request': 'output_report', 'report_id': '0x40', 'action': 'deny'}]}]}");
+	strcat(doc, ",{'name': 'r7', 'request': 'output_report', 'report_id': '0x40', 'action': 'deny'}]}]}");
 	p = load_text("t.json", doc, &d);
 	CHECK(!p, "65 compiled rules on one device were accepted");
-	CHECK_MESSAGES(&d, "t.json:1:38: devices[0].match: a device usb:046D:C548 would get 65 rules, more than the 64 a device holds, from the matches t.json:1:38: devices[0].match (51 rules), t.json:1:444: devices[1].match (14 rules); narrow them or merge their rule sets' rules");
+	CHECK_MESSAGES(&d, "t.json:1:38: devices[0].match: a device usb:046D:C548 would get 65 rules, more than the 64 a device holds, from the matches t.json:1:38: devices[0].match (57 rules), t.json:1:444: devices[1].match (8 rules); narrow them or merge their rule sets' rules");
 	diag_done(&d);
 
-	/* one rule set alone: 4 rules of 4 features take 4 x 31 */
+	/* one rule set alone: 4 rules of 4 features take 4 x 33 */
 	d = (struct diag){};
 	p = load_text("t.json",
 		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x046d'}, 'rules': ["
@@ -244,8 +245,8 @@ static void a_policy_that_can_overflow_on_some_device_is_refused_at_load(void)
 		"{'name': 'c', 'request': 'output_report', 'report_id': '0x12', 'hidpp_feature': ['0xd0', '0xd1', '0xc1', '0xc2'], 'action': 'deny'},"
 		"{'name': 'd', 'request': 'set_report', 'report_type': 'output', 'report_id': '0x11', 'hidpp_feature': ['0xd0', '0xd1', '0xc1', '0xc2'], 'action': 'deny'}]}]}",
 		&d);
-	CHECK(!p, "124 compiled rules were accepted");
-	CHECK_MESSAGES(&d, "t.json:1:28: devices[0]: 4 rules can take 124 on a device (a rule naming HID++ features takes one per feature on each of the 7 device indexes, and 3 more), more than the 64 a device can hold");
+	CHECK(!p, "132 compiled rules were accepted");
+	CHECK_MESSAGES(&d, "t.json:1:28: devices[0]: 4 rules can take 132 on a device (a rule naming HID++ features takes one per feature on each of the 7 device indexes, and 5 more), more than the 64 a device can hold");
 	diag_done(&d);
 }
 
@@ -373,7 +374,48 @@ static void explain_names_the_learned_index_or_the_unknown_device_index(void)
 	policy_free(p);
 }
 
+
+/* The daemon asks with software ID 0 and takes answers with it for its
+ * own: a deny rule naming features keeps IRoot questions with software ID
+ * 0 to root, so that no other process can have its answer taken for one. */
+static uint8_t eval_as(const struct hid_device_rules *r, const uint8_t *q, size_t len,
+		       const struct policy_sender_id *who)
+{
+	struct policy_request req = {
+		.kind = HID_RULE_KIND_OUTPUT_REPORT, .report_id = q[0], .data = q, .len = len,
+		.sender = who,
+	};
+	struct policy_verdict v;
+
+	policy_evaluate(r, &req, &v);
+	return v.action;
+}
+
+static void iroot_questions_with_software_id_0_are_roots(void)
+{
+	struct policy *p = load_clean(dfu_deny);
+	struct policy_device dev = BOLT;
+	struct hid_device_rules r;
+	uint8_t q[7] = { 0x10, 0x02, 0x00, 0x00, 0x00, 0xd1, 0x00 };
+	const struct policy_sender_id root = { .known = true, .uid = 0, .gid = 0 },
+		user = { .known = true, .uid = 1000, .gid = 1000 };
+
+	dev.hidpp = &paired_on_2;
+	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &root), HID_RULE_ALLOW);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_DENY);
+	/* a client's own software ID passes, from anyone */
+	q[3] = 0x07;
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_ALLOW);
+	/* getFeature is function 0: IRoot's ping (function 1) with software
+	 * ID 0 is no question the daemon asks */
+	q[3] = 0x10;
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_ALLOW);
+	policy_free(p);
+}
+
 static const struct test_case tests[] = {
+	{ "iroot_questions_with_software_id_0_are_roots", iroot_questions_with_software_id_0_are_roots },
 	{ "the_learned_index_is_refused_and_the_other_features_pass", the_learned_index_is_refused_and_the_other_features_pass },
 	{ "without_answers_every_feature_but_iroot_is_taken", without_answers_every_feature_but_iroot_is_taken },
 	{ "a_missing_answer_leaves_the_device_index_unknown", a_missing_answer_leaves_the_device_index_unknown },
