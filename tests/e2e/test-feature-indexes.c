@@ -152,17 +152,27 @@ static int send_long(int fd, uint8_t device, uint8_t feature, uint8_t function_s
 	return write(fd, m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : errno;
 }
 
-/* Until TIMEOUT_MS: wait for a message to DEVICE's FEATURE index to pass. */
-static int wait_passes(int fd, uint8_t device, uint8_t feature, int timeout_ms)
+/* Until TIMEOUT_MS: wait for a message to DEVICE's FEATURE index to
+ * pass (the daemon has its answers). When it does not, say what the
+ * daemon said and what reached the device. */
+static int wait_passes(struct policyd_case *c, uint8_t device, uint8_t feature, int timeout_ms)
 {
+	char text[4096];
+	ssize_t n;
 	int r = -1;
 
 	for (int waited = 0; waited < timeout_ms; waited += 50) {
-		r = send_long(fd, device, feature, 0x17);
+		r = send_long(c->fd, device, feature, 0x17);
 		if (r == 0)
 			return 0;
 		usleep(50000);
 	}
+	n = read_file(c->run.stderr_log, text, sizeof(text) - 1);
+	text[n > 0 ? n : 0] = '\0';
+	test_log("the device got %lu output reports, %lu SET_REPORTs, %u questions with software ID 0; the daemon said:\n%s",
+		 uhid_dev_count(&c->dev, UHID_DEV_OUTPUT, -1),
+		 uhid_dev_count(&c->dev, UHID_DEV_SET_REPORT, -1),
+		 atomic_load(&receiver.questions_sw0), text);
 	return r;
 }
 
@@ -172,7 +182,7 @@ static void features_are_refused_where_the_device_said_they_are(void)
 
 	start_receiver(&c);
 	/* 2 answered: RDFU at 0x0d; another feature there passes */
-	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(wait_passes(&c, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK(atomic_load(&receiver.questions_sw0) > 0, "the daemon asked nothing with software ID 0");
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x17), EPERM);
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x47), EPERM);
@@ -184,7 +194,9 @@ static void features_are_refused_where_the_device_said_they_are(void)
 	CHECK_EQ(send_long(c.fd, 0x01, 0x00, 0x07), 0);
 	/* the receiver itself answered as HID++ 1.0: its registers pass */
 	CHECK_EQ(send_long(c.fd, 0xff, 0x83, 0xb5), 0);
-	/* what was refused never reached the device */
+	/* what was refused never reached the device (output reports reach
+	 * it after write() returned: the earlier ones first) */
+	usleep(500000);
 	uhid_dev_clear(&c.dev);
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x37), EPERM);
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0e, 0x37), 0);
@@ -202,7 +214,7 @@ static void a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force
 	struct policyd_case c;
 
 	start_receiver(&c);
-	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(wait_passes(&c, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK_EQ(send_long(c.fd, 0x01, 0x03, 0x17), EPERM);
 
 	/* device 1 wakes up in its bootloader: DFU at 0x03 */
@@ -210,7 +222,7 @@ static void a_device_that_connects_is_asked_and_its_bootloader_table_is_in_force
 	receiver.devices[1] = (struct paired){ .awake = true, .dfu = 0x03, .rdfu = 0 };
 	pthread_mutex_unlock(&receiver.lock);
 	CHECK_OK(uhid_dev_send_input(&c.dev, connected, sizeof(connected)));
-	CHECK_EQ(wait_passes(c.fd, 0x01, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(wait_passes(&c, 0x01, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK_EQ(send_long(c.fd, 0x01, 0x03, 0x17), EPERM);
 	/* RDFU's old index at 2 is still refused, 2's others pass */
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x17), EPERM);
@@ -226,7 +238,7 @@ static void an_iroot_question_with_software_id_0_from_another_process_is_refused
 	int st;
 
 	start_receiver(&c);
-	CHECK_EQ(wait_passes(c.fd, 0x02, 0x05, 5000 * test_slow_factor()), 0);
+	CHECK_EQ(wait_passes(&c, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	/* from a process that is not root: refused; a client's own software
 	 * ID passes */
 	pid = fork();

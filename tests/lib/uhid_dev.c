@@ -145,12 +145,12 @@ static void take_request(struct uhid_dev *dev, enum uhid_dev_request req, uint8_
 		dev->on_request(dev, &copy, dev->userdata);
 }
 
+/* The USB and Bluetooth backends' requests: the hook sees them as uhid's
+ * (before a GET_REPORT is answered from the replies set). */
 void uhid_dev_record(struct uhid_dev *dev, enum uhid_dev_request req, uint8_t rtype,
 		     uint8_t rnum, const void *data, size_t size)
 {
-	pthread_mutex_lock(&dev->lock);
-	record(dev, req, rtype, rnum, data, size);
-	pthread_mutex_unlock(&dev->lock);
+	take_request(dev, req, rtype, rnum, data, size);
 }
 
 void uhid_dev_get_reply(struct uhid_dev *dev, uint8_t rnum, struct uhid_get_reply *out)
