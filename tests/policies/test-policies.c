@@ -52,7 +52,10 @@
  *   impostor/REQ        from a process in x.slice/fwupd.service, is refused
  *                       as refused/REQ is;
  *   lookalike/REQ       every refused, audited and fwupd request passes on
- *                       the lookalike, which has no firewall and no record.
+ *                       the lookalike, which has no firewall and no record;
+ *   ids-VVVV-PPPP/REQ   (the other IDs the rule set names for the family)
+ *                       a replica with those IDs is protected and refuses
+ *                       every refused request as refused/REQ.
  *
  * A family is one entry of the table below. Every allowed request is one a
  * public source sends, named in the comment above it (doc/devices.md has
@@ -77,6 +80,7 @@
 #define SUITE "policies"
 #define MAX_REPORTS 12		/* report declarations per family */
 #define MAX_REQUESTS 10		/* requests per list of a family */
+#define MAX_MORE_IDS 8		/* other IDs of a family */
 #define REQ_PREFIX 16		/* bytes of a request the table spells out */
 #define RDESC_MAX 256
 #define OTHER_VENDOR 0x1234
@@ -141,6 +145,10 @@ struct family {
 	/* Requests fwupd's plugin sends that the rules refuse to every other
 	 * sender: .rule names the rule that refuses them. */
 	struct request fwupd[MAX_REQUESTS];
+	/* Other IDs the rule set names for the family (vendor 0 ends the
+	 * list): a replica with each must be protected and refuse the
+	 * refused requests too. */
+	struct ids { uint16_t vendor, product; } more_ids[MAX_MORE_IDS];
 };
 
 #define REQ(k, n, l, ...) .kind = (k), .name = (n), .len = (l), .data = { __VA_ARGS__ }
@@ -547,6 +555,8 @@ static const struct family families[] = {
 			      0x06, 0x00, 0x52, 0x06, 0x18, 0x00, 0x01, 0x02, 0x03),
 			  DENIED("nordic-deny-config-set") },
 		},
+		/* the Lenovo keyboard fwupd's nordic-hid.quirk names */
+		.more_ids = { { 0x17ef, 0x62cc } },
 	},
 	{
 		.name = "pixart-rf",
@@ -777,6 +787,13 @@ static const struct family families[] = {
 			      0x41, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
 			  DENIED("pixart-tp-deny-burst-write") },
 		},
+		/* the other touchpads of fwupd's pixart-tp.quirk (4F07: the
+		 * next family) */
+		.more_ids = {
+			{ 0x093a, 0x0239 }, { 0x093a, 0x0274 }, { 0x093a, 0x0360 },
+			{ 0x093a, 0x1343 }, { 0x093a, 0x3307 }, { 0x093a, 0x3317 },
+			{ 0x093a, 0x3601 },
+		},
 	},
 	{
 		/* A PixArt touchpad with a haptic controller behind it, here on
@@ -867,6 +884,7 @@ static const struct family families[] = {
 			      0x05, 0x26, 0x53, 0x11, 0x03, 0x02, 0x00, 0x01, 0x02, 0x03),
 			  DENIED("legion-go-deny-upgrade") },
 		},
+		.more_ids = { { 0x17ef, 0x61ec }, { 0x17ef, 0x61ed }, { 0x17ef, 0x61ee } },
 	},
 	{
 		/* Legion Go S controller: commands written with the command in
@@ -911,6 +929,7 @@ static const struct family families[] = {
 			      0xe1, 0x55, 0x50, 0x47, 0x52, 0x41, 0x44, 0x45, 0x01),
 			  DENIED("legion-go-s-deny-start-iap") },
 		},
+		.more_ids = { { 0x1a86, 0xe311 } },
 	},
 	{
 		/* The Legion Go S controller's IAP bootloader: TLV frames, tag in
@@ -1003,6 +1022,7 @@ static const struct family families[] = {
 			      0x5a, 0xe0, 0x32, 0x93, 0x00, 0x00),
 			  DENIED("asus-ally-deny-pre-update-6") },
 		},
+		.more_ids = { { 0x0b05, 0x1b4c } },
 	},
 	{
 		/* The ROG Ally X's ITE bootloader: feature reports C4 (reset into
@@ -1025,6 +1045,7 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-c4-flash-reset", 64, 0xc4, 0x00, 0x00),
 			  DENIED("asus-ally-bootloader-deny-writes") },
 		},
+		.more_ids = { { 0x048d, 0x89db } },
 	},
 };
 
@@ -1100,7 +1121,9 @@ enum device_role {
 	LOOKALIKE,		/* the family's IDs, the lookalike's collection */
 };
 
-static void create_device(struct uhid_dev *dev, const struct family *f, enum device_role role)
+/* IDS: the replica's vendor and product, when not the family's. */
+static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum device_role role,
+			      const struct ids *ids)
 {
 	static const char *const roles[] = {
 		[REPLICA] = "replica", [OTHER_VENDOR_DEVICE] = "other vendor's",
@@ -1111,14 +1134,19 @@ static void create_device(struct uhid_dev *dev, const struct family *f, enum dev
 		.backend = backend,
 		.name = role == OTHER_VENDOR_DEVICE ? "hid-policy generic test device" : f->product_name,
 		.bus = f->bus,
-		.vendor = role == OTHER_VENDOR_DEVICE ? OTHER_VENDOR : f->vendor,
-		.product = role == OTHER_VENDOR_DEVICE ? OTHER_PRODUCT : f->product,
+		.vendor = role == OTHER_VENDOR_DEVICE ? OTHER_VENDOR : ids ? ids->vendor : f->vendor,
+		.product = role == OTHER_VENDOR_DEVICE ? OTHER_PRODUCT : ids ? ids->product : f->product,
 		.rdesc = rdesc,
 		.rdesc_size = build_rdesc(f, collection_of(f, role == LOOKALIKE), rdesc, sizeof(rdesc)),
 	};
 	int r = uhid_dev_create(dev, &cfg);
 
 	CHECK(r == 0, "%s: cannot create the %s device: %s", f->name, roles[role], strerror(-r));
+}
+
+static void create_device(struct uhid_dev *dev, const struct family *f, enum device_role role)
+{
+	create_device_ids(dev, f, role, NULL);
 }
 
 static void check_line(bool ok, const char *what, const char *req)
@@ -1461,6 +1489,27 @@ static void create_pair(struct uhid_dev *before, enum device_role role, struct u
 	CHECK(n_failed_checks == 0, "%s: the replicas are not set up as the checks need", f->name);
 }
 
+/* A replica with one of the family's other IDS: protected, and the
+ * refused requests refused (ids-VVVV-PPPP/...). */
+static void check_more_ids(const struct ids *ids)
+{
+	const struct family *f = current;
+	struct uhid_dev dev;
+	char what[32];
+	int fd;
+
+	snprintf(what, sizeof(what), "ids-%04x-%04x", ids->vendor, ids->product);
+	create_device_ids(&dev, f, REPLICA, ids);
+	check_line(policyd_said(&daemon_run, dev.sysname, ATTACH_TIMEOUT_MS) &&
+		   firewall_instance_count(dev.hid_id) == 1, what, "replica-is-protected");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
+		check_refused_from(&dev, fd, &f->refused[i], NULL, what);
+	close(fd);
+	uhid_dev_destroy(&dev);
+}
+
 static void test_family(void)
 {
 	const struct family *f = current;
@@ -1494,6 +1543,8 @@ static void test_family(void)
 		uhid_dev_destroy(&dev);
 		uhid_dev_destroy(&other);
 	}
+	for (size_t i = 0; i < MAX_MORE_IDS && f->more_ids[i].vendor; i++)
+		check_more_ids(&f->more_ids[i]);
 	CHECK(n_failed_checks == 0, "%s: %u check(s) failed", f->name, n_failed_checks);
 }
 
