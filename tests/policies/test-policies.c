@@ -890,7 +890,10 @@ static const struct family families[] = {
 		/* Legion Go S controller: commands written with the command in
 		 * byte 0, on the interface with vendor collection 0xFFA0:0x0001,
 		 * which the rule set matches besides the IDs (1A86 is WCH's). The
-		 * lookalike: the same IDs, another vendor collection. */
+		 * lookalike: the same IDs, another vendor collection. No public
+		 * source shows that collection's reports: this descriptor numbers
+		 * them with the commands the daemons and fwupd write, as the rule
+		 * set's report IDs take them to be. */
 		.name = "lenovo-legion-go-s",
 		.product_name = "Legion Go S",
 		.bus = BUS_USB, .vendor = 0x1a86, .product = 0xe310,
