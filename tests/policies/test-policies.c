@@ -10,7 +10,18 @@
  *     descriptor declaring the report IDs it uses (on uhid, on the
  *     family's real bus; a Bluetooth family's replica is a USB device on
  *     USB, as its devices are when plugged in);
- *   - a device of another vendor (1234:5678) with the same descriptor.
+ *   - a device of another vendor (1234:5678) with the same descriptor;
+ *   - where the rule set matches a collection of the descriptor besides
+ *     the IDs (the handhelds: 1A86 is a generic chip vendor's ID), a
+ *     lookalike: the family's IDs, another collection (then a second
+ *     replica beside it: the USB backend has two controllers).
+ *
+ * Senders: this process (in the cgroup2 root: no unit), and children it
+ * moves into two cgroups it makes once the daemon runs, as systemd does
+ * when a unit starts (the guest runs no systemd): system.slice/
+ * fwupd.service, the unit fwupd's rules name, and x.slice/fwupd.service,
+ * a cgroup of the same name elsewhere. The daemon must see the unit start
+ * (fwupd-service-cgroup-is-followed) before any family runs.
  *
  * Every replica is bound to hid-generic, as the rules are checked through
  * hidraw: the vendor drivers of these IDs (hid-playstation, hid-nintendo,
@@ -32,13 +43,32 @@
  *                       request with a zero byte in front, report ID 0 to
  *                       the firewall, is refused too or reaches the device
  *                       as written, never as the refused report: usbhid
- *                       leaves a leading zero out.
+ *                       leaves a leading zero out;
+ *   fwupd/REQ           (requests of a fwupd plugin the rules refuse to
+ *                       everyone but fwupd.service) sent from a process in
+ *                       system.slice/fwupd.service, it reaches the device
+ *                       byte for byte;
+ *   not-fwupd/REQ       the same from this process, and
+ *   impostor/REQ        from a process in x.slice/fwupd.service, is refused
+ *                       as refused/REQ is;
+ *   lookalike/REQ       every refused, audited and fwupd request passes on
+ *                       the lookalike, which has no firewall and no record;
+ *   ids-VVVV-PPPP/REQ   (the other IDs the rule set names for the family)
+ *                       a replica with those IDs is protected and refuses
+ *                       every refused request as refused/REQ.
  *
  * A family is one entry of the table below. Every allowed request is one a
  * public source sends, named in the comment above it (doc/devices.md has
- * the tables); refused ones follow the rule descriptions in policies/.
+ * the tables); refused ones follow the rule descriptions in policies/, and
+ * are what the updaters send (tests/unit/test-client-replay.c has the
+ * rows, with their sources). The HID++ 2.0 DFU feature's data and RDFU
+ * are left out: the rules cannot name them yet (their feature index is
+ * the device's own; the replay's known gaps).
  */
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hidraw.h>
 #include <linux/input.h>
@@ -50,6 +80,7 @@
 #define SUITE "policies"
 #define MAX_REPORTS 12		/* report declarations per family */
 #define MAX_REQUESTS 10		/* requests per list of a family */
+#define MAX_MORE_IDS 8		/* other IDs of a family */
 #define REQ_PREFIX 16		/* bytes of a request the table spells out */
 #define RDESC_MAX 256
 #define OTHER_VENDOR 0x1234
@@ -57,6 +88,13 @@
 #define ATTACH_TIMEOUT_MS 30000	/* hotplug attach loads nothing, but TCG is slow */
 #define AUDIT_TIMEOUT_MS 5000
 #define OUTPUT_SETTLE_US 200000	/* output reports reach uhid after write() returns */
+#define UNIT_TIMEOUT_MS 10000	/* the daemon sees a unit's cgroup made */
+/* fwupd.service's cgroup as systemd makes it, and one of the same name
+ * elsewhere, below the cgroup2 root scripts/vm-init mounts. */
+#define CGROUP_ROOT "/sys/fs/cgroup"
+#define FWUPD_CGROUP "system.slice/fwupd.service"
+#define IMPOSTOR_CGROUP "x.slice/fwupd.service"
+#define CHILD_SETUP_FAILED 255	/* exit status of a sender that could not move */
 
 enum report_type { REPORT_INPUT, REPORT_OUTPUT, REPORT_FEATURE };
 
@@ -66,7 +104,7 @@ enum report_type { REPORT_INPUT, REPORT_OUTPUT, REPORT_FEATURE };
 struct report_decl {
 	enum report_type type;
 	uint8_t id;
-	uint8_t size;
+	uint16_t size;
 };
 
 enum request_kind {
@@ -82,7 +120,7 @@ enum request_kind {
 struct request {
 	const char *name;	/* NULL ends a list */
 	enum request_kind kind;
-	uint8_t len;		/* whole buffer, byte 0 is the report ID (0 when unnumbered) */
+	uint16_t len;		/* whole buffer, byte 0 is the report ID (0 when unnumbered) */
 	uint8_t data[REQ_PREFIX]; /* its first bytes; the rest are zero */
 	const char *rule;	/* refused, audited: the rule the audit record names */
 	int err;		/* refused: the errno the caller gets */
@@ -93,10 +131,24 @@ struct family {
 	const char *product_name;
 	uint16_t bus;
 	uint16_t vendor, product;
+	/* The application collection of the descriptor, where the rule set
+	 * matches by it (0: vendor-defined 0xFF00, usage 1). */
+	uint16_t usage_page, usage;
+	/* Where it does: a device with the family's IDs whose collection is
+	 * this one instead, which the rule set must leave alone (page 0:
+	 * none). */
+	uint16_t lookalike_page, lookalike_usage;
 	struct report_decl reports[MAX_REPORTS]; /* size 0 ends the list */
 	struct request refused[MAX_REQUESTS];
 	struct request audited[MAX_REQUESTS];
 	struct request allowed[MAX_REQUESTS];
+	/* Requests fwupd's plugin sends that the rules refuse to every other
+	 * sender: .rule names the rule that refuses them. */
+	struct request fwupd[MAX_REQUESTS];
+	/* Other IDs the rule set names for the family (vendor 0 ends the
+	 * list): a replica with each must be protected and refuse the
+	 * refused requests too. */
+	struct ids { uint16_t vendor, product; } more_ids[MAX_MORE_IDS];
 };
 
 #define REQ(k, n, l, ...) .kind = (k), .name = (n), .len = (l), .data = { __VA_ARGS__ }
@@ -337,6 +389,17 @@ static const struct family families[] = {
 			{ REQ(IOCTL_OUTPUT, "ioctl-output-10-ff80f0-icp-enter-dfu", 7,
 			      0x10, 0xff, 0x80, 0xf0, 0x49, 0x43, 0x50),
 			  DENIED("logitech-unifying-deny-dfu-mode") },
+			/* A paired device (index 1) through the receiver: HID++ 2.0
+			 * setDfuControl(enterDfu, "DFU"), function 1 of the
+			 * DfuControl feature at the index the device gave it (0x0c
+			 * here), software ID 7 (fwupd fu-logitech-hidpp-device.c
+			 * fu_logitech_hidpp_device_detach) */
+			{ REQ(WRITE_OUTPUT, "write-output-11-01-paired-device-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-01-paired-device-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
 		},
 		.allowed = {
 			/* hid-logitech-dj logi_dj_recv_switch_to_dj_mode: HID++
@@ -354,6 +417,24 @@ static const struct family families[] = {
 			 * device 1: root feature, function 1 | software ID 1, ping 0x5a */
 			{ REQ(WRITE_OUTPUT, "write-output-10-01-get-protocol-version", 7,
 			      0x10, 0x01, 0x00, 0x11, 0x00, 0x00, 0x5a) },
+			/* Solaar receiver.py Receiver.set_lock: open the pairing lock */
+			{ REQ(WRITE_OUTPUT, "write-output-10-ff80b2-open-pairing-lock", 7,
+			      0x10, 0xff, 0x80, 0xb2, 0x01, 0x00, 0x00) },
+			/* Solaar settings_templates.py AdjustableDpi: function 3 of
+			 * the paired mouse's feature 0x0a */
+			{ REQ(WRITE_OUTPUT, "write-output-10-01-set-mouse-dpi", 7,
+			      0x10, 0x01, 0x0a, 0x3b, 0x00, 0x06, 0x40) },
+		},
+		.fwupd = {
+			/* fwupd fu-logitech-hidpp-runtime-unifying.c
+			 * fu_logitech_hidpp_runtime_unifying_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-10-ff80f0-icp-enter-dfu", 7,
+			      0x10, 0xff, 0x80, 0xf0, 0x49, 0x43, 0x50),
+			  DENIED("logitech-unifying-deny-dfu-mode") },
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-11-01-paired-device-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
 		},
 	},
 	{
@@ -373,6 +454,14 @@ static const struct family families[] = {
 			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-ff82f501-pre-enter-dfu", 20,
 			      0x11, 0xff, 0x82, 0xf5, 0x01, 0, 0, 0, 0x50, 0x52, 0x45),
 			  DENIED("logitech-bolt-deny-dfu-control") },
+			/* a paired device (index 2) through the receiver (fwupd
+			 * fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach) */
+			{ REQ(WRITE_OUTPUT, "write-output-11-02-paired-device-enter-dfu", 20,
+			      0x11, 0x02, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-02-paired-device-enter-dfu", 20,
+			      0x11, 0x02, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
 		},
 		.allowed = {
 			/* hid-logitech-dj logi_dj_recv_query_hidpp_devices (the Bolt
@@ -393,6 +482,24 @@ static const struct family families[] = {
 			/* hid-logitech-hidpp hidpp_root_get_protocol_version to paired device 2 */
 			{ REQ(WRITE_OUTPUT, "write-output-10-02-get-protocol-version", 7,
 			      0x10, 0x02, 0x00, 0x11, 0x00, 0x00, 0x5a) },
+			/* Solaar receiver.py Receiver.discover */
+			{ REQ(WRITE_OUTPUT, "write-output-10-ff80c0-start-discovery", 7,
+			      0x10, 0xff, 0x80, 0xc0, 0x1e, 0x01, 0x00) },
+			/* Solaar receiver.py Receiver.pair_device */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff82c1-pair-device", 20,
+			      0x11, 0xff, 0x82, 0xc1, 0x01, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05,
+			      0x06, 0x00, 0x14) },
+		},
+		.fwupd = {
+			/* fwupd fu-logitech-hidpp-runtime-bolt.c
+			 * fu_logitech_hidpp_runtime_bolt_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff82f501-pre-enter-dfu", 20,
+			      0x11, 0xff, 0x82, 0xf5, 0x01, 0, 0, 0, 0x50, 0x52, 0x45),
+			  DENIED("logitech-bolt-deny-dfu-control") },
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-11-02-paired-device-enter-dfu", 20,
+			      0x11, 0x02, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
 		},
 	},
 	{
@@ -434,6 +541,22 @@ static const struct family families[] = {
 			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-config-fetch", 30,
 			      0x07, 0x00, 0x41, 0x07) },
 		},
+		.fwupd = {
+			/* fwupd fu-nordic-hid-cfg-channel.c
+			 * fu_nordic_hid_cfg_channel_dfu_start: a SET of the dfu
+			 * module's start option (event 0x51 here) with the image's
+			 * size and checksum */
+			{ REQ(SET_FEATURE, "set-feature-06-status-06-dfu-start", 30,
+			      0x06, 0x00, 0x51, 0x06, 0x0c, 0x00, 0x10, 0x00, 0x00),
+			  DENIED("nordic-deny-config-set") },
+			/* fu_nordic_hid_cfg_channel_write_firmware_chunk: a
+			 * chunk as long as the 30-byte report holds */
+			{ REQ(SET_FEATURE, "set-feature-06-status-06-dfu-data", 30,
+			      0x06, 0x00, 0x52, 0x06, 0x18, 0x00, 0x01, 0x02, 0x03),
+			  DENIED("nordic-deny-config-set") },
+		},
+		/* the Lenovo keyboard fwupd's nordic-hid.quirk names */
+		.more_ids = { { 0x17ef, 0x62cc } },
 	},
 	{
 		.name = "pixart-rf",
@@ -471,6 +594,15 @@ static const struct family families[] = {
 			/* fwupd fu-pxi-ble-device.c fw_get_info (FU_PXI_DEVICE_CMD_FW_GET_INFO) */
 			{ REQ(SET_FEATURE, "set-feature-07-23-fw-get-info", 32, 0x07, 0x23) },
 		},
+		.fwupd = {
+			/* fwupd fu-pixart-rf-ble-device.c fu_pixart_rf_ble_device_fw_ota_init */
+			{ REQ(SET_FEATURE, "set-feature-07-10-ota-init", 32, 0x07, 0x10),
+			  DENIED("pixart-deny-ota-init") },
+			/* fu_pixart_rf_ble_device_fw_upgrade */
+			{ REQ(SET_FEATURE, "set-feature-07-18-fw-upgrade", 32, 0x07, 0x18, 0x00, 0x80,
+			      0x00, 0x00, 0x34, 0x12),
+			  DENIED("pixart-deny-fw-upgrade") },
+		},
 	},
 	{
 		.name = "primax",
@@ -504,6 +636,419 @@ static const struct family families[] = {
 			/* fwupd fu-pxi-ble-device.c: the reply to every command */
 			{ REQ(GET_FEATURE, "get-feature-07-ota-status", 32, 0x07) },
 		},
+		.fwupd = {
+			/* fwupd fu-pixart-rf-receiver-device.c
+			 * fu_pixart_rf_receiver_device_fw_upgrade, fu-pixart-rf-common.c
+			 * fu_pixart_rf_composite_receiver_cmd */
+			{ REQ(SET_FEATURE, "set-feature-03-65-18-receiver-fw-upgrade", 32,
+			      0x03, 0x5a, 0x65, 0x0e, 0x02, 0x00, 0x18, 0x03, 0x0c, 0x18),
+			  DENIED("pixart-deny-receiver-fw-upgrade") },
+		},
+	},
+	{
+		/* A mouse or keyboard paired to a receiver, on the node
+		 * hid-logitech-dj gives it (vendor 046D, its wireless product
+		 * ID, bus USB): the K780 keyboard fwupd's logitech-hidpp.quirk
+		 * names. HID++ reports 0x10 and 0x11 beside its keyboard input. */
+		.name = "logitech-paired-device",
+		.product_name = "Logitech K780",
+		.bus = BUS_USB, .vendor = 0x046d, .product = 0x405b,
+		.reports = {
+			{ REPORT_INPUT, 0x01, 8 },
+			{ REPORT_INPUT, 0x10, 7 }, { REPORT_INPUT, 0x11, 20 },
+			{ REPORT_OUTPUT, 0x10, 7 }, { REPORT_OUTPUT, 0x11, 20 },
+		},
+		.refused = {
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach:
+			 * setDfuControl(enterDfu, "DFU") at index 0x0c, device index 1 */
+			{ REQ(WRITE_OUTPUT, "write-output-11-01-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-01-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+		},
+		.allowed = {
+			/* hid-logitech-hidpp hidpp_root_get_protocol_version */
+			{ REQ(WRITE_OUTPUT, "write-output-10-01-get-protocol-version", 7,
+			      0x10, 0x01, 0x00, 0x11, 0x00, 0x00, 0x5a) },
+			/* Solaar base.py ping */
+			{ REQ(WRITE_OUTPUT, "write-output-10-01-ping", 7,
+			      0x10, 0x01, 0x00, 0x1b, 0x00, 0x00, 0x5a) },
+		},
+		.fwupd = {
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-11-01-enter-dfu", 20,
+			      0x11, 0x01, 0x0c, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+		},
+	},
+	{
+		/* A Logitech device connected directly over Bluetooth LE (the M650
+		 * mouse of fwupd's logitech-hidpp.quirk): HID++ 2.0 in long
+		 * report 0x11 alone, device index FF. */
+		.name = "logitech-bluetooth-le",
+		.product_name = "M650 L Mouse",
+		.bus = BUS_BLUETOOTH, .vendor = 0x046d, .product = 0xb02a,
+		.reports = {
+			{ REPORT_INPUT, 0x02, 8 },
+			{ REPORT_INPUT, 0x11, 20 }, { REPORT_OUTPUT, 0x11, 20 },
+		},
+		.refused = {
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach:
+			 * DfuControl at index 0x0b */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff-enter-dfu", 20,
+			      0x11, 0xff, 0x0b, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-ff-enter-dfu", 20,
+			      0x11, 0xff, 0x0b, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+		},
+		.allowed = {
+			/* Solaar base.py ping */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff-ping", 20,
+			      0x11, 0xff, 0x00, 0x1b, 0x00, 0x00, 0x5a) },
+		},
+		.fwupd = {
+			/* fwupd fu-logitech-hidpp-device.c fu_logitech_hidpp_device_detach */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff-enter-dfu", 20,
+			      0x11, 0xff, 0x0b, 0x17, 0x01, 0x00, 0x00, 0x00, 0x44, 0x46, 0x55),
+			  DENIED("logitech-hidpp-deny-enter-dfu") },
+		},
+	},
+	{
+		/* The Bolt receiver's bootloader: the HID++ 2.0 DFU feature,
+		 * device index FF (fwupd's quirk force-receiver-id). */
+		.name = "logitech-bolt-bootloader",
+		.product_name = "Logitech Bolt Bootloader",
+		.bus = BUS_USB, .vendor = 0x046d, .product = 0xab07,
+		.reports = {
+			{ REPORT_INPUT, 0x10, 7 }, { REPORT_INPUT, 0x11, 20 },
+			{ REPORT_OUTPUT, 0x10, 7 }, { REPORT_OUTPUT, 0x11, 20 },
+		},
+		.refused = {
+			/* fwupd fu-logitech-hidpp-device.c
+			 * fu_logitech_hidpp_device_write_firmware_pkt: command 4
+			 * (data) of the DFU feature at index 3 */
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff03-dfu-data", 20,
+			      0x11, 0xff, 0x03, 0x47, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
+			  DENIED("logitech-bolt-bootloader-deny-writes") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-11-ff03-dfu-data", 20,
+			      0x11, 0xff, 0x03, 0x47, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
+			  DENIED("logitech-bolt-bootloader-deny-writes") },
+		},
+		.fwupd = {
+			{ REQ(WRITE_OUTPUT, "write-output-11-ff03-dfu-data", 20,
+			      0x11, 0xff, 0x03, 0x47, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
+			  DENIED("logitech-bolt-bootloader-deny-writes") },
+		},
+	},
+	{
+		/* A laptop's PixArt touchpad on I2C (fwupd's pixart-tp plugin):
+		 * feature 0x42 one system register (42, address, bank, value; bank
+		 * bit 0x10 reads), 0x43 a user register, 0x41 a 256-byte burst. */
+		.name = "pixart-touchpad",
+		.product_name = "PIXA3854:00 093A:0343 Touchpad",
+		.bus = BUS_I2C, .vendor = 0x093a, .product = 0x0343,
+		.reports = {
+			{ REPORT_INPUT, 0x01, 30 }, { REPORT_FEATURE, 0x41, 257 },
+			{ REPORT_FEATURE, 0x42, 4 }, { REPORT_FEATURE, 0x43, 4 },
+		},
+		.refused = {
+			/* fwupd fu-pixart-tp-device.c fu_pixart_tp_device_reset: bank 1
+			 * registers 0x2C = AA, then 0x2D = CC (bootloader) */
+			{ REQ(SET_FEATURE, "set-feature-42-2c-suspend-key", 4, 0x42, 0x2c, 0x01, 0xaa),
+			  DENIED("pixart-tp-deny-register-write") },
+			{ REQ(SET_FEATURE, "set-feature-42-2d-bootloader-key", 4, 0x42, 0x2d, 0x01, 0xcc),
+			  DENIED("pixart-tp-deny-register-write") },
+			/* fu_pixart_tp_device_flash_execute: bank 4 register 0x56 = 1 */
+			{ REQ(SET_FEATURE, "set-feature-42-56-flash-execute", 4, 0x42, 0x56, 0x04, 0x01),
+			  DENIED("pixart-tp-deny-register-write") },
+			/* fu_pixart_tp_device_register_burst_write */
+			{ REQ(SET_FEATURE, "set-feature-41-sram-burst", 257,
+			      0x41, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
+			  DENIED("pixart-tp-deny-burst-write") },
+			/* fu_pixart_tp_device_register_user_write: the CRC trigger */
+			{ REQ(SET_FEATURE, "set-feature-43-82-crc-trigger", 4, 0x43, 0x82, 0x00, 0x02),
+			  DENIED("pixart-tp-deny-user-register-write") },
+		},
+		.allowed = {
+			/* fwupd fu-pixart-tp-device.c fu_pixart_tp_device_register_read:
+			 * the part ID, bank 0 | 0x10 (read), then the reply */
+			{ REQ(SET_FEATURE, "set-feature-42-78-register-read", 4, 0x42, 0x78, 0x10, 0x00) },
+			{ REQ(GET_FEATURE, "get-feature-42-register-value", 4, 0x42) },
+		},
+		.fwupd = {
+			/* fwupd fu-pixart-tp-device.c fu_pixart_tp_device_detach */
+			{ REQ(SET_FEATURE, "set-feature-42-2d-bootloader-key", 4, 0x42, 0x2d, 0x01, 0xcc),
+			  DENIED("pixart-tp-deny-register-write") },
+			/* fu_pixart_tp_device_write_sram_256b */
+			{ REQ(SET_FEATURE, "set-feature-41-sram-burst", 257,
+			      0x41, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07),
+			  DENIED("pixart-tp-deny-burst-write") },
+		},
+		/* the other touchpads of fwupd's pixart-tp.quirk (4F07: the
+		 * next family) */
+		.more_ids = {
+			{ 0x093a, 0x0239 }, { 0x093a, 0x0274 }, { 0x093a, 0x0360 },
+			{ 0x093a, 0x1343 }, { 0x093a, 0x3307 }, { 0x093a, 0x3317 },
+			{ 0x093a, 0x3601 },
+		},
+	},
+	{
+		/* A PixArt touchpad with a haptic controller behind it, here on
+		 * USB (the rule set matches both buses): feature 0xCC carries
+		 * the haptic controller's frames (5A, target 2C, RMI function). */
+		.name = "pixart-touchpad-haptic",
+		.product_name = "PixArt Touchpad",
+		.bus = BUS_USB, .vendor = 0x093a, .product = 0x4f07,
+		.reports = {
+			{ REPORT_INPUT, 0x01, 30 }, { REPORT_FEATURE, 0x42, 4 },
+			{ REPORT_FEATURE, 0xcc, 64 },
+		},
+		.refused = {
+			/* fwupd fu-pixart-tp-device.c fu_pixart_tp_device_reset */
+			{ REQ(SET_FEATURE, "set-feature-42-2d-bootloader-key", 4, 0x42, 0x2d, 0x01, 0xcc),
+			  DENIED("pixart-tp-deny-register-write") },
+			/* fu-pixart-tp-haptic-device.c
+			 * fu_pixart_tp_haptic_device_tf_write_rmi_cmd: upgrade mode */
+			{ REQ(SET_FEATURE, "set-feature-cc-5a2c00-upgrade-mode", 64,
+			      0xcc, 0x5a, 0x2c, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01),
+			  DENIED("pixart-tp-deny-haptic-write") },
+			/* fu_pixart_tp_haptic_device_tf_write_rmi_with_packet */
+			{ REQ(SET_FEATURE, "set-feature-cc-5a2c04-upgrade-data", 64,
+			      0xcc, 0x5a, 0x2c, 0x04, 0x02, 0x00, 0x44, 0x00, 0x10, 0x00, 0x01, 0x00),
+			  DENIED("pixart-tp-deny-haptic-write") },
+		},
+		.allowed = {
+			/* fu_pixart_tp_haptic_device_tf_read_rmi: the version */
+			{ REQ(SET_FEATURE, "set-feature-cc-5a2c0b-read", 64,
+			      0xcc, 0x5a, 0x2c, 0x0b, 0x07, 0x00, 0x02, 0x00, 0x03, 0x00) },
+			/* fu_pixart_tp_device_register_read */
+			{ REQ(SET_FEATURE, "set-feature-42-78-register-read", 4, 0x42, 0x78, 0x10, 0x00) },
+		},
+		.fwupd = {
+			/* fu_pixart_tp_haptic_device_tf_write_rmi_cmd */
+			{ REQ(SET_FEATURE, "set-feature-cc-5a2c00-upgrade-mode", 64,
+			      0xcc, 0x5a, 0x2c, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01),
+			  DENIED("pixart-tp-deny-haptic-write") },
+		},
+	},
+	{
+		/* Legion Go 2 controller: output report 0x05 = length, main ID,
+		 * sub ID, device, parameters; HHD also writes report 0x04. */
+		.name = "lenovo-legion-go-2",
+		.product_name = "Legion Controller for Windows",
+		.bus = BUS_USB, .vendor = 0x17ef, .product = 0x61eb,
+		.reports = {
+			{ REPORT_INPUT, 0x04, 64 }, { REPORT_OUTPUT, 0x04, 64 },
+			{ REPORT_OUTPUT, 0x05, 64 },
+		},
+		.refused = {
+			/* fwupd fu-legion-hid-device.c fu_legion_hid_device_upgrade_start:
+			 * main ID 0x53, sub ID 0x11, MCU (1), step 1, start (0x50) */
+			{ REQ(WRITE_OUTPUT, "write-output-05-5311-upgrade-start", 64,
+			      0x05, 0x0e, 0x53, 0x11, 0x01, 0x01, 0x08, 0x50, 0x00, 0x12, 0x34,
+			      0x00, 0x40, 0x00, 0x01),
+			  DENIED("legion-go-deny-upgrade") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-05-5311-upgrade-start", 64,
+			      0x05, 0x0e, 0x53, 0x11, 0x03, 0x01, 0x08, 0x50, 0x00, 0x12, 0x34,
+			      0x00, 0x40, 0x00, 0x01),
+			  DENIED("legion-go-deny-upgrade") },
+			/* fu_legion_hid_device_upgrade_write_data_chunk */
+			{ REQ(WRITE_OUTPUT, "write-output-05-5311-upgrade-data", 64,
+			      0x05, 0x26, 0x53, 0x11, 0x03, 0x02, 0x00, 0x01, 0x02, 0x03),
+			  DENIED("legion-go-deny-upgrade") },
+		},
+		.allowed = {
+			/* HHD legion_go/tablet/hid.py rgb_set_profile */
+			{ REQ(WRITE_OUTPUT, "write-output-05-72-rgb-profile", 64,
+			      0x05, 0x0c, 0x72, 0x01, 0x03, 0x01, 0xff, 0x00, 0x00, 0x3f, 0x00,
+			      0x03, 0x01) },
+			/* HHD controller_enable_gyro */
+			{ REQ(WRITE_OUTPUT, "write-output-05-6a-enable-gyro", 64,
+			      0x05, 0x06, 0x6a, 0x02, 0x03, 0x01, 0x01) },
+			/* HHD controller_factory_reset */
+			{ REQ(WRITE_OUTPUT, "write-output-04-05-factory-reset", 64,
+			      0x04, 0x05, 0x05, 0x01, 0x01, 0x03, 0x01) },
+			/* fwupd fu-legion-hid-device.c fu_legion_hid_device_get_version_internal */
+			{ REQ(WRITE_OUTPUT, "write-output-05-79-get-version", 64,
+			      0x05, 0x05, 0x79, 0x01, 0x01, 0x01) },
+		},
+		.fwupd = {
+			{ REQ(WRITE_OUTPUT, "write-output-05-5311-upgrade-start", 64,
+			      0x05, 0x0e, 0x53, 0x11, 0x01, 0x01, 0x08, 0x50, 0x00, 0x12, 0x34,
+			      0x00, 0x40, 0x00, 0x01),
+			  DENIED("legion-go-deny-upgrade") },
+			{ REQ(WRITE_OUTPUT, "write-output-05-5311-upgrade-data", 64,
+			      0x05, 0x26, 0x53, 0x11, 0x03, 0x02, 0x00, 0x01, 0x02, 0x03),
+			  DENIED("legion-go-deny-upgrade") },
+		},
+		.more_ids = { { 0x17ef, 0x61ec }, { 0x17ef, 0x61ed }, { 0x17ef, 0x61ee } },
+	},
+	{
+		/* Legion Go S controller: commands written with the command in
+		 * byte 0, on the interface with vendor collection 0xFFA0:0x0001,
+		 * which the rule set matches besides the IDs (1A86 is WCH's). The
+		 * lookalike: the same IDs, another vendor collection. No public
+		 * source shows that collection's reports: this descriptor numbers
+		 * them with the commands the daemons and fwupd write, as the rule
+		 * set's report IDs take them to be. */
+		.name = "lenovo-legion-go-s",
+		.product_name = "Legion Go S",
+		.bus = BUS_USB, .vendor = 0x1a86, .product = 0xe310,
+		.usage_page = 0xffa0, .usage = 0x0001,
+		.lookalike_page = 0xff00, .lookalike_usage = 0x0001,
+		.reports = {
+			{ REPORT_INPUT, 0x04, 64 }, { REPORT_OUTPUT, 0x01, 64 },
+			{ REPORT_OUTPUT, 0x04, 64 }, { REPORT_OUTPUT, 0x10, 64 },
+			{ REPORT_OUTPUT, 0x12, 64 }, { REPORT_OUTPUT, 0xe1, 64 },
+		},
+		.refused = {
+			/* fwupd fu-legion-hid2-device.c fu_legion_hid2_device_detach:
+			 * E1 "UPGRADE" 01 */
+			{ REQ(WRITE_OUTPUT, "write-output-e1-start-iap", 64,
+			      0xe1, 0x55, 0x50, 0x47, 0x52, 0x41, 0x44, 0x45, 0x01),
+			  DENIED("legion-go-s-deny-start-iap") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-e1-start-iap", 64,
+			      0xe1, 0x55, 0x50, 0x47, 0x52, 0x41, 0x44, 0x45, 0x01),
+			  DENIED("legion-go-s-deny-start-iap") },
+		},
+		.allowed = {
+			/* HHD legion_go/slim/hid.py config_device: OS detection off */
+			{ REQ(WRITE_OUTPUT, "write-output-04-09-os-detection", 64, 0x04, 0x09, 0x00) },
+			/* HHD rgb_load_profile */
+			{ REQ(WRITE_OUTPUT, "write-output-10-02-rgb-profile", 64, 0x10, 0x02, 0x03) },
+			/* HHD config_device: turbo */
+			{ REQ(WRITE_OUTPUT, "write-output-12-10-turbo", 64, 0x12, 0x10, 0x01) },
+			/* InputPlumber legos/xinput_driver.rs haptic_rumble */
+			{ REQ(WRITE_OUTPUT, "write-output-04-00-rumble", 64,
+			      0x04, 0x00, 0x08, 0x00, 0x40, 0x40, 0x00, 0x00, 0x00) },
+			/* fwupd fu-legion-hid2-device.c fu_legion_hid2_device_ensure_version */
+			{ REQ(WRITE_OUTPUT, "write-output-01-get-version", 64, 0x01, 0x00, 0x00, 0x00) },
+		},
+		.fwupd = {
+			{ REQ(WRITE_OUTPUT, "write-output-e1-start-iap", 64,
+			      0xe1, 0x55, 0x50, 0x47, 0x52, 0x41, 0x44, 0x45, 0x01),
+			  DENIED("legion-go-s-deny-start-iap") },
+		},
+		.more_ids = { { 0x1a86, 0xe311 } },
+	},
+	{
+		/* The Legion Go S controller's IAP bootloader: TLV frames, tag in
+		 * bytes 0-1 (5A80 unlock, 5A81 data), in a vendor-defined
+		 * collection, which the rule set matches besides the IDs. The
+		 * lookalike: the same IDs, a consumer-control collection. */
+		.name = "lenovo-legion-go-s-iap",
+		.product_name = "Legion Go S IAP",
+		.bus = BUS_USB, .vendor = 0x1a86, .product = 0xfe10,
+		.lookalike_page = 0x000c, .lookalike_usage = 0x0001,
+		.reports = {
+			{ REPORT_INPUT, 0x80, 64 }, { REPORT_OUTPUT, 0x80, 64 },
+			{ REPORT_OUTPUT, 0x81, 64 }, { REPORT_OUTPUT, 0x83, 64 },
+		},
+		.refused = {
+			/* fwupd fu-legion-hid2-iap-device.c
+			 * fu_legion_hid2_iap_device_unlock_flash */
+			{ REQ(WRITE_OUTPUT, "write-output-80-5a-unlock", 64, 0x80, 0x5a, 0x00, 0x00),
+			  DENIED("legion-go-s-iap-deny-writes") },
+			{ REQ(IOCTL_OUTPUT, "ioctl-output-80-5a-unlock", 64, 0x80, 0x5a, 0x00, 0x00),
+			  DENIED("legion-go-s-iap-deny-writes") },
+			/* fu_legion_hid2_iap_device_write_data_chunks */
+			{ REQ(WRITE_OUTPUT, "write-output-81-5a-data", 64,
+			      0x81, 0x5a, 0x3c, 0x00, 0x00, 0x01, 0x02, 0x03),
+			  DENIED("legion-go-s-iap-deny-writes") },
+		},
+		.fwupd = {
+			{ REQ(WRITE_OUTPUT, "write-output-80-5a-unlock", 64, 0x80, 0x5a, 0x00, 0x00),
+			  DENIED("legion-go-s-iap-deny-writes") },
+			{ REQ(WRITE_OUTPUT, "write-output-81-5a-data", 64,
+			      0x81, 0x5a, 0x3c, 0x00, 0x00, 0x01, 0x02, 0x03),
+			  DENIED("legion-go-s-iap-deny-writes") },
+		},
+	},
+	{
+		/* ROG Ally: the N-KEY interface, vendor collection 0xFF31:0x0076
+		 * (fwupd's asus-hid checks it), report 0x5A as a feature report
+		 * (fwupd) and written (HHD); the rule set matches page 0xFF31
+		 * besides the IDs. The lookalike: the same IDs, page 0xFF00. */
+		.name = "asus-rog-ally",
+		.product_name = "ASUSTeK COMPUTER INC. N-KEY Device",
+		.bus = BUS_USB, .vendor = 0x0b05, .product = 0x1abe,
+		.usage_page = 0xff31, .usage = 0x0076,
+		.lookalike_page = 0xff00, .lookalike_usage = 0x0001,
+		.reports = {
+			{ REPORT_INPUT, 0x5a, 64 }, { REPORT_OUTPUT, 0x5a, 64 },
+			{ REPORT_FEATURE, 0x5a, 64 },
+		},
+		.refused = {
+			/* fwupd fu-asus-hid-device.c fu_asus_hid_device_detach:
+			 * PreUpdate, PreUpdate2, PreUpdate5, PreUpdate6 */
+			{ REQ(SET_FEATURE, "set-feature-5a-05002000-pre-update", 64,
+			      0x5a, 0x05, 0x00, 0x20, 0x00, 0x20),
+			  DENIED("asus-ally-deny-pre-update") },
+			{ REQ(SET_FEATURE, "set-feature-5a-07092000-pre-update-2", 64,
+			      0x5a, 0x07, 0x09, 0x20, 0x00, 0x01),
+			  DENIED("asus-ally-deny-pre-update-2") },
+			{ REQ(SET_FEATURE, "set-feature-5a-080b2600-pre-update-5", 64,
+			      0x5a, 0x08, 0x0b, 0x26, 0x00, 0x01, 0x02),
+			  DENIED("asus-ally-deny-pre-update-5") },
+			{ REQ(SET_FEATURE, "set-feature-5a-e0329300-pre-update-6", 64,
+			      0x5a, 0xe0, 0x32, 0x93, 0x00, 0x00),
+			  DENIED("asus-ally-deny-pre-update-6") },
+			/* the same written, as HHD writes its commands */
+			{ REQ(WRITE_OUTPUT, "write-output-5a-e0329300-pre-update-6", 64,
+			      0x5a, 0xe0, 0x32, 0x93, 0x00, 0x00),
+			  DENIED("asus-ally-deny-pre-update-6") },
+		},
+		.allowed = {
+			/* HHD rog_ally/hid.py switch_mode (MODE_GAME) */
+			{ REQ(WRITE_OUTPUT, "write-output-5a-d1-gamepad-mode", 64,
+			      0x5a, 0xd1, 0x01, 0x01, 0x01) },
+			/* HHD wait_for_ready */
+			{ REQ(SET_FEATURE, "set-feature-5a-d10a-wait-ready", 64, 0x5a, 0xd1, 0x0a, 0x01) },
+			/* HHD rgb_command */
+			{ REQ(WRITE_OUTPUT, "write-output-5a-b3-rgb", 64,
+			      0x5a, 0xb3, 0x00, 0x00, 0xff, 0x00, 0x00) },
+			/* fwupd fu-asus-hid-child-device.c
+			 * fu_asus_hid_child_device_ensure_version (FwVersion) */
+			{ REQ(SET_FEATURE, "set-feature-5a-05033100-fw-version", 64,
+			      0x5a, 0x05, 0x03, 0x31, 0x00, 0x20) },
+			/* fu-asus-hid-device.c fu_asus_hid_device_transfer_feature: the reply */
+			{ REQ(GET_FEATURE, "get-feature-5a-reply", 64, 0x5a) },
+		},
+		.fwupd = {
+			{ REQ(SET_FEATURE, "set-feature-5a-05002000-pre-update", 64,
+			      0x5a, 0x05, 0x00, 0x20, 0x00, 0x20),
+			  DENIED("asus-ally-deny-pre-update") },
+			{ REQ(SET_FEATURE, "set-feature-5a-e0329300-pre-update-6", 64,
+			      0x5a, 0xe0, 0x32, 0x93, 0x00, 0x00),
+			  DENIED("asus-ally-deny-pre-update-6") },
+		},
+		.more_ids = { { 0x0b05, 0x1b4c } },
+	},
+	{
+		/* The ROG Ally X's ITE bootloader: feature reports C4 (reset into
+		 * the application) and D1 (flash read command). */
+		.name = "asus-rog-ally-bootloader",
+		.product_name = "ITE Device",
+		.bus = BUS_USB, .vendor = 0x048d, .product = 0x89dc,
+		.reports = {
+			{ REPORT_FEATURE, 0xc4, 64 }, { REPORT_FEATURE, 0xd1, 64 },
+		},
+		.refused = {
+			/* fwupd fu-asus-hid-device.c fu_asus_hid_device_attach */
+			{ REQ(SET_FEATURE, "set-feature-c4-flash-reset", 64, 0xc4, 0x00, 0x00),
+			  DENIED("asus-ally-bootloader-deny-writes") },
+			/* fu_asus_hid_device_dump_firmware */
+			{ REQ(SET_FEATURE, "set-feature-d1-flash-read", 64, 0xd1, 0x00, 0x00, 0x00, 0x3a),
+			  DENIED("asus-ally-bootloader-deny-writes") },
+		},
+		.fwupd = {
+			{ REQ(SET_FEATURE, "set-feature-c4-flash-reset", 64, 0xc4, 0x00, 0x00),
+			  DENIED("asus-ally-bootloader-deny-writes") },
+		},
+		.more_ids = { { 0x048d, 0x89db } },
 	},
 };
 
@@ -513,19 +1058,34 @@ static enum test_dev_backend backend;
 static const char *suite;	/* SUITE, then SUITE/usb */
 static unsigned int n_failed_checks;
 
-/* Vendor-defined collection holding the family's reports, 8-bit fields. */
-static size_t build_rdesc(const struct family *f, uint8_t *out, size_t cap)
+/* The descriptors' application collection: the family's (usage_page 0:
+ * vendor-defined 0xFF00, usage 1) or its lookalike's. */
+struct collection {
+	uint16_t page, usage;
+};
+
+static struct collection collection_of(const struct family *f, bool lookalike)
 {
-	static const uint8_t head[] = {
-		0x06, 0x00, 0xff,	/* Usage Page (Vendor Defined 0xFF00) */
-		0x09, 0x01,		/* Usage (0x01) */
+	if (lookalike)
+		return (struct collection){ f->lookalike_page, f->lookalike_usage };
+	if (f->usage_page)
+		return (struct collection){ f->usage_page, f->usage };
+	return (struct collection){ 0xff00, 0x01 };
+}
+
+/* One application collection C holding the family's reports, 8-bit fields. */
+static size_t build_rdesc(const struct family *f, struct collection c, uint8_t *out, size_t cap)
+{
+	static const uint8_t main_item[] = {
+		[REPORT_INPUT] = 0x81, [REPORT_OUTPUT] = 0x91, [REPORT_FEATURE] = 0xb1,
+	};
+	const uint8_t head[] = {
+		0x06, c.page & 0xff, c.page >> 8,	/* Usage Page */
+		0x0a, c.usage & 0xff, c.usage >> 8,	/* Usage */
 		0xa1, 0x01,		/* Collection (Application) */
 		0x15, 0x00,		/*   Logical Minimum (0) */
 		0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
 		0x75, 0x08,		/*   Report Size (8) */
-	};
-	static const uint8_t main_item[] = {
-		[REPORT_INPUT] = 0x81, [REPORT_OUTPUT] = 0x91, [REPORT_FEATURE] = 0xb1,
 	};
 	size_t n = sizeof(head);
 
@@ -535,16 +1095,22 @@ static size_t build_rdesc(const struct family *f, uint8_t *out, size_t cap)
 		const struct report_decl *r = &f->reports[i];
 		unsigned int count = r->size - (r->id ? 1 : 0);
 
-		CHECK(count >= 1 && count <= 255, "%s: report %#x: size %u", f->name, r->id, r->size);
-		CHECK(n + 8 + 1 <= cap, "%s: descriptor longer than %zu bytes", f->name, cap);
+		CHECK(count >= 1 && count <= 0xffff, "%s: report %#x: size %u", f->name, r->id, r->size);
+		CHECK(n + 9 + 1 <= cap, "%s: descriptor longer than %zu bytes", f->name, cap);
 		if (r->id) {
 			out[n++] = 0x85;		/* Report ID */
 			out[n++] = r->id;
 		}
 		out[n++] = 0x09;			/* Usage: one per report */
 		out[n++] = (uint8_t)(i + 2);
-		out[n++] = 0x95;			/* Report Count */
-		out[n++] = (uint8_t)count;
+		if (count <= 0xff) {
+			out[n++] = 0x95;		/* Report Count */
+			out[n++] = (uint8_t)count;
+		} else {
+			out[n++] = 0x96;		/* Report Count, 2 bytes */
+			out[n++] = count & 0xff;
+			out[n++] = (uint8_t)(count >> 8);
+		}
 		out[n++] = main_item[r->type];
 		out[n++] = 0x02;			/* Data,Var,Abs */
 	}
@@ -552,22 +1118,38 @@ static size_t build_rdesc(const struct family *f, uint8_t *out, size_t cap)
 	return n;
 }
 
-static void create_device(struct uhid_dev *dev, const struct family *f, bool other_vendor)
+enum device_role {
+	REPLICA,
+	OTHER_VENDOR_DEVICE,	/* 1234:5678, the family's descriptor */
+	LOOKALIKE,		/* the family's IDs, the lookalike's collection */
+};
+
+/* IDS: the replica's vendor and product, when not the family's. */
+static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum device_role role,
+			      const struct ids *ids)
 {
+	static const char *const roles[] = {
+		[REPLICA] = "replica", [OTHER_VENDOR_DEVICE] = "other vendor's",
+		[LOOKALIKE] = "lookalike",
+	};
 	uint8_t rdesc[RDESC_MAX];
 	const struct uhid_dev_config cfg = {
 		.backend = backend,
-		.name = other_vendor ? "hid-policy generic test device" : f->product_name,
+		.name = role == OTHER_VENDOR_DEVICE ? "hid-policy generic test device" : f->product_name,
 		.bus = f->bus,
-		.vendor = other_vendor ? OTHER_VENDOR : f->vendor,
-		.product = other_vendor ? OTHER_PRODUCT : f->product,
+		.vendor = role == OTHER_VENDOR_DEVICE ? OTHER_VENDOR : ids ? ids->vendor : f->vendor,
+		.product = role == OTHER_VENDOR_DEVICE ? OTHER_PRODUCT : ids ? ids->product : f->product,
 		.rdesc = rdesc,
-		.rdesc_size = build_rdesc(f, rdesc, sizeof(rdesc)),
+		.rdesc_size = build_rdesc(f, collection_of(f, role == LOOKALIKE), rdesc, sizeof(rdesc)),
 	};
 	int r = uhid_dev_create(dev, &cfg);
 
-	CHECK(r == 0, "%s: cannot create the %s device: %s", f->name,
-	      other_vendor ? "other vendor's" : "replica", strerror(-r));
+	CHECK(r == 0, "%s: cannot create the %s device: %s", f->name, roles[role], strerror(-r));
+}
+
+static void create_device(struct uhid_dev *dev, const struct family *f, enum device_role role)
+{
+	create_device_ids(dev, f, role, NULL);
 }
 
 static void check_line(bool ok, const char *what, const char *req)
@@ -600,13 +1182,18 @@ static unsigned long everything_received(struct uhid_dev *dev)
 
 /* Send the request through hidraw, as a user program would; 0 or the errno.
  * buf receives the whole buffer sent. */
+static void fill_request(const struct request *r, uint8_t *buf)
+{
+	memset(buf, 0, r->len);
+	memcpy(buf, r->data, r->len < REQ_PREFIX ? r->len : REQ_PREFIX);
+}
+
 static int send_request(int fd, const struct request *r, uint8_t *buf)
 {
 	ssize_t n;
 	int ret;
 
-	memset(buf, 0, r->len);
-	memcpy(buf, r->data, r->len < REQ_PREFIX ? r->len : REQ_PREFIX);
+	fill_request(r, buf);
 	switch (r->kind) {
 	case SET_FEATURE:
 		ret = ioctl(fd, HIDIOCSFEATURE(r->len), buf);
@@ -629,6 +1216,44 @@ static int send_request(int fd, const struct request *r, uint8_t *buf)
 		return EINVAL;
 	}
 	return ret < 0 ? errno : 0;
+}
+
+/* Send the request as send_request() does, from a child process moved
+ * into CGROUP (below the cgroup2 root) first; NULL: from this process.
+ * buf receives the whole buffer sent. */
+static int send_from(const char *cgroup, int fd, const struct request *r, uint8_t *buf)
+{
+	char procs[256];
+	int status;
+	pid_t pid;
+
+	if (!cgroup)
+		return send_request(fd, r, buf);
+	fill_request(r, buf);
+	snprintf(procs, sizeof(procs), "%s/%s/cgroup.procs", CGROUP_ROOT, cgroup);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		uint8_t child_buf[UHID_DEV_REPORT_MAX];
+		int cg = open(procs, O_WRONLY | O_CLOEXEC);
+
+		/* "0": the writing process itself */
+		if (cg < 0 || write(cg, "0", 1) != 1) {
+			fprintf(stderr, "    cannot move into %s: %s\n", procs, strerror(errno));
+			_exit(CHILD_SETUP_FAILED);
+		}
+		close(cg);
+		_exit(send_request(fd, r, child_buf));
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == CHILD_SETUP_FAILED) {
+		test_log("the sender in %s did not run its request", cgroup);
+		return ECHILD;
+	}
+	return WEXITSTATUS(status);
 }
 
 /* Audit records naming this rule, device and enforcement. */
@@ -663,12 +1288,14 @@ static bool reached_device(struct uhid_dev *dev, const struct request *r,
 	return true;
 }
 
-static void check_refused(struct uhid_dev *dev, int fd, const struct request *r)
+/* Refused from the sender in CGROUP (send_from), checked as WHAT. */
+static void check_refused_from(struct uhid_dev *dev, int fd, const struct request *r,
+			       const char *cgroup, const char *what)
 {
 	uint8_t buf[UHID_DEV_REPORT_MAX];
 	unsigned long before = everything_received(dev);
 	size_t logged = audit_records(r->rule, dev->hid_id, true, 0);
-	int err = send_request(fd, r, buf);
+	int err = send_from(cgroup, fd, r, buf);
 	bool ok = true;
 
 	if (recorded_as(r->kind) == UHID_DEV_OUTPUT)
@@ -685,7 +1312,12 @@ static void check_refused(struct uhid_dev *dev, int fd, const struct request *r)
 		test_log("no enforced denial by rule %s in the audit log", r->rule);
 		ok = false;
 	}
-	check_line(ok, "refused", r->name);
+	check_line(ok, what, r->name);
+}
+
+static void check_refused(struct uhid_dev *dev, int fd, const struct request *r)
+{
+	check_refused_from(dev, fd, r, NULL, "refused");
 }
 
 static void check_audited(struct uhid_dev *dev, int fd, const struct request *r)
@@ -728,6 +1360,25 @@ static void check_allowed(struct uhid_dev *dev, int fd, const struct request *r)
 		ok = false;
 	}
 	check_line(ok, "allowed", r->name);
+}
+
+/* See fwupd/REQ at the top: a request of fwupd's plugin, sent from a
+ * process in fwupd.service's cgroup, reaches the device byte for byte. */
+static void check_from_fwupd(struct uhid_dev *dev, int fd, const struct request *r)
+{
+	uint8_t buf[UHID_DEV_REPORT_MAX];
+	unsigned long before = uhid_dev_count(dev, recorded_as(r->kind), r->data[0]);
+	int err;
+	bool ok = true;
+
+	CHECK(r->kind != GET_FEATURE, "%s: a read is no update request", r->name);
+	err = send_from(FWUPD_CGROUP, fd, r, buf);
+	if (err) {
+		test_log("errno %d (%s) from %s, expected success", err, strerror(err), FWUPD_CGROUP);
+		ok = false;
+	}
+	ok = reached_device(dev, r, buf, before) && ok;
+	check_line(ok, "fwupd", r->name);
 }
 
 /* See zero-prefixed/REQ at the top. */
@@ -773,9 +1424,9 @@ static void check_zero_prefixed(struct uhid_dev *dev, int fd, const struct reque
 	check_line(ok, "zero-prefixed", r->name);
 }
 
-/* A request the family's rules refuse or audit, sent to a device of
- * another vendor with the same reports: nothing may stand in its way. */
-static void check_other_vendor(struct uhid_dev *dev, int fd, const struct request *r)
+/* A request the family's rules refuse or audit, sent to a device they do
+ * not cover (see check_unmatched): nothing may stand in its way. */
+static void check_passes(struct uhid_dev *dev, int fd, const struct request *r, const char *what)
 {
 	uint8_t buf[UHID_DEV_REPORT_MAX];
 	unsigned long before = uhid_dev_count(dev, recorded_as(r->kind), r->data[0]);
@@ -787,31 +1438,90 @@ static void check_other_vendor(struct uhid_dev *dev, int fd, const struct reques
 		ok = false;
 	}
 	ok = reached_device(dev, r, buf, before) && ok;
-	check_line(ok, "other-vendor", r->name);
+	check_line(ok, what, r->name);
+}
+
+static bool listed(const struct request *list, const char *name)
+{
+	for (size_t i = 0; i < MAX_REQUESTS && list[i].name; i++)
+		if (!strcmp(list[i].name, name))
+			return true;
+	return false;
+}
+
+/* A device the family's rule set must leave alone (the other vendor's, the
+ * lookalike): no firewall, every refused and audited request passes, no
+ * audit record. The setup checks are named WHAT/..., the requests' WHAT/REQ. */
+static void check_unmatched(struct uhid_dev *dev, const char *what)
+{
+	const struct family *f = current;
+	const char *filters[] = { NULL, NULL };
+	char hid[48];
+	int fd;
+
+	fd = uhid_dev_open_hidraw(dev, 0);
+	CHECK_OK(fd);
+	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
+		check_passes(dev, fd, &f->refused[i], what);
+	for (size_t i = 0; i < MAX_REQUESTS && f->audited[i].name; i++)
+		check_passes(dev, fd, &f->audited[i], what);
+	for (size_t i = 0; i < MAX_REQUESTS && f->fwupd[i].name; i++)
+		if (!listed(f->refused, f->fwupd[i].name))
+			check_passes(dev, fd, &f->fwupd[i], what);
+	snprintf(hid, sizeof(hid), "device.hid_id=%d", dev->hid_id);
+	filters[0] = hid;
+	check_line(policyd_audit_count(&daemon_run, filters, 0, 0) == 0, what, "no-audit-record");
+	close(fd);
+}
+
+/* Create BEFORE (the other vendor's device, the lookalike), then the
+ * replica DEV: once the replica is protected, the daemon has handled the
+ * earlier device's uevent too. At most two at a time: the USB backend has
+ * two emulated controllers. */
+static void create_pair(struct uhid_dev *before, enum device_role role, struct uhid_dev *dev)
+{
+	const struct family *f = current;
+
+	create_device(before, f, role);
+	create_device(dev, f, REPLICA);
+	check_line(policyd_said(&daemon_run, dev->sysname, ATTACH_TIMEOUT_MS) &&
+		   firewall_instance_count(dev->hid_id) == 1, "setup",
+		   role == LOOKALIKE ? "replica-beside-lookalike-is-protected" : "replica-is-protected");
+	check_line(firewall_instance_count(before->hid_id) == 0, "setup",
+		   role == LOOKALIKE ? "lookalike-is-not-attached" : "other-vendor-is-not-attached");
+	CHECK(n_failed_checks == 0, "%s: the replicas are not set up as the checks need", f->name);
+}
+
+/* A replica with one of the family's other IDS: protected, and the
+ * refused requests refused (ids-VVVV-PPPP/...). */
+static void check_more_ids(const struct ids *ids)
+{
+	const struct family *f = current;
+	struct uhid_dev dev;
+	char what[32];
+	int fd;
+
+	snprintf(what, sizeof(what), "ids-%04x-%04x", ids->vendor, ids->product);
+	create_device_ids(&dev, f, REPLICA, ids);
+	check_line(policyd_said(&daemon_run, dev.sysname, ATTACH_TIMEOUT_MS) &&
+		   firewall_instance_count(dev.hid_id) == 1, what, "replica-is-protected");
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	CHECK_OK(fd);
+	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
+		check_refused_from(&dev, fd, &f->refused[i], NULL, what);
+	close(fd);
+	uhid_dev_destroy(&dev);
 }
 
 static void test_family(void)
 {
 	const struct family *f = current;
-	const char *other_filters[] = { NULL, NULL };
 	struct uhid_dev dev, other;
-	char other_hid[48];
-	int fd, other_fd;
+	int fd;
 
-	/* The other vendor's device first: once the replica is attached, the
-	 * daemon has handled the earlier device's uevent too. */
-	create_device(&other, f, true);
-	create_device(&dev, f, false);
-	check_line(policyd_said(&daemon_run, dev.sysname, ATTACH_TIMEOUT_MS) &&
-		   firewall_instance_count(dev.hid_id) == 1, "setup", "replica-is-protected");
-	check_line(firewall_instance_count(other.hid_id) == 0, "setup", "other-vendor-is-not-attached");
-	CHECK(n_failed_checks == 0, "%s: the replicas are not set up as the checks need", f->name);
-
+	create_pair(&other, OTHER_VENDOR_DEVICE, &dev);
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
-	other_fd = uhid_dev_open_hidraw(&other, 0);
-	CHECK_OK(other_fd);
-
 	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
 		check_refused(&dev, fd, &f->refused[i]);
 	for (size_t i = 0; i < MAX_REQUESTS && f->audited[i].name; i++)
@@ -820,21 +1530,67 @@ static void test_family(void)
 		check_allowed(&dev, fd, &f->allowed[i]);
 	for (size_t i = 0; f->reports[0].id && i < MAX_REQUESTS && f->refused[i].name; i++)
 		check_zero_prefixed(&dev, fd, &f->refused[i]);
-	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
-		check_other_vendor(&other, other_fd, &f->refused[i]);
-	for (size_t i = 0; i < MAX_REQUESTS && f->audited[i].name; i++)
-		check_other_vendor(&other, other_fd, &f->audited[i]);
-
-	snprintf(other_hid, sizeof(other_hid), "device.hid_id=%d", other.hid_id);
-	other_filters[0] = other_hid;
-	check_line(policyd_audit_count(&daemon_run, other_filters, 0, 0) == 0,
-		   "other-vendor", "no-audit-record");
-
+	for (size_t i = 0; i < MAX_REQUESTS && f->fwupd[i].name; i++) {
+		check_from_fwupd(&dev, fd, &f->fwupd[i]);
+		check_refused_from(&dev, fd, &f->fwupd[i], NULL, "not-fwupd");
+		check_refused_from(&dev, fd, &f->fwupd[i], IMPOSTOR_CGROUP, "impostor");
+	}
 	close(fd);
-	close(other_fd);
+	check_unmatched(&other, "other-vendor");
 	uhid_dev_destroy(&dev);
 	uhid_dev_destroy(&other);
+
+	if (f->lookalike_page) {
+		create_pair(&other, LOOKALIKE, &dev);
+		check_unmatched(&other, "lookalike");
+		uhid_dev_destroy(&dev);
+		uhid_dev_destroy(&other);
+	}
+	for (size_t i = 0; i < MAX_MORE_IDS && f->more_ids[i].vendor; i++)
+		check_more_ids(&f->more_ids[i]);
 	CHECK(n_failed_checks == 0, "%s: %u check(s) failed", f->name, n_failed_checks);
+}
+
+/* The cgroups the senders are moved into, parents first. */
+static const char *const cgroups[] = { "system.slice", FWUPD_CGROUP, "x.slice", IMPOSTOR_CGROUP };
+static bool cgroup_made[ARRAY_SIZE(cgroups)];
+
+/* Make fwupd.service's cgroup, as systemd does when the unit starts (the
+ * guest runs no systemd), and the impostor's. The daemon is running: it
+ * must see the unit start, as it does when fwupd is started on demand. */
+static bool make_cgroups(void)
+{
+	char path[256];
+	bool ok = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cgroups) && ok; i++) {
+		snprintf(path, sizeof(path), "%s/%s", CGROUP_ROOT, cgroups[i]);
+		if (mkdir(path, 0755) == 0) {
+			cgroup_made[i] = true;
+		} else if (errno != EEXIST || strchr(cgroups[i], '/')) {
+			/* a slice may be there (a guest with systemd), the
+			 * units must be this run's own */
+			printf("    mkdir %s: %s\n", path, strerror(errno));
+			ok = false;
+		}
+	}
+	ok = ok && policyd_said(&daemon_run, "unit fwupd.service: running", UNIT_TIMEOUT_MS);
+	printf("%s: %s/fwupd-service-cgroup-is-followed\n", ok ? "PASS" : "FAIL", SUITE);
+	return ok;
+}
+
+static void remove_cgroups(void)
+{
+	char path[256];
+
+	for (size_t i = ARRAY_SIZE(cgroups); i-- > 0;) {
+		if (!cgroup_made[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", CGROUP_ROOT, cgroups[i]);
+		/* the senders are reaped, but a cgroup empties a moment later */
+		for (int tries = 0; rmdir(path) < 0 && errno == EBUSY && tries < 100; tries++)
+			usleep(10000);
+	}
 }
 
 static bool start_daemon(void)
@@ -871,6 +1627,13 @@ int main(int argc, char **argv)
 			printf("    hid.ignore_special_drivers: %s\n", strerror(-r));
 		if (r < 0 || !start_daemon())
 			return 1;
+		if (!make_cgroups()) {
+			remove_cgroups();
+			test_dev_generic_driver_only(false);
+			policyd_stop(&daemon_run, false);
+			policyd_cleanup(&daemon_run);
+			return 1;
+		}
 	}
 	for (size_t b = 0; b < ARRAY_SIZE(runs); b++) {
 		backend = runs[b].backend;
@@ -884,6 +1647,7 @@ int main(int argc, char **argv)
 	}
 	if (!list) {
 		test_dev_generic_driver_only(false);
+		remove_cgroups();
 		policyd_stop(&daemon_run, false);
 		if (policyd_cleanup(&daemon_run) < 0) {
 			printf("FAIL: %s/cleanup-detaches-every-firewall\n", SUITE);
