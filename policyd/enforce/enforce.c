@@ -121,7 +121,8 @@ static int protect_without_rules(struct enforcer *en, struct managed_device *m,
  * told: keep asking it for the features the rules name now (none: stop). */
 static void follow_feature_indexes(struct enforcer *en, const struct policy *policy,
 				   const struct policy_device *pdev,
-				   const struct hid_dev_info *info)
+				   const struct hid_dev_info *info,
+				   const struct hid_device_rules *rules)
 {
 	uint16_t features[HIDPP_LEARN_FEATURES_MAX];
 	size_t n = policy_hidpp_features(policy, pdev, features, ELEMENTSOF(features));
@@ -131,7 +132,7 @@ static void follow_feature_indexes(struct enforcer *en, const struct policy *pol
 		    info->sysname, info->name, n, ELEMENTSOF(features));
 		n = ELEMENTSOF(features);
 	}
-	feature_indexes_follow(&en->features, info, features, n, boottime_ms());
+	feature_indexes_follow(&en->features, info, rules, features, n, boottime_ms());
 }
 
 /* Compile POLICY for a device and make the kernel enforce it: set its rules
@@ -162,7 +163,7 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 
 	pdev.hidpp = feature_indexes_of(&en->features, info->hid_id);
 	r = policy_compile(policy, &pdev, rules, &diag);
-	follow_feature_indexes(en, policy, &pdev, info);
+	follow_feature_indexes(en, policy, &pdev, info, r == 0 ? rules : NULL);
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
@@ -410,9 +411,16 @@ void enforce_end_allow(struct enforcer *en, struct exception *e, const char *rea
 /* New answers: the device's rules compiled with them, in force. */
 static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
 {
+	const struct hidpp_features *t = feature_indexes_of(&en->features, hid_id);
 	struct managed_device *m = state_find_device(en->state, hid_id);
+	char told[512];
 
-	if (m && enforce_apply(en, &m->info) < 0)
+	if (!m || !t)
+		return;
+	feature_indexes_describe(t, told, sizeof(told));
+	say(LOG_INFO, "%s (%s): HID++ feature indexes it told: %s", m->info.sysname,
+	    m->info.name, told);
+	if (enforce_apply(en, &m->info) < 0)
 		say(LOG_ERR, "%s (%s): the HID++ feature indexes it told are not in force: its rules cannot be stored",
 		    m->info.sysname, m->info.name);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <unistd.h>
 #include <syslog.h>
 
 #include "audit/say.h"
@@ -66,9 +67,31 @@ static uint8_t question_report(const struct hid_dev_info *info)
 	return 0;
 }
 
+/* Would RULES let the daemon ask with REPORT_ID? */
+static bool rules_let_us_ask(const struct hid_device_rules *rules, uint8_t report_id,
+			     uint16_t feature)
+{
+	const struct policy_sender_id self = {
+		.known = true, .uid = getuid(), .gid = getgid(),
+	};
+	uint8_t q[HIDPP_LONG_LEN] = {
+		report_id, HIDPP_DEVICE_SELF, HIDPP_ROOT_INDEX, 0x00 << 4 | HIDPP_LEARN_SW_ID,
+		(uint8_t)(feature >> 8), (uint8_t)feature,
+	};
+	struct policy_request req = {
+		.kind = HID_RULE_KIND_OUTPUT_REPORT, .report_id = report_id, .data = q,
+		.len = report_id == HIDPP_REPORT_SHORT ? HIDPP_SHORT_LEN : HIDPP_LONG_LEN,
+		.sender = &self,
+	};
+	struct policy_verdict v;
+
+	policy_evaluate(rules, &req, &v);
+	return !v.enforced;
+}
+
 static void start_asking(struct feature_indexes *fi, struct device_learner *d,
-			 const struct hid_dev_info *info, const uint16_t *features, size_t n,
-			 uint64_t now_ms)
+			 const struct hid_dev_info *info, const struct hid_device_rules *rules,
+			 const uint16_t *features, size_t n, uint64_t now_ms)
 {
 	struct hidpp_features kept = d->learner.table;
 	uint8_t report_id = question_report(info);
@@ -82,6 +105,14 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 	 * check anyway. */
 	if (!report_id) {
 		hidpp_learner_init(&d->learner, 0, features, n);
+		return;
+	}
+	if (!rules_let_us_ask(rules, report_id, features[0])) {
+		hidpp_learner_init(&d->learner, 0, features, n);
+		if (!d->said_unreachable)
+			say(LOG_INFO, "%s (%s): its rules refuse the daemon's HID++ questions too: its feature indexes are not asked, and every feature but IRoot stays refused",
+			    info->sysname, info->name);
+		d->said_unreachable = true;
 		return;
 	}
 	r = hidpp_learner_open(&d->learner, fi->sysfs_devices, fi->dev_dir, info->sysname,
@@ -110,7 +141,8 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 }
 
 void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
-			    const uint16_t *features, size_t n, uint64_t now_ms)
+			    const struct hid_device_rules *rules, const uint16_t *features,
+			    size_t n, uint64_t now_ms)
 {
 	struct device_learner *d = find(fi, info->hid_id);
 
@@ -126,11 +158,11 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
 		*d = (struct device_learner){ .hid_id = info->hid_id };
 		hidpp_learner_init(&d->learner, 0, NULL, 0);
 	}
-	if (!info->bound)
+	if (!info->bound || !rules)
 		return;
 	if (d->learner.fd >= 0 && hidpp_learner_asks(&d->learner, features, n))
 		return;
-	start_asking(fi, d, info, features, n, now_ms);
+	start_asking(fi, d, info, rules, features, n, now_ms);
 }
 
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id)
@@ -147,6 +179,48 @@ void feature_indexes_forget(struct feature_indexes *fi, uint32_t hid_id)
 
 	if (d)
 		remove_item(fi, d);
+}
+
+void feature_indexes_describe(const struct hidpp_features *t, char *buf, size_t size)
+{
+	size_t len = 0;
+	bool unknown = false;
+
+	buf[0] = '\0';
+#define PUT(...) \
+	do { \
+		int n_ = snprintf(buf + len, size - len, __VA_ARGS__); \
+		len = n_ < 0 ? len : len + (size_t)n_ >= size ? size - 1 : len + (size_t)n_; \
+	} while (0)
+	for (int slot = 0; slot < HIDPP_DEVICE_SLOTS; slot++) {
+		uint8_t device = hidpp_slot_device(slot);
+		bool first = true;
+
+		if (!(t->answered & (1u << slot)))
+			continue;
+		PUT("%s%s%x:", len ? "; " : "", device == HIDPP_DEVICE_SELF ? "0x" : "", device);
+		for (size_t i = 0; i < t->n; i++) {
+			const struct hidpp_feature_index *e = &t->entries[i];
+
+			if (e->device != device)
+				continue;
+			if (e->index)
+				PUT("%s 0x%04x at 0x%02x", first ? "" : ",", e->feature, e->index);
+			else
+				PUT("%s 0x%04x none", first ? "" : ",", e->feature);
+			first = false;
+		}
+	}
+	for (int slot = 0; slot < HIDPP_DEVICE_SLOTS; slot++) {
+		uint8_t device = hidpp_slot_device(slot);
+
+		if (t->answered & (1u << slot))
+			continue;
+		PUT("%s%s%x", unknown ? ", " : len ? "; unknown: " : "unknown: ",
+		    device == HIDPP_DEVICE_SELF ? "0x" : "", device);
+		unknown = true;
+	}
+#undef PUT
 }
 
 int feature_indexes_ready(struct feature_indexes *fi, int fd, uint64_t now_ms, uint32_t *hid_id)

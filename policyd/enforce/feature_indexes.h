@@ -14,6 +14,7 @@
 
 #include "hid/devices.h"
 #include "hid/hidpp_learn.h"
+#include "policy/policy.h"
 
 struct device_learner {
 	uint32_t hid_id;
@@ -36,15 +37,24 @@ const struct hidpp_features *feature_indexes_of(const struct feature_indexes *fi
 
 /* Ask INFO's device for FEATURES (N of them) while a driver is bound, and
  * whenever its receiver says a device connected; N == 0: stop asking and
- * forget its answers. Asks again when the features change. */
+ * forget its answers. Asks again when the features change. RULES, the
+ * device's compiled rules, must let the daemon's questions through (a
+ * bootloader's rule set refuses every write): where they do not, nothing
+ * is asked (and nothing refused is logged); NULL: none compiled now, keep
+ * what is. */
 void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
-			    const uint16_t *features, size_t n, uint64_t now_ms);
+			    const struct hid_device_rules *rules, const uint16_t *features,
+			    size_t n, uint64_t now_ms);
 
 /* INFO's device was unbound: close its node, keep its answers. */
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id);
 
 /* Forget the device HID_ID (removed). */
 void feature_indexes_forget(struct feature_indexes *fi, uint32_t hid_id);
+
+/* T in words, for the log: "0xff: 0x00d0 none, 0x00d1 at 0x0d; 2: ...;
+ * 1, 3-6 unknown" (the device indexes that have not answered last). */
+void feature_indexes_describe(const struct hidpp_features *t, char *buf, size_t size);
 
 /* FD is readable. Returns -ENOENT when it is not a learner's node, else 1
  * when the answers of device *HID_ID changed, 0 when not. */
