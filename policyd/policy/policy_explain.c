@@ -330,10 +330,10 @@ static uint16_t told_feature(const struct hidpp_features *t, uint8_t device, uin
 /* Did DEVICE tell every feature DEV's rules name? */
 static bool told_all(const struct policy *p, const struct policy_device *dev, uint8_t device)
 {
-	uint16_t features[64];
-	size_t n = policy_hidpp_features(p, dev, features, 64);
+	uint16_t features[HIDPP_FEATURES_MAX];
+	size_t n = policy_hidpp_features(p, dev, features, HIDPP_FEATURES_MAX);
 
-	for (size_t i = 0; i < n && i < 64; i++) {
+	for (size_t i = 0; i < n && i < HIDPP_FEATURES_MAX; i++) {
 		bool found = false;
 
 		for (size_t k = 0; k < dev->hidpp->n && k < HIDPP_FEATURES_MAX && !found; k++)
