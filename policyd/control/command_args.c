@@ -127,6 +127,26 @@ int command_args_device(json_t *args, struct policy_device *pdev, uint32_t *usag
 	return 0;
 }
 
+int command_args_hidpp(json_t *args, struct policy_device *pdev, struct hidpp_features *t,
+		       char *err, size_t errsize)
+{
+	json_t *h = json_object_get(args, "hidpp_feature"), *e;
+	size_t i;
+
+	if (!h)
+		return 0;
+	if (!json_is_array(h) || json_array_size(h) > HIDPP_FEATURES_MAX)
+		return command_failf(err, errsize, -EINVAL, "\"hidpp_feature\" must be a list of at most %d answers",
+				     HIDPP_FEATURES_MAX);
+	*t = (struct hidpp_features){};
+	json_array_foreach(h, i, e)
+		if (!json_is_string(e) || policy_hidpp_feature_parse(json_string_value(e), t) < 0)
+			return command_failf(err, errsize, -EINVAL, "hidpp_feature \"%.32s\": expected DEVICE_INDEX:FEATURE=INDEX in hex, the device index ff or 1-6, e.g. 2:00d0=0e",
+					     json_is_string(e) ? json_string_value(e) : "?");
+	pdev->hidpp = t;
+	return 0;
+}
+
 bool command_args_id(json_t *v, uint32_t *ret)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||

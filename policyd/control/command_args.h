@@ -52,4 +52,10 @@ int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_p
 			   size_t errsize);
 
 /* A uid or gid in V; false when it is none. */
+/* explain's "hidpp_feature": what the device answered HID++ getFeature,
+ * "DEVICE_INDEX:FEATURE=INDEX" each, into T, which then replaces what
+ * PDEV told the daemon (a device index not listed has not answered).
+ * Returns 0 (nothing when absent) or -EINVAL with ERR set. */
+int command_args_hidpp(json_t *args, struct policy_device *pdev, struct hidpp_features *t,
+		       char *err, size_t errsize);
 bool command_args_id(json_t *v, uint32_t *ret);

@@ -405,6 +405,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	_cleanup_free_ uint32_t *gids = calloc(CTL_SUBJECT_GROUPS_MAX, sizeof(*gids));
 	struct policy_subject who;
 	uint64_t cgroups[EXPLAIN_CGROUP_LEVELS];
+	struct hidpp_features hidpp;
 	FILE *f;
 	int r = 0, id, depends;
 
@@ -436,6 +437,8 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 
 	state_policy_device(&m->info, &pdev);
 	r = command_args_device(args, &pdev, usages, hash, err, errsize);
+	if (r == 0)
+		r = command_args_hidpp(args, &pdev, &hidpp, err, errsize);
 	if (r < 0)
 		return r;
 	f = open_memstream(&text, &text_len);

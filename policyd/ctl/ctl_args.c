@@ -39,6 +39,7 @@ enum {
 	OPT_PHYS,
 	OPT_INTERFACE,
 	OPT_DESCRIPTOR_SHA256,
+	OPT_HIDPP_FEATURE,
 	OPT_LINES,
 	OPT_UTC,
 	OPT_VERSION,
@@ -61,13 +62,15 @@ void ctl_usage(FILE *f)
 		"                              denials per device, rule, program and user\n"
 		"  explain DEVICE --request REQUEST [--report TYPE] --id ID [--payload HEX]\n"
 		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
-		"          [--descriptor-sha256 HASH]\n"
+		"          [--descriptor-sha256 HASH] [--hidpp-feature DEVICE_INDEX:FEATURE=INDEX]...\n"
 		"          [--user USER] [--group GROUP]... [--executable PATH] | [--pid PID]\n"
 		"          | [--origin kernel|user] [--unit UNIT]\n"
 		"                              which rule decides a request, and why (REQUEST may\n"
 		"                              follow DEVICE instead of --request); --usage, --uniq,\n"
-		"                              --phys, --interface and --descriptor-sha256 replace\n"
-		"                              what DEVICE says of itself; the rest name the sender\n"
+		"                              --phys, --interface, --descriptor-sha256 and\n"
+		"                              --hidpp-feature (what it answered HID++ getFeature)\n"
+		"                              replace what DEVICE says of itself; the rest name\n"
+		"                              the sender\n"
 		"                              (the process's groups: every --group, its gid first)\n"
 		"  reload                      read the policy again\n"
 		"  allow DEVICE [--for DURATION] [--request REQUEST [--report TYPE]] [--id ID]\n"
@@ -132,7 +135,7 @@ static const struct {
 	/* REQUEST: --request, or the second operand as before */
 	{ "explain", 1, 2, BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) |
 			   BIT(OPT_USAGE) | BIT(OPT_UNIQ) | BIT(OPT_PHYS) | BIT(OPT_INTERFACE) |
-			   BIT(OPT_DESCRIPTOR_SHA256) | SUBJECT_OPTIONS },
+			   BIT(OPT_DESCRIPTOR_SHA256) | BIT(OPT_HIDPP_FEATURE) | SUBJECT_OPTIONS },
 	{ "reload", 0, 0, 0 },
 	{ "allow", 1, 1, BIT(OPT_FOR) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) |
 			 BIT(OPT_USER) | BIT(OPT_GROUP) | BIT(OPT_EXECUTABLE) | BIT(OPT_PID) |
@@ -154,6 +157,7 @@ static const char *const option_names[] = {
 	[OPT_USAGE - OPT_DEVICE] = "--usage", [OPT_UNIQ - OPT_DEVICE] = "--uniq",
 	[OPT_PHYS - OPT_DEVICE] = "--phys", [OPT_INTERFACE - OPT_DEVICE] = "--interface",
 	[OPT_DESCRIPTOR_SHA256 - OPT_DEVICE] = "--descriptor-sha256",
+	[OPT_HIDPP_FEATURE - OPT_DEVICE] = "--hidpp-feature",
 	[OPT_LINES - OPT_DEVICE] = "--lines", [OPT_UTC - OPT_DEVICE] = "--utc",
 };
 
@@ -210,6 +214,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		{ "phys", required_argument, NULL, OPT_PHYS },
 		{ "interface", required_argument, NULL, OPT_INTERFACE },
 		{ "descriptor-sha256", required_argument, NULL, OPT_DESCRIPTOR_SHA256 },
+		{ "hidpp-feature", required_argument, NULL, OPT_HIDPP_FEATURE },
 		{ "lines", required_argument, NULL, OPT_LINES },
 		{ "utc", no_argument, NULL, OPT_UTC },
 		{}
@@ -227,7 +232,7 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 		if (c == 'n')
 			c = OPT_LINES;
 		if (c >= OPT_DEVICE && c <= OPT_LAST_COMMAND_OPTION) {
-			if ((seen & BIT(c)) && c != OPT_USAGE && c != OPT_GROUP)
+			if ((seen & BIT(c)) && c != OPT_USAGE && c != OPT_GROUP && c != OPT_HIDPP_FEATURE)
 				return bad("%s is given twice", option_names[c - OPT_DEVICE]);
 			seen |= BIT(c);
 		}
@@ -352,6 +357,11 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			if (a->n_usages == ELEMENTSOF(a->usages))
 				return bad("at most %zu --usage", ELEMENTSOF(a->usages));
 			a->usages[a->n_usages++] = optarg;
+			break;
+		case OPT_HIDPP_FEATURE:
+			if (a->n_hidpp_features == ELEMENTSOF(a->hidpp_features))
+				return bad("at most %zu --hidpp-feature", ELEMENTSOF(a->hidpp_features));
+			a->hidpp_features[a->n_hidpp_features++] = optarg;
 			break;
 		case OPT_UNIQ:
 			a->uniq = optarg;
@@ -619,6 +629,13 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		for (size_t i = 0; i < a->n_usages; i++)
 			json_array_append_new(u, json_string(a->usages[i]));
 		json_object_set_new(args, "usage", u);
+	}
+	if (a->n_hidpp_features) {
+		json_t *h = json_array();
+
+		for (size_t i = 0; i < a->n_hidpp_features; i++)
+			json_array_append_new(h, json_string(a->hidpp_features[i]));
+		json_object_set_new(args, "hidpp_feature", h);
 	}
 	if (a->uniq)
 		json_object_set_new(args, "uniq", json_string(a->uniq));

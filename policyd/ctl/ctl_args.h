@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "common/ctl_protocol.h"
+#include "common/hidpp.h"
 
 struct ctl_args {
 	bool help, version;
@@ -50,6 +51,10 @@ struct ctl_args {
 	const char *phys;		/* --phys */
 	int interface;			/* --interface, -1 unset */
 	const char *descriptor_sha256;	/* --descriptor-sha256 */
+	/* --hidpp-feature, repeatable: what the device answered HID++
+	 * getFeature, "DEVICE_INDEX:FEATURE=INDEX" (the daemon reads them) */
+	const char *hidpp_features[HIDPP_FEATURES_MAX];
+	size_t n_hidpp_features;
 	/* revoke */
 	long exception_id;		/* --exception, -1 unset */
 };

@@ -218,6 +218,7 @@ size_t policy_rule_copies(const struct policy_rule *r)
 size_t policy_hidpp_features(const struct policy *p, const struct policy_device *dev,
 			     uint16_t *features, size_t max)
 {
+	uint64_t seen[(UINT16_MAX + 1) / 64] = {};
 	size_t n = 0;
 
 	for (size_t s = 0; s < p->n_sets; s++) {
@@ -228,12 +229,10 @@ size_t policy_hidpp_features(const struct policy *p, const struct policy_device 
 		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++)
 			for (uint8_t f = 0; f < p->rules[i].n_hidpp_features; f++) {
 				uint16_t id = p->rules[i].hidpp_features[f];
-				bool seen = false;
 
-				for (size_t k = 0; k < n && k < max && !seen; k++)
-					seen = features[k] == id;
-				if (seen)
+				if (seen[id / 64] & (1ull << (id % 64)))
 					continue;
+				seen[id / 64] |= 1ull << (id % 64);
 				if (n < max)
 					features[n] = id;
 				n++;

@@ -330,10 +330,10 @@ static uint16_t told_feature(const struct hidpp_features *t, uint8_t device, uin
 /* Did DEVICE tell every feature DEV's rules name? */
 static bool told_all(const struct policy *p, const struct policy_device *dev, uint8_t device)
 {
-	uint16_t features[64];
-	size_t n = policy_hidpp_features(p, dev, features, 64);
+	uint16_t features[HIDPP_FEATURES_MAX];
+	size_t n = policy_hidpp_features(p, dev, features, HIDPP_FEATURES_MAX);
 
-	for (size_t i = 0; i < n && i < 64; i++) {
+	for (size_t i = 0; i < n && i < HIDPP_FEATURES_MAX; i++) {
 		bool found = false;
 
 		for (size_t k = 0; k < dev->hidpp->n && k < HIDPP_FEATURES_MAX && !found; k++)
@@ -851,11 +851,21 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 			/* its copies, one per device index and feature: said
 			 * once, with the sender's mismatch where the bytes of
 			 * one of them hold */
+			bool other_copy = false;
+
 			if (i > 0 && rules->rules[i - 1].index == hr->index && m[i - 1] == POLICY_MATCH_NEVER)
 				continue;
 			while (last + 1 < (v->rule < 0 ? (int)rules->n_rules : v->rule) &&
 			       rules->rules[last + 1].index == hr->index && m[last + 1] == POLICY_MATCH_NEVER)
 				last++;
+			/* a copy that matches, for some senders or all, is told
+			 * on its own line: the others are no news */
+			for (unsigned k = 0; k < rules->n_rules && k < HID_RULES_MAX_RULES; k++)
+				other_copy |= rules->rules[k].index == hr->index &&
+					      policy_rule_matches_subject(&rules->rules[k], req, who) !=
+					      POLICY_MATCH_NEVER;
+			if (other_copy)
+				continue;
 			for (int k = i; k <= last && !held; k++)
 				if (!mismatch(&rules->rules[k], req, why, sizeof(why)))
 					held = &rules->rules[k];

@@ -29,7 +29,8 @@ static void check_table(const struct policy *p, const struct hid_device_rules *t
 			const struct hid_rule_cond *hc = &r->conds[c];
 
 			if (hc->len < 1 || hc->len > HID_RULES_COND_BYTES ||
-			    hc->offset + hc->len > HID_RULES_MAX_PAYLOAD)
+			    hc->offset + hc->len > HID_RULES_MAX_PAYLOAD ||
+			    (hc->flags & ~HID_RULE_COND_F_NOT))
 				abort();
 			for (unsigned b = 0; b < HID_RULES_COND_BYTES; b++)
 				if ((hc->value[b] & ~hc->mask[b]) || (b >= hc->len && hc->mask[b]))
@@ -38,15 +39,29 @@ static void check_table(const struct policy *p, const struct hid_device_rules *t
 	}
 }
 
-/* Compile for a device each match names, and evaluate a few requests. */
+/* What a device told of its HID++ features: device index 0xFF has 0x00D0
+ * at 0x05 and none of 0x00D1; 2 has both; the others did not answer. */
+static const struct hidpp_features told = {
+	.answered = 1u << 0 | 1u << 2,
+	.n = 4,
+	.entries = {
+		{ .device = 0xff, .feature = 0x00d0, .index = 0x05 },
+		{ .device = 0xff, .feature = 0x00d1, .index = 0 },
+		{ .device = 0x02, .feature = 0x00d0, .index = 0x0e },
+		{ .device = 0x02, .feature = 0x00d1, .index = 0x0d },
+	},
+};
+
+/* Compile for a device each match names (once without HID++ answers, once
+ * with), and evaluate a few requests. */
 static void exercise(const struct policy *p, FILE *null)
 {
 	static struct hid_device_rules table;
 	static const uint8_t buf[8] = { 0xf4, 0x90, 0x04, 0xff, 0x80, 0xf0, 0x49, 0x43 };
 
 	for (size_t s = 0; s < p->n_sets && s < 8; s++)
-		for (size_t m = 0; m < p->sets[s].n_matches && m < 2; m++) {
-			const struct policy_match *pm = &p->sets[s].matches[m];
+		for (size_t m = 0; m < 2 * p->sets[s].n_matches && m < 4; m++) {
+			const struct policy_match *pm = &p->sets[s].matches[m / 2];
 			struct policy_device dev = {
 				.bus = 0x03,
 				.vendor = pm->vendors.n ? pm->vendors.ids[0] : 0x054c,
@@ -54,6 +69,7 @@ static void exercise(const struct policy *p, FILE *null)
 				.name = pm->name ?: "DualSense",
 				.uniq = pm->uniq,
 				.phys = pm->phys,
+				.hidpp = m % 2 ? &told : NULL,
 			};
 			struct policy_verdict v;
 
@@ -72,6 +88,10 @@ static void exercise(const struct policy *p, FILE *null)
 			}
 			struct policy_request req = { .kind = HID_RULE_KIND_SET_FEATURE,
 						      .report_id = 0xf4, .data = buf, .len = 3 };
+			policy_explain(p, &dev, &req, NULL, null, &v);
+			/* a HID++ message, as short as can name a device index */
+			req = (struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT,
+						       .report_id = 0x11, .data = buf + 1, .len = 2 };
 			policy_explain(p, &dev, &req, NULL, null, &v);
 		}
 }

@@ -345,6 +345,8 @@ static const struct replay rows[] = {
 	      "usb:046d:c548", WRITE, 0x10, "10 03 00 0a 00 d1 00", USER, PLAY, ALLOW), .hidpp = &bolt_mouse_on_2 },
 	{ ROW("solaar-sets-smartshift-at-a-device-index-that-has-not-answered", SOLAAR, "lib/logitech_receiver/settings_templates.py (SmartShift, write_fnid 0x10), base.py (request): held back until the device at index 3 tells its features",
 	      "usb:046d:c548", WRITE, 0x10, "10 03 0b 1a 02 1e 00", USER, HELD, DENY), .hidpp = &bolt_mouse_on_2 },
+	{ ROW("rdfu-via-its-own-node-under-another-device-index-refused-to-a-user", "a program writing to the paired keyboard's own node", "Linux drivers/hid/hid-logitech-dj.c (logi_dj_ll_raw_request writes the paired device's own index over byte 1), fwupd fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_start_dfu)",
+	      "usb:046d:405b", WRITE, 0x11, "11 07 0d 17 00 00 00 00", USER, FLASH, DENY), .hidpp = &keyboard_on_1 },
 	{ ROW("rdfu-at-a-device-index-that-has-not-answered-refused-to-a-user", FWUPD_LOGI, "plugins/logitech-hidpp/fu-logitech-hidpp-device.c (fu_logitech_hidpp_device_rdfu_transfer_pkt), to a device paired after the receiver was asked",
 	      "usb:046d:c52b", WRITE, 0x11, "11 04 0d 47 00 01 02 03 04 05 06 07", USER, FLASH, DENY), .hidpp = &receiver_alone },
 

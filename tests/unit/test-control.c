@@ -389,6 +389,47 @@ static void test_the_daemon_reads_the_device_and_group_args_as_sent(void)
 	json_decref(args);
 }
 
+/* hid-policyctl explain --hidpp-feature: the answers go as they are
+ * written, and the daemon reads them in place of what the device told. */
+static void test_explain_forwards_the_hidpp_answers_the_daemon_compiles_with(void)
+{
+	static const struct hidpp_features learned = { .answered = 1u << 2 };
+	struct policy_device pdev = { .bus = 3, .vendor = 0x046d, .product = 0xc548, .hidpp = &learned };
+	struct hidpp_features t;
+	struct ctl_args a;
+	char err[256] = "";
+	json_t *req, *args, *h;
+
+	CHECK_OK(PARSE(&a, "explain", "hidraw3", "output_report", "--id", "0x11",
+		       "--hidpp-feature", "2:00d0=0e", "--hidpp-feature", "ff:d1=0"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	h = json_object_get(args, "hidpp_feature");
+	CHECK_EQ(json_array_size(h), 2);
+	CHECK(!strcmp(json_string_value(json_array_get(h, 0)), "2:00d0=0e"), "first answer");
+	CHECK_EQ(PARSE(&a, "allow", "hidraw3", "--hidpp-feature", "2:00d0=0e"), -EINVAL);
+
+	CHECK_OK(command_args_hidpp(args, &pdev, &t, err, sizeof(err)));
+	CHECK(pdev.hidpp == &t, "the answers replace the learned table");
+	CHECK_EQ(t.answered, 1u << 0 | 1u << 2);
+	CHECK_EQ(t.n, 2);
+	CHECK_EQ(t.entries[0].device, 2);
+	CHECK_EQ(t.entries[0].feature, 0x00d0);
+	CHECK_EQ(t.entries[0].index, 0x0e);
+	json_decref(req);
+
+	args = json_pack("{s:[s]}", "hidpp_feature", "7:00d0=0e");
+	CHECK_EQ(command_args_hidpp(args, &pdev, &t, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "hidpp_feature \"7:00d0=0e\": expected DEVICE_INDEX:FEATURE=INDEX"), "%s", err);
+	json_decref(args);
+	/* none given: what the device told stays */
+	pdev.hidpp = &learned;
+	args = json_object();
+	CHECK_OK(command_args_hidpp(args, &pdev, &t, err, sizeof(err)));
+	CHECK(pdev.hidpp == &learned, "kept");
+	json_decref(args);
+}
+
 /* An allow for groups is shown as the members of any of them. */
 static void test_an_allow_for_groups_is_shown_with_them(void)
 {
@@ -910,6 +951,8 @@ static const struct test_case tests[] = {
 	  test_explain_and_allow_name_a_request_device_and_sender_alike },
 	{ "the_daemon_reads_the_device_and_group_args_as_sent",
 	  test_the_daemon_reads_the_device_and_group_args_as_sent },
+	{ "explain_forwards_the_hidpp_answers_the_daemon_compiles_with",
+	  test_explain_forwards_the_hidpp_answers_the_daemon_compiles_with },
 	{ "an_allow_for_groups_is_shown_with_them", test_an_allow_for_groups_is_shown_with_them },
 	{ "an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests",
 	  test_an_allow_s_polkit_prompt_names_its_device_duration_sender_and_requests },

@@ -372,6 +372,21 @@ static void explain_names_the_learned_index_or_the_unknown_device_index(void)
 	CHECK(!strstr(strstr(text, "no match") + 1, "no match"), "%s", text);
 	free(text);
 	policy_free(p);
+
+	/* a copy that matches for some senders is the rule's only line */
+	p = load_clean(
+		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x046d'}, 'rules': ["
+		"{'name': 'no-dfu', 'request': 'output_report', 'report_id': '0x11',"
+		" 'hidpp_feature': ['0x00D0', '0x00D1'], 'sender': {'origin': 'user'}, 'action': 'deny'}]}]}");
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_OUTPUT_REPORT,
+		 .report_id = 0x11, .data = (const uint8_t[]){ 0x11, 0x02, 0x0d, 0x47, 0x00 }, .len = 5 },
+		 NULL, f, &v), 1);
+	fclose(f);
+	CHECK(strstr(text, "depends on the sender: rule \"no-dfu\""), "%s", text);
+	CHECK(!strstr(text, "no match"), "%s", text);
+	free(text);
+	policy_free(p);
 }
 
 
