@@ -79,6 +79,8 @@ static int effective_rules(struct commands *cmds, const struct managed_device *m
 	int r;
 
 	state_policy_device(&m->info, &pdev);
+	/* the HID++ feature indexes the device told, as enforce.c compiles */
+	pdev.hidpp = feature_indexes_of(&cmds->en->features, m->info.hid_id);
 	r = policy_compile(cmds->state->policy, &pdev, rules, NULL);
 	if (r < 0)
 		return r;
@@ -436,6 +438,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	req.data = buf;
 
 	state_policy_device(&m->info, &pdev);
+	pdev.hidpp = feature_indexes_of(&cmds->en->features, m->info.hid_id);
 	r = command_args_device(args, &pdev, usages, hash, err, errsize);
 	if (r == 0)
 		r = command_args_hidpp(args, &pdev, &hidpp, err, errsize);
