@@ -1124,6 +1124,77 @@ enum device_role {
 	LOOKALIKE,		/* the family's IDs, the lookalike's collection */
 };
 
+/*
+ * Logitech's devices tell the daemon their HID++ 2.0 feature indexes, which
+ * the rules that refuse the DFU features are compiled with (hid-policyd(8),
+ * HID++ feature indexes). The replicas answer the daemon's IRoot
+ * getFeature questions (software ID 0) as the real devices do: a receiver
+ * at 0xFF as a HID++ 1.0 device (invalid sub-ID), its paired devices 1-6
+ * and a device on its own node with a table: DfuControlSigned (0x00C2) at
+ * 0x0c, RDFU (0x00D1) at 0x0d, the others none.
+ */
+#define LOGITECH 0x046d
+
+static bool is_receiver(uint16_t product)
+{
+	return product == 0xc52b || product == 0xc548;
+}
+
+static uint8_t replica_feature_index(uint16_t feature)
+{
+	return feature == 0x00c2 ? 0x0c : feature == 0x00d1 ? 0x0d : 0x00;
+}
+
+static void answer_hidpp(struct uhid_dev *dev, const struct uhid_dev_record *req, void *userdata)
+{
+	const uint16_t *product = userdata;
+	const uint8_t *q = req->data;
+	uint8_t a[20] = {};
+
+	if (!(req->request == UHID_DEV_OUTPUT ||
+	      (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT)) ||
+	    req->size < 7 || (q[0] != 0x10 && q[0] != 0x11) || q[2] != 0x00 || q[3] != 0x00)
+		return;
+	if (q[1] == 0xff && is_receiver(*product)) {
+		const uint8_t e[7] = { 0x10, 0xff, 0x8f, 0x00, 0x00, 0x01, 0x00 };
+
+		uhid_dev_send_input(dev, e, sizeof(e));
+		return;
+	}
+	if (q[1] != 0xff && (!is_receiver(*product) || q[1] < 1 || q[1] > 6))
+		return;
+	a[0] = 0x11;
+	a[1] = q[1];
+	a[4] = replica_feature_index((uint16_t)(q[4] << 8 | q[5]));
+	uhid_dev_send_input(dev, a, sizeof(a));
+}
+
+/* What the daemon logs once the Logitech replica DEV told it every device
+ * index's table, in the order of the features the shipped rules name. */
+static void told_line(const struct uhid_dev *dev, const char *name, uint16_t product,
+		      char *out, size_t size)
+{
+	static const uint16_t features[] = { 0x00c1, 0x00c2, 0x00c3, 0x00d0, 0x00d1 };
+	size_t len = (size_t)snprintf(out, size, "%s (%s): HID++ feature indexes it told: ",
+				      dev->sysname, name);
+
+	for (int d = 0; d <= (is_receiver(product) ? 6 : 0) && len < size; d++) {
+		len += (size_t)snprintf(out + len, size - len, "%s%s:", d ? "; " : "",
+					d ? (char[2]){ (char)('0' + d), 0 } : "0xff");
+		for (size_t i = 0; i < ARRAY_SIZE(features) && len < size; i++) {
+			uint8_t index = d || !is_receiver(product) ?
+					replica_feature_index(features[i]) : 0;
+
+			if (index)
+				len += (size_t)snprintf(out + len, size - len, "%s 0x%04x at 0x%02x",
+							i ? "," : "", features[i], index);
+			else
+				len += (size_t)snprintf(out + len, size - len, "%s 0x%04x none",
+							i ? "," : "", features[i]);
+		}
+	}
+}
+
 /* IDS: the replica's vendor and product, when not the family's. */
 static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum device_role role,
 			      const struct ids *ids)
@@ -1132,6 +1203,7 @@ static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum
 		[REPLICA] = "replica", [OTHER_VENDOR_DEVICE] = "other vendor's",
 		[LOOKALIKE] = "lookalike",
 	};
+	static uint16_t product;
 	uint8_t rdesc[RDESC_MAX];
 	const struct uhid_dev_config cfg = {
 		.backend = backend,
@@ -1141,8 +1213,13 @@ static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum
 		.product = role == OTHER_VENDOR_DEVICE ? OTHER_PRODUCT : ids ? ids->product : f->product,
 		.rdesc = rdesc,
 		.rdesc_size = build_rdesc(f, collection_of(f, role == LOOKALIKE), rdesc, sizeof(rdesc)),
+		.on_request = role == REPLICA && f->vendor == LOGITECH ? answer_hidpp : NULL,
+		.userdata = &product,
 	};
-	int r = uhid_dev_create(dev, &cfg);
+	int r;
+
+	product = ids ? ids->product : f->product;
+	r = uhid_dev_create(dev, &cfg);
 
 	CHECK(r == 0, "%s: cannot create the %s device: %s", f->name, roles[role], strerror(-r));
 }
@@ -1474,6 +1551,35 @@ static void check_unmatched(struct uhid_dev *dev, const char *what)
 	close(fd);
 }
 
+/* A Logitech replica with HID++ output reports whose rules let the daemon
+ * ask: its answers are in force before the checks (until then every
+ * feature but IRoot is refused at a device index that has not told). */
+static void wait_told(const struct uhid_dev *dev, uint16_t product)
+{
+	const struct family *f = current;
+	char line[1024], path[400], uevent[1024], *name;
+	bool hidpp = false;
+	ssize_t n;
+
+	for (size_t i = 0; i < MAX_REPORTS && f->reports[i].size; i++)
+		hidpp = hidpp || (f->reports[i].type == REPORT_OUTPUT &&
+				  (f->reports[i].id == 0x10 || f->reports[i].id == 0x11));
+	/* the Bolt bootloader's rule set refuses every write: not asked */
+	if (f->vendor != LOGITECH || !hidpp || product == 0xab07)
+		return;
+	/* the name the daemon says: HID_NAME, as the transport made it */
+	snprintf(path, sizeof(path), "%s/uevent", dev->syspath);
+	n = read_file(path, uevent, sizeof(uevent) - 1);
+	uevent[n > 0 ? n : 0] = '\0';
+	name = strstr(uevent, "HID_NAME=");
+	CHECK(name, "%s: no HID_NAME", path);
+	name += strlen("HID_NAME=");
+	name[strcspn(name, "\n")] = '\0';
+	told_line(dev, name, product, line, sizeof(line));
+	check_line(policyd_said(&daemon_run, line, ATTACH_TIMEOUT_MS), "setup",
+		   "replica-told-its-hidpp-feature-indexes");
+}
+
 /* Create BEFORE (the other vendor's device, the lookalike), then the
  * replica DEV: once the replica is protected, the daemon has handled the
  * earlier device's uevent too. At most two at a time: the USB backend has
@@ -1489,6 +1595,7 @@ static void create_pair(struct uhid_dev *before, enum device_role role, struct u
 		   role == LOOKALIKE ? "replica-beside-lookalike-is-protected" : "replica-is-protected");
 	check_line(firewall_instance_count(before->hid_id) == 0, "setup",
 		   role == LOOKALIKE ? "lookalike-is-not-attached" : "other-vendor-is-not-attached");
+	wait_told(dev, f->product);
 	CHECK(n_failed_checks == 0, "%s: the replicas are not set up as the checks need", f->name);
 }
 
@@ -1505,6 +1612,7 @@ static void check_more_ids(const struct ids *ids)
 	create_device_ids(&dev, f, REPLICA, ids);
 	check_line(policyd_said(&daemon_run, dev.sysname, ATTACH_TIMEOUT_MS) &&
 		   firewall_instance_count(dev.hid_id) == 1, what, "replica-is-protected");
+	wait_told(&dev, ids->product);
 	fd = uhid_dev_open_hidraw(&dev, 0);
 	CHECK_OK(fd);
 	for (size_t i = 0; i < MAX_REQUESTS && f->refused[i].name; i++)
