@@ -287,7 +287,7 @@ bool policy_waits_for_descriptor(const struct policy *p, const struct policy_dev
  * daemon asks the device's getFeature before it compiles DEV's rules.
  * Returns how many there are (more than MAX: only MAX were stored). A
  * policy that loaded names at most 8 on one device (a rule of N features
- * counts as 7 N + 3 of a device's 64 rules): HIDPP_FEATURES_MAX answers
+ * counts as 7 N + 5 of a device's 64 rules): HIDPP_FEATURES_MAX answers
  * hold them on all HIDPP_DEVICE_SLOTS device indexes.
  */
 size_t policy_hidpp_features(const struct policy *p, const struct policy_device *dev,
