@@ -413,7 +413,7 @@ static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
 {
 	const struct hidpp_features *t = feature_indexes_of(&en->features, hid_id);
 	struct managed_device *m = state_find_device(en->state, hid_id);
-	char told[512];
+	char told[2048];	/* 7 device indexes of 8 features: under 1100 */
 
 	if (!m || !t)
 		return;

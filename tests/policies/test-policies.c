@@ -1557,7 +1557,7 @@ static void check_unmatched(struct uhid_dev *dev, const char *what)
 static void wait_told(const struct uhid_dev *dev, uint16_t product)
 {
 	const struct family *f = current;
-	char line[1024], path[400], uevent[1024], *name;
+	char line[2048], path[400], uevent[1024], *name;
 	bool hidpp = false;
 	ssize_t n;
 
