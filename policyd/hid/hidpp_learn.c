@@ -121,6 +121,7 @@ int hidpp_learner_take(struct hidpp_learner *l, const uint8_t *r, size_t len, ui
 		       bool *changed)
 {
 	const uint8_t function = 0x00 << 4 | HIDPP_LEARN_SW_ID;
+	uint8_t device;
 	int slot;
 
 	if (len < HIDPP_SHORT_LEN || (r[0] != HIDPP_REPORT_SHORT && r[0] != HIDPP_REPORT_LONG &&
@@ -136,13 +137,18 @@ int hidpp_learner_take(struct hidpp_learner *l, const uint8_t *r, size_t len, ui
 		l->to_ask |= (uint8_t)(1u << slot);
 		return ask_next_slot(l, now_ms);
 	}
-	if (slot != l->slot)
+	/* A paired device's own node (hid-logitech-dj's): the driver puts the
+	 * device's index in a question to 0xFF, and the answer comes back
+	 * with it. Only the learner asks with software ID 0, one question at
+	 * a time (the firewall keeps that ID to root). */
+	if (slot != l->slot && !(l->slot == 0 && slot > 0))
 		return 0;
+	device = hidpp_slot_device(l->slot);
 
 	if (r[2] == HIDPP_ROOT_INDEX && r[3] == function) {
 		l->answers[l->next] = (struct hidpp_feature_index){
 			.feature = l->features[l->next],
-			.device = r[HIDPP_OFFSET_DEVICE],
+			.device = device,
 			.index = r[4],
 		};
 		if (++l->next < l->n_features)
@@ -160,7 +166,7 @@ int hidpp_learner_take(struct hidpp_learner *l, const uint8_t *r, size_t len, ui
 		for (l->next = 0; l->next < l->n_features; l->next++)
 			l->answers[l->next] = (struct hidpp_feature_index){
 				.feature = l->features[l->next],
-				.device = r[HIDPP_OFFSET_DEVICE],
+				.device = device,
 			};
 		return slot_done(l, true, changed, now_ms);
 	}

@@ -125,8 +125,11 @@ static void a_receiver_has_its_paired_device_indexes_asked(void)
 	expect_question(&s, HIDPP_REPORT_SHORT, 0x01, RDFU);
 	SAYS(&s, 0x11, 0x01, 0x00, 0x00, 0x0c);
 	CHECK_EQ(index_of(&s.l.table, 0x01, RDFU), 0x0c);
-	/* 2: paired, asleep: the receiver answers nothing in time */
+	/* 2: paired, asleep: the receiver answers nothing in time (an
+	 * answer at another device index is not 2's) */
 	expect_question(&s, HIDPP_REPORT_SHORT, 0x02, DFU);
+	SAYS(&s, 0x11, 0x03, 0x00, 0x00, 0x07);
+	expect_no_question(&s);
 	s.now += HIDPP_LEARN_ANSWER_MS - 1;
 	CHECK_OK(hidpp_learner_tick(&s.l, s.now, &s.changed));
 	expect_no_question(&s);
@@ -155,10 +158,9 @@ static void other_clients_answers_are_not_taken(void)
 	CHECK_OK(hidpp_learner_ask(&s.l, 1, s.now));
 	expect_question(&s, HIDPP_REPORT_LONG, 0xff, DFU);
 	/* Solaar's getFeature answer (software ID 2), a notification of
-	 * feature 5, an answer at another device index: none is ours */
+	 * feature 5: neither is ours */
 	SAYS(&s, 0x11, 0xff, 0x00, 0x02, 0x07);
 	SAYS(&s, 0x11, 0xff, 0x05, 0x00, 0x07);
-	SAYS(&s, 0x11, 0x03, 0x00, 0x00, 0x07);
 	expect_no_question(&s);
 	SAYS(&s, 0x11, 0xff, 0x00, 0x00, 0x0e);
 	expect_question(&s, HIDPP_REPORT_LONG, 0xff, RDFU);
@@ -222,6 +224,25 @@ static void a_connection_has_its_device_index_asked_again_and_old_answers_stay_u
 	scripted_done(&s);
 }
 
+/* hid-logitech-dj gives each paired device a node of its own; a question
+ * written there to 0xFF goes out with the device's index, and the answer
+ * comes back with it. */
+static void a_paired_devices_own_node_answers_with_its_index(void)
+{
+	struct scripted s;
+
+	scripted_start(&s, HIDPP_REPORT_LONG);
+	CHECK_OK(hidpp_learner_ask(&s.l, 1, s.now));
+	expect_question(&s, HIDPP_REPORT_LONG, 0xff, DFU);
+	SAYS(&s, 0x11, 0x03, 0x00, 0x00, 0x00);
+	expect_question(&s, HIDPP_REPORT_LONG, 0xff, RDFU);
+	SAYS(&s, 0x11, 0x03, 0x00, 0x00, 0x0b);
+	CHECK(s.changed, "the answers were not taken");
+	CHECK_EQ(s.l.table.answered, 0x01);
+	CHECK_EQ(index_of(&s.l.table, 0xff, RDFU), 0x0b);
+	scripted_done(&s);
+}
+
 static void a_closed_node_is_gone(void)
 {
 	struct scripted s;
@@ -239,6 +260,7 @@ static const struct test_case tests[] = {
 	{ "other_clients_answers_are_not_taken", other_clients_answers_are_not_taken },
 	{ "an_error_leaves_the_device_index_unknown", an_error_leaves_the_device_index_unknown },
 	{ "a_connection_has_its_device_index_asked_again_and_old_answers_stay_until_new_ones", a_connection_has_its_device_index_asked_again_and_old_answers_stay_until_new_ones },
+	{ "a_paired_devices_own_node_answers_with_its_index", a_paired_devices_own_node_answers_with_its_index },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 };
 
