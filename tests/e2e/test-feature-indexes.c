@@ -184,6 +184,9 @@ static void features_are_refused_where_the_device_said_they_are(void)
 	/* 2 answered: RDFU at 0x0d; another feature there passes */
 	CHECK_EQ(wait_passes(&c, 0x02, 0x05, 5000 * test_slow_factor()), 0);
 	CHECK(atomic_load(&receiver.questions_sw0) > 0, "the daemon asked nothing with software ID 0");
+	/* and says what the device told */
+	CHECK(policyd_said(&c.run, "): HID++ feature indexes it told: 0xff: 0x00d0 none, 0x00d1 none; 2: 0x00d0 none, 0x00d1 at 0x0d; unknown: 1, 3, 4, 5, 6", 2000),
+	      "the daemon did not log what the receiver told");
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x17), EPERM);
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0d, 0x47), EPERM);
 	CHECK_EQ(send_long(c.fd, 0x02, 0x0e, 0x17), 0);
