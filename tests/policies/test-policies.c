@@ -526,20 +526,24 @@ static const struct family families[] = {
 			{ REQ(IOCTL_OUTPUT, "ioctl-output-07-status-06-config-set", 30,
 			      0x07, 0x00, 0x41, 0x06, 0x04, 0x00, 0x10, 0x00, 0x00),
 			  DENIED("nordic-deny-config-set-output") },
+			/* fwupd fu-nordic-hid-cfg-channel.c dfu_reboot: a FETCH
+			 * of the dfu module's reboot option, whose event ID (0x53
+			 * here) is the module's index on the device: every FETCH
+			 * is refused */
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
+			      0x06, 0x00, 0x53, 0x07),
+			  DENIED("nordic-deny-config-fetch") },
+			/* the same through the output report */
+			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-config-fetch", 30,
+			      0x07, 0x00, 0x53, 0x07),
+			  DENIED("nordic-deny-config-fetch-output") },
 		},
 		.allowed = {
-			/* fwupd fu-nordic-hid-cfg-channel.c: CONFIG_STATUS_FETCH of an option */
-			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
-			      0x06, 0x00, 0x41, 0x07) },
 			/* fwupd fu-nordic-hid-cfg-channel.c: CONFIG_STATUS_GET_BOARD_NAME */
 			{ REQ(SET_FEATURE, "set-feature-06-status-03-get-board-name", 30,
 			      0x06, 0x00, 0x00, 0x03) },
 			/* fwupd fu-nordic-hid-cfg-channel.c receive */
 			{ REQ(GET_FEATURE, "get-feature-06-config-reply", 30, 0x06) },
-			/* a fetch through the output report, as the nrf_desktop dongle
-			 * forwards it (sdk-nrf hid_forward.c) */
-			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-config-fetch", 30,
-			      0x07, 0x00, 0x41, 0x07) },
 		},
 		.fwupd = {
 			/* fwupd fu-nordic-hid-cfg-channel.c
@@ -554,6 +558,10 @@ static const struct family families[] = {
 			{ REQ(SET_FEATURE, "set-feature-06-status-06-dfu-data", 30,
 			      0x06, 0x00, 0x52, 0x06, 0x18, 0x00, 0x01, 0x02, 0x03),
 			  DENIED("nordic-deny-config-set") },
+			/* fu_nordic_hid_cfg_channel_dfu_reboot */
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
+			      0x06, 0x00, 0x53, 0x07),
+			  DENIED("nordic-deny-config-fetch") },
 		},
 		/* the Lenovo keyboard fwupd's nordic-hid.quirk names */
 		.more_ids = { { 0x17ef, 0x62cc } },

@@ -363,9 +363,14 @@ static const struct replay rows[] = {
 	      "usb:17ef:62cc", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", FWUPD, FLASH, ALLOW) },
 	{ ROW("lenovo-keyboard-dfu-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_start), nordic-hid.quirk (17EF:62CC)",
 	      "usb:17ef:62cc", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", USER, FLASH, DENY) },
-	{ ROW("nordic-dfu-reboot", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", USER, FLASH, DENY),
-	  .gap = "the reboot into the new image is a FETCH of the dfu module's reboot option: its event ID is the module's index, assigned per device, and a FETCH of any other option must pass" },
+	/* the reboot is a FETCH whose event ID is the dfu module's index on
+	 * that device: every FETCH is fwupd's */
+	{ ROW("fwupd-reboots-nordic-into-the-new-image", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", FWUPD, FLASH, ALLOW) },
+	{ ROW("nordic-dfu-reboot-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", USER, FLASH, DENY) },
+	{ ROW("nordic-dfu-reboot-through-the-output-report-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot), sdk-nrf nrf_desktop REPORT_ID_USER_CONFIG_OUT",
+	      "bluetooth:1915:52de", WRITE, 0x07, "07 00 53 07 00", USER, FLASH, DENY) },
 
 	/* PixArt RF: Bluetooth devices (feature 0x07), receivers (feature 0x03, RF command 0x65) */
 	{ ROW("fwupd-reads-pixart-firmware-info", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_fw_get_info)",

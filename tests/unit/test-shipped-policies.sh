@@ -114,9 +114,9 @@ explain_case bolt_notifications_register_allowed_as_set_report_output "result: a
 explain_case nordic_config_set_refused_as_set_report_output "$refused" -- \
 	--device bluetooth:1915:52de --request set_report --report output --id 0x07 \
 	--payload "07 00 41 06 04"
-explain_case nordic_config_fetch_allowed_as_set_report_output "result: allowed" -- \
+explain_case nordic_config_fetch_refused_as_set_report_output "$refused" -- \
 	--device bluetooth:1915:52de --request set_report --report output --id 0x07 \
-	--payload "07 00 41 07"
+	--payload "07 00 53 07"
 # PixArt's first update protocol: commands in output report 0x06.
 explain_case pixart_output_ota_init_refused_as_set_report_output "$refused" -- \
 	--device bluetooth:093a:2800 --request set_report --report output --id 0x06 --payload "06 10"
