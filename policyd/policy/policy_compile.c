@@ -136,7 +136,7 @@ static struct hid_rule *next_copy(struct copies *c, const struct hid_rule *base)
  * its own. Another process asking with software ID 0 just before it could
  * have its answer (a harmless feature's index) taken for the DFU
  * feature's, which would then pass. So a rule that refuses features also
- * refuses, to every sender but root, IRoot questions with software ID 0:
+ * refuses, to every program but root's, IRoot questions with software ID 0:
  * HID++ reserves that ID for the device's own notifications, and no client
  * (Solaar, fwupd, the kernel) asks with it.
  */
@@ -156,8 +156,13 @@ static void guard_daemon_questions(const struct hid_rule *base, struct copies *c
 		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
 		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
 	}
+	/* Every other program; a driver's own request passes: hid-logitech-dj
+	 * forwards what a paired device's node let through (the daemon's
+	 * questions there too) to the receiver with the device's index. */
 	if ((hr = next_copy(c, base))) {
 		memset(&hr->sender, 0, sizeof(hr->sender));
+		hr->sender.fields = HID_SENDER_F_ORIGIN;
+		hr->sender.origin = HID_SENDER_ORIGIN_USER;
 		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
 		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
 	}

@@ -413,12 +413,16 @@ static void iroot_questions_with_software_id_0_are_roots(void)
 	struct hid_device_rules r;
 	uint8_t q[7] = { 0x10, 0x02, 0x00, 0x00, 0x00, 0xd1, 0x00 };
 	const struct policy_sender_id root = { .known = true, .uid = 0, .gid = 0 },
-		user = { .known = true, .uid = 1000, .gid = 1000 };
+		user = { .known = true, .uid = 1000, .gid = 1000 },
+		kernel = { .from_kernel = true };
 
 	dev.hidpp = &paired_on_2;
 	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &root), HID_RULE_ALLOW);
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_DENY);
+	/* hid-logitech-dj forwarding a question a paired device's node let
+	 * through passes */
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &kernel), HID_RULE_ALLOW);
 	/* a client's own software ID passes, from anyone */
 	q[3] = 0x07;
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_ALLOW);

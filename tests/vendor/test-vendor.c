@@ -611,6 +611,24 @@ static void check_refused(struct uhid_dev *dev, int fd, int hid_id, const struct
 	check_line(ok, what);
 }
 
+/* Until nothing has reached the replica for a second (at most 15 s): the
+ * daemon asks a Logitech device (and each device hid-logitech-dj makes of
+ * a receiver) its HID++ feature indexes once it is attached (hid-policyd(8),
+ * HID++ feature indexes), and those questions must not be counted as a
+ * refused request that got through. */
+static void wait_quiet(struct uhid_dev *dev)
+{
+	unsigned long seen = everything_received(dev);
+
+	for (int waited = 0; waited < 15000; waited += 1000) {
+		usleep(1000000);
+		if (everything_received(dev) == seen)
+			return;
+		seen = everything_received(dev);
+	}
+	test_log("requests still reach the replica after 15 s");
+}
+
 /* The dangerous requests, from hidraw: the replica's own node, or the
  * client device's that hid-steam puts in its place. */
 static void check_refused_all(struct uhid_dev *dev)
@@ -635,6 +653,7 @@ static void check_refused_all(struct uhid_dev *dev)
 		snprintf(sysname, sizeof(sysname), "%s", dev->sysname);
 	}
 	check_line(protected_now(sysname, hid_id), "hidraw-device-is-protected");
+	wait_quiet(dev);
 	fd = open(hidraw, O_RDWR | O_CLOEXEC);
 	CHECK(fd >= 0, "%s: %s", hidraw, strerror(errno));
 	/* hid-steam hands the controller to its client: its own input
