@@ -55,13 +55,22 @@ static int send_question(struct hidpp_learner *l, uint64_t now_ms)
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
-/* Start on the next slot to ask, if none is being asked. */
+/* Start on the next slot to ask, if none is being asked: those of the
+ * open first, then an announced one if its round is due. */
 static int ask_next_slot(struct hidpp_learner *l, uint64_t now_ms)
 {
-	if (l->slot >= 0 || !l->to_ask || l->fd < 0 || !l->n_features)
+	if (l->slot >= 0 || l->fd < 0 || !l->n_features)
 		return 0;
-	l->slot = __builtin_ctz(l->to_ask);
+	if (l->to_ask) {
+		l->slot = __builtin_ctz(l->to_ask);
+	} else if (l->announced && now_ms >= l->next_round_ms) {
+		l->slot = __builtin_ctz(l->announced);
+		l->next_round_ms = now_ms + HIDPP_LEARN_ROUND_MS;
+	} else {
+		return 0;
+	}
 	l->to_ask &= (uint8_t)~(1u << l->slot);
+	l->announced &= (uint8_t)~(1u << l->slot);
 	l->next = 0;
 	return send_question(l, now_ms);
 }
@@ -74,6 +83,34 @@ static bool table_has(const struct hidpp_features *t, const struct hidpp_feature
 		    t->entries[i].feature == answer->feature)
 			return t->entries[i].index == answer->index;
 	return false;
+}
+
+/* SLOT's answers are gone: it is unknown until it answers again. */
+static void forget_slot(struct hidpp_learner *l, int slot, bool *changed)
+{
+	struct hidpp_features *t = &l->table;
+	uint8_t device = hidpp_slot_device(slot);
+	size_t kept = 0;
+
+	if (!((t->answered >> slot) & 1))
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->entries[i].device != device)
+			t->entries[kept++] = t->entries[i];
+	t->n = (uint8_t)kept;
+	t->answered &= (uint8_t)~(1u << slot);
+	*changed = true;
+}
+
+/* A receiver announced the device at SLOT: it may run other firmware now.
+ * Announced again before its round is due, its old answers go (a device
+ * may be swapped in quicker than we may ask). */
+static int announced(struct hidpp_learner *l, int slot, uint64_t now_ms, bool *changed)
+{
+	if (now_ms < l->next_round_ms)
+		forget_slot(l, slot, changed);
+	l->announced |= (uint8_t)(1u << slot);
+	return ask_next_slot(l, now_ms);
 }
 
 /* The slot being asked gave every answer: they replace its old ones. */
@@ -134,8 +171,7 @@ int hidpp_learner_take(struct hidpp_learner *l, const uint8_t *r, size_t len, ui
 	if (r[0] == HIDPP_REPORT_SHORT && r[2] == HIDPP10_DEVICE_CONNECTION) {
 		if (slot == 0 || (r[4] & HIDPP10_LINK_NOT_ESTABLISHED))
 			return 0;
-		l->to_ask |= (uint8_t)(1u << slot);
-		return ask_next_slot(l, now_ms);
+		return announced(l, slot, now_ms, changed);
 	}
 	/* A paired device's own node (hid-logitech-dj's): the driver puts the
 	 * device's index in a question to 0xFF, and the answer comes back
@@ -201,14 +237,20 @@ int hidpp_learner_read(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 
 int hidpp_learner_tick(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 {
-	if (l->slot < 0 || now_ms < l->deadline_ms)
+	if (l->slot < 0)
+		return ask_next_slot(l, now_ms);
+	if (now_ms < l->deadline_ms)
 		return 0;
 	return slot_done(l, false, changed, now_ms);
 }
 
 uint64_t hidpp_learner_due(const struct hidpp_learner *l)
 {
-	return l->slot >= 0 ? l->deadline_ms : 0;
+	if (l->slot >= 0)
+		return l->deadline_ms;
+	if (l->announced && l->fd >= 0 && l->n_features)
+		return l->next_round_ms ? l->next_round_ms : 1;
+	return 0;
 }
 
 int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms)
@@ -298,4 +340,5 @@ void hidpp_learner_close(struct hidpp_learner *l)
 	l->fd = -1;
 	l->slot = -1;
 	l->to_ask = 0;
+	l->announced = 0;
 }

@@ -11,7 +11,11 @@
  * HID++ 1.0 notification 0x41): its index is asked again then, since a
  * device that comes back may run other firmware (its bootloader, or a new
  * image) with another table. Until the new answers are complete, the old
- * ones stay.
+ * ones stay. A device announced again before HIDPP_LEARN_ROUND_MS since the
+ * last round so started has its answers dropped (every feature but IRoot
+ * refused at its index) and is asked when that time is up: a device that
+ * floods notifications, or alternates its answers, gets a round a second
+ * and a recompile or two a second, not one per report.
  *
  * Its questions carry software ID 0, which HID++ reserves for the
  * device's own notifications: no client (Solaar cycles 2-15, fwupd uses 7,
@@ -32,6 +36,8 @@
 /* How long a device index has to answer one question. */
 #define HIDPP_LEARN_ANSWER_MS	500
 #define HIDPP_LEARN_FEATURES_MAX 8
+/* Rounds started by connection notifications: at most one in this time. */
+#define HIDPP_LEARN_ROUND_MS	1000
 
 struct hidpp_learner {
 	int fd;			/* the device's hidraw node (-1: closed) */
@@ -39,7 +45,9 @@ struct hidpp_learner {
 	uint8_t n_features;
 	uint16_t features[HIDPP_LEARN_FEATURES_MAX];
 	struct hidpp_features table;	/* the complete answers so far */
-	uint8_t to_ask;		/* bit s: slot s is to be asked (again) */
+	uint8_t to_ask;		/* bit s: slot s is to be asked (at open) */
+	uint8_t announced;	/* bit s: slot s connected: to be asked again */
+	uint64_t next_round_ms;	/* CLOCK_BOOTTIME: an announced slot may be asked */
 	int slot;		/* the slot being asked; -1: none */
 	uint8_t next;		/* its feature being asked */
 	struct hidpp_feature_index answers[HIDPP_LEARN_FEATURES_MAX];
@@ -74,10 +82,11 @@ int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms);
  * *CHANGED: the table has new answers. -ENODEV: the node is gone. */
 int hidpp_learner_read(struct hidpp_learner *l, uint64_t now_ms, bool *changed);
 
-/* The question in flight is late: its device index is silent, go on. */
+/* The question in flight is late (its device index is silent: go on), or
+ * an announced device index may be asked now. */
 int hidpp_learner_tick(struct hidpp_learner *l, uint64_t now_ms, bool *changed);
 
-/* When hidpp_learner_tick() is due (CLOCK_BOOTTIME ms); 0: nothing asked. */
+/* When hidpp_learner_tick() is due (CLOCK_BOOTTIME ms); 0: nothing to do. */
 uint64_t hidpp_learner_due(const struct hidpp_learner *l);
 
 /* What one report of LEN bytes from the device means to the learner:

@@ -213,7 +213,8 @@ static void a_connection_has_its_device_index_asked_again_and_old_answers_stay_u
 	CHECK_EQ(index_of(&s.l.table, 0x02, DFU), 0x03);
 	CHECK_EQ(index_of(&s.l.table, 0x02, RDFU), 0);
 
-	/* the same answers again: no change to put in force */
+	/* the same answers again, a second later: no change to put in force */
+	s.now += HIDPP_LEARN_ROUND_MS;
 	SAYS(&s, 0x10, 0x02, 0x41, 0x04, 0x02, 0x4d, 0x40);
 	expect_question(&s, HIDPP_REPORT_SHORT, 0x02, DFU);
 	s.changed = false;
@@ -221,6 +222,42 @@ static void a_connection_has_its_device_index_asked_again_and_old_answers_stay_u
 	expect_question(&s, HIDPP_REPORT_SHORT, 0x02, RDFU);
 	SAYS(&s, 0x11, 0x02, 0x00, 0x00, 0x00);
 	CHECK(!s.changed, "the same answers count as a change");
+	scripted_done(&s);
+}
+
+/* A device that announces itself at its report rate, answering
+ * differently each time, gets a round a second: between rounds its device
+ * index has no answers (refused but IRoot), never stale ones. */
+static void a_flood_of_connections_gets_a_round_a_second_and_no_stale_answers(void)
+{
+	struct scripted s;
+	int rounds = 0, changes = 0;
+
+	scripted_start(&s, HIDPP_REPORT_SHORT);
+	for (int ms = 0; ms < 3000; ms++, s.now++) {
+		uint8_t q[64];
+
+		s.changed = false;
+		SAYS(&s, 0x10, 0x03, 0x41, 0x04, 0x02, 0x4d, 0x40);
+		CHECK_OK(hidpp_learner_tick(&s.l, s.now, &s.changed));
+		if (read(s.dev, q, sizeof(q)) > 0) {
+			/* DFU at a new index each round */
+			if (++rounds > 3) {
+				CHECK(false, "round %d started at %d ms", rounds, ms);
+				break;
+			}
+			SAYS(&s, 0x11, 0x03, 0x00, 0x00, (uint8_t)(0x10 + rounds));
+			expect_question(&s, HIDPP_REPORT_SHORT, 0x03, RDFU);
+			SAYS(&s, 0x11, 0x03, 0x00, 0x00, 0x00);
+			CHECK_EQ(index_of(&s.l.table, 0x03, DFU), 0x10 + rounds);
+		} else if (s.l.table.answered & (1u << hidpp_device_slot(0x03))) {
+			CHECK(false, "at %d ms the device index kept answers though it was announced again", ms);
+		}
+		changes += s.changed;
+	}
+	CHECK_EQ(rounds, 3);
+	CHECK(changes <= 2 * rounds, "%d changes to put in force in %d rounds", changes, rounds);
+	CHECK_EQ(hidpp_learner_due(&s.l), s.l.next_round_ms);
 	scripted_done(&s);
 }
 
@@ -260,6 +297,7 @@ static const struct test_case tests[] = {
 	{ "other_clients_answers_are_not_taken", other_clients_answers_are_not_taken },
 	{ "an_error_leaves_the_device_index_unknown", an_error_leaves_the_device_index_unknown },
 	{ "a_connection_has_its_device_index_asked_again_and_old_answers_stay_until_new_ones", a_connection_has_its_device_index_asked_again_and_old_answers_stay_until_new_ones },
+	{ "a_flood_of_connections_gets_a_round_a_second_and_no_stale_answers", a_flood_of_connections_gets_a_round_a_second_and_no_stale_answers },
 	{ "a_paired_devices_own_node_answers_with_its_index", a_paired_devices_own_node_answers_with_its_index },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 };
