@@ -101,35 +101,6 @@ static void device_driver(const struct uhid_dev *dev, char *name, size_t size)
 		memcpy(name, base, strlen(base) + 1);
 }
 
-static int write_sysfs(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -errno;
-}
-
-static void driver_unbind(const struct uhid_dev *dev, const char *driver)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/hid/drivers/%s/unbind", driver);
-	CHECK_OK(write_sysfs(path, dev->sysname));
-}
-
-static void driver_bind(struct uhid_dev *dev, const char *driver)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/hid/drivers/%s/bind", driver);
-	CHECK_OK(write_sysfs(path, dev->sysname));
-	CHECK_OK(uhid_dev_wait_hidraw(dev, 5000));
-}
-
 static void input_rules_are_refused_where_the_input_path_is_not_safe(void)
 {
 	const bool safe = kernel_input_path_is_safe();
@@ -205,7 +176,7 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 	close(c.fd);
 
 	for (int round = 1; round <= 3; round++) {
-		driver_unbind(&c.dev, driver);
+		CHECK_OK(uhid_dev_unbind(&c.dev, driver));
 		/* the unbind event took the event program off; requests are
 		 * still filtered */
 		CHECK_EQ(wait_input_filters(c.dev.hid_id, 0, 5000), 0);
@@ -218,7 +189,7 @@ static void an_unbound_device_gets_no_input_filter_until_it_is_bound(void)
 		CHECK(!policyd_said(&c.run, "reload failed", 0), "the reload failed");
 		CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 0);
 
-		driver_bind(&c.dev, driver);
+		CHECK_OK(uhid_dev_bind(&c.dev, driver, 5000));
 		CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);
 		c.fd = uhid_dev_open_hidraw(&c.dev, 0);
 		CHECK_OK(c.fd);
@@ -266,7 +237,7 @@ static void while_unbound_no_registration_adds_an_input_filter(void)
 	device_driver(&c.dev, driver, sizeof(driver));
 	CHECK(driver[0], "the device has no driver");
 	close(c.fd);
-	driver_unbind(&c.dev, driver);
+	CHECK_OK(uhid_dev_unbind(&c.dev, driver));
 	CHECK_EQ(wait_input_filters(c.dev.hid_id, 0, 5000), 0);
 
 	/* a temporary allow, and its end */
@@ -287,7 +258,7 @@ static void while_unbound_no_registration_adds_an_input_filter(void)
 	CHECK_EQ(wait_instances(c.dev.hid_id, 1, 5000), 0);
 	CHECK_EQ(firewall_input_filter_count(c.dev.hid_id), 0);
 
-	driver_bind(&c.dev, driver);
+	CHECK_OK(uhid_dev_bind(&c.dev, driver, 5000));
 	CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);
 	c.fd = uhid_dev_open_hidraw(&c.dev, 0);
 	CHECK_OK(c.fd);
@@ -337,9 +308,9 @@ static void a_vendor_driver_taking_over_gets_the_input_filter_once_bound(void)
 	CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);
 	close(c.fd);
 
-	driver_unbind(&c.dev, "hid-generic");
+	CHECK_OK(uhid_dev_unbind(&c.dev, "hid-generic"));
 	CHECK_EQ(wait_input_filters(c.dev.hid_id, 0, 5000), 0);
-	driver_bind(&c.dev, "logitech");
+	CHECK_OK(uhid_dev_bind(&c.dev, "logitech", 5000));
 	device_driver(&c.dev, driver, sizeof(driver));
 	CHECK(!strcmp(driver, "logitech"), "bound by %s, not hid-lg", driver);
 	CHECK_EQ(wait_input_filters(c.dev.hid_id, 1, 5000), 0);

@@ -679,6 +679,37 @@ int test_dev_generic_driver_only(bool on)
 	return n;
 }
 
+static int write_sysfs(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	n = n < 0 ? -errno : n == (ssize_t)strlen(text) ? 0 : -EIO;
+	close(fd);
+	return (int)n;
+}
+
+int uhid_dev_unbind(const struct uhid_dev *dev, const char *driver)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/drivers/%s/unbind", driver);
+	return write_sysfs(path, dev->sysname);
+}
+
+int uhid_dev_bind(struct uhid_dev *dev, const char *driver, int timeout_ms)
+{
+	char path[PATH_MAX];
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/drivers/%s/bind", driver);
+	r = write_sysfs(path, dev->sysname);
+	return r < 0 ? r : uhid_dev_wait_hidraw(dev, timeout_ms);
+}
+
 int uhid_wait_gone(const char *syspath, int timeout_ms)
 {
 	long deadline = now_ms() + timeout_ms;

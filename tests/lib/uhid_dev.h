@@ -204,6 +204,11 @@ int test_dev_generic_driver_only(bool on);
  * that changes it puts back what it found. */
 bool test_dev_generic_driver_only_now(void);
 
+/* Unbind the device from DRIVER (e.g. "hid-generic"); bind it to DRIVER
+ * and wait for its hidraw node. 0 or -errno. */
+int uhid_dev_unbind(const struct uhid_dev *dev, const char *driver);
+int uhid_dev_bind(struct uhid_dev *dev, const char *driver, int timeout_ms);
+
 /* Wait until the device's sysfs directory is gone (after destroy). */
 int uhid_wait_gone(const char *syspath, int timeout_ms);
 
