@@ -392,6 +392,7 @@ int main(int argc, char **argv)
 {
 	int failed;
 
+	test_dev_keep_driver_setting();
 	pthread_mutex_init(&receiver.lock, NULL);
 	backend = TEST_DEV_UHID;
 	failed = test_main(argc, argv, "e2e-feature-indexes", tests, ARRAY_SIZE(tests));

@@ -408,6 +408,7 @@ int main(int argc, char **argv)
 {
 	int failed;
 
+	test_dev_keep_driver_setting();
 	failed = test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
 	backend = TEST_DEV_USB;
 	failed |= test_main(argc, argv, "e2e/usb", tests, ARRAY_SIZE(tests));

@@ -605,5 +605,6 @@ static const struct test_case tests[] = {
 
 int main(int argc, char **argv)
 {
+	test_dev_keep_driver_setting();
 	return test_main(argc, argv, "e2e", tests, ARRAY_SIZE(tests));
 }

@@ -38,6 +38,13 @@ void test_log(const char *fmt, ...)
 	fflush(stdout);
 }
 
+static void (*after_each_case)(void);
+
+void test_after_each_case(void (*fn)(void))
+{
+	after_each_case = fn;
+}
+
 void test_fail(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -126,6 +133,8 @@ static int run_one(const char *suite, const struct test_case *t)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);
+	if (after_each_case)
+		after_each_case();
 	read_skip_reason(skip_pipe[0], reason, sizeof(reason));
 	close(skip_pipe[0]);
 

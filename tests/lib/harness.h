@@ -42,6 +42,11 @@ void test_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * kernels, scripts/bench.sh when the guest counts instructions), else 1. */
 int test_slow_factor(void);
 
+/* FN runs in the parent after each case, however the case ended: it puts
+ * back what a case changes outside itself (a module parameter) when the
+ * case fails before it could. */
+void test_after_each_case(void (*fn)(void));
+
 /* Fail the running test, with the failed condition and a message. */
 #define CHECK(cond, fmt, ...)                                                  \
 	do {                                                                   \

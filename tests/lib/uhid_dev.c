@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness.h"
 #include "uhid_dev.h"
 #include "bt_hidp.h"
 #include "usb_gadget.h"
@@ -708,6 +709,20 @@ int uhid_dev_bind(struct uhid_dev *dev, const char *driver, int timeout_ms)
 	snprintf(path, sizeof(path), "/sys/bus/hid/drivers/%s/bind", driver);
 	r = write_sysfs(path, dev->sysname);
 	return r < 0 ? r : uhid_dev_wait_hidraw(dev, timeout_ms);
+}
+
+static int kept_generic_only = -1;
+
+static void put_back_driver_setting(void)
+{
+	if (kept_generic_only >= 0 && test_dev_generic_driver_only_now() != kept_generic_only)
+		test_dev_generic_driver_only(kept_generic_only);
+}
+
+void test_dev_keep_driver_setting(void)
+{
+	kept_generic_only = test_dev_generic_driver_only_now();
+	test_after_each_case(put_back_driver_setting);
 }
 
 int uhid_wait_gone(const char *syspath, int timeout_ms)

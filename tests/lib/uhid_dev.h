@@ -203,6 +203,9 @@ int test_dev_generic_driver_only(bool on);
 /* Is that so now? (The test VM boots with it on: scripts/vm-init.) A test
  * that changes it puts back what it found. */
 bool test_dev_generic_driver_only_now(void);
+/* Have the setting found now put back after each case (test_main()), so
+ * that a case failing before it puts it back fails no case after it. */
+void test_dev_keep_driver_setting(void);
 
 /* Unbind the device from DRIVER (e.g. "hid-generic"); bind it to DRIVER
  * and wait for its hidraw node. 0 or -errno. */

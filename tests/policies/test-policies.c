@@ -1733,6 +1733,9 @@ int main(int argc, char **argv)
 		{ TEST_DEV_USB, SUITE "/usb" },
 	};
 	bool list = argc > 1 && !strcmp(argv[1], "--list");
+	/* The suites after this one in the same boot expect the VM's
+	 * setting (hid-generic alone): put back what was found. */
+	bool generic_only = test_dev_generic_driver_only_now();
 	int failed = 0, r;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1745,7 +1748,7 @@ int main(int argc, char **argv)
 			return 1;
 		if (!make_cgroups()) {
 			remove_cgroups();
-			test_dev_generic_driver_only(false);
+			test_dev_generic_driver_only(generic_only);
 			policyd_stop(&daemon_run, false);
 			policyd_cleanup(&daemon_run);
 			return 1;
@@ -1762,7 +1765,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!list) {
-		test_dev_generic_driver_only(false);
+		test_dev_generic_driver_only(generic_only);
 		remove_cgroups();
 		policyd_stop(&daemon_run, false);
 		if (policyd_cleanup(&daemon_run) < 0) {
