@@ -13,7 +13,8 @@
 #   smoke kernel e2e policies vendor audit-trail ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness, cold-cache and vm.
 #
-# VM suites run on each test kernel, one boot per kernel: "port" (Linux 6.1
+# VM suites run on each test kernel, one boot per kernel, the kernels side
+# by side (see "lanes" below): "port" (Linux 6.1
 # with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
 # --kernel picks one (repeat it for several). Their result lines name the
 # kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
@@ -77,7 +78,7 @@ for s in "${args[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log".lane-*' EXIT
 # Every output line is shown and kept; results are counted from the copy.
 run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
 fail_line() { echo "FAIL: $1" | tee -a "$log"; }
@@ -120,9 +121,14 @@ for s in "${host_suites[@]+"${host_suites[@]}"}"; do
 	esac
 done
 
-# One kernel: build it, the suites' host parts against it, and run the
-# suites in one boot (and those with vm-options in one each). Results are prefixed with the kernel's name.
-run_vm_suites() {
+# What prepare_vm_suites() made for each kernel: its image, the build
+# directory of its suites' host parts, the suites that built.
+declare -A vm_image vm_kbuild vm_suites_ok
+
+# One kernel: build it (or take it from the cache) and the suites' host
+# parts against it. Run one kernel at a time: kernel/build and the suites'
+# build.sh write to the cache.
+prepare_vm_suites() {
 	local k=$1 kernel_out image kbuild s
 	local suites=() suites_ok=()
 
@@ -154,7 +160,17 @@ run_vm_suites() {
 		suites_ok+=("$s")
 	done
 	[ ${#suites_ok[@]} -gt 0 ] || return
-	local plain=()
+	vm_image[$k]=$image
+	vm_kbuild[$k]=$kbuild
+	vm_suites_ok[$k]=${suites_ok[*]}
+}
+
+# One prepared kernel's suites: the plain ones in one boot, those with
+# vm-options in one boot each. Results are prefixed with the kernel's name.
+boot_vm_suites() {
+	local k=$1 image=${vm_image[$1]} kbuild=${vm_kbuild[$1]} s
+	local plain=() suites_ok
+	read -ra suites_ok <<< "${vm_suites_ok[$k]}"
 	for s in "${suites_ok[@]}"; do
 		[ -f "tests/$s/vm-options" ] || plain+=("$s")
 	done
@@ -169,7 +185,7 @@ run_vm_suites() {
 # K/LABEL/...; OPTIONS: more scripts/vm.sh options (split on blanks).
 boot_suites() {
 	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
-	local timeout=${HID_POLICY_VM_TIMEOUT:-1800} slow=1
+	local timeout=${HID_POLICY_VM_TIMEOUT:-3600} slow=1
 	shift 5
 	# the debug kernels run several times slower: so may the VM, and the
 	# tests wait that much longer for a daemon to start
@@ -195,9 +211,33 @@ boot_suites() {
 	fi
 }
 
+# The kernels' boots run side by side, as many at a time as the host has
+# cores (HID_POLICY_VM_LANES to choose): a guest running one test at a
+# time keeps about one host core busy (the verifier, TCG), so on 2 cores
+# port and upstream take the time of the slower one instead of the sum.
+# Each lane keeps its own log; they are counted in the kernels' order.
 if [ ${#vm_suites[@]} -gt 0 ]; then
 	for k in "${kernels[@]}"; do
-		run_vm_suites "$k"
+		prepare_vm_suites "$k"
+	done
+	lanes=${HID_POLICY_VM_LANES:-$(nproc)}
+	[[ "$lanes" =~ ^[1-9][0-9]*$ ]] || lanes=1
+	running=0
+	for k in "${kernels[@]}"; do
+		[ -n "${vm_image[$k]:-}" ] || continue
+		if [ "$running" -ge "$lanes" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+		: > "$log.lane-$k"
+		( log=$log.lane-$k; boot_vm_suites "$k" ) &
+		running=$((running + 1))
+	done
+	wait
+	for k in "${kernels[@]}"; do
+		[ -f "$log.lane-$k" ] || continue
+		cat "$log.lane-$k" >> "$log"
+		rm -f "$log.lane-$k"
 	done
 fi
 
