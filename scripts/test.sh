@@ -62,6 +62,11 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	kernels=(port upstream port-debug)
 	default_kernels=1
 fi
+lanes=${HID_POLICY_VM_LANES:-$(nproc)}
+if ! [[ "$lanes" =~ ^[1-9][0-9]*$ ]]; then
+	echo "test.sh: HID_POLICY_VM_LANES must be a whole number of boots at a time, at least 1 (got '$lanes')" >&2
+	exit 2
+fi
 [ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache vm)
 for s in "${args[@]}"; do
 	case "$s" in
@@ -220,8 +225,6 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 	for k in "${kernels[@]}"; do
 		prepare_vm_suites "$k"
 	done
-	lanes=${HID_POLICY_VM_LANES:-$(nproc)}
-	[[ "$lanes" =~ ^[1-9][0-9]*$ ]] || lanes=1
 	running=0
 	for k in "${kernels[@]}"; do
 		[ -n "${vm_image[$k]:-}" ] || continue
