@@ -646,8 +646,15 @@ static int parse_document(struct parse_ctx *c, json_t *root)
 	e = required(c, "", root, "version");
 	if (!e) {
 		r = -EINVAL;
-	} else if (!json_is_integer(e) || json_integer_value(e) != POLICY_FORMAT_VERSION) {
-		perr(c, "version", "format version %s is not supported (expected %d)",
+	} else if (json_is_string(e) && !strcmp(json_string_value(e), "1")) {
+		perr(c, "version", "a number: write 1, not \"1\"");
+		r = -EINVAL;
+	} else if (!json_is_integer(e)) {
+		perr(c, "version", "expected the format version, the number %d, got %s",
+		     POLICY_FORMAT_VERSION, json_describe(e, d, sizeof(d)));
+		r = -EINVAL;
+	} else if (json_integer_value(e) != POLICY_FORMAT_VERSION) {
+		perr(c, "version", "format version %s is not supported: this hid-policyd reads version %d",
 		     json_describe(e, d, sizeof(d)), POLICY_FORMAT_VERSION);
 		r = -EINVAL;
 	} else {
@@ -678,6 +685,55 @@ static int parse_document(struct parse_ctx *c, json_t *root)
 	return r;
 }
 
+/* The line and column (from 1, in characters) of byte OFF of BUF. */
+static void line_column(const char *buf, size_t off, int *line, int *column)
+{
+	*line = 1;
+	*column = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*column = 1;
+		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
+			(*column)++;	/* a UTF-8 continuation byte is no new character */
+		}
+	}
+}
+
+/*
+ * A JSON syntax error, and what it means: nothing after it is read, so the
+ * file's other mistakes show once it is fixed. A comma right before a ']'
+ * or '}' (JSON allows none there) is named at the comma.
+ */
+static void syntax_error(struct diag *diag, const char *file, const char *buf, size_t len,
+			 const json_error_t *error)
+{
+	static const char *const rest = "nothing after a syntax error is read: the file's other mistakes show once it is fixed";
+	size_t at = error->position > 0 ? (size_t)error->position : 0, k;
+	char text[JSON_ERROR_TEXT_LENGTH + 200];
+	int line, column;
+
+	/* jansson's position is just past the token it could not take */
+	k = at > len ? len : at;
+	while (k > 0 && strchr(" \t\r\n", buf[k - 1]))
+		k--;
+	if (k > 0 && (buf[k - 1] == ']' || buf[k - 1] == '}')) {
+		size_t close = k - 1, comma = close;
+
+		while (comma > 0 && strchr(" \t\r\n", buf[comma - 1]))
+			comma--;
+		if (comma > 0 && buf[comma - 1] == ',') {
+			line_column(buf, comma - 1, &line, &column);
+			snprintf(text, sizeof(text), "a comma before '%c' (JSON allows no comma after the last item of a list or object: remove it); %s",
+				 buf[close], rest);
+			diag_syntax(diag, file, line, column, text);
+			return;
+		}
+	}
+	snprintf(text, sizeof(text), "%s; %s", error->text, rest);
+	diag_syntax(diag, file, error->line, error->column, text);
+}
+
 int policy_parse_buffer(struct policy *p, const char *name, const char *path,
 			const char *buf, size_t len, struct diag *diag)
 {
@@ -704,7 +760,7 @@ int policy_parse_buffer(struct policy *p, const char *name, const char *path,
 
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &error);
 	if (!root) {
-		diag_syntax(diag, c.file, error.line, error.column, error.text);
+		syntax_error(diag, c.file, buf, len, &error);
 		return -EINVAL;
 	}
 	r = pos_map_build(buf, len, &pos);

@@ -131,6 +131,15 @@ static bool prefix_of_other(const char *a, const char *b)
 	return n >= 3 && !strncasecmp(a, b, n);
 }
 
+/* Is S another form of the word NAME: do they share NAME's stem, all of it
+ * but its last two letters and at least 4 ("enforcing" for "enforce")? */
+static bool same_stem(const char *s, const char *name)
+{
+	size_t len = strlen(name), stem = len > 2 ? len - 2 : 0;
+
+	return stem >= 4 && strlen(s) >= stem && !strncasecmp(s, name, stem);
+}
+
 const char *nearest_name(const char *s, const char *const *names)
 {
 	const char *best = NULL;
@@ -139,7 +148,8 @@ const char *nearest_name(const char *s, const char *const *names)
 	for (; *names; names++) {
 		/* a third of the name's letters may be wrong, at least one, at most 3 */
 		size_t len = strlen(*names), max = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
-		size_t d = prefix_of_other(s, *names) ? 1 : edit_distance(s, *names, max);
+		size_t d = prefix_of_other(s, *names) || same_stem(s, *names) ? 1 :
+			   edit_distance(s, *names, max);
 
 		if (d <= max && d < best_d) {
 			best = *names;
@@ -548,8 +558,18 @@ int pv_errno(struct parse_ctx *c, const char *path, json_t *v, uint16_t *ret)
 	if (json_is_string(v)) {
 		e = policy_errno_from_name(json_string_value(v));
 		if (e < 0) {
-			perr(c, path, "%s is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, EOPNOTSUPP, EPROTO, ETIMEDOUT)",
-			     json_describe(v, d, sizeof(d)));
+			const char *names[ELEMENTSOF(errno_names) + 1], *near;
+			size_t k = 0;
+
+			/* ENOSYS is known, and refused (pv_errno below) */
+			for (size_t i = 0; i < ELEMENTSOF(errno_names); i++)
+				if (errno_names[i].err != ENOSYS)
+					names[k++] = errno_names[i].name;
+			names[k] = NULL;
+			near = nearest_name(json_string_value(v), names);
+			perr(c, path, "%s is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, EOPNOTSUPP, EPROTO, ETIMEDOUT)%s%s%s",
+			     json_describe(v, d, sizeof(d)), near ? "; did you mean \"" : "",
+			     near ?: "", near ? "\"?" : "");
 			return -EINVAL;
 		}
 		n = (unsigned long)e;

@@ -103,7 +103,7 @@ run_case check_later_config_dir_replaces_file_of_same_name 0 \
 	-- --check --config-dir "$tmp/vendor" --config-dir "$tmp/etc"
 run_case check_broken_directory_fails_with_every_error 1 \
 	"$tmp/broken/10-a.json:2:64: devices[0].rules[0].report_id: 0x1ff is out of range 0..255" \
-	"$tmp/broken/20-b.json:2:14: unexpected token near '}'" \
+	"$tmp/broken/20-b.json:2:14: unexpected token near '}'; nothing after a syntax error is read: the file's other mistakes show once it is fixed" \
 	"policy rejected: 2 errors, 0 warnings" -- --check --config-dir "$tmp/broken"
 run_case check_missing_config_dir_fails 1 \
 	"$tmp/none: cannot open directory: No such file or directory" \

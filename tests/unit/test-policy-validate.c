@@ -70,11 +70,20 @@ INVALID(empty_report_id_list_matches_nothing,
 
 INVALID(syntax_error_gives_line_and_column,
 	"{'version': 1,\n 'devices': [\n  {'match': }\n ]}",
-	"t.json:3:13: unexpected token near '}'")
+	"t.json:3:13: unexpected token near '}'; nothing after a syntax error is read: the file's other mistakes show once it is fixed")
+
+/* The comma is named where it stands, not at the bracket after it. */
+INVALID(a_trailing_comma_is_named_at_the_comma,
+	"{'version': 1,\n 'devices': [\n  {'match': {'vendor': 1},\n   'rules': [],\n  },\n ]}",
+	"t.json:4:15: a comma before '}' (JSON allows no comma after the last item of a list or object: remove it); nothing after a syntax error is read: the file's other mistakes show once it is fixed")
+
+INVALID(a_trailing_comma_in_a_list_is_named_at_the_comma,
+	"{'version': 1, 'devices': [\n  {'match': {'vendor': 1}, 'rules': [\n    " RULE("a", "1", "") ",\n  ]}]}",
+	"t.json:3:103: a comma before ']' (JSON allows no comma after the last item of a list or object: remove it); nothing after a syntax error is read: the file's other mistakes show once it is fixed")
 
 INVALID(duplicate_json_key_is_a_syntax_error,
 	"{'version': 1, 'version': 1, 'devices': []}",
-	"t.json:1:24: duplicate object key near '\"version\"'")
+	"t.json:1:24: duplicate object key near '\"version\"'; nothing after a syntax error is read: the file's other mistakes show once it is fixed")
 
 INVALID(unknown_keys_are_reported_at_every_level,
 	"{'version': 1, 'comment': 'x', 'devices': [{'match': {'bus': 'usb', 'vendor': 1, "
@@ -122,7 +131,21 @@ INVALID(unknown_bus_lists_the_choices,
 
 INVALID(unsupported_format_version,
 	"{'version': 2, 'devices': []}",
-	"t.json:1:13: version: format version 2 is not supported (expected 1)")
+	"t.json:1:13: version: format version 2 is not supported: this hid-policyd reads version 1")
+
+INVALID(a_version_in_a_string_says_to_write_the_number,
+	"{'version': '1', 'devices': []}",
+	"t.json:1:13: version: a number: write 1, not \"1\"")
+
+INVALID(a_version_of_another_type_names_the_number,
+	"{'version': 'v1', 'devices': []}",
+	"t.json:1:13: version: expected the format version, the number 1, got \"v1\"")
+
+INVALID(misspelt_errno_and_mode_get_the_nearest_right_one,
+	"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x054c', "
+	"'product': '0x0ce6'}, 'mode': 'enforcing', 'rules': [" RULE("a", "1", ", 'errno': 'EPREM'") "]}]}",
+	"t.json:1:103: devices[0].mode: expected \"enforce\" or \"audit\", got \"enforcing\"; did you mean \"enforce\"?",
+	"t.json:1:234: devices[0].rules[0].errno: \"EPREM\" is not a known errno name (EPERM, EACCES, EIO, ENODEV, ENXIO, EBUSY, EINVAL, EAGAIN, EOPNOTSUPP, EPROTO, ETIMEDOUT); did you mean \"EPERM\"?")
 
 INVALID(duplicate_rule_names_point_to_the_first,
 	DOC(RULE("same", "1", "") "," RULE("other", "2", "") "," RULE("same", "3", "")),
@@ -303,6 +326,8 @@ static const struct test_case tests[] = {
 	{ "report_id_list_item_path_is_indexed", report_id_list_item_path_is_indexed },
 	{ "empty_report_id_list_matches_nothing", empty_report_id_list_matches_nothing },
 	{ "syntax_error_gives_line_and_column", syntax_error_gives_line_and_column },
+	{ "a_trailing_comma_is_named_at_the_comma", a_trailing_comma_is_named_at_the_comma },
+	{ "a_trailing_comma_in_a_list_is_named_at_the_comma", a_trailing_comma_in_a_list_is_named_at_the_comma },
 	{ "duplicate_json_key_is_a_syntax_error", duplicate_json_key_is_a_syntax_error },
 	{ "unknown_keys_are_reported_at_every_level", unknown_keys_are_reported_at_every_level },
 	{ "wrong_types_are_reported", wrong_types_are_reported },
@@ -314,6 +339,9 @@ static const struct test_case tests[] = {
 	{ "vendor_id_out_of_range", vendor_id_out_of_range },
 	{ "unknown_bus_lists_the_choices", unknown_bus_lists_the_choices },
 	{ "unsupported_format_version", unsupported_format_version },
+	{ "a_version_in_a_string_says_to_write_the_number", a_version_in_a_string_says_to_write_the_number },
+	{ "a_version_of_another_type_names_the_number", a_version_of_another_type_names_the_number },
+	{ "misspelt_errno_and_mode_get_the_nearest_right_one", misspelt_errno_and_mode_get_the_nearest_right_one },
 	{ "duplicate_rule_names_point_to_the_first", duplicate_rule_names_point_to_the_first },
 	{ "rule_names_are_restricted", rule_names_are_restricted },
 	{ "errno_belongs_to_deny_and_log_to_allow", errno_belongs_to_deny_and_log_to_allow },
