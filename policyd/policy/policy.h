@@ -328,7 +328,9 @@ const struct policy_unit *policy_unit_find(const struct policy *p, const char *n
  * into IDS ([0] the root's, at most MAX): *N of them, and *RUNNING whether
  * the unit's own cgroup is one (else only its slices that exist are).
  * Returns 0, or -EINVAL with WHY set when NAME is no unit the firewall can
- * tell.
+ * tell. NAME is a unit as a rule names it, or (a command line's) the cgroup
+ * path /proc/PID/cgroup gives, "/user.slice/user-1000.slice/session-3.scope"
+ * with or without its leading slash, each slice in the one its name says.
  */
 int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, bool *running,
 			const char **why);

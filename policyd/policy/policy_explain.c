@@ -500,10 +500,38 @@ static void print_subject_exe(const struct policy *p, const struct policy_subjec
 		(unsigned long long)who->exe.ino, who->exe.dev >> 20, who->exe.dev & 0xfffff);
 }
 
+/* What a process sender is told by, beyond its origin. */
+#define SUBJECT_PARTS (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE | \
+		       POLICY_SUBJECT_UNIT)
+
+/* " its user, its groups, its executable, its unit" of PARTS (and its
+ * origin), the last after LAST. */
+static void print_parts(unsigned int parts, const char *last, FILE *f)
+{
+	static const struct {
+		unsigned int part;
+		const char *name;
+	} names[] = {
+		{ POLICY_SUBJECT_USER, "its user" },
+		{ POLICY_SUBJECT_GROUPS, "its groups" },
+		{ POLICY_SUBJECT_EXECUTABLE, "its executable" },
+		{ POLICY_SUBJECT_UNIT, "its unit" },
+		{ POLICY_SUBJECT_ORIGIN, "its origin" },
+	};
+	size_t n = 0, left = 0;
+
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		left += !!(parts & names[i].part);
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (parts & names[i].part) {
+			fprintf(f, "%s%s", n == 0 ? " " : n + 1 == left ? last : ", ", names[i].name);
+			n++;
+		}
+}
+
 static void print_subject(const struct policy *p, const struct policy_subject *who, FILE *f)
 {
 	unsigned int given = policy_subject_given(who);
-	const char *sep = "";
 
 	if (!given)
 		return;	/* where it matters, the rules that depend on it say so */
@@ -536,19 +564,9 @@ static void print_subject(const struct policy *p, const struct policy_subject *w
 	else if (given & POLICY_SUBJECT_UNIT)
 		fprintf(f, ", in cgroup %s%s", who->cgroup,
 			who->unit_running ? "" : " (gone now: the process has exited)");
-	if ((given & (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) !=
-	    (POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS | POLICY_SUBJECT_EXECUTABLE)) {
+	if ((given & SUBJECT_PARTS) != SUBJECT_PARTS) {
 		fprintf(f, "; not given:");
-		if (!(given & POLICY_SUBJECT_USER)) {
-			fprintf(f, " its user");
-			sep = ",";
-		}
-		if (!(given & POLICY_SUBJECT_GROUPS)) {
-			fprintf(f, "%s its groups", sep);
-			sep = ",";
-		}
-		if (!(given & POLICY_SUBJECT_EXECUTABLE))
-			fprintf(f, "%s its executable", sep);
+		print_parts(~given & SUBJECT_PARTS, ", ", f);
 	}
 	fprintf(f, "\n");
 }
@@ -641,6 +659,26 @@ static void print_rule_units(const struct policy *p, const struct hid_rule *r, F
 	}
 	for (unsigned i = 0; i < pr->sender.n_units && i < HID_SENDER_MAX_IDS; i++)
 		fprintf(f, "%s%s", i ? " or " : "", p->units[pr->units[i]].name);
+}
+
+/* The parts of a sender (POLICY_SUBJECT_*) rule R tests that WHO leaves
+ * open: what to name for R to match or not. */
+static unsigned int open_parts(const struct hid_rule *r, const struct policy_subject *who)
+{
+	const struct hid_rule_sender *s = &r->sender;
+	unsigned int tested = 0;
+
+	if (s->fields & HID_SENDER_F_USER)
+		tested |= POLICY_SUBJECT_USER;
+	if (s->fields & HID_SENDER_F_GROUP)
+		tested |= POLICY_SUBJECT_GROUPS;
+	if (s->fields & HID_SENDER_F_EXECUTABLE)
+		tested |= POLICY_SUBJECT_EXECUTABLE;
+	if (s->fields & HID_SENDER_F_UNIT)
+		tested |= POLICY_SUBJECT_UNIT;
+	if (!tested)
+		tested = POLICY_SUBJECT_ORIGIN;	/* a rule of origin alone */
+	return tested & ~policy_subject_given(who);
 }
 
 /* What a sender must be for rule R to match, in what WHO leaves open. */
@@ -745,6 +783,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 	struct policy_sender_id id;
 	char why[512], e[32];
 	int r, depends = 0;
+	unsigned int open = 0;
+	bool unchecked;
 
 	if (!rules || !otherwise)
 		return -ENOMEM;
@@ -838,6 +878,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 					fprintf(f, " (%s)", errno_str(hr->err, e, sizeof(e)));
 				fprintf(f, "; otherwise evaluation goes on\n");
 				depends++;
+				open |= open_parts(hr, who);
 			} else {
 				fprintf(f, ", it matches and would %s; an audit-mode rule set only logs, so evaluation goes on either way\n",
 					action_name(hr->action));
@@ -910,14 +951,31 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, " by the built-in default: no rule matches and no rule set states a default\n");
 	}
 
+	/* the firewall's check of declared reports, which only a device's
+	 * descriptor allows (policy_request_undeclared()) */
+	unchecked = !(rules->flags & (HID_RULES_F_DECLARED | HID_RULES_F_COMMANDS_IN_PAYLOAD)) &&
+		    !policy_subject_is_driver(who) && req->kind != HID_RULE_KIND_INPUT_EVENT;
 	if (v->action == HID_RULE_DENY && v->enforced)
-		fprintf(f, "result: refused with -%s, logged\n", errno_str(v->err, e, sizeof(e)));
+		fprintf(f, "result: refused with -%s, logged", errno_str(v->err, e, sizeof(e)));
 	else if (v->action == HID_RULE_DENY)
-		fprintf(f, "result: allowed because of audit mode; logged as a would-be denial\n");
+		fprintf(f, "result: allowed because of audit mode; logged as a would-be denial");
 	else
-		fprintf(f, "result: allowed%s\n", v->logged ? ", logged" : "");
-	if (depends)
-		fprintf(f, "the decision depends on who sends the request: %d rule%s above decide%s for some senders; name the sender (its user, groups, executable or origin) to know which rule decides\n",
-			depends, depends == 1 ? "" : "s", depends == 1 ? "s" : "");
+		fprintf(f, "result: allowed%s", v->logged ? ", logged" : "");
+	if (v->audit_rule >= 0) {
+		fprintf(f, "; the audit-mode match of ");
+		print_rule_ref(p, v->audit_index, f);
+		fprintf(f, " is logged too, as a would-be %s", v->audit_action == HID_RULE_DENY ?
+			"denial" : "allow");
+	}
+	fprintf(f, "\n");
+	if (unchecked && !v->enforced && policy_kind_report_type(req->kind) >= 0)
+		fprintf(f, "note: the device's report descriptor is not known here (hid-policyd --explain takes it with --descriptor FILE), so whether it declares %s report 0x%02x is not checked; on the device, a program's request to a report the descriptor does not declare is refused with -EPERM before any rule\n",
+			report_type_name(policy_kind_report_type(req->kind)), req->report_id);
+	if (depends) {
+		fprintf(f, "the decision depends on who sends the request: %d rule%s above decide%s for some senders; name", depends,
+			depends == 1 ? "" : "s", depends == 1 ? "s" : "");
+		print_parts(open, " or ", f);
+		fprintf(f, " to know which rule decides\n");
+	}
 	return depends;
 }

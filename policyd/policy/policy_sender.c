@@ -385,6 +385,46 @@ static int unit_cgroup_path(const char *value, char *buf, size_t size, const cha
 	return 0;
 }
 
+/*
+ * The cgroup of a unit a command line names: as a rule names it, or by the
+ * cgroup path /proc/PID/cgroup gives ("/user.slice/user-1000.slice/
+ * session-3.scope", the leading slash optional), whose slices must each be
+ * in the one their names say, as systemd lays them out.
+ */
+static int cli_unit_cgroup_path(const char *value, char *buf, size_t size, const char **why)
+{
+	const char *path = value[0] == '/' ? value + 1 : value;
+	const char *last = strrchr(path, '/'), *slash = strchr(path, '/');
+	char parents[POLICY_PATH_MAX] = "";
+	size_t len;
+
+	if (value[0] != '/' && (!slash || slash == last))
+		return unit_cgroup_path(value, buf, size, why);
+	*why = "expected a unit name (fwupd.service, SLICE.slice/NAME.scope) or the cgroup path /proc/PID/cgroup gives (/user.slice/user-1000.slice/session-3.scope), each slice in the one its name says";
+	if (!last || !last[1])
+		return -EINVAL;
+	len = (size_t)(last - path);
+	/* the slices up to the unit, as its innermost slice's name lays them */
+	{
+		const char *inner = memrchr(path, '/', len);
+		const char *name = inner ? inner + 1 : path;
+		size_t name_len = len - (size_t)(name - path);
+
+		if (!unit_name_valid(name, name_len) || !has_suffix(name, name_len, ".slice") ||
+		    slice_path(name, name_len, parents, sizeof(parents)) < 0 ||
+		    strlen(parents) != len || memcmp(parents, path, len))
+			return -EINVAL;
+	}
+	if (!unit_name_valid(last + 1, strlen(last + 1)) ||
+	    !(has_suffix(last + 1, strlen(last + 1), ".service") ||
+	      has_suffix(last + 1, strlen(last + 1), ".scope")))
+		return -EINVAL;
+	if (strlen(path) + 1 > size)
+		return -EINVAL;
+	memcpy(buf, path, strlen(path) + 1);
+	return 0;
+}
+
 /* The index of the unit at cgroup PATH in the policy's table, added once. */
 static int intern_unit(struct policy *p, const char *name, const char *path)
 {
@@ -522,7 +562,7 @@ int policy_unit_cgroups(const char *name, uint64_t *ids, size_t max, size_t *n, 
 
 	*n = 0;
 	*running = false;
-	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+	if (cli_unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
 		return -EINVAL;
 	return cgroup_ancestry(cgroup, false, ids, max, n, running, why);
 }
@@ -534,7 +574,7 @@ int policy_unit_cgroups_assumed(const char *name, uint64_t *ids, size_t max, siz
 
 	*n = 0;
 	*running = false;
-	if (unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
+	if (cli_unit_cgroup_path(name, cgroup, sizeof(cgroup), why) < 0)
 		return -EINVAL;
 	return cgroup_ancestry(cgroup, true, ids, max, n, running, why);
 }

@@ -12,7 +12,8 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 
 # run_case NAME EXPECTED_RC EXPECTED_TEXT... -- ARGS...: every text must be
-# a line of the output (stdout and stderr together).
+# a line of the output (stdout and stderr together); a text after "!" must
+# be in no line of it.
 run_case() {
 	local name=$1 want_rc=$2 out rc
 	shift 2
@@ -27,7 +28,12 @@ run_case() {
 		ok=0
 	fi
 	for w in "${want[@]}"; do
-		if ! grep -qxF -- "$w" <<<"$out"; then
+		if [ "${w:0:1}" = "!" ]; then
+			if grep -qF -- "${w:1}" <<<"$out"; then
+				echo "    unexpected text: ${w:1}"
+				ok=0
+			fi
+		elif ! grep -qxF -- "$w" <<<"$out"; then
 			echo "    missing line: $w"
 			ok=0
 		fi
@@ -153,7 +159,7 @@ run_case explain_without_a_sender_says_the_decision_depends_on_it 0 \
 	"  depends on the sender: rule \"group-0-shell-may\" (30-senders.json: devices[0].rules[1]): if a process sends it in group 0 (root), running the executable the rule names, it matches and decides: allow; otherwise evaluation goes on" \
 	"  depends on the sender: rule \"nobody-else\" (30-senders.json: devices[0].rules[2]): if a process sends it (origin user), it matches and decides: deny (EPERM); otherwise evaluation goes on" \
 	"decision for any other sender: allow by the built-in default: no rule matches and no rule set states a default" \
-	"the decision depends on who sends the request: 3 rules above decide for some senders; name the sender (its user, groups, executable or origin) to know which rule decides" \
+	"the decision depends on who sends the request: 3 rules above decide for some senders; name its user, its groups, its executable or its origin to know which rule decides" \
 	-- "${explain_senders[@]}"
 run_case explain_for_a_user_by_name 0 \
 	"decision: allow by rule \"root-may\" (30-senders.json: devices[0].rules[0])" \
@@ -232,11 +238,11 @@ run_case check_strict_assumes_an_executable_not_installed_here 0 \
 	-- --check --strict --config-dir "$tmp/offline"
 run_case explain_for_an_executable_not_installed_here_assumes_it_is_the_rules 0 \
 	"$offline_assumed_exe" \
-	"sender: a process, executable /nonexistent/libexec/fwupd/fwupd (not installed here: assuming it is the executable the rules name by that path); not given: its user, its groups" \
+	"sender: a process, executable /nonexistent/libexec/fwupd/fwupd (not installed here: assuming it is the executable the rules name by that path); not given: its user, its groups, its unit" \
 	"decision: allow by rule \"fwupd-may\" (40-fwupd.json: devices[0].rules[0])" \
 	-- "${explain_offline[@]}" --id 0xf4 --executable /nonexistent/libexec/fwupd/fwupd
 run_case explain_for_another_program_not_installed_here_is_not_the_rules 0 \
-	"sender: a process, executable /nonexistent/bin/fwupdtool (not installed here: assuming it is the program of that path, which no rule names); not given: its user, its groups" \
+	"sender: a process, executable /nonexistent/bin/fwupdtool (not installed here: assuming it is the program of that path, which no rule names); not given: its user, its groups, its unit" \
 	"  no match: rule \"fwupd-may\" (40-fwupd.json: devices[0].rules[0]): the sender's executable /nonexistent/bin/fwupdtool is not the executable the rule names (by device and inode)" \
 	"decision: deny (EPERM) by rule \"nobody-else\" (40-fwupd.json: devices[0].rules[2])" \
 	-- "${explain_offline[@]}" --id 0xf4 --executable /nonexistent/bin/fwupdtool
@@ -342,6 +348,55 @@ run_case explain_descriptor_is_not_with_usage 1 \
 	"hid-policyd: --descriptor gives the device's usages and hash: not with --usage or --descriptor-sha256" \
 	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
 	--usage mouse --request set_report --report feature --id 0x0b
+
+# What an admin reads of --explain (issue 41): the sender's parts left
+# open, the unit among them; the check of declared reports a dry run
+# without the descriptor skips; the record an audit-mode match writes.
+mkdir -p "$tmp/deck-unit" "$tmp/deck-audit"
+cat >"$tmp/deck-unit/40-deck.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x28de", "product": "0x1205"},
+ "rules": [{"name": "deck-updater-may", "request": "set_report", "report_type": "feature", "report_id": 0,
+            "payload": [{"offset": 1, "value": "0x90"}],
+            "sender": {"unit": "jupiter-controller-update.service"}, "action": "allow"},
+           {"name": "deck-deny-isp", "request": "set_report", "report_type": "feature", "report_id": 0,
+            "payload": [{"offset": 1, "value": "0x90"}], "action": "deny"}]}]}
+JSON
+cat >"$tmp/deck-audit/10-watch.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x28de", "product": "0x1205"}, "mode": "audit",
+ "rules": [{"name": "watch-writes", "request": "set_report", "report_type": "feature", "report_id": 0,
+            "action": "deny"}]}]}
+JSON
+cp "$tmp/deck-unit/40-deck.json" "$tmp/deck-audit/"
+deck_isp=(--device usb:28de:1205 --request set_report --report feature --id 0 --payload "00 90 04")
+run_case explain_with_a_user_names_the_unit_it_leaves_open 0 \
+	"sender: a process, user 0 (root); not given: its groups, its executable, its unit" \
+	"the decision depends on who sends the request: 1 rule above decides for some senders; name its unit to know which rule decides" \
+	-- --explain --config-dir "$tmp/deck-unit" "${deck_isp[@]}" --user 0
+run_case explain_with_a_session_scope_by_its_cgroup_path 0 \
+	"sender: a process, user 0 (root), in unit user.slice/user-1000.slice/session-3.scope (not running here: assuming it is running); not given: its groups, its executable" \
+	"  no match: rule \"deck-updater-may\" (40-deck.json: devices[0].rules[0]): the sender's unit user.slice/user-1000.slice/session-3.scope is not the unit the rule names, nor in it" \
+	"decision: deny (EPERM) by rule \"deck-deny-isp\" (40-deck.json: devices[0].rules[1])" \
+	"!the decision depends" \
+	-- --explain --config-dir "$tmp/deck-unit" "${deck_isp[@]}" --user 0 \
+	--unit user.slice/user-1000.slice/session-3.scope
+run_case explain_a_cgroup_path_that_is_no_units_is_refused 1 \
+	"hid-policyd: --unit \"user.slice/user-1000.slice/user-1001.slice/session-3.scope\": expected a unit name (fwupd.service, SLICE.slice/NAME.scope) or the cgroup path /proc/PID/cgroup gives (/user.slice/user-1000.slice/session-3.scope), each slice in the one its name says" \
+	-- --explain --config-dir "$tmp/deck-unit" "${deck_isp[@]}" \
+	--unit user.slice/user-1000.slice/user-1001.slice/session-3.scope
+run_case explain_without_a_descriptor_says_the_declared_report_check_was_skipped 0 \
+	"result: allowed" \
+	"note: the device's report descriptor is not known here (hid-policyd --explain takes it with --descriptor FILE), so whether it declares feature report 0x0b is not checked; on the device, a program's request to a report the descriptor does not declare is refused with -EPERM before any rule" \
+	-- --explain --config-dir "$tmp/deck-unit" --device usb:28de:1205 --request set_report \
+	--report feature --id 0x0b --user 0
+run_case explain_with_a_descriptor_checks_the_declared_reports 0 \
+	"result: allowed" \
+	"!is not checked" \
+	-- --explain --config-dir "$repo/policies" --device bluetooth:093a:2801 --descriptor "$tmp/pixart-0b.desc" \
+	--request set_report --report feature --id 0x0b --payload "0b 01" --origin user --user 0
+run_case explain_an_audit_mode_match_says_its_record_is_written 0 \
+	"  audit: rule \"watch-writes\" (10-watch.json: devices[0].rules[0]): matches and would deny; an audit-mode rule set only logs, so evaluation goes on" \
+	"result: refused with -EPERM, logged; the audit-mode match of rule \"watch-writes\" (10-watch.json: devices[0].rules[0]) is logged too, as a would-be denial" \
+	-- --explain --config-dir "$tmp/deck-audit" "${deck_isp[@]}" --user 0 --unit session-3.scope
 
 # The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
 # before anything starts.
