@@ -370,6 +370,132 @@ static const struct policy_rule *overlapping_rule(const struct policy *p,
 	return NULL;
 }
 
+/* Can one device have an ID of A and of B? */
+static bool ids_meet(const struct policy_id_set *a, const struct policy_id_set *b)
+{
+	if (a->any || b->any)
+		return true;
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			if (a->ids[i] == b->ids[j])
+				return true;
+	return false;
+}
+
+/* Can one device match both A and B? Its IDs, bus, descriptor hash and
+ * interface are compared; names, serials and usages are taken to meet. */
+static bool match_meets(const struct policy_match *a, const struct policy_match *b)
+{
+	bool hash = !a->n_hashes || !b->n_hashes, itf = !a->has_interfaces || !b->has_interfaces;
+
+	for (size_t i = 0; i < a->n_hashes && !hash; i++)
+		for (size_t j = 0; j < b->n_hashes && !hash; j++)
+			hash = !memcmp(a->hashes[i], b->hashes[j], POLICY_SHA256_BYTES);
+	for (size_t w = 0; w < ELEMENTSOF(a->interfaces) && !itf; w++)
+		itf = a->interfaces[w] & b->interfaces[w];
+	return (a->buses & b->buses) && ids_meet(&a->vendors, &b->vendors) &&
+	       ids_meet(&a->products, &b->products) && hash && itf;
+}
+
+/* Can one device match rule sets A and B? */
+static bool sets_meet(const struct policy_ruleset *a, const struct policy_ruleset *b)
+{
+	for (size_t i = 0; i < a->n_matches; i++)
+		for (size_t j = 0; j < b->n_matches; j++)
+			if (match_meets(&a->matches[i], &b->matches[j]))
+				return true;
+	return false;
+}
+
+/* Do rules A and B name the same senders (as written, in the same order)? */
+static bool same_senders(const struct policy_rule *a, const struct policy_rule *b)
+{
+	const struct hid_rule_sender *x = &a->sender, *y = &b->sender;
+
+	return x->fields == y->fields && x->origin == y->origin && x->n_uids == y->n_uids &&
+	       x->n_gids == y->n_gids && x->n_exes == y->n_exes && x->n_units == y->n_units &&
+	       !memcmp(x->uids, y->uids, sizeof(x->uids[0]) * x->n_uids) &&
+	       !memcmp(x->gids, y->gids, sizeof(x->gids[0]) * x->n_gids) &&
+	       !memcmp(x->exes, y->exes, sizeof(x->exes[0]) * x->n_exes) &&
+	       !memcmp(a->units, b->units, sizeof(a->units[0]) * x->n_units);
+}
+
+/* Does an allow of set LATE before rule J, for the senders of rule O, let
+ * through requests of both O and J (the later file's own exception)? */
+static bool same_exception_before(const struct policy *p, const struct rule_bytes *bytes,
+				  const struct policy_ruleset *late, size_t j, size_t o)
+{
+	for (size_t k = late->first_rule; k < j; k++) {
+		const struct policy_rule *a = &p->rules[k];
+
+		if (!a->invalid && !bytes[k].impossible && a->action == HID_RULE_ALLOW &&
+		    same_senders(a, &p->rules[o]) &&
+		    rules_intersect(a, &bytes[k], &p->rules[o], &bytes[o]) &&
+		    rules_intersect(a, &bytes[k], &p->rules[j], &bytes[j]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Order across files: the first rule that matches decides, and files are
+ * read in the order of their names across the directories, so an allow in
+ * a file that sorts first takes from a deny of a later file the requests
+ * they share (a local allow saved as 10-... before a vendor's 40-...).
+ * Within a file that is the usual exception ("allow this sender, deny the
+ * rest"); across files nobody wrote it so, and each such allow is told
+ * once, with the first enforcing deny it takes requests from, unless the
+ * later file makes the same exception for the same senders before its
+ * deny. What the overlap checks of check_reachability() tell at the deny
+ * (an allow for anyone that hides the deny, or overlaps it in part) is not
+ * told twice.
+ */
+static void check_order_across_files(const struct policy *p, const struct rule_bytes *bytes,
+				     struct diag *diag)
+{
+	for (size_t e = 0; e < p->n_sets; e++) {
+		const struct policy_ruleset *early = &p->sets[e];
+
+		if (early->mode == HID_RULES_MODE_AUDIT)
+			continue;	/* it only logs: it takes nothing */
+		for (size_t i = early->first_rule; i < early->first_rule + early->n_rules; i++) {
+			const struct policy_rule *o = &p->rules[i], *deny = NULL;
+			const struct policy_ruleset *late = NULL;
+			char ref[POLICY_TEXT_MAX];
+
+			if (o->invalid || bytes[i].impossible || o->action != HID_RULE_ALLOW)
+				continue;
+			for (size_t s = e + 1; s < p->n_sets && !deny; s++) {
+				late = &p->sets[s];
+				if (late->file == early->file || late->mode == HID_RULES_MODE_AUDIT ||
+				    !sets_meet(early, late))
+					continue;
+				for (size_t j = late->first_rule;
+				     j < late->first_rule + late->n_rules && !deny; j++) {
+					const struct policy_rule *r = &p->rules[j];
+
+					if (r->invalid || bytes[j].impossible || r->action != HID_RULE_DENY ||
+					    !rules_intersect(o, &bytes[i], r, &bytes[j]))
+						continue;
+					if (!o->sender.fields && set_covers(early, late) &&
+					    (rule_covers(o, &bytes[i], r, &bytes[j]) ||
+					     !rule_covers(r, &bytes[j], o, &bytes[i])))
+						continue;	/* told at R: shadowed, or an overlap */
+					if (same_exception_before(p, bytes, late, j, i))
+						continue;
+					deny = r;
+				}
+			}
+			if (!deny)
+				continue;
+			rule_ref(p, deny, o, ref, sizeof(ref));
+			rule_warning(p, o, diag, "rule \"%s\" (allow%s) takes requests from the deny of %s, in a file read after this one: the first rule that matches decides, and files are read in the order of their names across the directories; to keep the deny, name this file to sort after %s",
+				     o->name, o->sender.fields ? ", for its senders" : "", ref,
+				     p->files[late->file].name);
+		}
+	}
+}
+
 /*
  * A rule can never match when an earlier rule of its own set, or of an
  * earlier set that applies to every device its set does, matches every
@@ -440,6 +566,7 @@ static void check_reachability(struct policy *p, struct diag *diag)
 				report_overlap(p, by, &p->rules[j], diag);
 		}
 	}
+	check_order_across_files(p, bytes, diag);
 }
 
 static const struct policy *sort_policy;

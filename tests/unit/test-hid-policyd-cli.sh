@@ -398,6 +398,36 @@ run_case explain_an_audit_mode_match_says_its_record_is_written 0 \
 	"result: refused with -EPERM, logged; the audit-mode match of rule \"watch-writes\" (10-watch.json: devices[0].rules[0]) is logged too, as a would-be denial" \
 	-- --explain --config-dir "$tmp/deck-audit" "${deck_isp[@]}" --user 0 --unit session-3.scope
 
+# Order across files (hid-policy.d(5), Order): the local allow of
+# InputPlumber's writes to the Steam Deck, saved as 10-..., sorts before
+# the shipped 40-valve-steam.json and takes its reboot-to-bootloader deny
+# away from InputPlumber; a warning names both rules. Saved as 45-..., the
+# deny decides first.
+mkdir -p "$tmp/deck-10" "$tmp/deck-45"
+cat >"$tmp/deck-10/10-deck-inputplumber.json" <<'JSON'
+{"version": 1, "devices": [{"name": "deck-inputplumber",
+ "match": {"bus": "usb", "vendor": "0x28de", "product": "0x1205"},
+ "rules": [{"name": "deck-inputplumber-writes", "request": ["set_report", "output_report"], "report_id": "any",
+            "sender": {"unit": "inputplumber.service"}, "action": "allow"}]}]}
+JSON
+cp "$tmp/deck-10/10-deck-inputplumber.json" "$tmp/deck-45/45-deck-inputplumber.json"
+isp_line=$(grep -n '"name": "valve-deck-deny-reboot-to-isp"' "$repo/policies/40-valve-steam.json" | cut -d: -f1)
+run_case check_warns_of_a_local_allow_read_before_the_vendor_deny 0 \
+	"$tmp/deck-10/10-deck-inputplumber.json:3:12: devices[0].rules[0]: warning: rule \"deck-inputplumber-writes\" (allow, for its senders) takes requests from the deny of rule \"valve-deck-deny-reboot-to-isp\" ($repo/policies/40-valve-steam.json:$((isp_line - 1)):9: devices[0].rules[1]), in a file read after this one: the first rule that matches decides, and files are read in the order of their names across the directories; to keep the deny, name this file to sort after 40-valve-steam.json" \
+	"!policy rejected" \
+	-- --check --config-dir "$repo/policies" --config-dir "$tmp/deck-10"
+run_case check_strict_fails_on_a_local_allow_read_before_the_vendor_deny 1 \
+	"policy rejected (--strict): 0 errors, 1 warning" \
+	-- --check --strict --config-dir "$repo/policies" --config-dir "$tmp/deck-10"
+run_case check_a_local_allow_read_after_the_vendor_file_is_clean 0 \
+	"!warning:" \
+	-- --check --strict --config-dir "$repo/policies" --config-dir "$tmp/deck-45"
+run_case explain_a_local_allow_read_after_the_vendor_file_keeps_the_deny 0 \
+	"decision: deny (EPERM) by rule \"valve-deck-deny-reboot-to-isp\" (40-valve-steam.json: devices[0].rules[1])" \
+	"result: refused with -EPERM, logged" \
+	-- --explain --config-dir "$repo/policies" --config-dir "$tmp/deck-45" "${deck_isp[@]}" \
+	--unit inputplumber.service
+
 # The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
 # before anything starts.
 run_case audit_log_max_size_below_64k_is_refused 2 \

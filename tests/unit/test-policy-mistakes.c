@@ -5,6 +5,7 @@
  * path, and, for a misspelling, the nearest right spelling. The files are
  * written in directories as an administrator would, several lines long.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "policy-helpers.h"
@@ -34,6 +35,16 @@ static void check_all(const struct diag *d, const char *dir, const char *const *
 	for (size_t i = 0; i < n; i++)
 		free((char *)full[i]);
 }
+/* Rename DIR/FROM to DIR/TO. */
+static void rename_in(const char *dir, const char *from, const char *to)
+{
+	char a[4096], b[4096];
+
+	snprintf(a, sizeof(a), "%s/%s", dir, from);
+	snprintf(b, sizeof(b), "%s/%s", dir, to);
+	CHECK_EQ(rename(a, b), 0);
+}
+
 #define CHECK_ALL(d, dir, ...) check_all(d, dir, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void misspellings_and_numbers_point_at_their_place(void)
@@ -294,6 +305,51 @@ static void an_allow_for_one_sender_does_not_shadow_the_deny_after_it(void)
 	free(dir);
 }
 
+/* Across files the same allow is no exception a file's author wrote: a
+ * local file read first takes the vendor's deny away from its senders,
+ * and the warning names both rules and the file to sort after. The vendor
+ * file's own exception for the same sender is none of the local file's
+ * doing. */
+static void an_allow_for_one_sender_in_an_earlier_file_takes_from_a_later_deny(void)
+{
+	char *dir = make_temp_dir();
+	struct diag d = {};
+	struct policy *p;
+	char *msg;
+
+	write_policy(dir, "10-local.json",
+		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x28de', 'product': '0x1205'},\n"
+		"  'rules': [\n"
+		"    {'name': 'helper-writes', 'request': ['set_report', 'output_report'], 'report_id': 'any',\n"
+		"     'sender': {'unit': 'helper.service'}, 'action': 'allow'},\n"
+		"    {'name': 'updater-writes', 'request': ['set_report', 'output_report'], 'report_id': 0,\n"
+		"     'sender': {'unit': 'updater.service'}, 'action': 'allow'}]}]}\n");
+	write_policy(dir, "40-vendor.json",
+		"{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x28de', 'product': ['0x1205', '0x1102']},\n"
+		"  'rules': [\n"
+		"    {'name': 'updater-may', 'request': ['set_report', 'output_report'], 'report_id': 0,\n"
+		"     'sender': {'unit': 'updater.service'}, 'action': 'allow'},\n"
+		"    {'name': 'deny-isp', 'request': ['set_report', 'output_report'], 'report_id': 0,\n"
+		"     'payload': [{'offset': 1, 'value': '0x90'}], 'action': 'deny'}]}]}\n");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "rejected");
+	msg = in_dir(dir, "10-local.json:3:5: devices[0].rules[0]: warning: rule \"helper-writes\" (allow, for its senders) takes requests from the deny of rule \"deny-isp\" (DIR/40-vendor.json:5:5: devices[0].rules[1]), in a file read after this one: the first rule that matches decides, and files are read in the order of their names across the directories; to keep the deny, name this file to sort after 40-vendor.json");
+	CHECK_MESSAGES(&d, msg);
+	free(msg);
+	policy_free(p);
+	diag_done(&d);
+
+	/* read after the vendor's file, it takes nothing from it */
+	rename_in(dir, "10-local.json", "45-local.json");
+	p = load((const char *[]){ dir, NULL }, &d);
+	CHECK(p, "rejected");
+	CHECK_EQ(d.n, 0);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(dir);
+	free(dir);
+}
+
 static const struct test_case tests[] = {
 	{ "misspellings_and_numbers_point_at_their_place", misspellings_and_numbers_point_at_their_place },
 	{ "lockout_is_an_error_at_the_default_and_at_the_rule", lockout_is_an_error_at_the_default_and_at_the_rule },
@@ -305,6 +361,8 @@ static const struct test_case tests[] = {
 	{ "override_in_etc_is_named_by_its_full_path", override_in_etc_is_named_by_its_full_path },
 	{ "shadowed_overlapping_and_duplicate_rules_across_files", shadowed_overlapping_and_duplicate_rules_across_files },
 	{ "an_allow_for_one_sender_does_not_shadow_the_deny_after_it", an_allow_for_one_sender_does_not_shadow_the_deny_after_it },
+	{ "an_allow_for_one_sender_in_an_earlier_file_takes_from_a_later_deny",
+	  an_allow_for_one_sender_in_an_earlier_file_takes_from_a_later_deny },
 };
 
 int main(int argc, char **argv)
