@@ -50,6 +50,9 @@ void policy_free(struct policy *p)
 		free(p->units[i].name);
 		free(p->units[i].path);
 	}
+	for (size_t i = 0; i < p->n_assumed; i++)
+		free(p->assumed[i].name);
+	free(p->assumed);
 	free(p->files);
 	free(p->sets);
 	free(p->rules);

@@ -192,6 +192,13 @@ struct policy_unit {
 	bool assumed;		/* a dry run's: not running here, taken to be */
 };
 
+/* A user or group name a dry run assumed, not being on this machine. */
+struct policy_assumed_name {
+	char *name;
+	uint32_t id;		/* POLICY_ASSUMED_ID_BASE and up */
+	bool group;
+};
+
 struct policy {
 	struct policy_file *files;
 	size_t n_files, cap_files;
@@ -204,6 +211,8 @@ struct policy {
 	/* Read for a dry run (policy_load_dirs_dry_run()), never to be
 	 * enforced: what is not here was assumed to be. */
 	bool dry_run;
+	struct policy_assumed_name *assumed;	/* users and groups, each once */
+	size_t n_assumed, cap_assumed;
 };
 
 struct policy *policy_new(void);
@@ -229,10 +238,11 @@ int policy_load_dirs(const char *const *dirs, size_t n_dirs, bool require_dirs,
  * names that is not installed here is assumed to be installed, and a unit
  * that is not running here (or every unit, on a system without cgroup2) to
  * be running, each with an identity no real file or cgroup has
- * (policy_assumed_exe(), policy_assumed_cgroup()), so that the policy
- * decides as it would where they are. A note in DIAG says what was assumed
- * of an executable (the daemon would warn), policy_explain() what was of a
- * unit. Such a policy is never to be put into the firewall.
+ * (policy_assumed_exe(), policy_assumed_cgroup()), and a user or group
+ * that this machine has not to be there (policy_assume_id()), so that the
+ * policy decides as it would where they are. A note in DIAG says what was
+ * assumed of an executable (the daemon would warn), a user or a group (the
+ * daemon would refuse the policy), policy_explain() what was of a unit. Such a policy is never to be put into the firewall.
  */
 int policy_load_dirs_dry_run(const char *const *dirs, size_t n_dirs, bool require_dirs,
 			     struct diag *diag, struct policy **ret);
@@ -451,6 +461,19 @@ bool policy_exe_is_assumed(const struct hid_rule_exe *e);
  * that does not exist here: made of the path, with the top bit set, which
  * no kernfs node id has (the kernel counts them up from 1). */
 uint64_t policy_assumed_cgroup(const char *path);
+
+/*
+ * The id a dry run gives a user (or, GROUP, a group) NAME that this machine
+ * has not: one of the top ids below -1, which no account has in practice
+ * (POLICY_ASSUMED_ID_BASE up, in the order names are first assumed), the
+ * same for the same name, kept in P so that explanations say its name.
+ * Returns 0, -E2BIG past POLICY_ASSUMED_IDS_MAX names, or -ENOMEM.
+ */
+#define POLICY_ASSUMED_ID_BASE 0xffff0000u
+#define POLICY_ASSUMED_IDS_MAX 4096
+int policy_assume_id(struct policy *p, const char *name, bool group, uint32_t *ret);
+/* The name P assumed for ID, or NULL. */
+const char *policy_assumed_name(const struct policy *p, uint32_t id, bool group);
 
 /* Names and parsers shared by the loader and the command line. */
 const char *policy_bus_name(uint16_t bus);

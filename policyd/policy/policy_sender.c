@@ -100,11 +100,59 @@ static int resolve_id(struct parse_ctx *c, const char *path, json_t *v, bool gro
 		     strerror(r));
 		return -EINVAL;
 	}
+	if (!known && c->p->dry_run) {
+		/* A dry run may be about another machine. */
+		r = policy_assume_id(c->p, name, group, ret);
+		if (r < 0) {
+			perr(c, path, "cannot assume %s \"%s\": %s", group ? "group" : "user", name,
+			     strerror(-r));
+			return -EINVAL;
+		}
+		pnote(c, path, "assuming %s \"%s\" exists where the policy is used (there is none on this system); a daemon where it does not refuses the policy",
+		      group ? "group" : "user", name);
+		return 0;
+	}
 	if (!known) {
 		perr(c, path, "no %s \"%s\" on this system", group ? "group" : "user", name);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int policy_assume_id(struct policy *p, const char *name, bool group, uint32_t *ret)
+{
+	struct policy_assumed_name *a;
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < p->n_assumed; i++) {
+		if (p->assumed[i].group != group)
+			continue;
+		if (!strcmp(p->assumed[i].name, name)) {
+			*ret = p->assumed[i].id;
+			return 0;
+		}
+		n++;
+	}
+	if (n >= POLICY_ASSUMED_IDS_MAX)
+		return -E2BIG;
+	if (GROW(p->assumed, p->n_assumed, p->cap_assumed) < 0)
+		return -ENOMEM;
+	a = &p->assumed[p->n_assumed];
+	*a = (struct policy_assumed_name){ .name = strdup(name), .id = POLICY_ASSUMED_ID_BASE + n,
+					   .group = group };
+	if (!a->name)
+		return -ENOMEM;
+	p->n_assumed++;
+	*ret = a->id;
+	return 0;
+}
+
+const char *policy_assumed_name(const struct policy *p, uint32_t id, bool group)
+{
+	for (size_t i = 0; p && i < p->n_assumed; i++)
+		if (p->assumed[i].group == group && p->assumed[i].id == id)
+			return p->assumed[i].name;
+	return NULL;
 }
 
 static int add_uid(struct parse_ctx *c, const char *path, json_t *v, void *out)

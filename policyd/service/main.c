@@ -243,8 +243,9 @@ static int describe_from_descriptor(const struct options *opts, struct policy_de
 	return 0;
 }
 
-/* A uid or gid: a number (decimal or 0x..) or a name. */
-static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
+/* A uid or gid: a number (decimal or 0x..) or a name; a name this machine
+ * has not is assumed, as the dry run's policy assumes it (P), and said. */
+static int cli_id(struct policy *p, const char *opt, const char *s, bool group, uint32_t *ret)
 {
 	unsigned long n;
 
@@ -267,8 +268,13 @@ static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
 			return 0;
 		}
 	}
-	fprintf(stderr, "hid-policyd: %s \"%s\": no such %s\n", opt, s, group ? "group" : "user");
-	return -EINVAL;
+	if (policy_assume_id(p, s, group, ret) < 0) {
+		fprintf(stderr, "hid-policyd: %s \"%s\": no such %s\n", opt, s, group ? "group" : "user");
+		return -EINVAL;
+	}
+	printf("note: assuming %s \"%s\" exists where the policy is used (there is none on this system)\n",
+	       group ? "group" : "user", s);
+	return 0;
 }
 
 #define EXPLAIN_CGROUP_LEVELS 16	/* a unit's depth, and more */
@@ -276,8 +282,8 @@ static int cli_id(const char *opt, const char *s, bool group, uint32_t *ret)
 /* --user, --group, --executable, --origin and --unit: who sends the
  * request, as far as they say. GIDS has room for every --group, CGROUPS
  * for EXPLAIN_CGROUP_LEVELS. */
-static int explain_subject(const struct options *opts, struct policy_subject *who, uint32_t *gids,
-			   uint64_t *cgroups)
+static int explain_subject(const struct options *opts, struct policy *p, struct policy_subject *who,
+			   uint32_t *gids, uint64_t *cgroups)
 {
 	int r;
 
@@ -296,12 +302,12 @@ static int explain_subject(const struct options *opts, struct policy_subject *wh
 		}
 	}
 	if (opts->user) {
-		if (cli_id("--user", opts->user, false, &who->uid) < 0)
+		if (cli_id(p, "--user", opts->user, false, &who->uid) < 0)
 			return -EINVAL;
 		who->given |= POLICY_SUBJECT_USER;
 	}
 	for (size_t i = 0; i < opts->n_groups; i++)
-		if (cli_id("--group", opts->groups[i], true, &gids[i]) < 0)
+		if (cli_id(p, "--group", opts->groups[i], true, &gids[i]) < 0)
 			return -EINVAL;
 	if (opts->n_groups) {
 		who->given |= POLICY_SUBJECT_GROUPS;
@@ -395,9 +401,6 @@ static int run_explain(const struct options *opts)
 	r = parse_request(opts, buf, sizeof(buf), &req);
 	if (r < 0)
 		return r;
-	r = explain_subject(opts, &who, gids, cgroups);
-	if (r < 0)
-		return r;
 	r = load(opts, &diag, &p);
 	if (r < 0) {
 		diag_print(&diag, stderr);
@@ -405,6 +408,10 @@ static int run_explain(const struct options *opts)
 		return r;
 	}
 	diag_print_only(&diag, DIAG_NOTE, stdout);	/* what it assumed */
+	/* after the policy: a name the rules assumed is the same one here */
+	r = explain_subject(opts, p, &who, gids, cgroups);
+	if (r < 0)
+		return r;
 	r = policy_explain(p, &dev, &req, &who, stdout, &v);
 	return r < 0 ? r : 0;
 }

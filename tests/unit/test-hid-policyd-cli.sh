@@ -181,9 +181,37 @@ run_case explain_for_a_driver 0 \
 run_case explain_refuses_a_driver_with_a_user 1 \
 	"hid-policyd: --origin kernel is a driver's own request, which has no user, group, executable or unit" \
 	-- "${explain_senders[@]}" --origin kernel --user root
-run_case explain_refuses_an_unknown_group 1 \
-	"hid-policyd: --group \"no-such-group-here\": no such group" \
+run_case explain_assumes_a_group_not_on_this_system 0 \
+	"note: assuming group \"no-such-group-here\" exists where the policy is used (there is none on this system)" \
+	"sender: a process, group \"no-such-group-here\" (not on this system: assumed); not given: its user, its executable, its unit" \
+	"  no match: rule \"group-0-shell-may\" (30-senders.json: devices[0].rules[1]): the sender is not in its group 0 (root) (its gid and its 0 supplementary groups)" \
 	-- "${explain_senders[@]}" --group no-such-group-here
+# a group the rules name and this machine has not ("wheel" written on a
+# Debian machine, which has none): assumed on both sides, and the same
+mkdir -p "$tmp/wheel"
+cat >"$tmp/wheel/30-wheel.json" <<'JSON'
+{"version": 1, "devices": [{"match": {"bus": "usb", "vendor": "0x054c", "product": "0x0ce6"},
+ "rules": [{"name": "wheel-may", "request": "set_report", "report_type": "feature", "report_id": "0xf4",
+            "sender": {"group": "hp-no-such-wheel"}, "action": "allow"},
+           {"name": "nobody-else", "request": "set_report", "report_type": "feature", "report_id": "0xf4",
+            "action": "deny"}]}]}
+JSON
+wheel_note="$tmp/wheel/30-wheel.json:3:33: devices[0].rules[0].sender.group: note: assuming group \"hp-no-such-wheel\" exists where the policy is used (there is none on this system); a daemon where it does not refuses the policy"
+run_case check_strict_assumes_a_group_not_on_this_system 0 \
+	"$wheel_note" \
+	"policy OK: 1 file, 1 rule set, 2 rules, 0 warnings" \
+	-- --check --strict --config-dir "$tmp/wheel"
+run_case explain_a_member_of_a_group_not_on_this_system 0 \
+	"$wheel_note" \
+	"decision: allow by rule \"wheel-may\" (30-wheel.json: devices[0].rules[0])" \
+	-- --explain --config-dir "$tmp/wheel" --device usb:054c:0ce6 --request set_report --report feature \
+	--id 0xf4 --user hp-no-such-admin --group hp-no-such-admin --group hp-no-such-wheel
+run_case explain_a_user_not_on_this_system_outside_the_group 0 \
+	"sender: a process, user \"hp-no-such-admin\" (not on this system: assumed), group 0 (root); not given: its executable, its unit" \
+	"  no match: rule \"wheel-may\" (30-wheel.json: devices[0].rules[0]): the sender is not in its group \"hp-no-such-wheel\" (not on this system: assumed) (its gid and its 0 supplementary groups)" \
+	"decision: deny (EPERM) by rule \"nobody-else\" (30-wheel.json: devices[0].rules[1])" \
+	-- --explain --config-dir "$tmp/wheel" --device usb:054c:0ce6 --request set_report --report feature \
+	--id 0xf4 --user hp-no-such-admin --group 0
 run_case explain_refuses_a_relative_executable 1 \
 	"hid-policyd: --executable \"sh\": expected an absolute path" \
 	-- "${explain_senders[@]}" --executable sh

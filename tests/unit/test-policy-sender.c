@@ -247,6 +247,53 @@ static void a_missing_executable_is_a_warning(void)
 }
 
 /*
+ * Users and groups the same way: a dry run assumes a name this machine has
+ * not, with a note (--strict passes) and an id no account has, one per
+ * name, that the explanation names; the daemon's load refuses it, as it
+ * did.
+ */
+static void a_dry_run_assumes_a_user_or_group_not_on_this_system(void)
+{
+	_cleanup_free_ char *dir = make_temp_dir();
+	const char *dirs[] = { dir };
+	struct diag d = {};
+	struct policy *p = NULL;
+	_cleanup_free_ char *group_note = NULL, *user_note = NULL;
+	uint32_t again = 0;
+
+	write_policy(dir, "30-wheel.json",
+		     "{'version': 1, 'devices': [{'match': {'bus': 'usb', 'vendor': '0x1234', 'product': '0x5704'},\n"
+		     " 'rules': [{'name': 'wheel', 'request': 'set_report', 'report_id': 3,\n"
+		     "  'sender': {'group': 'hp-no-such-group', 'user': ['hp-no-such-user', 0]}, 'action': 'allow'}]}]}");
+	CHECK_OK(policy_load_dirs_dry_run(dirs, 1, true, &d, &p));
+	CHECK_EQ(d.n_errors, 0);
+	CHECK_EQ(d.n_warnings, 0);
+	group_note = in_dir(dir, "30-wheel.json:3:23: devices[0].rules[0].sender.group: note: assuming group \"hp-no-such-group\" exists where the policy is used (there is none on this system); a daemon where it does not refuses the policy");
+	user_note = in_dir(dir, "30-wheel.json:3:52: devices[0].rules[0].sender.user[0]: note: assuming user \"hp-no-such-user\" exists where the policy is used (there is none on this system); a daemon where it does not refuses the policy");
+	CHECK_MESSAGES(&d, group_note, user_note);
+	CHECK_EQ(p->rules[0].sender.gids[0], POLICY_ASSUMED_ID_BASE);
+	CHECK_EQ(p->rules[0].sender.uids[0], POLICY_ASSUMED_ID_BASE);
+	CHECK_EQ(p->rules[0].sender.uids[1], 0);
+	CHECK(!strcmp(policy_assumed_name(p, POLICY_ASSUMED_ID_BASE, true) ?: "", "hp-no-such-group"),
+	      "the group's name is not kept");
+	CHECK(!strcmp(policy_assumed_name(p, POLICY_ASSUMED_ID_BASE, false) ?: "", "hp-no-such-user"),
+	      "the user's name is not kept");
+	/* the question's name is the rule's */
+	CHECK_OK(policy_assume_id(p, "hp-no-such-user", false, &again));
+	CHECK_EQ(again, POLICY_ASSUMED_ID_BASE);
+	CHECK_OK(policy_assume_id(p, "hp-another-user", false, &again));
+	CHECK_EQ(again, POLICY_ASSUMED_ID_BASE + 1);
+	policy_free(p);
+	diag_done(&d);
+
+	p = NULL;
+	CHECK(policy_load_dirs(dirs, 1, true, &d, &p) < 0, "the daemon's load accepted it");
+	CHECK(diag_contains(&d, "sender.group: no group \"hp-no-such-group\" on this system"), "no error");
+	diag_done(&d);
+	rm_tree(dir);
+}
+
+/*
  * A dry run (hid-policyd --check, --explain) may be about another machine:
  * a program not installed here and a unit not running here are assumed to
  * be there, each with an identity no real file or cgroup has, and for the
@@ -571,6 +618,8 @@ static const struct test_case tests[] = {
 	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
 	{ "a_dry_run_assumes_what_a_sender_names_is_there",
 	  a_dry_run_assumes_what_a_sender_names_is_there },
+	{ "a_dry_run_assumes_a_user_or_group_not_on_this_system",
+	  a_dry_run_assumes_a_user_or_group_not_on_this_system },
 	{ "any_request_of_a_sender_leaves_input_out", any_request_of_a_sender_leaves_input_out },
 	{ "evaluation_follows_the_firewall", evaluation_follows_the_firewall },
 };
