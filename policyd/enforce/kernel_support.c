@@ -83,3 +83,25 @@ int fw_check_input(const struct fw_features *f, bool allow_unsafe, const struct 
 	}
 	return r;
 }
+
+void fw_note_input_unchecked(const struct policy *p, struct diag *diag)
+{
+	const struct policy_rule *rule;
+
+	for (size_t i = 0; i < p->n_sets; i++) {
+		const struct policy_ruleset *s = &p->sets[i];
+		const struct json_pos *at;
+		char path[300];
+
+		if (!set_needs_input(p, s, &rule))
+			continue;
+		at = rule ? &rule->at : &s->default_at;
+		if (rule)
+			snprintf(path, sizeof(path), "%s", rule->path);
+		else
+			snprintf(path, sizeof(path), "%s.default", s->path);
+		diag_add_at(diag, DIAG_NOTE, p->files[s->file].path, at->line, at->column, path,
+			    "%s", FW_INPUT_UNCHECKED);
+		return;
+	}
+}

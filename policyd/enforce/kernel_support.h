@@ -44,3 +44,10 @@ bool fw_policy_needs_input(const struct policy *p);
  * -EOPNOTSUPP. */
 int fw_check_input(const struct fw_features *f, bool allow_unsafe, const struct policy *p,
 		   struct diag *diag);
+
+#define FW_INPUT_UNCHECKED                                                     \
+	"this rule concerns input reports, and this kernel has no HID-BPF, so whether the kernel the policy is for takes input rules safely is not checked: a daemon on upstream Linux 6.3 or later refuses them unless --allow-unsafe-input-rules (hid-policyd(8), Input rules); run hid-policyd --check on that kernel to know"
+
+/* Without HID-BPF here: one note in DIAG, at P's first rule (or default)
+ * that concerns input reports, that FW_INPUT_UNSAFE was not checked. */
+void fw_note_input_unchecked(const struct policy *p, struct diag *diag);

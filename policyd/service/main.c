@@ -61,8 +61,12 @@ static int check_kernel(const struct options *opts, const struct policy *p, stru
 	if (!senders && !input)
 		return 0;
 	fw_probe_features(&f);
-	if (!f.hid_bpf)
+	if (!f.hid_bpf) {
+		/* a build host's check: say what it could not */
+		if (input)
+			fw_note_input_unchecked(p, diag);
 		return 0;
+	}
 	if (senders && fw_check_senders(&f, p, diag) < 0)
 		r = -EOPNOTSUPP;
 	if (input && fw_check_input(&f, opts->allow_unsafe_input, p, diag) < 0)

@@ -426,6 +426,21 @@ run_case explain_an_audit_mode_match_says_its_record_is_written 0 \
 	"result: refused with -EPERM, logged; the audit-mode match of rule \"watch-writes\" (10-watch.json: devices[0].rules[0]) is logged too, as a would-be denial" \
 	-- --explain --config-dir "$tmp/deck-audit" "${deck_isp[@]}" --user 0 --unit session-3.scope
 
+# --check on a build host whose kernel has no HID-BPF cannot tell whether
+# the target's takes input rules safely: it says so at the first one (a
+# note, so --strict passes); with HID-BPF it checks, and says nothing of it.
+input_unchecked="$tmp/classes/20-serial.json:2:12: devices[0].rules[0]: note: this rule concerns input reports, and this kernel has no HID-BPF, so whether the kernel the policy is for takes input rules safely is not checked: a daemon on upstream Linux 6.3 or later refuses them unless --allow-unsafe-input-rules (hid-policyd(8), Input rules); run hid-policyd --check on that kernel to know"
+if grep -q hid_bpf_ops /sys/kernel/btf/vmlinux 2>/dev/null; then
+	run_case check_strict_on_a_kernel_with_hid_bpf_checks_input_rules 0 \
+		"!this kernel has no HID-BPF" \
+		-- --check --strict --allow-unsafe-input-rules --config-dir "$tmp/classes"
+else
+	run_case check_strict_without_hid_bpf_says_input_safety_was_not_checked 0 \
+		"$input_unchecked" \
+		"policy OK: 2 files, 3 rule sets, 4 rules, 0 warnings" \
+		-- --check --strict --config-dir "$tmp/classes"
+fi
+
 # Order across files (hid-policy.d(5), Order): the local allow of
 # InputPlumber's writes to the Steam Deck, saved as 10-..., sorts before
 # the shipped 40-valve-steam.json and takes its reboot-to-bootloader deny
