@@ -3,8 +3,11 @@
 #include "command_args.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/ctl_protocol.h"
 #include "common/util.h"
@@ -147,13 +150,43 @@ int command_args_hidpp(json_t *args, struct policy_device *pdev, struct hidpp_fe
 	return 0;
 }
 
-bool command_args_id(json_t *v, uint32_t *ret)
+int command_args_id(json_t *v, bool group, uint32_t *ret, char *err, size_t errsize)
 {
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    json_integer_value(v) >= UINT32_MAX)
-		return false;
-	*ret = (uint32_t)json_integer_value(v);
-	return true;
+	const char *what = group ? "group" : "user", *name;
+	char buf[16384];
+	bool found;
+	int r;
+
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < UINT32_MAX) {
+		*ret = (uint32_t)json_integer_value(v);
+		return 0;
+	}
+	if (!json_is_string(v) || !*(name = json_string_value(v)))
+		return command_failf(err, errsize, -EINVAL, "\"%s\" must be %s ids or names", what,
+				     what);
+	/* by the daemon, as the policy's names are: the same name is the
+	 * same account on both sides */
+	if (group) {
+		struct group gr, *g = NULL;
+
+		r = getgrnam_r(name, &gr, buf, sizeof(buf), &g);
+		found = g != NULL;
+		if (found)
+			*ret = (uint32_t)gr.gr_gid;
+	} else {
+		struct passwd pw, *u = NULL;
+
+		r = getpwnam_r(name, &pw, buf, sizeof(buf), &u);
+		found = u != NULL;
+		if (found)
+			*ret = (uint32_t)pw.pw_uid;
+	}
+	if (!found && r)
+		return command_failf(err, errsize, -EINVAL, "cannot look up %s \"%.64s\": %s", what,
+				     name, strerror(r));
+	if (!found)
+		return command_failf(err, errsize, -EINVAL, "no %s \"%.64s\" on this system", what, name);
+	return 0;
 }
 
 int command_args_duration(json_t *args, uint64_t *duration_s, char *err, size_t errsize)
@@ -183,8 +216,8 @@ static int allow_groups(json_t *group, struct hid_rule_sender *s, char *err, siz
 		return command_failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids (a member of any of them)",
 			     HID_SENDER_MAX_IDS);
 	json_array_foreach(group, i, g)
-		if (!command_args_id(g, &s->gids[i]))
-			return command_failf(err, errsize, -EINVAL, "\"group\" must list gids");
+		if (command_args_id(g, true, &s->gids[i], err, errsize) < 0)
+			return -EINVAL;
 	s->fields |= HID_SENDER_F_GROUP;
 	s->n_gids = (uint8_t)json_array_size(group);
 	return 0;
@@ -208,8 +241,8 @@ int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_p
 		*for_pid = (pid_t)json_integer_value(pid);
 	}
 	if (user) {
-		if (!command_args_id(user, &s->uids[0]))
-			return command_failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+		if (command_args_id(user, false, &s->uids[0], err, errsize) < 0)
+			return -EINVAL;
 		s->fields |= HID_SENDER_F_USER;
 		s->n_uids = 1;
 	}

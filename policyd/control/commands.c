@@ -360,8 +360,8 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 		who->pid = (long)json_integer_value(pid);
 	}
 	if (user) {
-		if (!command_args_id(user, &who->uid))
-			return command_failf(err, errsize, -EINVAL, "\"user\" must be a uid");
+		if (command_args_id(user, false, &who->uid, err, errsize) < 0)
+			return -EINVAL;
 		who->given |= POLICY_SUBJECT_USER;
 	}
 	if (group) {
@@ -370,8 +370,8 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 			return command_failf(err, errsize, -EINVAL, "\"group\" must list 1 to %d gids: the gid, then the supplementary groups",
 				     CTL_SUBJECT_GROUPS_MAX);
 		json_array_foreach(group, i, g)
-			if (!command_args_id(g, &gids[i]))
-				return command_failf(err, errsize, -EINVAL, "\"group\" must list gids");
+			if (command_args_id(g, true, &gids[i], err, errsize) < 0)
+				return -EINVAL;
 		who->given |= POLICY_SUBJECT_GROUPS;
 		who->gid = gids[0];
 		who->groups = gids + 1;

@@ -60,7 +60,8 @@ void ctl_usage(FILE *f)
 		"                              rotated logs included; --follow starts at the end\n"
 		"  report [--since T] [--device D] [--utc]\n"
 		"                              denials per device, rule, program and user\n"
-		"  explain DEVICE --request REQUEST [--report TYPE] --id ID [--payload HEX]\n"
+		"  explain DEVICE | --device DEVICE --request REQUEST [--report TYPE] --id ID\n"
+		"          [--payload HEX]\n"
 		"          [--usage USAGE]... [--uniq UNIQ] [--phys PHYS] [--interface N]\n"
 		"          [--descriptor-sha256 HASH] [--hidpp-feature DEVICE_INDEX:FEATURE=INDEX]...\n"
 		"          [--user USER] [--group GROUP]... [--executable PATH] | [--pid PID]\n"
@@ -132,8 +133,9 @@ static const struct {
 	{ "log", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_ACTION) | BIT(OPT_FOLLOW) |
 		       BIT(OPT_LINES) | BIT(OPT_UTC) },
 	{ "report", 0, 0, BIT(OPT_DEVICE) | BIT(OPT_SINCE) | BIT(OPT_UTC) },
-	/* REQUEST: --request, or the second operand as before */
-	{ "explain", 1, 2, BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) |
+	/* DEVICE: the first operand, or --device as hid-policyd --explain
+	 * takes it; REQUEST: --request, or the operand after DEVICE */
+	{ "explain", 0, 2, BIT(OPT_DEVICE) | BIT(OPT_REQUEST) | BIT(OPT_REPORT) | BIT(OPT_ID) | BIT(OPT_PAYLOAD) |
 			   BIT(OPT_USAGE) | BIT(OPT_UNIQ) | BIT(OPT_PHYS) | BIT(OPT_INTERFACE) |
 			   BIT(OPT_DESCRIPTOR_SHA256) | BIT(OPT_HIDPP_FEATURE) | SUBJECT_OPTIONS },
 	{ "reload", 0, 0, 0 },
@@ -305,34 +307,27 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 				return bad("--exception \"%s\": expected the number of a temporary allow (hid-policyctl status lists them)", optarg);
 			a->exception_id = (long)v;
 			break;
-		case OPT_USER: {
-			struct passwd *pw;
-
-			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0) {
+		/* A name goes to the daemon, which looks it up as it looks up
+		 * the policy's: the same name is the same account there. */
+		case OPT_USER:
+			if (!*optarg)
+				return bad("%s", "--user: expected a user name or uid");
+			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0)
 				a->uid = (long long)v;
-				break;
-			}
-			pw = getpwnam(optarg);
-			if (!pw)
-				return bad("--user \"%s\": no such user", optarg);
-			a->uid = pw->pw_uid;
+			else
+				a->user_name = optarg;
 			break;
-		}
-		case OPT_GROUP: {
-			struct group *gr;
-
+		case OPT_GROUP:
 			if (a->n_gids == ELEMENTSOF(a->gids))
 				return bad("at most %zu --group", ELEMENTSOF(a->gids));
-			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0) {
-				a->gids[a->n_gids++] = (uint32_t)v;
-				break;
-			}
-			gr = getgrnam(optarg);
-			if (!gr)
-				return bad("--group \"%s\": no such group", optarg);
-			a->gids[a->n_gids++] = (uint32_t)gr->gr_gid;
+			if (!*optarg)
+				return bad("%s", "--group: expected a group name or gid");
+			if (parse_uint(optarg, UINT32_MAX - 1, &v) == 0)
+				a->gids[a->n_gids] = (uint32_t)v;
+			else
+				a->group_names[a->n_gids] = optarg;
+			a->n_gids++;
 			break;
-		}
 		case OPT_ORIGIN:
 			if (strcmp(optarg, "kernel") && strcmp(optarg, "user"))
 				return bad("--origin \"%s\": expected kernel (a driver's own request) or user (a process's)", optarg);
@@ -410,13 +405,27 @@ int ctl_args_parse(int argc, char **argv, time_t now, struct ctl_args *a)
 			"one DEVICE");
 		return -EINVAL;
 	}
-	if (n_operands >= 1)
-		a->device = argv[optind];
-	if (n_operands == 2 && a->request)
-		return bad("the request is given twice: %s after DEVICE and --request %s (give one)",
-			   argv[optind + 1], a->request);
-	if (n_operands == 2)
-		a->request = argv[optind + 1];
+	if (!strcmp(a->command, "explain") && (seen & BIT(OPT_DEVICE))) {
+		/* --device D [REQUEST] */
+		if (n_operands == 2)
+			return bad("the device is given twice: %s and --device %s (give one)",
+				   argv[optind], a->device);
+		if (n_operands == 1 && a->request)
+			return bad("the request is given twice: %s and --request %s (give one)",
+				   argv[optind], a->request);
+		if (n_operands == 1)
+			a->request = argv[optind];
+	} else {
+		if (!strcmp(a->command, "explain") && n_operands == 0)
+			return bad("%s", "explain needs a DEVICE, after it or as --device DEVICE");
+		if (n_operands >= 1)
+			a->device = argv[optind];
+		if (n_operands == 2 && a->request)
+			return bad("the request is given twice: %s after DEVICE and --request %s (give one)",
+				   argv[optind + 1], a->request);
+		if (n_operands == 2)
+			a->request = argv[optind + 1];
+	}
 	if (!strcmp(a->command, "explain") && !a->request)
 		return bad("%s", "explain needs the request kind: --request REQUEST (get_report, set_report, output_report or input_event), or REQUEST after DEVICE");
 	if (!strcmp(a->command, "explain") && (seen & BIT(OPT_PID)) && (seen & BIT(OPT_UNIT)))
@@ -606,13 +615,16 @@ json_t *ctl_args_request(const struct ctl_args *a, bool interactive)
 		json_object_set_new(args, "id", json_integer(a->exception_id));
 	if (a->uid >= 0)
 		json_object_set_new(args, "user", json_integer(a->uid));
+	else if (a->user_name)
+		json_object_set_new(args, "user", json_string(a->user_name));
 	if (a->executable)
 		json_object_set_new(args, "executable", json_string(a->executable));
 	if (a->n_gids) {
 		json_t *g = json_array();
 
 		for (size_t i = 0; i < a->n_gids; i++)
-			json_array_append_new(g, json_integer(a->gids[i]));
+			json_array_append_new(g, a->group_names[i] ? json_string(a->group_names[i]) :
+					      json_integer(a->gids[i]));
 		json_object_set_new(args, "group", g);
 	}
 	if (a->origin)

@@ -34,8 +34,11 @@ struct ctl_args {
 	/* allow: whose requests it lets through (default: anyone's);
 	 * explain: who sends the request (default: not known) */
 	long long uid;			/* --user, -1 unset */
+	const char *user_name;		/* --user by name, which the daemon looks up */
 	uint32_t gids[CTL_SUBJECT_GROUPS_MAX]; /* --group: explain's gid, then supplementary
 					       * groups; allow's groups, a member of any */
+	const char *group_names[CTL_SUBJECT_GROUPS_MAX]; /* --group by name (the daemon
+							  * looks it up), or NULL */
 	size_t n_gids;
 	const char *executable;		/* --executable */
 	const char *origin;		/* explain --origin: "kernel" or "user" */

@@ -261,8 +261,10 @@ int main(int argc, char **argv)
 
 	if (ctl_args_parse(argc, argv, time(NULL), &a) < 0)
 		return CTL_EXIT_USAGE;
+	/* a process or device that is not there: a failure, not a usage
+	 * error (hid-policyctl(1), EXIT STATUS) */
 	if (ctl_args_resolve_pid(&a) < 0)
-		return CTL_EXIT_USAGE;
+		return CTL_EXIT_FAILED;
 	if (a.help) {
 		ctl_usage(stdout);
 		return CTL_EXIT_OK;
@@ -277,7 +279,7 @@ int main(int argc, char **argv)
 		a.device = ctl_resolve_device(a.device, device, sizeof(device));
 		if (!a.device) {
 			fprintf(stderr, "hid-policyctl: %s: no such hidraw device\n", given);
-			return CTL_EXIT_USAGE;
+			return CTL_EXIT_FAILED;
 		}
 	}
 	if (a.ask_password && geteuid() != 0)

@@ -74,6 +74,8 @@ void options_usage(FILE *f)
 		"                   [--user USER] [--group GROUP]... [--executable PATH]\n"
 		"                   [--origin kernel|user] [--unit UNIT]\n"
 		"                   [--hidpp-feature DEVICE_INDEX:FEATURE=INDEX]...\n"
+		"       hid-policyd --explain BUS:VID:PID[:NAME] [REQUEST] [OPTIONS]\n"
+		"                   (the device and request as hid-policyctl explain takes them)\n"
 		"\n"
 		"  (no command)        run the firewall service\n"
 		"  --foreground        log to stderr instead of syslog\n"
@@ -109,7 +111,8 @@ void options_usage(FILE *f)
 		"  --strict            with --check: warnings fail it too\n"
 		"  --explain           tell which rule decides a request, and why (dry run)\n"
 		"  --config-dir DIR    read policies from DIR (repeatable; replaces the defaults\n"
-		"                      " POLICY_VENDOR_DIR " and " POLICY_ADMIN_DIR ")\n"
+		"                      " POLICY_VENDOR_DIR " and " POLICY_ADMIN_DIR ",\n"
+		"                      this build's: the man pages write /usr/share, --prefix=/usr)\n"
 		"  --device D          BUS:VID:PID[:NAME], e.g. usb:054c:0ce6:DualSense\n"
 		"  --usage USAGE       an application collection of the device: game_pad,\n"
 		"                      keyboard, ... or 0xPPPP:0xUUUU (repeatable)\n"
@@ -412,6 +415,21 @@ int options_parse(int argc, char **argv, struct options *opts)
 			return -EINVAL;
 		}
 	}
+	/* --explain DEVICE [REQUEST], as hid-policyctl explain takes them */
+	if (opts->command == COMMAND_EXPLAIN && optind < argc && !opts->device)
+		opts->device = argv[optind++];
+	else if (opts->command == COMMAND_EXPLAIN && optind < argc && argc - optind == 2) {
+		fprintf(stderr, "hid-policyd: the device is given twice: %s and --device %s (give one)\n",
+			argv[optind], opts->device);
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_EXPLAIN && optind < argc && opts->request) {
+		fprintf(stderr, "hid-policyd: the request is given twice: %s and --request %s (give one)\n",
+			argv[optind], opts->request);
+		return -EINVAL;
+	}
+	if (opts->command == COMMAND_EXPLAIN && optind < argc)
+		opts->request = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "hid-policyd: unexpected argument \"%s\"\n", argv[optind]);
 		return -EINVAL;

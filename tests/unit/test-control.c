@@ -178,7 +178,7 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	CHECK_EQ(json_integer_value(json_object_get(args, "user")), 0);
 	g = json_object_get(args, "group");
 	CHECK_EQ(json_array_size(g), 2);
-	CHECK_EQ(json_integer_value(json_array_get(g, 0)), 0);
+	CHECK(!strcmp(json_string_value(json_array_get(g, 0)) ?: "", "root"), "a name goes as it is");
 	CHECK_EQ(json_integer_value(json_array_get(g, 1)), 100);
 	CHECK(!strcmp(json_string_value(json_object_get(args, "executable")), "/bin/sh"), "executable");
 	CHECK(!json_object_get(args, "origin") && !json_object_get(args, "pid"), "origin, pid");
@@ -253,8 +253,20 @@ static void test_explain_names_its_sender_as_the_firewall_reads_it(void)
 	CHECK(!json_object_get(args, "cgroup"), "allow sends no cgroup");
 	json_decref(req);
 
-	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--group", "no-such-group-here"), -EINVAL);
-	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--user", "no-such-user-here"), -EINVAL);
+	/* a name goes to the daemon, which looks it up as it looks up the
+	 * policy's names (test_the_daemon_looks_up_the_names_it_is_sent) */
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--group", "0",
+		       "--group", "no-such-group-here", "--user", "no-such-user-here"));
+	req = ctl_args_request(&a, false);
+	args = json_object_get(req, "args");
+	CHECK(!strcmp(json_string_value(json_object_get(args, "user")) ?: "", "no-such-user-here"),
+	      "the user's name is not sent");
+	g = json_object_get(args, "group");
+	CHECK_EQ(json_integer_value(json_array_get(g, 0)), 0);
+	CHECK(!strcmp(json_string_value(json_array_get(g, 1)) ?: "", "no-such-group-here"),
+	      "the group's name is not sent");
+	json_decref(req);
+	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--user", ""), -EINVAL);
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "driver"), -EINVAL);
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--id", "3", "--origin", "kernel",
 		       "--user", "0"), -EINVAL);
@@ -306,6 +318,25 @@ static void test_explain_and_allow_name_a_request_device_and_sender_alike(void)
 	CHECK_EQ(PARSE(&a, "explain", "dev", "set_report", "--request", "get_report", "--id", "1"),
 		 -EINVAL);	/* twice */
 	CHECK_EQ(PARSE(&a, "explain", "dev", "--id", "1"), -EINVAL);	/* none */
+	/* the device as hid-policyd --explain takes it, --device */
+	CHECK_OK(PARSE(&a, "explain", "--device", "dev", "--request", "set_report", "--report",
+		       "feature", "--id", "0xf4"));
+	named = request_args(&a);
+	CHECK_OK(PARSE(&a, "explain", "--device", "dev", "set_report", "--report", "feature",
+		       "--id", "0xf4"));
+	positional = request_args(&a);
+	CHECK(!strcmp(positional, named), "%s is not %s", named, positional);
+	free(named);
+	CHECK_OK(PARSE(&a, "explain", "dev", "set_report", "--report", "feature", "--id", "0xf4"));
+	named = request_args(&a);
+	CHECK(!strcmp(positional, named), "%s is not %s", named, positional);
+	free(positional);
+	free(named);
+	CHECK_EQ(PARSE(&a, "explain", "--device", "dev", "dev2", "set_report", "--id", "1"),
+		 -EINVAL);	/* the device twice */
+	CHECK_EQ(PARSE(&a, "explain", "--device", "dev", "set_report", "--request", "set_report",
+		       "--id", "1"), -EINVAL);	/* the request twice */
+	CHECK_EQ(PARSE(&a, "explain", "--request", "set_report", "--id", "1"), -EINVAL);	/* no device */
 
 	CHECK_OK(PARSE(&a, "explain", "dev", "--request", "output_report", "--id", "2",
 		       "--interface", "3", "--descriptor-sha256", hash));
@@ -386,6 +417,34 @@ static void test_the_daemon_reads_the_device_and_group_args_as_sent(void)
 	json_decref(args);
 	args = json_pack("{s:[]}", "group");
 	CHECK_EQ(command_args_allow_ids(args, &s, &pid, err, sizeof(err)), -EINVAL);
+	json_decref(args);
+}
+
+/* The names hid-policyctl sends are looked up by the daemon, as the
+ * policy's are; one this system has not is an error that names it. */
+static void test_the_daemon_looks_up_the_names_it_is_sent(void)
+{
+	json_t *args = json_pack("{s:s, s:[s, i]}", "user", "root", "group", "root", 100);
+	struct hid_rule_sender s = {};
+	uint32_t id = 7;
+	pid_t pid = 0;
+	char err[256] = "";
+
+	CHECK_OK(command_args_allow_ids(args, &s, &pid, err, sizeof(err)));
+	CHECK_EQ(s.uids[0], 0);
+	CHECK_EQ(s.gids[0], 0);
+	CHECK_EQ(s.gids[1], 100);
+	json_decref(args);
+	args = json_string("hp-no-such-user");
+	CHECK_EQ(command_args_id(args, false, &id, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "no user \"hp-no-such-user\" on this system"), "%s", err);
+	CHECK_EQ(command_args_id(args, true, &id, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "no group \"hp-no-such-user\" on this system"), "%s", err);
+	CHECK_EQ(id, 7);
+	json_decref(args);
+	args = json_real(1.5);
+	CHECK_EQ(command_args_id(args, false, &id, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "\"user\" must be user ids or names"), "%s", err);
 	json_decref(args);
 }
 
@@ -940,6 +999,7 @@ static void test_results_keep_their_lines_and_lose_terminal_controls(void)
 }
 
 static const struct test_case tests[] = {
+	{ "the_daemon_looks_up_the_names_it_is_sent", test_the_daemon_looks_up_the_names_it_is_sent },
 	{ "durations_parse_with_units_and_stay_in_range",
 	  test_durations_parse_with_units_and_stay_in_range },
 	{ "since_values_become_utc_audit_log_times", test_since_values_become_utc_audit_log_times },

@@ -471,6 +471,35 @@ run_case explain_a_local_allow_read_after_the_vendor_file_keeps_the_deny 0 \
 	-- --explain --config-dir "$repo/policies" --config-dir "$tmp/deck-45" "${deck_isp[@]}" \
 	--unit inputplumber.service
 
+# One request, one shape: hid-policyd --explain takes the device and the
+# request after it, as hid-policyctl explain does, besides --device and
+# --request; each given twice is refused.
+run_case explain_takes_the_device_and_request_after_it 0 \
+	"decision: deny (EACCES) by rule \"deck-deny-isp\" (10-deck.json: devices[0].rules[0])" \
+	-- --explain usb:28de:1205 set_report --config-dir "$tmp/vendor" --report feature --id 0 \
+	--payload "00 90 04"
+run_case explain_takes_the_device_after_it_and_the_request_as_an_option 0 \
+	"decision: deny (EACCES) by rule \"deck-deny-isp\" (10-deck.json: devices[0].rules[0])" \
+	-- --explain usb:28de:1205 --config-dir "$tmp/vendor" --request set_report --report feature \
+	--id 0 --payload "00 90 04"
+run_case explain_refuses_the_device_twice 2 \
+	"hid-policyd: the device is given twice: usb:28de:1205 and --device usb:28de:1205 (give one)" \
+	-- --explain usb:28de:1205 set_report --device usb:28de:1205 --report feature --id 0
+run_case explain_refuses_the_request_twice 2 \
+	"hid-policyd: the request is given twice: set_report and --request output_report (give one)" \
+	-- --explain usb:28de:1205 set_report --request output_report --id 0
+
+# --help names the vendor directory this build reads (its prefix's), and
+# that the man pages write /usr/share, a --prefix=/usr build's
+vendor_dir=$(meson introspect "$build" --buildoptions 2>/dev/null | python3 -c '
+import json, os, sys
+o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
+print(os.path.join(o["prefix"], o["datadir"], "hid-policy", "policies.d"))')
+run_case help_names_this_builds_vendor_directory 0 \
+	"                      $vendor_dir and /etc/hid-policy.d," \
+	"                      this build's: the man pages write /usr/share, --prefix=/usr)" \
+	-- --help
+
 # The flood bounds (hid-policyd(8), Floods): sizes and budgets are checked
 # before anything starts.
 run_case audit_log_max_size_below_64k_is_refused 2 \
