@@ -854,7 +854,8 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, "result: refused with -EPERM, logged\n");
 		return 0;
 	}
-	if ((rules->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD) && !policy_subject_is_driver(who) &&
+	if ((rules->flags & HID_RULES_F_COMMANDS_IN_PAYLOAD) && (rules->flags & HID_RULES_F_DECLARED) &&
+	    !policy_subject_is_driver(who) &&
 	    policy_kind_report_type(req->kind) >= 0 &&
 	    !hid_rules_declares(rules, (uint32_t)policy_kind_report_type(req->kind), req->report_id))
 		fprintf(f, "note: the descriptor declares no such report, but a rule set of this device says its firmware reads the command from the payload whatever the report type and ID (\"commands_in_payload\"): the rules decide\n");

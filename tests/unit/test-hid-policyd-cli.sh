@@ -468,8 +468,35 @@ run_case check_a_local_allow_read_after_the_vendor_file_is_clean 0 \
 run_case explain_a_local_allow_read_after_the_vendor_file_keeps_the_deny 0 \
 	"decision: deny (EPERM) by rule \"valve-deck-deny-reboot-to-isp\" (40-valve-steam.json: devices[0].rules[1])" \
 	"result: refused with -EPERM, logged" \
+	"!the descriptor declares no such report" \
 	-- --explain --config-dir "$repo/policies" --config-dir "$tmp/deck-45" "${deck_isp[@]}" \
 	--unit inputplumber.service
+
+# hid-policy.d(5)'s own examples prove out offline as the page says: its
+# InputPlumber file after the vendor's, and its audit set before them.
+mkdir -p "$tmp/man-deck"
+for f in 90-deck-inputplumber.json 00-watch-deck-writes.json; do
+	# the block after the page's marker line '.\" example: FILE'
+	awk -v f="$f" '/^\.\\" example: / && $3 == f { on = 1; next }
+		on && /^\.EX$/ { next } on && /^\.EE$/ { exit } on { print }' \
+		"$repo/doc/hid-policy.d.5" >"$tmp/man-deck/$f"
+done
+man_deck=(--config-dir "$repo/policies" --config-dir "$tmp/man-deck" usb:28de:1205 set_report
+	--report feature --id 0)
+run_case man_example_deck_files_check_clean 0 \
+	"!warning:" "!rejected" \
+	-- --check --strict --config-dir "$repo/policies" --config-dir "$tmp/man-deck"
+run_case man_example_deck_reboot_is_refused_to_inputplumber 0 \
+	"decision: deny (EPERM) by rule \"valve-deck-deny-reboot-to-isp\" (40-valve-steam.json: devices[0].rules[1])" \
+	"result: refused with -EPERM, logged; the audit-mode match of rule \"watch-deck-writes\" (00-watch-deck-writes.json: devices[0].rules[0]) is logged too, as a would-be denial" \
+	-- --explain "${man_deck[@]}" --payload "00 90 04" --unit inputplumber.service
+run_case man_example_deck_other_writes_pass_for_inputplumber 0 \
+	"decision: allow by rule \"deck-inputplumber-writes\" (90-deck-inputplumber.json: devices[0].rules[0])" \
+	-- --explain "${man_deck[@]}" --payload "00 87 03" --unit inputplumber.service
+run_case man_example_deck_a_session_program_is_named_by_its_scope 0 \
+	"  no match: rule \"deck-inputplumber-writes\" (90-deck-inputplumber.json: devices[0].rules[0]): the sender's unit user.slice/user-1000.slice/session-3.scope is not the unit the rule names, nor in it" \
+	-- --explain "${man_deck[@]}" --payload "00 87 03" --user 1000 \
+	--unit user.slice/user-1000.slice/session-3.scope
 
 # One request, one shape: hid-policyd --explain takes the device and the
 # request after it, as hid-policyctl explain does, besides --device and
