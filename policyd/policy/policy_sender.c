@@ -433,41 +433,40 @@ static int unit_cgroup_path(const char *value, char *buf, size_t size, const cha
 	return 0;
 }
 
+/* Is PATH[0..LEN) the chain of slices systemd lays its innermost slice in
+ * ("user.slice/user-1000.slice", as "user-1000.slice" says)? */
+static bool slices_as_named(const char *path, size_t len)
+{
+	const char *inner = memrchr(path, '/', len), *name = inner ? inner + 1 : path;
+	size_t name_len = len - (size_t)(name - path);
+	char laid[POLICY_PATH_MAX] = "";
+
+	return unit_name_valid(name, name_len) && has_suffix(name, name_len, ".slice") &&
+	       slice_path(name, name_len, laid, sizeof(laid)) == 0 && strlen(laid) == len &&
+	       !memcmp(laid, path, len);
+}
+
 /*
  * The cgroup of a unit a command line names: as a rule names it, or by the
  * cgroup path /proc/PID/cgroup gives ("/user.slice/user-1000.slice/
- * session-3.scope", the leading slash optional), whose slices must each be
- * in the one their names say, as systemd lays them out.
+ * session-3.scope", the leading slash optional), a service or scope in the
+ * slices its innermost slice's name says, as systemd lays them out.
  */
 static int cli_unit_cgroup_path(const char *value, char *buf, size_t size, const char **why)
 {
 	const char *path = value[0] == '/' ? value + 1 : value;
-	const char *last = strrchr(path, '/'), *slash = strchr(path, '/');
-	char parents[POLICY_PATH_MAX] = "";
-	size_t len;
+	const char *last = strrchr(path, '/');
+	size_t unit_len;
 
-	if (value[0] != '/' && (!slash || slash == last))
-		return unit_cgroup_path(value, buf, size, why);
+	if (value[0] != '/' && (!last || strchr(path, '/') == last))
+		return unit_cgroup_path(value, buf, size, why);	/* a rule's form */
 	*why = "expected a unit name (fwupd.service, SLICE.slice/NAME.scope) or the cgroup path /proc/PID/cgroup gives (/user.slice/user-1000.slice/session-3.scope), each slice in the one its name says";
-	if (!last || !last[1])
+	if (!last)
 		return -EINVAL;
-	len = (size_t)(last - path);
-	/* the slices up to the unit, as its innermost slice's name lays them */
-	{
-		const char *inner = memrchr(path, '/', len);
-		const char *name = inner ? inner + 1 : path;
-		size_t name_len = len - (size_t)(name - path);
-
-		if (!unit_name_valid(name, name_len) || !has_suffix(name, name_len, ".slice") ||
-		    slice_path(name, name_len, parents, sizeof(parents)) < 0 ||
-		    strlen(parents) != len || memcmp(parents, path, len))
-			return -EINVAL;
-	}
-	if (!unit_name_valid(last + 1, strlen(last + 1)) ||
-	    !(has_suffix(last + 1, strlen(last + 1), ".service") ||
-	      has_suffix(last + 1, strlen(last + 1), ".scope")))
-		return -EINVAL;
-	if (strlen(path) + 1 > size)
+	unit_len = strlen(last + 1);
+	if (!slices_as_named(path, (size_t)(last - path)) || !unit_name_valid(last + 1, unit_len) ||
+	    !(has_suffix(last + 1, unit_len, ".service") || has_suffix(last + 1, unit_len, ".scope")) ||
+	    strlen(path) + 1 > size)
 		return -EINVAL;
 	memcpy(buf, path, strlen(path) + 1);
 	return 0;

@@ -246,6 +246,41 @@ static void a_missing_executable_is_a_warning(void)
 	diag_done(&d);
 }
 
+/* A command line's unit may be the cgroup path /proc/PID/cgroup gives: the
+ * same cgroups as the unit's name, and refused where its slices are not
+ * the ones their names say. */
+static void a_unit_is_named_by_its_cgroup_path_too(void)
+{
+	static const char *const same[][2] = {
+		{ "fwupd.service", "/system.slice/fwupd.service" },
+		{ "fwupd.service", "system.slice/fwupd.service" },
+		{ "user-1000.slice/session-3.scope", "/user.slice/user-1000.slice/session-3.scope" },
+		{ "user-1000.slice/session-3.scope", "user.slice/user-1000.slice/session-3.scope" },
+	};
+	static const char *const wrong[] = {
+		"user.slice/user-1000.slice/user-1001.slice/session-3.scope",	/* out of place */
+		"/user-1000.slice/session-3.scope",		/* its parent left out */
+		"/fwupd.service",				/* no unit at the root */
+		"/system.slice/foo.slice",			/* a slice holds no process */
+		"/system.slice//fwupd.service",
+	};
+	uint64_t a[16], b[16];
+	size_t na, nb;
+	bool running;
+	const char *why;
+
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++) {
+		CHECK_OK(policy_unit_cgroups_assumed(same[i][0], a, ARRAY_SIZE(a), &na, &running, &why));
+		CHECK_OK(policy_unit_cgroups_assumed(same[i][1], b, ARRAY_SIZE(b), &nb, &running, &why));
+		CHECK_EQ(na, nb);
+		CHECK(!memcmp(a, b, na * sizeof(a[0])), "%s and %s are not one cgroup", same[i][0],
+		      same[i][1]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(wrong); i++)
+		CHECK(policy_unit_cgroups_assumed(wrong[i], a, ARRAY_SIZE(a), &na, &running, &why) ==
+		      -EINVAL, "%s accepted", wrong[i]);
+}
+
 /*
  * Users and groups the same way: a dry run assumes a name this machine has
  * not, with a note (--strict passes) and an id no account has, one per
@@ -618,6 +653,7 @@ static const struct test_case tests[] = {
 	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
 	{ "a_dry_run_assumes_what_a_sender_names_is_there",
 	  a_dry_run_assumes_what_a_sender_names_is_there },
+	{ "a_unit_is_named_by_its_cgroup_path_too", a_unit_is_named_by_its_cgroup_path_too },
 	{ "a_dry_run_assumes_a_user_or_group_not_on_this_system",
 	  a_dry_run_assumes_a_user_or_group_not_on_this_system },
 	{ "any_request_of_a_sender_leaves_input_out", any_request_of_a_sender_leaves_input_out },
