@@ -203,6 +203,27 @@ static int set_command(struct options *opts, enum policyd_command c)
 	return 0;
 }
 
+/* --explain's operands: the device (unless --device gave it), then the
+ * request (unless --request did); each given twice is an error. */
+static int explain_operands(int argc, char **argv, struct options *opts)
+{
+	if (optind < argc && opts->device && argc - optind == 2) {
+		fprintf(stderr, "hid-policyd: the device is given twice: %s and --device %s (give one)\n",
+			argv[optind], opts->device);
+		return -EINVAL;
+	}
+	if (optind < argc && !opts->device)
+		opts->device = argv[optind++];
+	if (optind < argc && opts->request) {
+		fprintf(stderr, "hid-policyd: the request is given twice: %s and --request %s (give one)\n",
+			argv[optind], opts->request);
+		return -EINVAL;
+	}
+	if (optind < argc)
+		opts->request = argv[optind++];
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
@@ -416,20 +437,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 		}
 	}
 	/* --explain DEVICE [REQUEST], as hid-policyctl explain takes them */
-	if (opts->command == COMMAND_EXPLAIN && optind < argc && !opts->device)
-		opts->device = argv[optind++];
-	else if (opts->command == COMMAND_EXPLAIN && optind < argc && argc - optind == 2) {
-		fprintf(stderr, "hid-policyd: the device is given twice: %s and --device %s (give one)\n",
-			argv[optind], opts->device);
+	if (opts->command == COMMAND_EXPLAIN && explain_operands(argc, argv, opts) < 0)
 		return -EINVAL;
-	}
-	if (opts->command == COMMAND_EXPLAIN && optind < argc && opts->request) {
-		fprintf(stderr, "hid-policyd: the request is given twice: %s and --request %s (give one)\n",
-			argv[optind], opts->request);
-		return -EINVAL;
-	}
-	if (opts->command == COMMAND_EXPLAIN && optind < argc)
-		opts->request = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "hid-policyd: unexpected argument \"%s\"\n", argv[optind]);
 		return -EINVAL;
