@@ -438,13 +438,12 @@ static void print_hidpp_match(const struct policy_rule *pr, const struct policy_
 			feature, index, device);
 }
 
-/* "1000 (alice)", or "1000" when the name is not known. */
+/* "1000 (alice)", "\"alice\" (not on this system: assumed)" for a name a
+ * dry run assumed (P's), or "1000" when the name is not known. */
 static const char *id_str(const struct policy *p, uint32_t id, bool group, char *buf, size_t size)
 {
-	const char *assumed = policy_assumed_name(p, id, group);
-
+	const char *assumed = policy_assumed_name(p, id, group), *name = NULL;
 	char names[4096];
-	const char *name = NULL;
 
 	if (group) {
 		struct group gr, *found = NULL;
