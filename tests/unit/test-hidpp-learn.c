@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "hid/hidpp_learn.h"
+#include "hidpp_replica.h"
 #include "hid/hidpp_writer.h"
 
 #define DFU_CONTROL	0x00c2
@@ -31,8 +32,7 @@ struct model_slot {
 	bool hidpp10;		/* answers "invalid sub-ID" (a receiver at 0xFF) */
 	uint8_t error10;	/* nonzero: a HID++ 1.0 error for every question (asleep) */
 	bool silent;		/* nothing paired that answers */
-	uint8_t count;		/* features after IRoot */
-	uint16_t ids[32];	/* ids[i]: the feature at index i; ids[0] is IRoot */
+	struct hidpp_table table;
 };
 
 struct scripted {
@@ -46,15 +46,15 @@ struct scripted {
 
 static const uint16_t asked[] = { DFU_CONTROL, DFU, RDFU };
 
-/* A mouse's table: IFeatureSet at 1, DfuControl at 0x0b, RDFU at 0x0d. */
+/* A mouse's table: 13 features after IRoot, DfuControl at 0x0b, RDFU
+ * at 0x0d. */
 static void model_mouse(struct model_slot *m)
 {
-	static const uint16_t ids[] = { 0x0000, 0x0001, 0x0003, 0x0005, 0x1000, 0x1d4b,
-					0x2201, 0x1b04, 0x1815, 0x1830, 0x1890, DFU_CONTROL,
-					0x1e00, RDFU };
+	static const uint16_t placed[] = { DFU_CONTROL, RDFU };
+	static const uint8_t at[] = { 0x0b, 0x0d };
 
-	*m = (struct model_slot){ .count = ARRAY_SIZE(ids) - 1 };
-	memcpy(m->ids, ids, sizeof(ids));
+	*m = (struct model_slot){ 0 };
+	hidpp_table_make(&m->table, 13, placed, at, ARRAY_SIZE(placed));
 }
 
 static void scripted_start(struct scripted *s, uint8_t report_id)
@@ -124,47 +124,18 @@ static bool model_answer(const struct scripted *s, const uint8_t *q, uint8_t a[H
 {
 	int slot = hidpp_device_slot(q[1]);
 	const struct model_slot *m;
-	uint8_t function = q[3] >> 4;
-	uint16_t feature = (uint16_t)(q[4] << 8 | q[5]);
 
 	if (slot < 0)
 		return false;
 	m = &s->slots[slot];
-	if (q[2] == 0x00 && function == HIDPP_ROOT_PING)
+	if (q[2] == 0x00 && (q[3] >> 4) == HIDPP_ROOT_PING)
 		((struct scripted *)s)->pings[slot]++;
 	memset(a, 0, HIDPP_LONG_LEN);
 	if (m->silent)
 		return false;
-	if (m->hidpp10 || m->error10) {
-		const uint8_t e[7] = { 0x10, q[1], 0x8f, q[2], q[3],
-				       m->hidpp10 ? 0x01 : m->error10, 0x00 };
-
-		memcpy(a, e, sizeof(e));
-		return true;
-	}
-	memcpy(a, q, 4);
-	a[0] = HIDPP_REPORT_LONG;
-	if (q[2] == 0x00 && function == HIDPP_ROOT_GET_FEATURE) {
-		for (unsigned int i = 0; i <= m->count; i++)
-			if (m->ids[i] == feature)
-				a[4] = (uint8_t)i;
-	} else if (q[2] == 0x00 && function == HIDPP_ROOT_PING) {
-		a[4] = 4;
-		a[5] = 2;
-		a[6] = q[6];
-	} else if (q[2] && q[2] <= m->count && m->ids[q[2]] == HIDPP_FEATURE_SET &&
-		   function == HIDPP_FEATURE_SET_COUNT) {
-		a[4] = m->count;
-	} else if (q[2] && q[2] <= m->count && m->ids[q[2]] == HIDPP_FEATURE_SET &&
-		   function == HIDPP_FEATURE_SET_ID && q[4] <= m->count) {
-		a[4] = (uint8_t)(m->ids[q[4]] >> 8);
-		a[5] = (uint8_t)m->ids[q[4]];
-	} else {
-		const uint8_t e[7] = { 0x11, q[1], 0xff, q[2], q[3], 0x06 };	/* invalid feature index */
-
-		memcpy(a, e, sizeof(e));
-	}
-	return true;
+	if (m->hidpp10 || m->error10)
+		return hidpp_replica_error10(q, m->hidpp10 ? 0x01 : m->error10, a) > 0;
+	return hidpp_replica_answer(&m->table, q, HIDPP_LONG_LEN, a) > 0;
 }
 
 /* The model answers every question until none is left (or MAX); returns
@@ -395,8 +366,8 @@ static void a_link_loss_forgets_and_a_new_firmwares_indexes_are_learned(void)
 	learner_reads(&s);
 	CHECK(s.changed && !knows(&s, 1), "the lost link's answers stayed");
 	/* it comes back with RDFU where the DPI feature was */
-	s.slots[1].ids[6] = RDFU;
-	s.slots[1].ids[13] = 0x2201;
+	s.slots[1].table.ids[6] = RDFU;
+	s.slots[1].table.ids[13] = 0x2201;
 	SAYS(&s, 0x10, 0x01, 0x41, 0x04, 0x02, 0x4d, 0x40);
 	learner_reads(&s);
 	serve(&s, 100);
