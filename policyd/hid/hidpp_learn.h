@@ -45,8 +45,8 @@
  * reboot: its answers stay, and it is asked again to check them, at most
  * once per HIDPP_LEARN_VERIFY_MS, doubling with each repeat to
  * HIDPP_LEARN_RETRY_MAX_MS. The one way to miss a link loss is the node's
- * queue overflowing (hidraw keeps HIDPP_LEARN_QUEUE reports and drops the
- * newest): a read that finds the queue nearly full forgets every paired
+ * queue overflowing (hidraw keeps HIDPP_LEARN_QUEUE - 1 reports and drops
+ * the newest): a read that finds the queue full forgets every paired
  * device's answers, which are asked again.
  */
 #pragma once
@@ -66,10 +66,11 @@
 #define HIDPP_LEARN_RETRY_MAX_MS 64000
 /* A device announced again while its link stayed up: checked at most so often. */
 #define HIDPP_LEARN_VERIFY_MS	1000
-/* hidraw's queue per open node (HIDRAW_BUFFER_SIZE), and the reads found
- * in one wakeup past which reports may have been dropped. */
+/* hidraw's queue per open node (HIDRAW_BUFFER_SIZE, a ring that holds one
+ * report less), and the reads found in one wakeup that say it was full:
+ * reports may have been dropped. */
 #define HIDPP_LEARN_QUEUE	64
-#define HIDPP_LEARN_QUEUE_SUSPECT 48
+#define HIDPP_LEARN_QUEUE_SUSPECT (HIDPP_LEARN_QUEUE - 1)
 
 struct hidpp_writer;
 
