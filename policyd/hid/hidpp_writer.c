@@ -123,7 +123,9 @@ int hidpp_writer_send(struct hidpp_writer *w, const uint8_t *q, size_t len)
 	if (w->error) {
 		r = w->error;
 		w->error = 0;
-	} else if (w->pending || w->writing) {
+	} else if (w->pending) {
+		/* One waits while one is written: the device may answer the
+		 * question being written before write() returns. */
 		r = -EBUSY;
 	} else {
 		memcpy(w->question, q, len);

@@ -441,7 +441,8 @@ static long elapsed_ms(const struct timespec *since)
 }
 
 /* A node nobody reads (its buffer full): the write would block; the
- * writer takes the question and the next is refused at once. */
+ * writer takes the question, the next waits, the third is refused, and
+ * none of it waits. */
 static void a_write_that_blocks_does_not_hold_the_caller(void)
 {
 	static const uint8_t q[HIDPP_LONG_LEN] = { 0x11, 0xff };
@@ -457,6 +458,8 @@ static void a_write_that_blocks_does_not_hold_the_caller(void)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	CHECK_EQ(hidpp_writer_send(w, q, sizeof(q)), 0);
 	usleep(50000);	/* the thread is in write() now */
+	/* the next waits for it, the one after is refused */
+	CHECK_EQ(hidpp_writer_send(w, q, sizeof(q)), 0);
 	CHECK_EQ(hidpp_writer_send(w, q, sizeof(q)), -EBUSY);
 	hidpp_writer_stop(w);
 	close(sv[0]);
