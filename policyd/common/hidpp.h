@@ -37,6 +37,19 @@
 #define HIDPP_OFFSET_FUNCTION	3
 
 #define HIDPP_ROOT_INDEX	0x00	/* IRoot: getFeature is its function 0 */
+/* IRoot's functions (Solaar lib/logitech_receiver/base.py ping(), fwupd
+ * fu-logitech-hidpp-common.c): getFeature(featureID) answers the index in
+ * byte 4; ping (getProtocolVersion) answers the protocol in bytes 4-5 and
+ * echoes byte 6, the ping data. */
+#define HIDPP_ROOT_GET_FEATURE	0x0
+#define HIDPP_ROOT_PING		0x1
+/* IFeatureSet (feature 0x0001): getCount answers in byte 4 how many
+ * features follow IRoot (indexes 1..count); getFeatureID(index in byte 4)
+ * answers the feature ID at that index in bytes 4-5: an answer that names
+ * the feature it is about. */
+#define HIDPP_FEATURE_SET	0x0001
+#define HIDPP_FEATURE_SET_COUNT	0x0
+#define HIDPP_FEATURE_SET_ID	0x1
 #define HIDPP_DEVICE_SELF	0xff
 #define HIDPP_PAIRED_FIRST	1
 #define HIDPP_PAIRED_LAST	6

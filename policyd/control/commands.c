@@ -78,9 +78,8 @@ static int effective_rules(struct commands *cmds, const struct managed_device *m
 	struct policy_device pdev;
 	int r;
 
-	state_policy_device(&m->info, &pdev);
-	/* the HID++ feature indexes the device told, as enforce.c compiles */
-	pdev.hidpp = feature_indexes_of(&cmds->en->features, m->info.hid_id);
+	/* as enforce.c compiles: the HID++ feature indexes the device told */
+	enforce_policy_device(cmds->en, &m->info, &pdev);
 	r = policy_compile(cmds->state->policy, &pdev, rules, NULL);
 	if (r < 0)
 		return r;
@@ -437,8 +436,7 @@ static int cmd_explain(struct commands *cmds, json_t *args, json_t **result, cha
 	}
 	req.data = buf;
 
-	state_policy_device(&m->info, &pdev);
-	pdev.hidpp = feature_indexes_of(&cmds->en->features, m->info.hid_id);
+	enforce_policy_device(cmds->en, &m->info, &pdev);
 	r = command_args_device(args, &pdev, usages, hash, err, errsize);
 	if (r == 0)
 		r = command_args_hidpp(args, &pdev, &hidpp, err, errsize);

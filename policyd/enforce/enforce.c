@@ -117,6 +117,14 @@ static int protect_without_rules(struct enforcer *en, struct managed_device *m,
 	return 0;
 }
 
+void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,
+			   struct policy_device *pdev)
+{
+	state_policy_device(info, pdev);
+	pdev->hidpp = feature_indexes_of(&en->features, info->hid_id);
+	pdev->learner_exe = en->self_exe_known ? &en->self_exe : NULL;
+}
+
 /* Rules naming HID++ features are compiled with the indexes the device
  * told: keep asking it for the features the rules name now (none: stop). */
 static void follow_feature_indexes(struct enforcer *en, const struct policy *policy,
@@ -148,7 +156,7 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 	bool adopted = false, lost = false, input;
 	int r, attached;
 
-	state_policy_device(info, &pdev);
+	enforce_policy_device(en, info, &pdev);
 	if (!rules)
 		return -ENOMEM;
 	/* A rule set that matches by report descriptor may apply once a
@@ -161,9 +169,14 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 		return -ENOMEM;
 	m->info = *info;
 
+	/* A paired device's own node asks nothing: its table, its
+	 * receiver's answers, is there before its first compile. */
+	if (info->receiver_id)
+		follow_feature_indexes(en, policy, &pdev, info, NULL);
 	pdev.hidpp = feature_indexes_of(&en->features, info->hid_id);
 	r = policy_compile(policy, &pdev, rules, &diag);
-	follow_feature_indexes(en, policy, &pdev, info, r == 0 ? rules : NULL);
+	if (!info->receiver_id)
+		follow_feature_indexes(en, policy, &pdev, info, r == 0 ? rules : NULL);
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
@@ -409,7 +422,7 @@ void enforce_end_allow(struct enforcer *en, struct exception *e, const char *rea
 }
 
 /* New answers: the device's rules compiled with them, in force. */
-static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
+static void device_told(struct enforcer *en, uint32_t hid_id)
 {
 	const struct hidpp_features *t = feature_indexes_of(&en->features, hid_id);
 	struct managed_device *m = state_find_device(en->state, hid_id);
@@ -423,6 +436,17 @@ static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
 	if (enforce_apply(en, &m->info) < 0)
 		say(LOG_ERR, "%s (%s): the HID++ feature indexes it told are not in force: its rules cannot be stored",
 		    m->info.sysname, m->info.name);
+}
+
+/* A receiver's answers are its paired devices' own nodes' too. */
+static void feature_indexes_changed(struct enforcer *en, uint32_t hid_id)
+{
+	uint32_t paired[HIDPP_PAIRED_LAST * 4];
+	size_t n = feature_indexes_paired(&en->features, hid_id, paired, ELEMENTSOF(paired));
+
+	device_told(en, hid_id);
+	for (size_t i = 0; i < n; i++)
+		device_told(en, paired[i]);
 }
 
 bool enforce_feature_indexes_ready(struct enforcer *en, int fd)

@@ -28,7 +28,16 @@ struct enforcer {
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	int timer_fd;			/* temporary allows' expiry (-1: none) */
 	struct feature_indexes features;	/* HID++ feature indexes devices told */
+	/* The daemon's own executable, whose HID++ questions alone pass
+	 * (policy_device.learner_exe); not known: nobody's. */
+	bool self_exe_known;
+	struct hid_rule_exe self_exe;
 };
+
+/* The policy_device of INFO as EN compiles it: the HID++ feature indexes
+ * it told, and the daemon's executable as the one that asks them. */
+void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,
+			   struct policy_device *pdev);
 
 /* How often, in milliseconds, each protected device's firewall is checked
  * to be still registered; also the longest the event loop sleeps, so the

@@ -43,11 +43,57 @@ void feature_indexes_done(struct feature_indexes *fi)
 	fi->n = fi->cap = 0;
 }
 
-const struct hidpp_features *feature_indexes_of(const struct feature_indexes *fi, uint32_t hid_id)
+/* A paired device's own node: its receiver's answers for its device
+ * index, at each device index; none while the receiver has not answered
+ * every feature its rules name there. */
+static const struct hidpp_features *derive(struct feature_indexes *fi, struct device_learner *d)
 {
-	const struct device_learner *d = find(fi, hid_id);
+	const struct device_learner *rcv = find(fi, d->receiver_id);
+	const struct hidpp_features *t = rcv ? &rcv->learner.table : NULL;
+	struct hidpp_features *out = &d->derived;
+	bool complete = t && ((t->answered >> d->receiver_index) & 1);
 
-	return d ? &d->learner.table : NULL;
+	memset(out, 0, sizeof(*out));
+	for (size_t j = 0; complete && j < d->learner.n_features; j++) {
+		bool found = false;
+
+		for (size_t i = 0; i < t->n; i++)
+			found |= t->entries[i].device == d->receiver_index &&
+				 t->entries[i].feature == d->learner.features[j];
+		complete = found;
+	}
+	if (!complete)
+		return out;
+	for (int slot = 0; slot < HIDPP_DEVICE_SLOTS; slot++) {
+		for (size_t i = 0; i < t->n && out->n < HIDPP_FEATURES_MAX; i++) {
+			if (t->entries[i].device != d->receiver_index)
+				continue;
+			out->entries[out->n] = t->entries[i];
+			out->entries[out->n++].device = hidpp_slot_device(slot);
+		}
+		out->answered |= (uint8_t)(1u << slot);
+	}
+	return out;
+}
+
+const struct hidpp_features *feature_indexes_of(struct feature_indexes *fi, uint32_t hid_id)
+{
+	struct device_learner *d = find(fi, hid_id);
+
+	if (!d)
+		return NULL;
+	return d->receiver_id ? derive(fi, d) : &d->learner.table;
+}
+
+size_t feature_indexes_paired(const struct feature_indexes *fi, uint32_t receiver_id,
+			      uint32_t *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fi->n; i++)
+		if (fi->items[i].receiver_id == receiver_id && n < max)
+			out[n++] = fi->items[i].hid_id;
+	return n;
 }
 
 static bool declares_output(const struct hid_dev_info *info, uint8_t id)
@@ -68,11 +114,14 @@ static uint8_t question_report(const struct hid_dev_info *info)
 }
 
 /* Would RULES let the daemon ask with REPORT_ID? */
-static bool rules_let_us_ask(const struct hid_device_rules *rules, uint8_t report_id,
+static bool rules_let_us_ask(const struct feature_indexes *fi, const struct hid_device_rules *rules, uint8_t report_id,
 			     uint16_t feature)
 {
 	const struct policy_sender_id self = {
 		.known = true, .uid = getuid(), .gid = getgid(),
+		.exe_known = fi->self_exe != NULL,
+		.exe_ino = fi->self_exe ? fi->self_exe->ino : 0,
+		.exe_dev = fi->self_exe ? fi->self_exe->dev : 0,
 	};
 	uint8_t q[HIDPP_LONG_LEN] = {
 		report_id, HIDPP_DEVICE_SELF, HIDPP_ROOT_INDEX, 0x00 << 4 | HIDPP_LEARN_SW_ID,
@@ -93,7 +142,6 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 			 const struct hid_dev_info *info, const struct hid_device_rules *rules,
 			 const uint16_t *features, size_t n, uint64_t now_ms)
 {
-	struct hidpp_features kept = d->learner.table;
 	uint8_t report_id = question_report(info);
 	struct epoll_event ev = { .events = EPOLLIN };
 	int r;
@@ -107,7 +155,7 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 		hidpp_learner_init(&d->learner, 0, features, n);
 		return;
 	}
-	if (!rules_let_us_ask(rules, report_id, features[0])) {
+	if (!rules_let_us_ask(fi, rules, report_id, features[0])) {
 		hidpp_learner_init(&d->learner, 0, features, n);
 		if (!d->said_unreachable)
 			say(LOG_INFO, "%s (%s): its rules refuse the daemon's HID++ questions too: its feature indexes are not asked, and every feature but IRoot stays refused",
@@ -115,11 +163,9 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 		d->said_unreachable = true;
 		return;
 	}
+	/* Asked anew: what happened while the node was closed is not known. */
 	r = hidpp_learner_open(&d->learner, fi->sysfs_devices, fi->dev_dir, info->sysname,
 			       report_id, features, n);
-	/* The same features: the answers stay until new ones come. */
-	if (hidpp_learner_asks(&d->learner, features, n))
-		d->learner.table = kept;
 	if (r < 0) {
 		if (!d->said_unreachable)
 			say(LOG_WARNING, "%s (%s): cannot open its hidraw node to ask its HID++ feature indexes: %s; every feature but IRoot stays refused at the device indexes that have not answered",
@@ -140,6 +186,33 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 		    info->sysname, info->name, strerror(-r));
 }
 
+/* A paired device's own node: nothing asked here; its receiver's learner
+ * must ask for its features. */
+static void follow_receiver(struct feature_indexes *fi, struct device_learner *d,
+			    const struct hid_dev_info *info, const uint16_t *features, size_t n)
+{
+	const struct device_learner *rcv = find(fi, info->receiver_id);
+	bool asked = true;
+
+	hidpp_learner_close(&d->learner);
+	hidpp_learner_init(&d->learner, 0, features, n);
+	d->receiver_id = info->receiver_id;
+	d->receiver_index = info->receiver_index;
+	/* A receiver not followed yet (its node comes first, or later):
+	 * nothing to say; the table stays empty until it answers. */
+	for (size_t j = 0; rcv && asked && j < n; j++) {
+		bool found = false;
+
+		for (size_t k = 0; k < rcv->learner.n_features; k++)
+			found |= rcv->learner.features[k] == features[j];
+		asked = found;
+	}
+	if (!asked && !d->said_receiver)
+		say(LOG_WARNING, "%s (%s): a device paired to receiver %04X, whose rules do not name all of this device's HID++ features: the daemon learns a paired device's features through its receiver, so every feature but IRoot stays refused here",
+		    info->sysname, info->name, info->receiver_id);
+	d->said_receiver = !asked;
+}
+
 void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
 			    const struct hid_device_rules *rules, const uint16_t *features,
 			    size_t n, uint64_t now_ms)
@@ -157,6 +230,10 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
 		d = &fi->items[fi->n++];
 		*d = (struct device_learner){ .hid_id = info->hid_id };
 		hidpp_learner_init(&d->learner, 0, NULL, 0);
+	}
+	if (info->receiver_id) {
+		follow_receiver(fi, d, info, features, n);
+		return;
 	}
 	if (!info->bound || !rules)
 		return;

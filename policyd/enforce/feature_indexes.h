@@ -2,9 +2,13 @@
 /*
  * The HID++ 2.0 feature indexes of the devices whose rules name a feature
  * ("hidpp_feature"): a learner per device (hid/hidpp_learn.h), its hidraw
- * node in the daemon's event loop while a driver is bound. The answers
- * outlive an unbind (the device runs the same firmware when it binds
- * again, and is asked again then) and end with the device.
+ * node in the daemon's event loop while a driver is bound; it asks anew at
+ * each bind. A paired device's own node (hid-logitech-dj's, see
+ * hid_dev_info.receiver_id) has no learner: what reaches the device from
+ * it goes through the receiver, whose learner asks the device, so one
+ * learner asks each device; its table is the receiver's answers for its
+ * device index, at every device index (the driver writes the device's
+ * index over byte 1 of every HID++ message sent there).
  */
 #pragma once
 
@@ -20,20 +24,32 @@ struct device_learner {
 	uint32_t hid_id;
 	struct hidpp_learner learner;
 	bool said_unreachable;	/* the node could not be opened: said once */
+	/* a paired device's own node: its receiver and device index */
+	uint32_t receiver_id;
+	uint8_t receiver_index;
+	struct hidpp_features derived;	/* from the receiver's answers */
+	bool said_receiver;	/* its receiver asks none of its features: said once */
 };
 
 struct feature_indexes {
 	int epoll_fd;			/* the daemon's event loop (-1: none) */
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	const char *dev_dir;		/* "/dev" */
+	const struct hid_rule_exe *self_exe;	/* the daemon's executable; NULL: not known */
 	struct device_learner *items;
 	size_t n, cap;
 };
 
 void feature_indexes_done(struct feature_indexes *fi);
 
-/* What the device HID_ID answered so far; NULL: nothing asked. */
-const struct hidpp_features *feature_indexes_of(const struct feature_indexes *fi, uint32_t hid_id);
+/* What the device HID_ID answered so far (a paired device's own node: what
+ * it answered its receiver); NULL: nothing asked. */
+const struct hidpp_features *feature_indexes_of(struct feature_indexes *fi, uint32_t hid_id);
+
+/* The paired devices' own nodes under receiver RECEIVER_ID whose tables
+ * come from it: stores up to MAX of their ids in OUT, returns how many. */
+size_t feature_indexes_paired(const struct feature_indexes *fi, uint32_t receiver_id,
+			      uint32_t *out, size_t max);
 
 /* Ask INFO's device for FEATURES (N of them) while a driver is bound, and
  * whenever its receiver says a device connected; N == 0: stop asking and

@@ -3,13 +3,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/input.h>
 #include <linux/netlink.h>
 
+#include "common/hidpp.h"
 #include "common/util.h"
 
 #define UEVENT_BUFFER_SIZE 8192
@@ -122,6 +125,50 @@ static void read_interface(int dirfd, struct hid_dev_info *info)
 	info->interface = (uint8_t)n;
 }
 
+/*
+ * A device that hid-logitech-dj made for a device paired to its receiver
+ * (logi_dj_recv_add_djhid_device()): its parent in sysfs is the receiver's
+ * HID device, bound by the driver "logitech-djreceiver", and its phys is
+ * the receiver's with ":INDEX" added. Only that driver adds HID devices
+ * under a HID device it binds; sysfs is the kernel's word.
+ */
+static void read_receiver(const char *path, int dirfd, struct hid_dev_info *info)
+{
+	char link[PATH_MAX], real[PATH_MAX], uevent[2048], phys[sizeof(info->phys)];
+	struct hid_dev_info receiver;
+	const char *driver, *parent;
+	unsigned int index;
+	char *slash, tail;
+	ssize_t n;
+
+	n = readlinkat(dirfd, "../driver", link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	driver = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	if (strcmp(driver, "logitech-djreceiver") || !realpath(path, real))
+		return;
+	slash = strrchr(real, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	parent = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	if (hid_sysname_parse(parent, &receiver) < 0)
+		return;
+	n = read_small_file(dirfd, "../uevent", uevent, sizeof(uevent) - 1);
+	if (n <= 0)
+		return;
+	uevent[n] = '\0';
+	copy_value(phys, sizeof(phys), uevent, "HID_PHYS");
+	n = (ssize_t)strlen(phys);
+	if (!n || strncmp(info->phys, phys, (size_t)n) ||
+	    sscanf(info->phys + n, ":%u%c", &index, &tail) != 1 ||
+	    index < HIDPP_PAIRED_FIRST || index > HIDPP_PAIRED_LAST)
+		return;
+	info->receiver_id = receiver.hid_id;
+	info->receiver_index = (uint8_t)index;
+}
+
 int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info)
 {
 	_cleanup_free_ char *path = NULL;
@@ -160,6 +207,8 @@ int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *inf
 		hid_dev_set_descriptor(info, desc, (size_t)n);
 	if (info->bus == BUS_USB)
 		read_interface(dirfd, info);
+	if (info->bus == BUS_USB)
+		read_receiver(path, dirfd, info);
 	return 0;
 }
 

@@ -42,6 +42,12 @@ struct hid_dev_info {
 	struct hid_report_usage reports[HID_DESCRIPTOR_REPORT_USAGES_MAX];
 	bool has_interface;	/* USB: bInterfaceNumber of its interface */
 	uint8_t interface;
+	/* A paired device's own node, which hid-logitech-dj makes under its
+	 * receiver: the receiver's HID device id, and the device index the
+	 * driver writes over byte 1 of every HID++ message sent here (1-6);
+	 * 0 and 0 for any other device. */
+	uint32_t receiver_id;
+	uint8_t receiver_index;
 };
 
 /* Parse a sysfs name into bus, vendor, product and hid_id. */

@@ -87,6 +87,10 @@ struct policy_device {
 	 * rule's "hidpp_feature" is compiled with; NULL: nothing learned,
 	 * every device index unknown (common/hidpp.h). */
 	const struct hidpp_features *hidpp;
+	/* The program that asks the device for those indexes (the daemon's
+	 * own executable): the one whose HID++ 2.0 questions with software
+	 * ID 0 pass a rule naming features; NULL: nobody's. */
+	const struct hid_rule_exe *learner_exe;
 };
 
 /* A usage to match: (page << 16 | usage) & mask == value. */

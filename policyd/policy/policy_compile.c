@@ -131,40 +131,50 @@ static struct hid_rule *next_copy(struct copies *c, const struct hid_rule *base)
  * three: POLICY_HIDPP_RULE_COPIES(), what policy_capacity.c counts.
  */
 /*
- * The daemon learns the indexes by asking IRoot getFeature with software
- * ID 0 (hid/hidpp_learn.h), and takes an answer with that software ID for
- * its own. Another process asking with software ID 0 just before it could
- * have its answer (a harmless feature's index) taken for the DFU
- * feature's, which would then pass. So a rule that refuses features also
- * refuses, to every program but root's, IRoot questions with software ID 0:
- * HID++ reserves that ID for the device's own notifications, and no client
- * (Solaar, fwupd, the kernel) asks with it.
+ * The daemon learns the indexes by asking with software ID 0
+ * (hid/hidpp_learn.h), and takes an answer at IRoot or IFeatureSet with
+ * that software ID for one to its own question. Another program asking so
+ * could have its answer taken for the daemon's: a rule that refuses
+ * features also refuses HID++ 2.0 questions (feature index below 0x80:
+ * HID++ 1.0's register requests have their sub-ID there) with software ID
+ * 0 to every program but the daemon's executable run by root. HID++ keeps
+ * that ID for the device's notifications, and no client (Solaar, fwupd,
+ * the kernel's driver) asks with it. Root in a container given the node
+ * runs another executable, and is refused too.
  */
-static void guard_daemon_questions(const struct hid_rule *base, struct copies *c)
+static void guard_daemon_questions(const struct hid_rule *base, const struct hid_rule_exe *learner,
+				   struct copies *c)
 {
-	static const struct hid_rule_sender root = {
-		.fields = HID_SENDER_F_USER, .n_uids = 1, .uids = { 0 },
-	};
 	struct hid_rule *hr;
 
 	if (base->action != HID_RULE_DENY)
 		return;
 	if ((hr = next_copy(c, base))) {
-		hr->action = HID_RULE_ALLOW;
-		hr->err = 0;
-		hr->sender = root;
-		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
-		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
+		memset(&hr->sender, 0, sizeof(hr->sender));
+		if (learner) {
+			hr->action = HID_RULE_ALLOW;
+			hr->err = 0;
+			hr->sender.fields = HID_SENDER_F_USER | HID_SENDER_F_EXECUTABLE;
+			hr->sender.n_uids = 1;
+			hr->sender.n_exes = 1;
+			hr->sender.exes[0] = *learner;
+		} else {
+			/* nobody's: a copy that takes what the next one takes */
+			hr->sender.fields = HID_SENDER_F_ORIGIN;
+			hr->sender.origin = HID_SENDER_ORIGIN_USER;
+		}
+		add_cond(hr, HIDPP_OFFSET_FEATURE, 0x00, 0x80, 0);
+		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0x0f, 0);	/* software ID 0 */
 	}
 	/* Every other program; a driver's own request passes: hid-logitech-dj
-	 * forwards what a paired device's node let through (the daemon's
-	 * questions there too) to the receiver with the device's index. */
+	 * forwards what a paired device's node let through to the receiver
+	 * with the device's index. */
 	if ((hr = next_copy(c, base))) {
 		memset(&hr->sender, 0, sizeof(hr->sender));
 		hr->sender.fields = HID_SENDER_F_ORIGIN;
 		hr->sender.origin = HID_SENDER_ORIGIN_USER;
-		add_cond(hr, HIDPP_OFFSET_FEATURE, HIDPP_ROOT_INDEX, 0xff, 0);
-		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0xff, 0);
+		add_cond(hr, HIDPP_OFFSET_FEATURE, 0x00, 0x80, 0);
+		add_cond(hr, HIDPP_OFFSET_FUNCTION, 0x00, 0x0f, 0);	/* software ID 0 */
 	}
 }
 
@@ -175,7 +185,7 @@ static void compile_hidpp_rule(const struct policy_rule *pr, const struct policy
 	struct hid_rule *hr;
 	uint8_t index;
 
-	guard_daemon_questions(base, c);
+	guard_daemon_questions(base, dev->learner_exe, c);
 
 	if (!t || !(t->answered & ((1u << HIDPP_DEVICE_SLOTS) - 1))) {
 		if ((hr = next_copy(c, base)))

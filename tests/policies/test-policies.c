@@ -74,6 +74,7 @@
 #include <linux/input.h>
 
 #include "harness.h"
+#include "hidpp_replica.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -1135,11 +1136,12 @@ enum device_role {
 /*
  * Logitech's devices tell the daemon their HID++ 2.0 feature indexes, which
  * the rules that refuse the DFU features are compiled with (hid-policyd(8),
- * HID++ feature indexes). The replicas answer the daemon's IRoot
- * getFeature questions (software ID 0) as the real devices do: a receiver
- * at 0xFF as a HID++ 1.0 device (invalid sub-ID), its paired devices 1-6
- * and a device on its own node with a table: DfuControlSigned (0x00C2) at
- * 0x0c, RDFU (0x00D1) at 0x0d, the others none.
+ * HID++ feature indexes). The replicas answer the daemon's questions
+ * (software ID 0) as the real devices do (tests/lib/hidpp_replica.h): a
+ * receiver at 0xFF as a HID++ 1.0 device (invalid sub-ID), its paired
+ * devices 1-6 and a device on its own node with a table of 16 features:
+ * DfuControlSigned (0x00C2) at 0x0c, RDFU (0x00D1) at 0x0d, the others
+ * none.
  */
 #define LOGITECH 0x046d
 
@@ -1155,26 +1157,29 @@ static uint8_t replica_feature_index(uint16_t feature)
 
 static void answer_hidpp(struct uhid_dev *dev, const struct uhid_dev_record *req, void *userdata)
 {
+	static const uint16_t placed[] = { 0x00c2, 0x00d1 };
 	const uint16_t *product = userdata;
 	const uint8_t *q = req->data;
-	uint8_t a[20] = {};
+	struct hidpp_table table;
+	uint8_t a[20];
+	size_t n;
 
 	if (!(req->request == UHID_DEV_OUTPUT ||
 	      (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT)) ||
-	    req->size < 7 || (q[0] != 0x10 && q[0] != 0x11) || q[2] != 0x00 || q[3] != 0x00)
+	    req->size < 7 || (q[0] != 0x10 && q[0] != 0x11) || q[2] >= 0x80)
 		return;
 	if (q[1] == 0xff && is_receiver(*product)) {
-		const uint8_t e[7] = { 0x10, 0xff, 0x8f, 0x00, 0x00, 0x01, 0x00 };
-
-		uhid_dev_send_input(dev, e, sizeof(e));
+		uhid_dev_send_input(dev, a, hidpp_replica_error10(q, 0x01, a));
 		return;
 	}
 	if (q[1] != 0xff && (!is_receiver(*product) || q[1] < 1 || q[1] > 6))
 		return;
-	a[0] = 0x11;
-	a[1] = q[1];
-	a[4] = replica_feature_index((uint16_t)(q[4] << 8 | q[5]));
-	uhid_dev_send_input(dev, a, sizeof(a));
+	hidpp_table_make(&table, 16, placed,
+			 (const uint8_t[]){ replica_feature_index(0x00c2), replica_feature_index(0x00d1) },
+			 ARRAY_SIZE(placed));
+	n = hidpp_replica_answer(&table, q, req->size, a);
+	if (n)
+		uhid_dev_send_input(dev, a, n);
 }
 
 /* What the daemon logs once the Logitech replica DEV told it every device

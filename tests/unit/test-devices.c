@@ -231,7 +231,64 @@ static void test_device_view_reads_descriptor_interface_and_serial(void)
 	CHECK_EQ(system(path), 0);
 }
 
+/*
+ * hid-logitech-dj's node of a paired device: a HID device under the
+ * receiver's, phys the receiver's with ":1". The same layout with the
+ * receiver bound by hid-generic, or with another phys, is no paired
+ * device's node.
+ */
+static void test_a_paired_devices_node_names_its_receiver_and_index(void)
+{
+	static const char rcv_uevent[] = "HID_ID=0003:0000046D:0000C52B\n"
+		"HID_NAME=Logitech USB Receiver\nHID_PHYS=usb-0000:00:14.0-3/input2\n";
+	static const char child_uevent[] = "HID_ID=0003:0000046D:00004082\n"
+		"HID_NAME=Logitech Wireless Mouse\nHID_PHYS=usb-0000:00:14.0-3/input2:1\n";
+	char root[] = "/tmp/sysfs.XXXXXX", rcv[128], path[512], bus[256];
+	struct hid_dev_info info;
+
+	CHECK(mkdtemp(root), "mkdtemp: %m");
+	snprintf(rcv, sizeof(rcv), "%s/usb1/1-3/1-3:1.2/0003:046D:C52B.0004", root);
+	snprintf(path, sizeof(path), "%s/0003:046D:4082.0007/hidraw", rcv);
+	CHECK_OK(mkdir_p(path));
+	put_file(rcv, "uevent", rcv_uevent, strlen(rcv_uevent));
+	snprintf(path, sizeof(path), "%s/0003:046D:4082.0007", rcv);
+	put_file(path, "uevent", child_uevent, strlen(child_uevent));
+	snprintf(path, sizeof(path), "%s/drivers/logitech-djreceiver", root);
+	CHECK_OK(mkdir_p(path));
+	snprintf(path, sizeof(path), "%s/driver", rcv);
+	CHECK(symlink("../../../../drivers/logitech-djreceiver", path) == 0, "symlink: %m");
+	snprintf(bus, sizeof(bus), "%s/hid-devices", root);
+	CHECK_OK(mkdir_p(bus));
+	snprintf(path, sizeof(path), "%s/0003:046D:4082.0007", bus);
+	CHECK(symlink("../usb1/1-3/1-3:1.2/0003:046D:C52B.0004/0003:046D:4082.0007", path) == 0,
+	      "symlink: %m");
+
+	CHECK_OK(hid_dev_read(bus, "0003:046D:4082.0007", &info));
+	CHECK_EQ(info.receiver_id, 4u);
+	CHECK_EQ(info.receiver_index, 1);
+
+	/* another driver on the parent: not hid-logitech-dj's */
+	snprintf(path, sizeof(path), "%s/driver", rcv);
+	CHECK_OK(unlink(path));
+	CHECK(symlink("../../../../drivers/hid-generic", path) == 0, "symlink: %m");
+	CHECK_OK(hid_dev_read(bus, "0003:046D:4082.0007", &info));
+	CHECK_EQ(info.receiver_id, 0u);
+
+	/* the driver's, but a phys that is not the receiver's with an index */
+	CHECK_OK(unlink(path));
+	CHECK(symlink("../../../../drivers/logitech-djreceiver", path) == 0, "symlink: %m");
+	snprintf(path, sizeof(path), "%s/0003:046D:4082.0007", rcv);
+	put_file(path, "uevent", "HID_PHYS=usb-0000:00:14.0-3/input2:9\n", 37);
+	CHECK_OK(hid_dev_read(bus, "0003:046D:4082.0007", &info));
+	CHECK_EQ(info.receiver_id, 0u);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	CHECK_EQ(system(path), 0);
+}
+
 static const struct test_case tests[] = {
+	{ "a_paired_devices_node_names_its_receiver_and_index",
+	  test_a_paired_devices_node_names_its_receiver_and_index },
 	{ "closed_nodes_are_noted_until_their_device_is_decided",
 	  test_closed_nodes_are_noted_until_their_device_is_decided },
 	{ "sysfs_name_gives_bus_vendor_product_and_hid_id", test_sysfs_name_gives_bus_vendor_product_and_hid_id },

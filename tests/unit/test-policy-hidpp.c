@@ -406,19 +406,29 @@ static uint8_t eval_as(const struct hid_device_rules *r, const uint8_t *q, size_
 	return v.action;
 }
 
-static void iroot_questions_with_software_id_0_are_roots(void)
+/* The daemon asks with software ID 0 from its own executable, as root: a
+ * HID++ 2.0 question with that ID from anyone else (root in a container
+ * runs another file) could pose as the device's answer to it. */
+static void questions_with_software_id_0_are_the_daemons_alone(void)
 {
+	static const struct hid_rule_exe daemon_exe = { .ino = 4242, .dev = 8 << 20 | 1 };
 	struct policy *p = load_clean(dfu_deny);
 	struct policy_device dev = BOLT;
 	struct hid_device_rules r;
 	uint8_t q[7] = { 0x10, 0x02, 0x00, 0x00, 0x00, 0xd1, 0x00 };
-	const struct policy_sender_id root = { .known = true, .uid = 0, .gid = 0 },
+	const struct policy_sender_id daemon = { .known = true, .uid = 0, .gid = 0,
+						 .exe_known = true, .exe_ino = 4242,
+						 .exe_dev = 8 << 20 | 1 },
+		root = { .known = true, .uid = 0, .gid = 0, .exe_known = true, .exe_ino = 77,
+			 .exe_dev = 8 << 20 | 1 },
 		user = { .known = true, .uid = 1000, .gid = 1000 },
 		kernel = { .from_kernel = true };
 
 	dev.hidpp = &paired_on_2;
+	dev.learner_exe = &daemon_exe;
 	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
-	CHECK_EQ(eval_as(&r, q, sizeof(q), &root), HID_RULE_ALLOW);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &daemon), HID_RULE_ALLOW);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &root), HID_RULE_DENY);
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_DENY);
 	/* hid-logitech-dj forwarding a question a paired device's node let
 	 * through passes */
@@ -426,15 +436,27 @@ static void iroot_questions_with_software_id_0_are_roots(void)
 	/* a client's own software ID passes, from anyone */
 	q[3] = 0x07;
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_ALLOW);
-	/* getFeature is function 0: IRoot's ping (function 1) with software
-	 * ID 0 is no question the daemon asks */
+	/* the daemon's ping, and its IFeatureSet questions at another index */
 	q[3] = 0x10;
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_DENY);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &daemon), HID_RULE_ALLOW);
+	q[2] = 0x01;
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_DENY);
+	/* HID++ 1.0 register requests (sub-ID 0x80-0x83, the register in
+	 * byte 3): Solaar's notification flags, register 0x00 */
+	q[2] = 0x80;
+	q[3] = 0x00;
 	CHECK_EQ(eval_as(&r, q, sizeof(q), &user), HID_RULE_ALLOW);
+	/* without the daemon's executable known, nobody's pass */
+	dev.learner_exe = NULL;
+	q[2] = 0x00;
+	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
+	CHECK_EQ(eval_as(&r, q, sizeof(q), &daemon), HID_RULE_DENY);
 	policy_free(p);
 }
 
 static const struct test_case tests[] = {
-	{ "iroot_questions_with_software_id_0_are_roots", iroot_questions_with_software_id_0_are_roots },
+	{ "questions_with_software_id_0_are_the_daemons_alone", questions_with_software_id_0_are_the_daemons_alone },
 	{ "the_learned_index_is_refused_and_the_other_features_pass", the_learned_index_is_refused_and_the_other_features_pass },
 	{ "without_answers_every_feature_but_iroot_is_taken", without_answers_every_feature_but_iroot_is_taken },
 	{ "a_missing_answer_leaves_the_device_index_unknown", a_missing_answer_leaves_the_device_index_unknown },
