@@ -30,7 +30,8 @@
  * feature index and function byte, then the error code. */
 #define HIDPP20_ERROR			0xff
 
-#define ALL_PAIRED_SLOTS	0x7e	/* slots 1-6 */
+/* hid-logitech-hidpp's ping byte (hidpp_root_get_protocol_version()) */
+#define HIDPP_KERNEL_PING_DATA	0x5a
 
 static size_t report_len(uint8_t report_id)
 {
@@ -102,8 +103,12 @@ static int start_round(struct hidpp_learner *l, int slot, uint64_t now_ms)
 {
 	l->slot = slot;
 	l->step = HIDPP_STEP_PING;
-	/* A byte no answer of an earlier round carries. */
-	l->nonce = (uint8_t)(l->nonce + 1);
+	/* A byte no answer of an earlier round carries, nor the kernel's
+	 * own ping: hid-logitech-hidpp's probe pings with software ID 0
+	 * too, always with 0x5A (hidpp_root_get_protocol_version()). */
+	do
+		l->nonce = (uint8_t)(l->nonce + 1);
+	while (l->nonce == 0 || l->nonce == HIDPP_KERNEL_PING_DATA);
 	l->feature_set = 0;
 	l->count = 0;
 	l->next = 0;

@@ -203,6 +203,27 @@ static void the_whole_table_is_read_and_each_feature_checked(void)
 	scripted_done(&s);
 }
 
+/* The kernel's hid-logitech-hidpp pings with software ID 0 too, always
+ * with 0x5A: its echo must never pass for the daemon's. */
+static void the_ping_never_carries_the_kernels_byte(void)
+{
+	struct scripted s;
+	uint8_t q[HIDPP_LONG_LEN];
+	int seen = 0;
+
+	scripted_start(&s, HIDPP_REPORT_LONG);
+	for (int round = 0; round < 600; round++) {
+		CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+		if (!next_question(&s, q))
+			break;
+		seen++;
+		CHECK(q[6] != 0x5a && q[6] != 0x00, "round %d pinged with 0x%02x", round, q[6]);
+		later(&s, HIDPP_LEARN_ANSWER_MS);
+	}
+	CHECK_EQ(seen, 600);
+	scripted_done(&s);
+}
+
 static void a_receiver_has_its_paired_devices_asked_and_an_asleep_one_later(void)
 {
 	struct scripted s;
@@ -470,6 +491,7 @@ static void a_write_that_blocks_does_not_hold_the_caller(void)
 
 static const struct test_case tests[] = {
 	{ "the_whole_table_is_read_and_each_feature_checked", the_whole_table_is_read_and_each_feature_checked },
+	{ "the_ping_never_carries_the_kernels_byte", the_ping_never_carries_the_kernels_byte },
 	{ "a_receiver_has_its_paired_devices_asked_and_an_asleep_one_later", a_receiver_has_its_paired_devices_asked_and_an_asleep_one_later },
 	{ "an_answer_to_someone_elses_question_fails_the_round", an_answer_to_someone_elses_question_fails_the_round },
 	{ "late_answers_of_a_lost_round_are_never_taken", late_answers_of_a_lost_round_are_never_taken },
