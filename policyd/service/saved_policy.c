@@ -78,8 +78,10 @@ static int remove_entry(int parent, const char *name)
 	}
 	d = fdopendir(fd);
 	if (!d) {
+		int r = -errno;
+
 		close(fd);
-		return -errno;
+		return r;
 	}
 	/* Unlinked relative to the directory opened: should NAME be swapped
 	 * for a link meanwhile, the link's target is not what is emptied. */
@@ -164,8 +166,10 @@ static int check_entries(int fd, const char *dir, struct diag *diag)
 		return -errno;
 	d = fdopendir(dup_fd);
 	if (!d) {
+		int r = -errno;
+
 		close(dup_fd);
-		return -errno;
+		return r;
 	}
 	while ((errno = 0, de = readdir(d))) {
 		_cleanup_free_ char *path = NULL;
