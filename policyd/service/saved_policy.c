@@ -37,6 +37,17 @@ static int open_dir_nofollow(int at, const char *name)
 	return -errno;
 }
 
+/* DIR without the slashes that may end it ("/var/lib/x/"), malloc'd. */
+static char *trim_slashes(const char *dir)
+{
+	char *copy = strdup(dir);
+	size_t n = copy ? strlen(copy) : 0;
+
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	return copy;
+}
+
 /* Open DIR's parent, made when missing with MAKE (one level), and point
  * *BASE at DIR's last component. */
 static int open_parent(const char *dir, bool make, const char **base)
@@ -112,13 +123,15 @@ static int write_file(int dirfd, const char *name, const char *text, size_t len)
 	return fsync(fd) < 0 ? -errno : 0;
 }
 
-int saved_policy_store(const char *dir, const struct policy *p)
+int saved_policy_store(const char *dir_given, const struct policy *p)
 {
-	_cleanup_free_ char *next = NULL;
+	_cleanup_free_ char *dir = trim_slashes(dir_given), *next = NULL;
 	_cleanup_close_ int parent = -1, fd = -1;
 	const char *base;
 	int r;
 
+	if (!dir)
+		return -ENOMEM;
 	parent = open_parent(dir, true, &base);
 	if (parent < 0)
 		return parent;
@@ -189,13 +202,16 @@ static int check_entries(int fd, const char *dir, struct diag *diag)
 	return errno ? -errno : 0;
 }
 
-int saved_policy_load(const char *dir, struct diag *diag, struct policy **ret)
+int saved_policy_load(const char *dir_given, struct diag *diag, struct policy **ret)
 {
+	_cleanup_free_ char *dir = trim_slashes(dir_given);
 	_cleanup_close_ int parent = -1, fd = -1;
 	const char *base;
 	int r;
 
 	*ret = NULL;
+	if (!dir)
+		return -ENOMEM;
 	parent = open_parent(dir, false, &base);
 	if (parent < 0)
 		return parent;
@@ -208,5 +224,5 @@ int saved_policy_load(const char *dir, struct diag *diag, struct policy **ret)
 	/* The loader opens DIR by name again: only who can write DIR's
 	 * parent could swap it meanwhile, and the loader refuses a copy
 	 * whose directories anyone but root can write. */
-	return policy_load_dirs(&dir, 1, true, diag, ret);
+	return policy_load_dirs((const char *const *)&dir, 1, true, diag, ret);
 }

@@ -188,6 +188,23 @@ static void a_symlinked_copy_or_file_in_it_is_not_loaded(void)
 	rm_tree(top);
 }
 
+/* "--saved-policy-dir /var/lib/x/": the same directory. */
+static void a_directory_named_with_a_trailing_slash_is_kept(void)
+{
+	char *top = make_temp_dir(), *saved = path_in(top, "state/policy-in-force/");
+	struct policy *p = one_file_policy(), *back = NULL;
+	struct diag d = {};
+
+	CHECK_OK(saved_policy_store(saved, p));
+	CHECK(exists(top, "state/policy-in-force/10-kept.json"), "the policy was not kept");
+	CHECK_OK(saved_policy_load(saved, &d, &back));
+	CHECK_EQ(back->n_files, 1);
+	policy_free(back);
+	policy_free(p);
+	diag_done(&d);
+	rm_tree(top);
+}
+
 static const struct test_case tests[] = {
 	{ "store_then_load_gives_the_same_files", store_then_load_gives_the_same_files },
 	{ "a_symlink_where_the_old_copy_lives_leaves_its_target_alone",
@@ -196,6 +213,8 @@ static const struct test_case tests[] = {
 	  a_symlink_where_the_new_copy_goes_leaves_its_target_alone },
 	{ "a_symlinked_state_directory_is_refused", a_symlinked_state_directory_is_refused },
 	{ "a_symlinked_copy_or_file_in_it_is_not_loaded", a_symlinked_copy_or_file_in_it_is_not_loaded },
+	{ "a_directory_named_with_a_trailing_slash_is_kept",
+	  a_directory_named_with_a_trailing_slash_is_kept },
 };
 
 int main(int argc, char **argv)
