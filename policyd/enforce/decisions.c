@@ -36,17 +36,20 @@ static int write_whole(const char *dir, const char *name, const char *text)
 
 int decisions_init(const char *runtime_dir, const char *const *config_dirs, size_t n)
 {
-	_cleanup_free_ char *devices = NULL, *closed = NULL, *text = NULL;
+	_cleanup_free_ char *devices = NULL, *closed = NULL, *announce = NULL, *text = NULL;
 	size_t len = 0;
 
 	if (asprintf(&devices, "%s/devices", runtime_dir) < 0 ||
-	    asprintf(&closed, "%s/closed", runtime_dir) < 0)
+	    asprintf(&closed, "%s/closed", runtime_dir) < 0 ||
+	    asprintf(&announce, "%s/%s", runtime_dir, DECISIONS_ANNOUNCE_DIR) < 0)
 		return -ENOMEM;
 	if (mkdir(runtime_dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	if (mkdir(devices, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	if (mkdir(closed, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdir(announce, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	for (size_t i = 0; i < n; i++)
 		len += strlen(config_dirs[i]) + 1;
@@ -140,14 +143,50 @@ int decisions_unmark_closed(const char *runtime_dir, const char *devpath)
 	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
 }
 
-/* Ask the kernel to announce DEVPATH again (ACTION "add" or "change"):
- * udev runs the rules anew. */
-static int announce_again(const char *devpath, const char *action)
+/*
+ * Announcing a node again is a write of "add" or "change" to its sysfs
+ * uevent file. Only a hidraw or hiddev node's: DEVPATH must be
+ * /devices/.../hidraw/hidrawN or /devices/.../usbmisc/hiddevN, with no "."
+ * or ".." component; the kernel alone names directories in sysfs, and
+ * only those nodes' directories are called so.
+ */
+static bool node_name_ok(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) || !name[n])
+		return false;
+	return strspn(name + n, "0123456789") == strlen(name + n);
+}
+
+static bool node_devpath_ok(const char *devpath)
+{
+	const char *last = strrchr(devpath, '/'), *class;
+
+	if (strncmp(devpath, "/devices/", 9) || strstr(devpath, "//") ||
+	    strstr(devpath, "/./") || strstr(devpath, "/../") || strchr(devpath, ' ') ||
+	    strchr(devpath, '\n') || !last || last - devpath < 9)
+		return false;
+	for (class = last - 1; class > devpath && *class != '/'; class--)
+		;
+	if (!strncmp(class, "/hidraw/", 8))
+		return node_name_ok(last + 1, "hidraw");
+	if (!strncmp(class, "/usbmisc/", 9))
+		return node_name_ok(last + 1, "hiddev");
+	return false;
+}
+
+static bool action_ok(const char *action)
+{
+	return !strcmp(action, "add") || !strcmp(action, "change");
+}
+
+static int write_uevent(const char *devpath, const char *action)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int fd = -1;
 
-	if (strstr(devpath, "/../") || strncmp(devpath, "/devices/", 9))
+	if (!node_devpath_ok(devpath) || !action_ok(action))
 		return -EINVAL;
 	if (asprintf(&path, "/sys%s/uevent", devpath) < 0)
 		return -ENOMEM;
@@ -155,6 +194,90 @@ static int announce_again(const char *devpath, const char *action)
 	if (fd < 0)
 		return -errno;
 	return write(fd, action, strlen(action)) == (ssize_t)strlen(action) ? 0 : -errno;
+}
+
+/* Queue DEVPATH for hid-policyd --announce-queued: written beside the
+ * queue and renamed into it, so that the queue holds whole requests only. */
+static int queue_announce(const char *runtime_dir, const char *devpath, const char *action)
+{
+	_cleanup_free_ char *tmp = NULL, *path = NULL, *text = NULL;
+	_cleanup_close_ int fd = -1;
+	const char *name = strrchr(devpath, '/') + 1;
+	size_t len;
+
+	if (asprintf(&tmp, "%s/.%s-%s", runtime_dir, DECISIONS_ANNOUNCE_DIR, name) < 0 ||
+	    asprintf(&path, "%s/%s/%s", runtime_dir, DECISIONS_ANNOUNCE_DIR, name) < 0 ||
+	    asprintf(&text, "%s %s\n", action, devpath) < 0)
+		return -ENOMEM;
+	len = strlen(text);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		return -EIO;
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+/* Ask the kernel to announce DEVPATH again (ACTION "add" or "change"):
+ * udev runs the rules anew. Where sysfs is read-only to the daemon (its
+ * unit: hid-policyd.service keeps /sys read-only), the request is queued
+ * for hid-policy-announce.service, which may write uevent files. */
+static int announce_again(const char *runtime_dir, const char *devpath, const char *action)
+{
+	int r = write_uevent(devpath, action);
+
+	if (r == -EROFS || r == -EACCES || r == -EPERM)
+		r = queue_announce(runtime_dir, devpath, action);
+	return r;
+}
+
+int decisions_announce_queued(const char *runtime_dir, FILE *log)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+	int announced = 0;
+
+	if (asprintf(&dir, "%s/%s", runtime_dir, DECISIONS_ANNOUNCE_DIR) < 0)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		char text[512], *space;
+		ssize_t n;
+		int fd, r;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		/* Taken off first, whatever it holds: what stays in the
+		 * queue starts the service again. */
+		unlinkat(dirfd(d), de->d_name, 0);
+		if (n <= 0) {
+			fprintf(log, "hid-policyd: %s/%s: cannot read the request; dropped\n", dir,
+				de->d_name);
+			continue;
+		}
+		text[n] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		space = strchr(text, ' ');
+		if (space)
+			*space = '\0';
+		r = space ? write_uevent(space + 1, text) : -EINVAL;
+		if (r == -EINVAL)
+			fprintf(log, "hid-policyd: %s/%s: not a hidraw or hiddev node to announce again: dropped\n",
+				dir, de->d_name);
+		else if (r < 0)
+			fprintf(log, "hid-policyd: cannot announce %s again: %s\n", space + 1,
+				strerror(-r));
+		else
+			announced++;
+	}
+	return announced;
 }
 
 /* Open again the nodes of SYSNAME closed while its decision was late. */
@@ -193,7 +316,7 @@ static void reopen_closed(const char *runtime_dir, const char *sysname)
 			continue;
 		/* Unmark first: the new event must not find the mark. */
 		unlinkat(dirfd(d), de->d_name, 0);
-		announce_again(space + 1, "add");
+		announce_again(runtime_dir, space + 1, "add");
 	}
 }
 
@@ -204,7 +327,7 @@ static void reopen_closed(const char *runtime_dir, const char *sysname)
  * decision. A hiddev node hangs off the USB interface, beside the HID
  * device.
  */
-static void close_hiddev_nodes(const char *sysname)
+static void close_hiddev_nodes(const char *runtime_dir, const char *sysname)
 {
 	_cleanup_free_ char *link = NULL, *dev = NULL, *misc = NULL;
 	_cleanup_closedir_ DIR *d = NULL;
@@ -230,7 +353,7 @@ static void close_hiddev_nodes(const char *sysname)
 			continue;
 		if (asprintf(&devpath, "%s/%s", misc + 4, de->d_name) < 0)
 			return;
-		announce_again(devpath, "change");
+		announce_again(runtime_dir, devpath, "change");
 	}
 }
 
@@ -246,11 +369,11 @@ int decisions_publish(const char *runtime_dir, const char *sysname, bool protect
 	if (r < 0)
 		return r;
 	if (protected && !was_protected)
-		close_hiddev_nodes(sysname);
+		close_hiddev_nodes(runtime_dir, sysname);
 	/* After the decision: a closing that comes later sees it
 	 * (decisions_mark_closed() is followed by decisions_read()). A node
-	 * that cannot be announced again is gone, or sysfs is read-only to
-	 * us: the administrator can still run "udevadm trigger". */
+	 * that cannot be announced again is gone; where sysfs is read-only to
+	 * the daemon, hid-policy-announce.service announces it. */
 	reopen_closed(runtime_dir, sysname);
 	return 0;
 }

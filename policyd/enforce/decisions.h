@@ -11,8 +11,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-/* Create RUNTIME_DIR/devices and RUNTIME_DIR/closed, and note there the
+/* RUNTIME_DIR/announce: nodes the daemon asks to be announced again where
+ * it may not write sysfs itself (see decisions_announce_queued()). */
+#define DECISIONS_ANNOUNCE_DIR "announce"
+
+/* Create RUNTIME_DIR/devices, RUNTIME_DIR/closed and the announce queue, and note there the
  * policy directories the daemon reads (policy-dirs, one per line). */
 int decisions_init(const char *runtime_dir, const char *const *config_dirs, size_t n);
 /* Publish the daemon's decision on a HID device, then open again every
@@ -21,6 +26,15 @@ int decisions_init(const char *runtime_dir, const char *const *config_dirs, size
  * and they find the decision. */
 int decisions_publish(const char *runtime_dir, const char *sysname, bool protected);
 int decisions_withdraw(const char *runtime_dir, const char *sysname);
+
+/* hid-policyd --announce-queued, run by hid-policy-announce.service: the
+ * daemon's unit keeps /sys read-only, so the requests to announce a node
+ * again that the daemon queued in RUNTIME_DIR/announce are carried out
+ * here, in a unit that may write /sys/devices. Each request is taken off
+ * the queue and only a hidraw or hiddev node's uevent file is written;
+ * what is refused or fails is said on LOG. Returns the number of nodes
+ * announced, or -errno when the queue cannot be read. */
+int decisions_announce_queued(const char *runtime_dir, FILE *log);
 
 /* The policy directories published by decisions_init(): *dirs is a
  * NULL-ended array that one free() releases. -ENOENT when none are. */

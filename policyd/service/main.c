@@ -461,6 +461,17 @@ static int run_wait_decided(const struct options *opts)
 			    opts->timeout_s, opts->on_timeout);
 }
 
+static int run_announce_queued(const struct options *opts)
+{
+	const char *dir = opts->runtime_dir ?: RUNTIME_DIR_DEFAULT;
+	int r = decisions_announce_queued(dir, stderr);
+
+	if (r < 0)
+		fprintf(stderr, "hid-policyd: cannot read the queue in %s/%s: %s\n", dir,
+			DECISIONS_ANNOUNCE_DIR, strerror(-r));
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opts;
@@ -493,6 +504,9 @@ int main(int argc, char **argv)
 		break;
 	case COMMAND_WAIT_DECIDED:
 		r = run_wait_decided(&opts);
+		break;
+	case COMMAND_ANNOUNCE_QUEUED:
+		r = run_announce_queued(&opts);
 		break;
 	case COMMAND_NONE:
 		break;

@@ -30,6 +30,7 @@ enum {
 	OPT_NO_SANDBOX,
 	OPT_RUNTIME_DIR,
 	OPT_WAIT_DECIDED,
+	OPT_ANNOUNCE_QUEUED,
 	OPT_TIMEOUT,
 	OPT_ON_TIMEOUT,
 	OPT_STRICT,
@@ -65,6 +66,7 @@ void options_usage(FILE *f)
 		"       hid-policyd --cleanup [--state-dir DIR]\n"
 		"       hid-policyd --wait-decided DEVPATH [--timeout SECONDS] [--on-timeout WHAT]\n"
 		"                   [--runtime-dir DIR]\n"
+		"       hid-policyd --announce-queued [--runtime-dir DIR]\n"
 		"       hid-policyd --check [--strict] [--allow-unsafe-input-rules]\n"
 		"                   [--config-dir DIR]...\n"
 		"       hid-policyd --explain --device BUS:VID:PID[:NAME] [--usage USAGE]...\n"
@@ -106,6 +108,8 @@ void options_usage(FILE *f)
 		"  --timeout SECONDS   how long --wait-decided waits (default 5)\n"
 		"  --on-timeout WHAT   then: closed-if-matched (the default: keep the node\n"
 		"                      closed when a rule set matches the device), closed, open\n"
+		"  --announce-queued   announce again the nodes the daemon queued in the\n"
+		"                      runtime directory's announce/ (hid-policy-announce.service)\n"
 		"  --cleanup           detach every firewall and remove the state directory\n"
 		"  --check             validate the policy and print a summary\n"
 		"  --strict            with --check: warnings fail it too\n"
@@ -196,7 +200,7 @@ static int parse_budget(const char *s, struct options *opts)
 static int set_command(struct options *opts, enum policyd_command c)
 {
 	if (opts->command != COMMAND_NONE && opts->command != c) {
-		fprintf(stderr, "hid-policyd: --check, --explain, --cleanup and --wait-decided exclude each other\n");
+		fprintf(stderr, "hid-policyd: --check, --explain, --cleanup, --wait-decided and --announce-queued exclude each other\n");
 		return -EINVAL;
 	}
 	opts->command = c;
@@ -248,6 +252,7 @@ int options_parse(int argc, char **argv, struct options *opts)
 		{ "saved-policy-dir", required_argument, NULL, OPT_SAVED_POLICY_DIR },
 		{ "runtime-dir", required_argument, NULL, OPT_RUNTIME_DIR },
 		{ "wait-decided", required_argument, NULL, OPT_WAIT_DECIDED },
+		{ "announce-queued", no_argument, NULL, OPT_ANNOUNCE_QUEUED },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "on-timeout", required_argument, NULL, OPT_ON_TIMEOUT },
 		{ "strict", no_argument, NULL, OPT_STRICT },
@@ -339,6 +344,10 @@ int options_parse(int argc, char **argv, struct options *opts)
 			if (set_command(opts, COMMAND_WAIT_DECIDED) < 0)
 				return -EINVAL;
 			opts->devpath = optarg;
+			break;
+		case OPT_ANNOUNCE_QUEUED:
+			if (set_command(opts, COMMAND_ANNOUNCE_QUEUED) < 0)
+				return -EINVAL;
 			break;
 		case OPT_TIMEOUT: {
 			char *end;
@@ -462,8 +471,8 @@ int options_parse(int argc, char **argv, struct options *opts)
 		return -EINVAL;
 	}
 	if (opts->runtime_dir && opts->command != COMMAND_DAEMON &&
-	    opts->command != COMMAND_WAIT_DECIDED) {
-		fprintf(stderr, "hid-policyd: --runtime-dir goes with running the daemon or --wait-decided\n");
+	    opts->command != COMMAND_WAIT_DECIDED && opts->command != COMMAND_ANNOUNCE_QUEUED) {
+		fprintf(stderr, "hid-policyd: --runtime-dir goes with running the daemon, --wait-decided or --announce-queued\n");
 		return -EINVAL;
 	}
 	if (opts->command == COMMAND_WAIT_DECIDED) {

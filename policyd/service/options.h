@@ -16,6 +16,7 @@ enum policyd_command {
 	COMMAND_DAEMON,		/* the default: run the service */
 	COMMAND_CLEANUP,	/* detach and unpin everything in the state dir */
 	COMMAND_WAIT_DECIDED,	/* udev: wait until a device's fate is known */
+	COMMAND_ANNOUNCE_QUEUED, /* hid-policy-announce.service: announce nodes again */
 };
 
 /* What --wait-decided does when no decision comes in time. */

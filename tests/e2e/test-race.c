@@ -584,6 +584,70 @@ static void test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed(
 		SKIP("udev was done with the node only after the probe: on this kernel no rule opens a node during a probe");
 }
 
+/* The helper udev runs in the tests below, standing where the rule's
+ * @SBINDIR@/hid-policyd is: TEXT written there (mode 0755), or nothing
+ * there when TEXT is NULL. */
+struct broken_helper {
+	const char *what;
+	const char *text;
+};
+
+#define BROKEN_HELPER_DIR "/run/hid-policy-test-sbin"
+
+static void put_helper(const struct broken_helper *h)
+{
+	int fd;
+
+	if (!h->text)
+		return;
+	CHECK_OK(mkdir(BROKEN_HELPER_DIR, 0755));
+	fd = open(BROKEN_HELPER_DIR "/hid-policyd", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	CHECK_OK(fd);
+	CHECK_EQ(write(fd, h->text, strlen(h->text)), (ssize_t)strlen(h->text));
+	close(fd);
+}
+
+/* A helper that cannot run, or fails, or answers nothing, made the rule
+ * that runs it not match (or set an empty answer): the node fell to the
+ * rules that open it, MODE="0666" and all. Every new node, of a device
+ * the policy matches or not, stays root's: nothing said it may open. */
+static void test_a_helper_that_cannot_answer_keeps_new_nodes_closed(void)
+{
+	static const struct broken_helper helpers[] = {
+		{ "missing (an upgrade midway)", NULL },
+		{ "not a program (exec fails)", "not an executable\n" },
+		{ "failing", "#!/bin/sh\nexit 1\n" },
+		{ "answering nothing", "#!/bin/sh\necho\n" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(helpers); i++) {
+		struct uhid_dev_config ds_cfg = hidraw_race_dualsense(),
+				       other_cfg = unmatched_device(TEST_DEV_UHID);
+		struct udevd_run w;
+		struct uhid_dev ds, other;
+		int r = udevd_start_at(&w, BROKEN_HELPER_DIR, open_to_users_rule);
+
+		if (r == -ENOENT)
+			SKIP("systemd-udevd is not installed (Debian package udev; scripts/deps.sh)");
+		CHECK_OK(r);
+		/* as tmpfiles.d makes it at boot: the rules ask the helper */
+		CHECK_OK(mkdir(RUNTIME_DIR, 0755));
+		CHECK_OK(mkdir(RUNTIME_DIR "/devices", 0755));
+		put_helper(&helpers[i]);
+		CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+		CHECK_OK(uhid_dev_create(&other, &other_cfg));
+		CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+		CHECK_OK(udevd_wait_node(other.hidraw, 30000));
+		CHECK(node_mode(ds.hidraw) == 0600, "helper %s: the matched device's %s is %04o",
+		      helpers[i].what, ds.hidraw, node_mode(ds.hidraw));
+		CHECK(node_mode(other.hidraw) == 0600, "helper %s: the other device's %s is %04o",
+		      helpers[i].what, other.hidraw, node_mode(other.hidraw));
+		uhid_dev_destroy(&ds);
+		uhid_dev_destroy(&other);
+		CHECK_OK(udevd_stop(&w));
+	}
+}
+
 static const struct test_case tests[] = {
 	{ "racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it",
 	  test_racer_reaches_an_unprotected_device_and_the_rule_does_not_hold_it, 120 },
@@ -601,6 +665,8 @@ static const struct test_case tests[] = {
 	  test_a_late_decision_keeps_a_node_matched_by_usage_closed, 180 },
 	{ "a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed",
 	  test_a_probe_longer_than_the_wait_keeps_a_class_matched_node_closed, 180 },
+	{ "a_helper_that_cannot_answer_keeps_new_nodes_closed",
+	  test_a_helper_that_cannot_answer_keeps_new_nodes_closed, 180 },
 };
 
 int main(int argc, char **argv)

@@ -39,12 +39,11 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) ? -errno : 0;
 }
 
-/* The shipped rule file NAME, with every @SBINDIR@ replaced by the
- * build's policyd/, into /run/udev/rules.d. */
-static int install_rule_file(const char *name)
+/* The shipped rule file NAME, with every @SBINDIR@ replaced by SBINDIR,
+ * into /run/udev/rules.d. */
+static int install_rule_file(const char *name, const char *sbindir)
 {
 	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
-	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
 	static const char var[] = "@SBINDIR@";
 	char path[512], text[8192], out[16384];
 	const char *from;
@@ -63,8 +62,8 @@ static int install_rule_file(const char *name)
 	for (from = text; *from;) {
 		const char *at = strstr(from, var);
 		size_t keep = at ? (size_t)(at - from) : strlen(from);
-		int k = snprintf(out + len, sizeof(out) - len, "%.*s%s%s", (int)keep, from,
-				 at ? build : "", at ? "/policyd" : "");
+		int k = snprintf(out + len, sizeof(out) - len, "%.*s%s", (int)keep, from,
+				 at ? sbindir : "");
 
 		if (k < 0 || (size_t)k >= sizeof(out) - len)
 			return -E2BIG;
@@ -75,11 +74,11 @@ static int install_rule_file(const char *name)
 	return write_text(path, out);
 }
 
-static int install_policy_rule(void)
+static int install_policy_rule(const char *sbindir)
 {
-	int r = install_rule_file("60-hid-policy.rules");
+	int r = install_rule_file("60-hid-policy.rules", sbindir);
 
-	return r < 0 ? r : install_rule_file("99-hid-policy-closed.rules");
+	return r < 0 ? r : install_rule_file("99-hid-policy-closed.rules", sbindir);
 }
 
 static int private_mounts(void)
@@ -115,6 +114,16 @@ static void show_log(const struct udevd_run *u)
 
 int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rule)
 {
+	char sbindir[512];
+
+	if (!with_policy_rule)
+		return udevd_start_at(u, NULL, test_rule);
+	snprintf(sbindir, sizeof(sbindir), "%s/policyd", getenv("HID_POLICY_BUILDDIR") ?: "build");
+	return udevd_start_at(u, sbindir, test_rule);
+}
+
+int udevd_start_at(struct udevd_run *u, const char *sbindir, const char *test_rule)
+{
 	const char *udevd = find_udevd();
 	int fd, r;
 
@@ -124,7 +133,7 @@ int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rul
 	r = private_mounts();
 	if (r < 0)
 		return r;
-	if (with_policy_rule && (r = install_policy_rule()) < 0)
+	if (sbindir && (r = install_policy_rule(sbindir)) < 0)
 		return r;
 	if (test_rule && (r = write_text(UDEVD_TEST_RULE_FILE, test_rule)) < 0)
 		return r;

@@ -24,6 +24,9 @@ struct udevd_run {
 /* Returns 0 once udevd listens, -ENOENT when systemd-udevd is not
  * installed, or -errno (udevd's messages are then on stdout). */
 int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rule);
+/* The same with the policy rules' @SBINDIR@ replaced by SBINDIR (NULL: no
+ * policy rules), where a test puts a helper of its own or none. */
+int udevd_start_at(struct udevd_run *u, const char *sbindir, const char *test_rule);
 /* SIGTERM and wait. */
 int udevd_stop(struct udevd_run *u);
 /* Wait until udevd has no event queued or running. */

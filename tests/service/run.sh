@@ -11,7 +11,7 @@
 # /run/udev/rules.d, and the polkit actions and rule in /usr/share/polkit-1
 # (a tmpfs copy: polkit reads actions from there only). Adds the test
 # users, then runs build/tests/service/test-service.
-# Usage (in the guest): tests/service/run.sh BUILD_DIR
+# Usage (in the guest): tests/service/run.sh BUILD_DIR [TEST...]
 set -uo pipefail
 
 build=$1
@@ -56,8 +56,10 @@ for d in "$bindir" "$sbindir" "$datadir"; do
 	fi
 	cp -a "$root$d/." "$d/" || setup_failed "cannot install $d"
 done
-cp "$root$prefix/lib/systemd/system/hid-policyd.service" /run/systemd/system/ ||
-	setup_failed "cannot install the unit"
+for u in hid-policyd.service hid-policy-announce.service hid-policy-announce.path; do
+	cp "$root$prefix/lib/systemd/system/$u" /run/systemd/system/ ||
+		setup_failed "cannot install the unit $u"
+done
 mkdir -p /run/udev/rules.d
 cp "$root$prefix/lib/udev/rules.d/60-hid-policy.rules" /run/udev/rules.d/ ||
 	setup_failed "cannot install the udev rule"
@@ -79,10 +81,15 @@ done
 usermod -a -G adm hp-svc-auditor || setup_failed "cannot add hp-svc-auditor to adm"
 
 systemctl daemon-reload || setup_failed "systemctl daemon-reload failed"
+# systemd-udevd runs in a mount namespace of its own (PrivateMounts=yes),
+# made at boot: the tmpfs laid over $sbindir above does not reach it, and
+# the rule's helper would not be found there (exit 1, which the rule
+# takes for "closed"). Restarted, it sees the installed hid-policyd.
+systemctl restart systemd-udevd.service || setup_failed "systemd-udevd does not restart"
 udevadm control --reload || setup_failed "udevadm control --reload failed"
 # polkitd reads actions at start: (re)start it with ours in place.
 systemctl restart polkit.service || setup_failed "polkit.service does not start"
 echo "PASS: $suite/setup"
 
 export HID_POLICY_SBINDIR=$sbindir HID_POLICY_BINDIR=$bindir HID_POLICY_BUILDDIR=$build
-"$build/tests/service/test-service"
+"$build/tests/service/test-service" "${@:2}"

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -776,6 +777,103 @@ static void test_a_firmware_update_passes_from_the_updater_unit_alone(void)
 	uhid_dev_destroy(&dev);
 }
 
+/* A writable attribute of a device under /sys/devices that the daemon
+ * has no business writing: the USB root hub's authorized_default (which
+ * devices get a driver; dummy_hcd's hub is always there), in PATH. */
+static void foreign_attribute(char *path, size_t size)
+{
+	char *out = NULL;
+	size_t len;
+
+	CHECK_EQ(sh(&out, "realpath /sys/bus/usb/devices/usb*/authorized_default | head -n 1"), 0);
+	snprintf(path, size, "%s", out);
+	free(out);
+	len = strlen(path);
+	while (len > 0 && path[len - 1] == '\n')
+		path[--len] = '\0';
+	CHECK(!strncmp(path, "/sys/devices/", 13), "no USB root hub's authorized_default: '%s'",
+	      path);
+}
+
+/* Write the value ATTR holds back to it, in the mount namespace of the
+ * daemon's main process (where the unit's ReadOnlyPaths= hold): the exit
+ * status, and what the shell said in *OUT. */
+static int rewrite_in_daemons_mounts(pid_t pid, const char *attr, char **out)
+{
+	return sh(out, "nsenter -t %d -m -- sh -c 'v=$(cat %s) && echo \"$v\" > %s'", (int)pid,
+		  attr, attr);
+}
+
+/* The unit keeps /sys read-only (the daemon used to be able to write any
+ * attribute of /sys/devices: power/control, authorized, remove, a
+ * driver_override), and a node udev kept closed while the decision was
+ * late is still announced again once the daemon decides: through the
+ * queue and hid-policy-announce.service. */
+static void test_the_daemon_writes_no_sysfs_attribute_yet_a_late_node_opens(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense();
+	char attr[512], uevent[600], buf[64], *out = NULL;
+	struct uhid_dev ds;
+	struct stat st;
+	pid_t pid;
+
+	/* The shipped DualSense rule set (the vendor directory) matches. */
+	service_reset("{ \"version\": 1, \"devices\": [] }\n");
+	write_text(OPEN_TO_USERS_RULE,
+		   "# service test: every hidraw node open to everybody\n"
+		   "ACTION==\"add\", KERNEL==\"hidraw*\", MODE=\"0666\"\n");
+	CHECK_EQ(sh(NULL, "udevadm control --reload"), 0);
+	service_start();
+	pid = main_pid();
+
+	foreign_attribute(attr, sizeof(attr));
+	CHECK(sh(&out, "v=$(cat %s) && echo \"$v\" > %s", attr, attr) == 0,
+	      "outside the unit, %s cannot be written either: %s", attr, out);
+	free(out);
+	CHECK(rewrite_in_daemons_mounts(pid, attr, &out) != 0,
+	      "the daemon's unit may write %s", attr);
+	CHECK(strstr(out, "Read-only file system"), "writing %s: %s", attr, out);
+	free(out);
+
+	/* Late: the daemon stopped, udev's helper gives up after 5 s and
+	 * keeps the node closed. */
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	CHECK_EQ(sh(NULL, "udevadm settle --timeout=60"), 0);
+	CHECK(stat(ds.hidraw, &st) == 0, "%s: %s", ds.hidraw, strerror(errno));
+	CHECK((st.st_mode & 07777) == 0600, "%s is %04o while undecided", ds.hidraw,
+	      st.st_mode & 07777);
+	/* ... nor this node's uevent, which only the announcer writes */
+	snprintf(uevent, sizeof(uevent), "/sys/class/hidraw/%s/uevent", strrchr(ds.hidraw, '/') + 1);
+	CHECK(sh(&out, "nsenter -t %d -m -- sh -c 'echo change > %s'", (int)pid, uevent) != 0,
+	      "the daemon's unit may write %s", uevent);
+	free(out);
+
+	CHECK_OK(kill(pid, SIGCONT));
+	for (int i = 0; i < 300; i++) {
+		if (stat(ds.hidraw, &st) == 0 && (st.st_mode & 07777) == 0666)
+			break;
+		usleep(100 * 1000);
+	}
+	if (stat(ds.hidraw, &st) < 0 || (st.st_mode & 07777) != 0666) {
+		sh(&out, "ls -la /run/hid-policy/announce /run/hid-policy/closed; "
+			 "systemctl status --no-pager hid-policy-announce.path hid-policy-announce.service; "
+			 "journalctl -b --no-pager -o cat -u " UNIT " -u hid-policy-announce.path "
+			 "-u hid-policy-announce.service | tail -n 40");
+		CHECK(false, "%s is %04o 30 s after the daemon went on: not announced again\n%s",
+		      ds.hidraw, st.st_mode & 07777, out);
+	}
+	CHECK(!strcmp(unit_property("ActiveState", buf, sizeof(buf)), "active"),
+	      "the daemon is %s", buf);
+	CHECK_EQ(sh(&out, "journalctl -b -u hid-policy-announce.service -o cat --no-pager"), 0);
+	test_log("hid-policy-announce.service: %s", out);
+	free(out);
+
+	uhid_dev_destroy(&ds);
+	unlink(OPEN_TO_USERS_RULE);
+	sh(NULL, "udevadm control --reload");
+}
+
 static const struct test_case tests[] = {
 	{ "a_firmware_update_passes_from_the_updater_unit_alone",
 	  test_a_firmware_update_passes_from_the_updater_unit_alone, 240 },
@@ -792,6 +890,8 @@ static const struct test_case tests[] = {
 	{ "policyctl_through_socket_and_polkit_as_users",
 	  test_policyctl_through_socket_and_polkit_as_users, 300 },
 	{ "journal_holds_the_daemons_messages", test_journal_holds_the_daemons_messages, 180 },
+	{ "the_daemon_writes_no_sysfs_attribute_yet_a_late_node_opens",
+	  test_the_daemon_writes_no_sysfs_attribute_yet_a_late_node_opens, 180 },
 };
 
 int main(int argc, char **argv)

@@ -19,6 +19,8 @@ ${datadir}/bash-completion/completions/hid-policyctl
 ${datadir}/polkit-1/actions/org.hid-policy.policy
 ${datadir}/polkit-1/rules.d/50-hid-policy.rules
 ${prefix}/lib/systemd/system/hid-policyd.service
+${prefix}/lib/systemd/system/hid-policy-announce.service
+${prefix}/lib/systemd/system/hid-policy-announce.path
 ${prefix}/lib/udev/rules.d/60-hid-policy.rules
 ${prefix}/lib/udev/rules.d/99-hid-policy-closed.rules
 ${prefix}/lib/tmpfiles.d/hid-policy.conf
@@ -92,6 +94,7 @@ fi
 why=()
 [ -x "$root$sbindir/hid-policyd" ] || why+=("$sbindir/hid-policyd is not executable")
 for f in "$prefix/lib/systemd/system/hid-policyd.service" \
+	 "$prefix/lib/systemd/system/hid-policy-announce.service" \
 	 "$prefix/lib/udev/rules.d/60-hid-policy.rules"; do
 	[ -f "$root$f" ] || continue
 	grep -Eq "$sbindir/hid-policyd([[:space:]\"]|\$)" "$root$f" || why+=("$f does not run $sbindir/hid-policyd")

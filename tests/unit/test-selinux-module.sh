@@ -82,6 +82,7 @@ if [ ! -x "$pp2cil" ] || ! "$pp2cil" "$tmp/src/hid_policyd.pp" "$cil" 2>"$tmp/pp
 		 capabilities_are_the_documented_ones uevent_netlink_socket \
 		 bpffs_state_directory_private_type runtime_log_and_config \
 		 polkit_over_the_system_bus proc_exe_without_ptrace \
+		 sysfs_written_only_where_uevent_needs_it \
 		 udev_runs_wait_decided_in_its_own_domain; do
 		skip "$n" "no $pp2cil to read the module back"
 	done
@@ -153,6 +154,25 @@ else
 		why+=("hid_policyd_t may ptrace")
 	[ -n "$(perms hid_policyd_t self cap_userns)" ] && why+=("cap_userns allowed")
 	check proc_exe_without_ptrace
+
+	# sysfs: read, and write alone on files, for the uevent files of
+	# hidraw and hiddev nodes (hid-policyd --announce-queued). Nothing
+	# more: not dev_rw_sysfs (which adds append and is meant for
+	# modifying hardware state), no directory or link writes.
+	need hid_policyd_t sysfs_t file read open write
+	got=$(perms hid_policyd_t sysfs_t file | tr '\n' ' ')
+	[ "$got" = "getattr ioctl lock open read write " ] ||
+		why+=("sysfs_t file: '$got', expected 'getattr ioctl lock open read write '")
+	got=$(perms hid_policyd_t sysfs_t dir)
+	grep -qxE 'write|add_name|remove_name|create|rmdir|setattr|reparent|rename' <<<"$got" &&
+		why+=("sysfs_t directories are writable: $(tr '\n' ' ' <<<"$got")")
+	got=$(perms hid_policyd_t sysfs_t lnk_file)
+	grep -qxE 'write|append|create|unlink|setattr|rename' <<<"$got" &&
+		why+=("sysfs_t links are writable: $(tr '\n' ' ' <<<"$got")")
+	grep -nE '^[^#]*\<dev_(rw_sysfs|write_sysfs|manage_sysfs_dirs|create_sysfs_files|setattr_all_sysfs|write_sysfs_dirs)\>' \
+		"$repo/selinux/hid_policyd.te" >"$tmp/sysfs-if" &&
+		why+=("hid_policyd.te uses a broad sysfs interface: $(tr '\n' ' ' <"$tmp/sysfs-if")")
+	check sysfs_written_only_where_uevent_needs_it
 
 	need udev_t hid_policyd_exec_t file execute execute_no_trans
 	need udev_t hid_policyd_runtime_t dir search getattr
