@@ -79,9 +79,22 @@ log_lines() { [ -f "$log" ] && wc -l < "$log" || echo 0; }
 # says (the whole record: the audit log, or hid-policyctl log --json), or
 # why none matches.
 audit_record() {
-	python3 - "$log" "$@" <<'PY'
-import json, sys, time
-path, skip, want = sys.argv[1], int(sys.argv[2]), dict(a.split("=", 1) for a in sys.argv[3:])
+	python3 - "$log" "$work/bin" "$@" <<'PY'
+import json, os, pwd, sys, time
+path, bindir, skip = sys.argv[1], sys.argv[2], int(sys.argv[3])
+want = dict(a.split("=", 1) for a in sys.argv[4:])
+def user(uid):
+    try:
+        return f"uid {uid} ({pwd.getpwuid(uid).pw_name})"
+    except (KeyError, TypeError):
+        return f"uid {uid}"
+def program(p):
+    """the record's executable by its device and inode, among the demo's programs"""
+    for name in sorted(os.listdir(bindir)):
+        st = os.stat(os.path.join(bindir, name))
+        if (f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}", st.st_ino) == (p.get("exe_dev"), p.get("exe_ino")):
+            return os.path.join(bindir, name)
+    return p.get("exe", "an executable the demo did not install")
 def field(rec, dotted):
     for key in dotted.split("."):
         rec = rec.get(key) if isinstance(rec, dict) else None
@@ -99,8 +112,8 @@ for _ in range(50):
                 p, d, r = rec["process"], rec["device"], rec["rule"]
                 print(f"{rec['action']} {rec['request']} {rec.get('report_type', '')} "
                       f"0x{rec['report_id']:02x}" + (f" ({rec['errno']})" if "errno" in rec else ""))
-                print(f"  by:     {p.get('comm')} (pid {p.get('pid')}, executable inode "
-                      f"{p.get('exe_dev')}/{p.get('exe_ino')}), uid {p.get('uid')}, "
+                print(f"  by:     {program(p)} (comm {p.get('comm')}, pid {p.get('pid')}, "
+                      f"executable {p.get('exe_dev')}/{p.get('exe_ino')}), {user(p.get('uid'))}, "
                       f"cgroup {p.get('cgroup')}" + (f", unit {p['unit']}" if "unit" in p else ""))
                 print(f"  rule:   {r.get('name')} (rule set {r.get('rule_set')})")
                 print(f"  device: {d.get('sysfs')} {d.get('vendor')}:{d.get('product')} \"{d.get('name')}\"")
