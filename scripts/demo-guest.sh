@@ -28,6 +28,10 @@ fwupd_cgroup=/sys/fs/cgroup/system.slice/fwupd.service
 user_uid=2000
 user=player
 made_cgroup=0
+# Waits are this many times longer on a slow kernel (scripts/test.sh sets
+# it for the -debug kernels).
+slow=${HID_POLICY_SLOW_FACTOR:-1}
+[[ "$slow" =~ ^[1-9][0-9]*$ ]] || slow=1
 daemon_pid=
 dev_pid=
 
@@ -75,11 +79,11 @@ next_line() { line=; read -r -t "$1" line <&"${dev[0]}"; }
 log_lines() { [ -f "$log" ] && wc -l < "$log" || echo 0; }
 
 # The audit log has, past its first $1 lines, a record with every
-# DOTTED.PATH=VALUE given (within 5 s); prints what a decision's record
+# DOTTED.PATH=VALUE given (within 5 s, times the slow factor); prints what a decision's record
 # says (the whole record: the audit log, or hid-policyctl log --json), or
 # why none matches.
 audit_record() {
-	python3 - "$log" "$work/bin" "$@" <<'PY'
+	HID_POLICY_SLOW_FACTOR=$slow python3 - "$log" "$work/bin" "$@" <<'PY'
 import json, os, pwd, sys, time
 path, bindir, skip = sys.argv[1], sys.argv[2], int(sys.argv[3])
 want = dict(a.split("=", 1) for a in sys.argv[4:])
@@ -100,7 +104,7 @@ def field(rec, dotted):
         rec = rec.get(key) if isinstance(rec, dict) else None
     return "true" if rec is True else "false" if rec is False else None if rec is None else str(rec)
 records = []
-for _ in range(50):
+for _ in range(50 * int(os.environ.get("HID_POLICY_SLOW_FACTOR", "1"))):
     try:
         with open(path) as f:
             records = [json.loads(l) for l in f.read().splitlines()[skip:]]
@@ -149,7 +153,7 @@ say "a DualSense controller appears (a replica: the controller's USB IDs and rep
 coproc dev { exec stdbuf -oL "$build/tests/hid-virtual-device" --replica dualsense; }
 # shellcheck disable=SC2154 # coproc sets dev_PID
 dev_pid=$dev_PID
-read -r -t 30 sysname hidraw <&"${dev[0]}" || broken controller-appears "the replica never got a hidraw node"
+read -r -t $((30 * slow)) sysname hidraw <&"${dev[0]}" || broken controller-appears "the replica never got a hidraw node"
 rdesc_size=$(wc -c < "/sys/bus/hid/devices/$sysname/report_descriptor")
 echo "   $sysname at $hidraw: $(sed -n 's/^HID_NAME=//p' "/sys/bus/hid/devices/$sysname/uevent"), a $rdesc_size-byte report descriptor"
 # The descriptor declares the reports the story's programs send: feature
@@ -165,7 +169,7 @@ say "hid-policyd starts with the shipped policies (policies/)"
 "$build/policyd/hid-policyd" --foreground --config-dir policies --audit-log "$log" \
 	2> "$work/hid-policyd.log" &
 daemon_pid=$!
-for _ in $(seq 300); do
+for _ in $(seq $((300 * slow))); do
 	grep -q "running:" "$work/hid-policyd.log" && break
 	kill -0 "$daemon_pid" 2>/dev/null || break
 	sleep 0.1
@@ -188,7 +192,7 @@ say "$user's game reads the controller's calibration (feature 0x05), as SDL does
 send as_user "$work/bin/game" "$hidraw" get 05 64
 [ "$status" = 0 ] || broken game-reads-calibration "the read failed: $out"
 [[ "$out" == *": 41 bytes back" ]] || broken game-reads-calibration "the answer is not the controller's 41 bytes"
-next_line 5
+next_line $((5 * slow))
 echo "   device: ${line:-received nothing}"
 [ "$line" = "device received GET_REPORT feature report 0x05" ] ||
 	broken game-reads-calibration "the controller did not receive GET_REPORT feature 0x05"
@@ -198,7 +202,7 @@ say "$user runs a firmware updater: it sends the DualSense's update start (SET_R
 before=$(log_lines)
 send as_user "$work/bin/dualsense-updater" "$hidraw" set "${update[@]}"
 [ "$status" = 1 ] || broken user-update-refused "not refused with EPERM: $out"
-next_line 1
+next_line "$slow"
 echo "   device: ${line:-received nothing}"
 [ -z "$line" ] || broken user-update-refused "the controller received it: $line"
 echo "   the audit record:"
@@ -231,7 +235,7 @@ before=$(log_lines)
 send sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$fwupd_cgroup" \
 	"$work/bin/dualsense-updater" "$hidraw" set "${update[@]}"
 [ "$status" = 0 ] || broken fwupd-update-passes "the request from fwupd.service failed: $out"
-next_line 5
+next_line $((5 * slow))
 echo "   device: ${line:-received nothing}"
 [[ "$line" == "device received SET_REPORT feature report 0xf4, 64 bytes: f4 00 39 00"* ]] ||
 	broken fwupd-update-passes "the controller did not receive the update start as sent"
@@ -247,7 +251,7 @@ say "$user's updater sends it again while fwupd.service may: still refused"
 before=$(log_lines)
 send as_user "$work/bin/dualsense-updater" "$hidraw" set "${update[@]}"
 [ "$status" = 1 ] || broken user-update-still-refused "not refused with EPERM: $out"
-next_line 1
+next_line "$slow"
 echo "   device: ${line:-received nothing}"
 [ -z "$line" ] || broken user-update-still-refused "the controller received it: $line"
 audit_record "$before" event=decision action=deny rule.name=dualsense-deny-firmware-update \
