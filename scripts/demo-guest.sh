@@ -27,7 +27,7 @@ log=/var/log/hid-policy-demo/audit.jsonl
 fwupd_cgroup=/sys/fs/cgroup/system.slice/fwupd.service
 user_uid=2000
 user=player
-made_cgroup=0
+made_cgroups=()	# the cgroup directories the demo made, deepest first
 # Waits are this many times longer on a slow kernel (scripts/test.sh sets
 # it for the -debug kernels).
 slow=${HID_POLICY_SLOW_FACTOR:-1}
@@ -47,8 +47,9 @@ broken() {
 cleanup() {
 	[ -z "$daemon_pid" ] || { kill "$daemon_pid"; wait "$daemon_pid"; } 2>/dev/null
 	[ -z "$dev_pid" ] || { kill "$dev_pid"; wait "$dev_pid"; } 2>/dev/null
-	[ "$made_cgroup" = 0 ] || rmdir "$fwupd_cgroup" 2>/dev/null
+	[ ${#made_cgroups[@]} -eq 0 ] || rmdir "${made_cgroups[@]}" 2>/dev/null
 	"$build/policyd/hid-policyd" --cleanup >/dev/null 2>&1
+	rm -rf "$work" "$(dirname "$log")"
 }
 trap cleanup EXIT
 
@@ -216,10 +217,11 @@ audit_record "$before" event=decision action=deny enforced=true errno=EPERM \
 holds user-update-refused
 
 say "fwupd.service starts (its cgroup, as systemd makes it), and the administrator lets it update this controller for 15 minutes"
-if [ ! -d "$fwupd_cgroup" ]; then
-	mkdir -p "$fwupd_cgroup" || broken fwupd-allowed "cannot make $fwupd_cgroup"
-	made_cgroup=1
-fi
+for d in "$(dirname "$fwupd_cgroup")" "$fwupd_cgroup"; do
+	[ -d "$d" ] && continue
+	mkdir "$d" || broken fwupd-allowed "cannot make $d"
+	made_cgroups=("$d" ${made_cgroups[@]+"${made_cgroups[@]}"})
+done
 before=$(log_lines)
 echo "   # hid-policyctl allow $hidraw --for 15m --unit fwupd.service --request set_report --report feature --id 0xf4"
 "$build/policyd/hid-policyctl" allow "$hidraw" --for 15m --unit fwupd.service \
