@@ -13,8 +13,12 @@
  *   rules     the firewall's hid_hw_request run time for 1, 16 and 64
  *             rules, the request matching none, the first and the last,
  *             with rules on distinct report IDs and all on one;
- *   audit     records per second from the ring buffer to the file, and the
- *             counters after a flood larger than the ring buffer;
+ *   audit     distinct records per second from the ring buffer to the file
+ *             (requests that differ in their payload, so that none is a
+ *             repeat the daemon coalesces; no record budget), beside what
+ *             the same number of identical requests gives (coalesced: one
+ *             record with a count), and the counters after a flood of
+ *             distinct records larger than the ring buffer;
  *   hotplug   time from creating a device to its first refused request;
  *   dispatch  (only when named) the event path function by function, with
  *             a pass-through program against none;
@@ -69,7 +73,8 @@
 /* A rate figure: slices alternating between the two devices. */
 #define RATE_SLICES 16
 /* Audit: records drained in one go (fewer than the ring buffer holds), and
- * a flood that overfills it. */
+ * a flood that overfills it; both fewer than 65536, the distinct payloads
+ * of distinct_requests(). */
 #define DRAIN_RECORDS 10000
 #define FLOOD_RECORDS 30000
 
@@ -157,6 +162,20 @@ static void requests(int fd, uint8_t id, uint8_t byte1, int n, int want)
 {
 	for (int i = 0; i < n; i++) {
 		int r = set_feature(fd, id, byte1);
+
+		if (r != want)
+			die(want ? "request not refused" : "allowed request refused", r ? r : EIO);
+	}
+}
+
+/* N requests to feature report ID, each with its own number in bytes 1-2:
+ * every record differs from the one before in its payload, so the daemon
+ * writes each one (identical ones are coalesced, doc/security.md 5). */
+static void distinct_requests(int fd, uint8_t id, int n, int want)
+{
+	for (int i = 0; i < n; i++) {
+		uint8_t buf[REPORT_LEN] = { id, (uint8_t)(i & 0xff), (uint8_t)(i >> 8) };
+		int r = ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
 
 		if (r != want)
 			die(want ? "request not refused" : "allowed request refused", r ? r : EIO);
@@ -869,13 +888,40 @@ static double wait_log_quiet(const char *path)
 
 /* N denied requests while the daemon is stopped (SIGSTOP), so that they
  * all wait in the ring buffer (or are dropped when it is full); then the
- * daemon goes on. Returns the seconds it took to write them all. */
-static double drain_burst(struct policyd_run *run, int fd, int n)
+ * daemon goes on. DISTINCT: each with its own payload, else all alike.
+ * Returns the seconds it took to write them all. */
+static double drain_burst(struct policyd_run *run, int fd, int n, bool distinct)
 {
 	kill(run->pid, SIGSTOP);
-	requests(fd, FIRST_RULE_ID, 0, n, EPERM);
+	if (distinct)
+		distinct_requests(fd, FIRST_RULE_ID, n, EPERM);
+	else
+		requests(fd, FIRST_RULE_ID, 0, n, EPERM);
 	kill(run->pid, SIGCONT);
 	return wait_log_quiet(run->audit_log);
+}
+
+static off_t size_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		die(path, errno);
+	return st.st_size;
+}
+
+static size_t lines_of(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	int c;
+
+	if (!f)
+		die(path, errno);
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
 }
 
 static void bench_audit(void)
@@ -889,13 +935,17 @@ static void bench_audit(void)
 		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
 		NULL,
 	};
-	const char *filters[] = { "action=deny", NULL };
-	/* the drain itself: no device's record budget in the way */
+	/* decisions, a record of repeats counting as many as it stands for;
+	 * records that stand for one decision alone */
+	const char *decisions[] = { "action=deny", NULL };
+	const char *alone[] = { "action=deny", "count=", NULL };
+	/* the drain itself: no device's record budget in the way (the
+	 * daemon's documented option; 0: none) */
 	const char *no_budget[] = { "--record-budget", "0", NULL };
-	struct hid_fw_stats c0, c1, c2;
+	struct hid_fw_stats c0, c1, c2, c3;
 	struct policyd_run run;
 	struct uhid_dev dev;
-	size_t lines0, lines1, lines2;
+	size_t alone0, alone1, lines1, lines2, dec1, dec2, dec2_later, dec3;
 	double secs;
 	int fd;
 
@@ -905,24 +955,47 @@ static void bench_audit(void)
 	if (fd < 0)
 		die("opening hidraw", fd);
 	c0 = read_counters(&run);
-	lines0 = policyd_audit_count(&run, filters, 0, 0);
+	alone0 = policyd_audit_count(&run, alone, 0, 0);
 
-	secs = drain_burst(&run, fd, DRAIN_RECORDS);
+	/* distinct records: each one written, none lost */
+	secs = drain_burst(&run, fd, DRAIN_RECORDS, true);
 	c1 = read_counters(&run);
-	lines1 = policyd_audit_count(&run, filters, 0, 0);
-	printf("# drain: %d records queued, %zu written in %.3f s, %llu dropped\n",
-	       DRAIN_RECORDS, lines1 - lines0, secs, (unsigned long long)(c1.dropped - c0.dropped));
-	figure("audit.drain_records_per_s", (lines1 - lines0) / secs);
+	alone1 = policyd_audit_count(&run, alone, 0, 0);
+	printf("# drain: %d distinct records queued, %zu written one by one in %.3f s, %llu dropped\n",
+	       DRAIN_RECORDS, alone1 - alone0, secs, (unsigned long long)(c1.dropped - c0.dropped));
+	figure("audit.drain_records_per_s", (alone1 - alone0) / secs);
+	figure_signed("audit.drain_lost", (double)DRAIN_RECORDS - (double)(alone1 - alone0));
+	figure("audit.drain_dropped", c1.dropped - c0.dropped);
 
-	drain_burst(&run, fd, FLOOD_RECORDS);
+	/* the same number of identical requests, as this benchmark sent them
+	 * until the daemon coalesced repeats: what "records per second" said
+	 * then, measured the same way (decisions accounted for when the log
+	 * goes quiet), and how many records that was */
+	lines1 = lines_of(run.audit_log);
+	dec1 = policyd_audit_count(&run, decisions, 0, 0);
+	secs = drain_burst(&run, fd, DRAIN_RECORDS, false);
+	lines2 = lines_of(run.audit_log);
+	dec2 = policyd_audit_count(&run, decisions, 0, 0);
+	/* the record of the repeats comes a second after the first repeat */
+	dec2_later = policyd_audit_count(&run, decisions, dec1 + DRAIN_RECORDS, 5000);
+	printf("# identical: %d requests queued, %zu decisions accounted for in %.3f s by %zu record(s) (%zu once the record of repeats came)\n",
+	       DRAIN_RECORDS, dec2 - dec1, secs, lines2 - lines1, dec2_later - dec1);
+	figure("audit.identical_drain_records_per_s", (dec2 - dec1) / secs);
+	figure("audit.identical_records_written", (double)(lines_of(run.audit_log) - lines1));
+	figure_signed("audit.identical_unaccounted", (double)DRAIN_RECORDS - (double)(dec2_later - dec1));
+
+	/* a flood of distinct records: what does not fit is counted */
 	c2 = read_counters(&run);
-	lines2 = policyd_audit_count(&run, filters, 0, 0);
-	printf("# flood: %d denied, %llu logged, %llu dropped, %zu written\n", FLOOD_RECORDS,
-	       (unsigned long long)(c2.logged - c1.logged),
-	       (unsigned long long)(c2.dropped - c1.dropped), lines2 - lines1);
-	figure("audit.flood_dropped", c2.dropped - c1.dropped);
-	figure("audit.flood_unaccounted",
-	       (double)FLOOD_RECORDS - (double)(lines2 - lines1) - (double)(c2.dropped - c1.dropped));
+	dec2 = policyd_audit_count(&run, decisions, 0, 0);
+	drain_burst(&run, fd, FLOOD_RECORDS, true);
+	c3 = read_counters(&run);
+	dec3 = policyd_audit_count(&run, decisions, 0, 0);
+	printf("# flood: %d distinct denied, %llu logged, %llu dropped, %zu written\n", FLOOD_RECORDS,
+	       (unsigned long long)(c3.logged - c2.logged),
+	       (unsigned long long)(c3.dropped - c2.dropped), dec3 - dec2);
+	figure("audit.flood_dropped", c3.dropped - c2.dropped);
+	figure_signed("audit.flood_unaccounted",
+		      (double)FLOOD_RECORDS - (double)(dec3 - dec2) - (double)(c3.dropped - c2.dropped));
 	close(fd);
 	stop_daemon(&run);
 	uhid_dev_destroy(&dev);
@@ -965,29 +1038,6 @@ static void bench_hotplug(void)
 	qsort(lat, HOTPLUG_DEVICES, sizeof(lat[0]), cmp_double);
 	figure("hotplug.median_ms", lat[HOTPLUG_DEVICES / 2] * 1e3);
 	figure("hotplug.p99_ms", lat[(HOTPLUG_DEVICES * 99 + 99) / 100 - 1] * 1e3);
-}
-
-static off_t size_of(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		die(path, errno);
-	return st.st_size;
-}
-
-static size_t lines_of(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-	int c;
-
-	if (!f)
-		die(path, errno);
-	while ((c = getc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
 }
 
 /* Issue 27's measure: FLOOD_REQUESTS refused requests, one process, one

@@ -1,6 +1,8 @@
 #!/bin/bash
-# hid-policy's main job, in a VM: boots the test kernel, creates a virtual
-# game controller and shows what the kernel offers to protect it.
+# hid-policy's main job, in a VM: boots the test kernel and tells, checking
+# every step, how hid-policyd protects a DualSense controller from a user's
+# firmware updater and lets fwupd.service update it (scripts/demo-guest.sh;
+# it exits 1 naming the step that does not hold).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"

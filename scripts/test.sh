@@ -10,7 +10,7 @@
 #   cold-cache the build scripts' fallbacks against an empty cache
 #             (tests/cold-cache/run.sh: the steps that are cheap)
 #   vm        every VM suite below
-#   smoke kernel e2e policies vendor audit-trail ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
+#   smoke kernel e2e policies vendor audit-trail demo ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness, cold-cache and vm.
 #
 # VM suites run on each test kernel, one boot per kernel, the kernels side
@@ -32,14 +32,15 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build=${HID_POLICY_BUILDDIR:-$repo/build}
 vm_suites_all=(smoke)
-for s in kernel hid-selftests e2e policies vendor service audit-trail; do
+for s in kernel hid-selftests e2e policies vendor service audit-trail demo; do
 	[ -x "tests/$s/run.sh" ] || [ -f "tests/$s/meson.build" ] && vm_suites_all+=("$s")
 done
 
 # The VM suites that also run on port-debug when no --kernel is given: the
 # ones that drive every HID-BPF path directly and take about a minute and a
 # half there. e2e took 41 min on port-debug (2 cores, other VMs running):
-# run it with --kernel port-debug e2e.
+# run it with --kernel port-debug e2e (and so the demo: --kernel port-debug
+# demo).
 debug_suites=(kernel hid-selftests)
 
 host_suites=()

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Replicas of real devices for their vendor drivers: the identity and a
- * report descriptor declaring the reports the driver uses, and answers to
- * what the driver asks at probe time, as the device gives them. Facts
+ * report descriptor declaring the reports the driver uses (the DualSense's
+ * is the one the controller sends), and answers to what the driver asks at
+ * probe time, as the device gives them. Facts
  * (report IDs, sizes, offsets, commands) come from the drivers in
  * drivers/hid of Linux 6.1 and 6.12; each answer names the function that
  * reads it.

@@ -4,9 +4,13 @@
  *
  * Usage: hid-virtual-device [--bus usb|bluetooth] [--vid 0xVVVV]
  *                           [--pid 0xPPPP] [--name NAME]
+ *        hid-virtual-device --replica dualsense
  * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
- * (SET_REPORT accepted, GET_REPORT answered with zeros) and prints one line
- * per request that reaches the device, until SIGTERM or SIGINT.
+ * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
+ * as the real device does, tests/lib/replicas.h) and prints one line per
+ * request that reaches the device, until SIGTERM or SIGINT:
+ *   device received SET_REPORT feature report 0xf4, 64 bytes: f4 00 39 ...
+ *   device received GET_REPORT feature report 0x05
  */
 #include <getopt.h>
 #include <signal.h>
@@ -16,6 +20,10 @@
 
 #include "uhid_dev.h"
 #include "harness.h"
+#include "replicas.h"
+
+#define HIDRAW_WAIT_MS 10000
+#define BYTES_SHOWN 8
 
 static volatile sig_atomic_t stop;
 
@@ -37,6 +45,54 @@ static const char *request_name(enum uhid_dev_request r)
 	return "?";
 }
 
+static const char *report_type_name(uint8_t rtype)
+{
+	switch (rtype) {
+	case UHID_FEATURE_REPORT:
+		return "feature";
+	case UHID_OUTPUT_REPORT:
+		return "output";
+	case UHID_INPUT_REPORT:
+		return "input";
+	}
+	return "?";
+}
+
+static void print_request(const struct uhid_dev_record *rec)
+{
+	printf("device received %s %s report 0x%02x", request_name(rec->request),
+	       rec->request == UHID_DEV_OUTPUT ? "output" : report_type_name(rec->rtype),
+	       rec->rnum);
+	/* uhid tells a GET_REPORT's report, not the size asked for */
+	if (rec->request != UHID_DEV_GET_REPORT) {
+		printf(", %u bytes:", rec->size);
+		for (unsigned int i = 0; i < rec->size && i < BYTES_SHOWN; i++)
+			printf(" %02x", rec->data[i]);
+		if (rec->size > BYTES_SHOWN)
+			printf(" ...");
+	}
+	printf("\n");
+}
+
+/* The replica named NAME on DEV, its hidraw node there. */
+static int create_replica(const char *name, struct replica **rep, struct uhid_dev *dev)
+{
+	int r;
+
+	if (strcmp(name, "dualsense")) {
+		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense)\n", name);
+		return -EINVAL;
+	}
+	*rep = replica_new(&replica_dualsense, NULL);
+	r = replica_create(*rep, dev);
+	if (r < 0)
+		return r;
+	r = uhid_dev_wait_hidraw(dev, HIDRAW_WAIT_MS);
+	if (r < 0)
+		uhid_dev_destroy(dev);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -44,6 +100,7 @@ int main(int argc, char **argv)
 		{ "vid", required_argument, NULL, 'v' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "replica", required_argument, NULL, 'r' },
 		{}
 	};
 	struct uhid_dev_config cfg = {
@@ -57,10 +114,14 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint8_t zeros[64] = {};
 	unsigned long seen = 0;
+	const char *replica_name = NULL;
+	bool described = false;		/* --bus, --vid, --pid or --name */
+	struct replica *rep = NULL;
 	struct uhid_dev dev;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		described |= c != 'r';
 		switch (c) {
 		case 'b':
 			if (!strcmp(optarg, "usb"))
@@ -81,18 +142,26 @@ int main(int argc, char **argv)
 		case 'n':
 			cfg.name = optarg;
 			break;
+		case 'r':
+			replica_name = optarg;
+			break;
 		default:
 			return 2;
 		}
 	}
 
-	r = uhid_dev_create(&dev, &cfg);
+	if (replica_name && described) {
+		fprintf(stderr, "hid-virtual-device: --replica takes no other option\n");
+		return 2;
+	}
+	r = replica_name ? create_replica(replica_name, &rep, &dev) : uhid_dev_create(&dev, &cfg);
 	if (r < 0) {
 		fprintf(stderr, "hid-virtual-device: cannot create the device: %s\n",
 			strerror(-r));
+		replica_free(rep);
 		return 1;
 	}
-	for (int id = 0; id < 256; id++) {
+	for (int id = 0; !rep && id < 256; id++) {
 		zeros[0] = id;
 		uhid_dev_set_get_reply(&dev, id, zeros, sizeof(zeros), 0);
 	}
@@ -125,10 +194,10 @@ int main(int argc, char **argv)
 		}
 		pthread_mutex_unlock(&dev.lock);
 		if (rec.size != 0xffff)
-			printf("device received %s report id 0x%02x (%u bytes)\n",
-			       request_name(rec.request), rec.rnum, rec.size);
+			print_request(&rec);
 		fflush(stdout);
 	}
 	uhid_dev_destroy(&dev);
+	replica_free(rep);
 	return 0;
 }
