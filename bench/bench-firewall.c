@@ -1053,7 +1053,7 @@ static struct bpf_object *open_firewall_object(const struct fw_features *f)
 	};
 	char path[PATH_MAX];
 	struct bpf_object *obj;
-	struct bpf_map *map, *rodata = NULL;
+	struct bpf_map *map, *rodata;
 	const struct btf_var_secinfo *v;
 	const struct btf_type *sec;
 	struct btf *btf;
@@ -1065,11 +1065,9 @@ static struct bpf_object *open_firewall_object(const struct fw_features *f)
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj)
 		return NULL;
-	bpf_object__for_each_map(map, obj) {
+	bpf_object__for_each_map(map, obj)
 		bpf_map__set_pin_path(map, NULL);
-		if (!strcmp(bpf_map__name(map), ".rodata"))
-			rodata = map;
-	}
+	rodata = bpf_object__find_map_by_name(obj, ".rodata");
 	btf = bpf_object__btf(obj);
 	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
 	data = rodata ? (char *)bpf_map__initial_value(rodata, &size) : NULL;
