@@ -20,6 +20,13 @@
  *             record with a count), and the counters after a flood of
  *             distinct records larger than the ring buffer;
  *   hotplug   time from creating a device to its first refused request;
+ *   start     the daemon's start with a device present (issue 39): the
+ *             kernel's verifier's work on each firewall program (the
+ *             instructions it processed, deterministic, and its own
+ *             verification time), the firewall object's load time, and
+ *             the time from the daemon's start to the device's first
+ *             refused request and to its READY=1, with the programs it
+ *             loaded for a policy without input rules;
  *   dispatch  (only when named) the event path function by function, with
  *             a pass-through program against none;
  *   flood     (only when named) a million refused requests (--flood N) on
@@ -37,6 +44,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +54,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/hidraw.h>
 
 #include "bpf_stats.h"
+#include "enforce/loader.h"
 #include "ftrace_profile.h"
 #include "hid_bpf_loader.h"
 #include "hid_firewall.h"
@@ -1040,6 +1050,283 @@ static void bench_hotplug(void)
 	figure("hotplug.p99_ms", lat[(HOTPLUG_DEVICES * 99 + 99) / 100 - 1] * 1e3);
 }
 
+/* Daemon starts, and loads of the firewall object, of the start bench:
+ * each figure is the median. */
+#define START_RUNS 3
+#define LOAD_RUNS 3
+#define START_PROGS 3
+
+/* Polls a device with a request its rules refuse, from before the daemon
+ * starts, until one is refused: the time the device was first protected. */
+struct protect_poll {
+	int fd;
+	double t0, protected_s;
+};
+
+static void *poll_protected(void *arg)
+{
+	struct protect_poll *p = arg;
+
+	while (set_feature(p->fd, FIRST_RULE_ID, 0) != EPERM) {
+		if (now_s() - p->t0 > 600) {
+			p->protected_s = -1;
+			return NULL;
+		}
+		usleep(1000);
+	}
+	p->protected_s = now_s() - p->t0;
+	return NULL;
+}
+
+/* The largest BPF program ID now: programs loaded later have larger ones. */
+static __u32 last_prog_id(void)
+{
+	__u32 id = 0, next;
+
+	while (!bpf_prog_get_next_id(id, &next))
+		id = next;
+	return id;
+}
+
+/* The instructions the verifier processed for the firewall programs (named
+ * fw_*) loaded after program AFTER, summed, and how many there are. */
+static void firewall_progs_since(__u32 after, double *insns, double *n)
+{
+	__u32 id = after, next;
+
+	*insns = *n = 0;
+	while (!bpf_prog_get_next_id(id, &next)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(next);
+
+		id = next;
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fw_", 3)) {
+			*insns += info.verified_insns;
+			*n += 1;
+		}
+		close(fd);
+	}
+}
+
+/* The firewall object of the build under test ($HID_POLICY_BUILDDIR, the
+ * daemon's) as the daemon loads it: the read-only globals set as on this
+ * kernel, no map pinned. NULL when it cannot be opened. */
+static struct bpf_object *open_firewall_object(const struct fw_features *f)
+{
+	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
+	const struct { const char *name; __u64 value; } globals[] = {
+		{ "have_pid_tgid", f->pid_tgid },
+		{ "have_task", f->uid_gid && f->comm },
+		{ "have_cgroup", f->cgroup },
+		{ "budget_burst", HID_FW_BUDGET_BURST },
+		{ "budget_refill_ns", 1000000000ULL / HID_FW_BUDGET_RATE },
+	};
+	char path[PATH_MAX];
+	struct bpf_object *obj;
+	struct bpf_map *map, *rodata;
+	const struct btf_var_secinfo *v;
+	const struct btf_type *sec;
+	struct btf *btf;
+	size_t size;
+	char *data;
+	int id;
+
+	snprintf(path, sizeof(path), "%s/bpf/hid_firewall.bpf.o", build);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj)
+		return NULL;
+	bpf_object__for_each_map(map, obj)
+		bpf_map__set_pin_path(map, NULL);
+	rodata = bpf_object__find_map_by_name(obj, ".rodata");
+	btf = bpf_object__btf(obj);
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	data = rodata ? (char *)bpf_map__initial_value(rodata, &size) : NULL;
+	if (!data || id <= 0) {
+		bpf_object__close(obj);
+		return NULL;
+	}
+	sec = btf__type_by_id(btf, id);
+	v = btf_var_secinfos(sec);
+	for (int i = 0; i < btf_vlen(sec); i++, v++) {
+		const char *name = btf__name_by_offset(btf, btf__type_by_id(btf, v->type)->name_off);
+
+		for (size_t g = 0; g < sizeof(globals) / sizeof(globals[0]); g++)
+			if (!strcmp(name, globals[g].name) && v->offset + v->size <= size)
+				/* bool or __u64, little endian */
+				memcpy(data + v->offset, &globals[g].value, v->size);
+	}
+	return obj;
+}
+
+/* The number after KEY in the verifier's log LOG, or -1. */
+static double log_number(const char *log, const char *key)
+{
+	const char *p = strstr(log, key);
+
+	return p ? atof(p + strlen(key)) : -1;
+}
+
+/*
+ * The firewall object loaded LOAD_RUNS times, each program with the
+ * verifier's statistics (BPF_LOG_STATS):
+ *
+ *   start.verified_insns.PROG   instructions the verifier processed
+ *   start.verify_ms.PROG        its own verification time
+ *   start.load_ms               the object's load, maps and all
+ */
+static void bench_object_load(void)
+{
+	static char logs[START_PROGS][4096];
+	const char *names[START_PROGS] = { 0 };
+	double insns[START_PROGS][LOAD_RUNS], ms[START_PROGS][LOAD_RUNS], load[LOAD_RUNS];
+	struct fw_features f = { 0 };
+	char name[96];
+	int n = 0;
+
+	fw_probe_features(&f);
+	for (int run = 0; run < LOAD_RUNS; run++) {
+		struct bpf_object *obj = open_firewall_object(&f);
+		struct bpf_program *prog;
+		double t0;
+		int k = 0, r;
+
+		if (!obj)
+			die("opening the firewall object", errno ? errno : ENOENT);
+		bpf_object__for_each_program(prog, obj) {
+			if (k == START_PROGS)
+				die("the firewall object has more programs than START_PROGS", E2BIG);
+			logs[k][0] = '\0';
+			bpf_program__set_log_level(prog, 4);	/* BPF_LOG_STATS */
+			bpf_program__set_log_buf(prog, logs[k], sizeof(logs[k]));
+			k++;
+		}
+		t0 = now_s();
+		r = bpf_object__load(obj);
+		load[run] = (now_s() - t0) * 1e3;
+		if (r < 0)
+			die("loading the firewall object", r);
+		k = 0;
+		bpf_object__for_each_program(prog, obj) {
+			struct bpf_prog_info info = { 0 };
+			__u32 len = sizeof(info);
+
+			names[k] = names[k] ?: strdup(bpf_program__name(prog));
+			insns[k][run] = bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) ?
+					-1.0 : (double)info.verified_insns;
+			ms[k][run] = log_number(logs[k], "verification time ") / 1e3;
+			k++;
+		}
+		n = k;
+		bpf_object__close(obj);
+	}
+	for (int k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "start.verified_insns.%s", names[k]);
+		figure(name, median(insns[k], LOAD_RUNS));
+		snprintf(name, sizeof(name), "start.verify_ms.%s", names[k]);
+		figure(name, median(ms[k], LOAD_RUNS));
+		free((char *)names[k]);
+	}
+	figure("start.load_ms", median(load, LOAD_RUNS));
+}
+
+/*
+ * The daemon started START_RUNS times with a device present that its
+ * policy (no input rule, as the shipped ones) protects, run as on a
+ * user's machine (no --allow-unsafe-input-rules):
+ *
+ *   start.protected_ms          from the daemon's start to the device's
+ *                               first refused request
+ *   start.ready_ms              to its READY=1 (every device protected,
+ *                               the programs a reload may need loaded,
+ *                               the sandbox entered)
+ *   start.daemon_programs       firewall programs it loaded
+ *   start.daemon_verified_insns instructions the verifier processed for
+ *                               them, all together
+ */
+static void bench_daemon_start(void)
+{
+	static const char *const names[] = { "50-bench-start.json", NULL };
+	static const char *const texts[] = {
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"bench-start\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x7008\" },\n"
+		"  \"default\": \"allow\", \"rules\": [\n"
+		"    { \"name\": \"deny-10\", \"request\": \"set_report\", \"report_type\": \"feature\",\n"
+		"      \"report_id\": \"0x10\", \"action\": \"deny\" } ] } ] }\n",
+		NULL,
+	};
+	double protected_ms[START_RUNS], ready_ms[START_RUNS], insns = -1, progs = -1;
+	struct uhid_dev dev;
+	int fd;
+
+	create(&dev, 0x1234, 0x7008);
+	fd = uhid_dev_open_hidraw(&dev, 0);
+	if (fd < 0)
+		die("opening hidraw", fd);
+	for (int run = 0; run < START_RUNS; run++) {
+		struct protect_poll poll = { .fd = fd };
+		struct policyd_run daemon;
+		__u32 before = last_prog_id();
+		pthread_t poller;
+		int r = policyd_prepare(&daemon);
+
+		for (size_t i = 0; r >= 0 && names[i]; i++)
+			r = policyd_write_policy(&daemon, names[i], texts[i]);
+		if (r < 0)
+			die("preparing hid-policyd", r);
+		daemon.refuse_unsafe_input = true;
+		poll.t0 = now_s();
+		if (pthread_create(&poller, NULL, poll_protected, &poll))
+			die("starting the poller", EAGAIN);
+		r = policyd_start(&daemon, NULL);
+		ready_ms[run] = (now_s() - poll.t0) * 1e3;
+		if (r < 0)
+			die("starting hid-policyd", r);
+		pthread_join(poller, NULL);
+		protected_ms[run] = poll.protected_s < 0 ? -1 : poll.protected_s * 1e3;
+		if (run == 0)
+			firewall_progs_since(before, &insns, &progs);
+		stop_daemon(&daemon);
+	}
+	close(fd);
+	uhid_dev_destroy(&dev);
+	figure("start.protected_ms", median(protected_ms, START_RUNS));
+	figure("start.ready_ms", median(ready_ms, START_RUNS));
+	figure("start.daemon_programs", progs);
+	figure("start.daemon_verified_insns", insns);
+}
+
+static void bench_start(void)
+{
+	bench_daemon_start();
+	bench_object_load();
+}
+
+static off_t size_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		die(path, errno);
+	return st.st_size;
+}
+
+static size_t lines_of(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	int c;
+
+	if (!f)
+		die(path, errno);
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
 /* Issue 27's measure: FLOOD_REQUESTS refused requests, one process, one
  * device, as fast as it goes, with the daemon's defaults (record budget,
  * coalescing); a refusal on another device amid them. */
@@ -1121,6 +1408,7 @@ int main(int argc, char **argv)
 		{ "rules", bench_rules },
 		{ "audit", bench_audit },
 		{ "hotplug", bench_hotplug },
+		{ "start", bench_start },
 		{ "dispatch", bench_dispatch },
 		{ "flood", bench_flood },
 	};
@@ -1143,7 +1431,7 @@ int main(int argc, char **argv)
 		for (b = 0; b < n_benches && strcmp(argv[i], benches[b].name); b++)
 			;
 		if (b == n_benches) {
-			fprintf(stderr, "usage: bench-firewall [--seconds S] [--flood N] [paths|rules|audit|hotplug|dispatch|flood]...\n");
+			fprintf(stderr, "usage: bench-firewall [--seconds S] [--flood N] [paths|rules|audit|hotplug|start|dispatch|flood]...\n");
 			return 2;
 		}
 		want[b] = any = true;

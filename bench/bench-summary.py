@@ -21,6 +21,24 @@ REFERENCE = "upstream"
 # nothing attached
 WITH_CASES = ("pass", "shipped", "firewall")
 
+# Goals (issue 39, the daemon's start): (figure, at most, why). The
+# verifier's instructions are the same in every boot: a goal on them holds
+# or not on each kernel, whatever the host's load. A figure may carry the
+# prefix after. of a run with --baseline.
+GOALS = [
+    ("start.verified_insns.fw_hw_request", 10000,
+     "each firewall program verified in at most 10,000 instructions"),
+    ("start.verified_insns.fw_output_report", 10000,
+     "each firewall program verified in at most 10,000 instructions"),
+    ("start.verified_insns.fw_device_event", 10000,
+     "each firewall program verified in at most 10,000 instructions"),
+]
+# Goals on ratios within each boot (this build over the --baseline's).
+RATIO_GOALS = [
+    ("after.start.protected_ms", "before.start.protected_ms", 0.5,
+     "a device present at the daemon's start is protected in half the time"),
+]
+
 
 def load(path):
     """(kernels in order of appearance, upstream last; boots)"""
@@ -82,6 +100,30 @@ def ratio_pairs(names):
     return pairs
 
 
+def print_goals(kernels, per, boots):
+    """Each goal whose figure was measured: its median on each kernel, met
+    or missed."""
+    lines = []
+    for name, most, why in GOALS:
+        for prefix in ("", "after."):
+            for k in kernels:
+                st = stats(per[k].get(prefix + name, []))
+                if st:
+                    lines.append(f"  {k:<10} {prefix + name} = {st[0]:.4g} (at most {most}): "
+                                 f"{'met' if st[0] <= most else 'MISSED'}; {why}")
+    for num, den, most, why in RATIO_GOALS:
+        for k in kernels:
+            vals = [figs[num] / figs[den] for (kk, _), figs in boots.items()
+                    if kk == k and num in figs and den in figs and figs[den]]
+            st = stats(vals)
+            if st:
+                lines.append(f"  {k:<10} {num} / {den} = {st[0]:.3f} (at most {most}): "
+                             f"{'met' if st[0] <= most else 'MISSED'}; {why}")
+    if lines:
+        print("\ngoals:")
+        print("\n".join(lines))
+
+
 def main():
     kernels, boots = load(sys.argv[1])
     names = sorted({n for figs in boots.values() for n in figs})
@@ -102,6 +144,7 @@ def main():
             cols += [f"{st[k][0] / u[0]:.3f}" if st[k] and u and u[0] else "-" for k in others]
         print(f"  {n:<{width}}  " + " | ".join(cols))
 
+    print_goals(kernels, per, boots)
     pairs = ratio_pairs(set(names))
     if not pairs:
         return

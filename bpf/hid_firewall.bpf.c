@@ -74,6 +74,7 @@ struct request {
 	__u64 source;
 	__u32 kind;		/* HID_RULE_KIND_* bit */
 	__u32 len;
+	__u32 allocated;	/* bytes of the buffer: no read reaches past them */
 	__u8 hook;		/* HID_FW_HOOK_* */
 	__u8 reqtype;
 	__u8 rtype;
@@ -106,49 +107,175 @@ static __always_inline bool read_byte(struct hid_bpf_ctx *ctx, __u32 offset, __u
 	return true;
 }
 
-/* A NOT condition (hid_rules.h) looks at every byte: one past the
- * report's end fails it too, so no early return on the first differing
- * byte. */
+/*
+ * Copy the first LEN bytes of the buffer to OUT, LEN at most MAX (a power
+ * of two up to 32, OUT aligned to 8), in chunks of MAX, MAX / 2, ... 1
+ * bytes: the chunk of S bytes when LEN has bit S, at the offset the larger
+ * chunks before it cover. Each chunk is read with its own bounds check
+ * (hid_bpf_get_data()), and its offset is derived from LEN, not carried
+ * from chunk to chunk: the verifier walks a chunk per bit, not a byte at
+ * a time nor every combination of offsets. Returns the bytes copied: LEN,
+ * or where the first chunk that could not be read starts.
+ */
+static __always_inline __u32 copy_chunk(struct hid_bpf_ctx *ctx, __u32 len, __u8 *out,
+					const __u32 max, const __u32 size)
+{
+	__u32 at = len & ((max - 1) & ~(2 * size - 1));
+	__u8 *p;
+
+	if (size > max || !(len & size))
+		return 0;
+	p = hid_bpf_get_data(ctx, at, size);
+	if (!p)
+		return at + 1;	/* a failure at 0 is not 0, "none" */
+	/* An address the compiler knows nothing of: out + at stays an
+	 * addition, not an OR it may prove equal, which the verifier
+	 * refuses on a pointer. */
+	barrier_var(out);
+	out += at;
+	/* Eight bytes at a time where a chunk has them: AT is then a
+	 * multiple of 16, from the aligned OUT and from the buffer's start,
+	 * which hid-core allocates. */
+	if (size >= 8) {
+		for (__u32 k = 0; k < size; k += 8)
+			*(__u64 *)(out + k) = *(const __u64 *)(p + k);
+		return 0;
+	}
+	__builtin_memcpy(out, p, size);
+	return 0;
+}
+
+static __always_inline __u32 copy_bytes(struct hid_bpf_ctx *ctx, __u32 len, __u8 *out,
+					const __u32 max)
+{
+	__u32 failed;
+
+	if ((failed = copy_chunk(ctx, len, out, max, 32)) ||
+	    (failed = copy_chunk(ctx, len, out, max, 16)) ||
+	    (failed = copy_chunk(ctx, len, out, max, 8)) ||
+	    (failed = copy_chunk(ctx, len, out, max, 4)) ||
+	    (failed = copy_chunk(ctx, len, out, max, 2)) ||
+	    (failed = copy_chunk(ctx, len, out, max, 1)))
+		return failed - 1;
+	return len;
+}
+
+/* Four bytes as a word, the first in its lowest bits, whatever the
+ * machine's byte order. */
+static __always_inline __u32 le_word(const __u8 *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (__u32)b[3] << 24;
+}
+
+/* The LEN bytes (0 to 4) at OFFSET of the buffer into *WORD, the first in
+ * its lowest bits, the rest zero; false when they cannot be read. In
+ * registers only: a stack slot that one condition leaves written and
+ * another not would keep the verifier from seeing two walks of a rule's
+ * conditions as one. */
+static __always_inline bool read_word(struct hid_bpf_ctx *ctx, __u32 offset, __u32 len,
+				      __u32 *word)
+{
+	__u32 w = 0;
+	__u8 *p;
+
+	if (len == 4) {
+		p = hid_bpf_get_data(ctx, offset, 4);
+		if (!p)
+			return false;
+		w = le_word(p);
+	} else {
+		if (len & 2) {
+			p = hid_bpf_get_data(ctx, offset, 2);
+			if (!p)
+				return false;
+			w = p[0] | p[1] << 8;
+		}
+		if (len & 1) {
+			p = hid_bpf_get_data(ctx, offset + (len & 2), 1);
+			if (!p)
+				return false;
+			w |= (__u32)p[0] << (8 * (len & 2));
+		}
+	}
+	*word = w;
+	return true;
+}
+
+/* A condition compares its bytes as one word, in which the bytes past its
+ * length count for nothing. A NOT condition holds when the masked bytes
+ * are not all equal to the value; one that reaches past the report's end
+ * fails, NOT or not. */
 static __always_inline bool cond_holds(const struct request *req,
 				       const struct hid_rule_cond *c)
 {
-	bool differs = false;
+	__u32 len = c->len < HID_RULES_COND_BYTES ? c->len : HID_RULES_COND_BYTES;
+	__u32 offset = c->offset;
+	__u32 word, value, mask;
+	bool differs;
 
-	for (__u32 i = 0; i < HID_RULES_COND_BYTES; i++) {
-		__u32 offset = (__u32)c->offset + i;
-		__u8 b;
-
-		if (i >= c->len)
-			break;
-		/* Past the report's end lies the buffer's zero padding. */
-		if (offset >= req->len || !read_byte(req->ctx, offset, &b))
-			return false;
-		if ((b & c->mask[i]) != c->value[i])
-			differs = true;
+	_Static_assert(HID_RULES_COND_BYTES == 4, "read_word() reads up to 4 bytes");
+	/* Past the report's end lies the buffer's zero padding. */
+	if (len && offset + len > req->len)
+		return false;
+	if (!read_word(req->ctx, offset, len, &word))
+		return false;
+	value = le_word(c->value);
+	mask = le_word(c->mask);
+	/* only the condition's own bytes: the lowest */
+	if (len < HID_RULES_COND_BYTES) {
+		mask &= (1u << (8 * len)) - 1;
+		value &= (1u << (8 * len)) - 1;
 	}
+	differs = (word & mask) != value;
 	return c->flags & HID_RULE_COND_F_NOT ? differs : !differs;
+}
+
+/* A walk over a rule's conditions, which all must hold. */
+struct cond_walk {
+	const struct request *req;
+	const struct hid_rule *rule;
+	bool holds;
+};
+
+/* Condition I of the walk (a bpf_loop() callback: the verifier checks a
+ * condition once, not once for each of HID_RULES_MAX_CONDS, and not again
+ * for each way the conditions before it held). Returns 1 to stop at the
+ * first that does not hold or past the last, 0 to go on. */
+static long walk_cond(__u32 i, struct cond_walk *cw)
+{
+	const struct hid_rule *rule = cw->rule;
+
+	if (!rule || i >= rule->n_conds)
+		return 1;
+	/* Bounded on the register the access uses. */
+	barrier_var(i);
+	if (i >= HID_RULES_MAX_CONDS)
+		return 1;
+	if (cond_holds(cw->req, &rule->conds[i]))
+		return 0;
+	cw->holds = false;
+	return 1;
 }
 
 static __always_inline bool rule_matches(const struct hid_rule *rule,
 					 const struct request *req, __u64 now)
 {
+	struct cond_walk cw = { .req = req, .rule = rule, .holds = true };
+
 	if (!(rule->kinds & req->kind))
 		return false;
 	if (!hid_rule_has_report_id(rule, req->report_id))
 		return false;
 	if (rule->expires_ns && now >= rule->expires_ns)
 		return false;
+	if (!rule->n_conds)
+		return true;
 	/* A GET_REPORT buffer holds what the device is to answer (and
 	 * upstream does not even zero it): no condition can hold on it. */
-	if (rule->n_conds && req->reqtype == HID_RULES_REQ_GET_REPORT)
+	if (req->reqtype == HID_RULES_REQ_GET_REPORT)
 		return false;
-	for (__u32 i = 0; i < HID_RULES_MAX_CONDS; i++) {
-		if (i >= rule->n_conds)
-			break;
-		if (!cond_holds(req, &rule->conds[i]))
-			return false;
-	}
-	return true;
+	bpf_loop(HID_RULES_MAX_CONDS, walk_cond, &cw, 0);
+	return cw.holds;
 }
 
 static __always_inline void take_rule(struct decision *d, const struct hid_rule *rule)
@@ -275,6 +402,38 @@ static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
 	return false;
 }
 
+/* A binary search of a task's supplementary groups (group_search()). */
+struct group_walk {
+	__u64 groups;		/* kernel address of the first kgid_t */
+	__u32 lo, hi;		/* still to look at: [lo, hi) */
+	__u32 gid;
+	int found;		/* 1 found, -1 unreadable */
+};
+
+/* One halving (a bpf_loop() callback: the verifier checks one, not
+ * HID_SENDER_GROUP_STEPS). Returns 1 when the search is over. */
+static long group_step(__u32 step, struct group_walk *g)
+{
+	__u32 mid, v;
+
+	if (g->lo >= g->hi)
+		return 1;
+	mid = g->lo + (g->hi - g->lo) / 2;
+	if (bpf_probe_read_kernel(&v, sizeof(v), (const void *)(g->groups + (__u64)mid * 4))) {
+		g->found = -1;
+		return 1;
+	}
+	if (v == g->gid) {
+		g->found = 1;
+		return 1;
+	}
+	if (v < g->gid)
+		g->lo = mid + 1;
+	else
+		g->hi = mid;
+	return 0;
+}
+
 /*
  * Is GID one of the N supplementary groups at GROUPS (a kernel address)?
  * The kernel keeps them sorted by value (groups_sort(), before any
@@ -285,27 +444,13 @@ static __always_inline bool id_listed(const __u32 *ids, __u8 n, __u32 id)
  */
 __noinline int group_search(__u64 groups, __s32 n, __u32 gid)
 {
-	__u32 lo = 0, hi;
+	struct group_walk g = { .groups = groups, .gid = gid };
 
 	if (n <= 0 || n > HID_SENDER_GROUPS_MAX)
 		return 0;
-	hi = (__u32)n;
-	for (__u32 step = 0; step < HID_SENDER_GROUP_STEPS; step++) {
-		__u32 mid, v;
-
-		if (lo >= hi)
-			break;
-		mid = lo + (hi - lo) / 2;
-		if (bpf_probe_read_kernel(&v, sizeof(v), (const void *)(groups + (__u64)mid * 4)))
-			return -1;
-		if (v == gid)
-			return 1;
-		if (v < gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	g.hi = (__u32)n;
+	bpf_loop(HID_SENDER_GROUP_STEPS, group_step, &g, 0);
+	return g.found;
 }
 
 /* Is the caller in one of S's groups, by gid or supplementary group?
@@ -372,52 +517,66 @@ static __always_inline bool identity_lent(void)
 	return (flags & FW_PF_IO_WORKER) || cred != real;
 }
 
-/* Does the request's sender match RULE's? Where the sender cannot be read,
- * a deny rule matches and an allow rule does not: an unknown sender is
- * never let through on its identity. */
-static __always_inline bool sender_matches(const struct hid_rule *rule, struct rule_walk *w)
+/*
+ * Does the sender of a request from a program match S, a sender of a rule
+ * whose action is ACTION? FROM_KERNEL: a driver made the request; LENT:
+ * it came with an identity that may not be its sender's (identity_lent());
+ * C: the caller, where read. Where the sender cannot be read, a deny rule
+ * matches and an allow rule does not: an unknown sender is never let
+ * through on its identity. A global function: the verifier checks it
+ * once, not in every path of the rule walk. Returns 1 or 0.
+ */
+__noinline int sender_matches(const struct hid_rule_sender *s, __u32 action,
+			      const struct caller *c, bool from_kernel, bool lent)
 {
-	const struct hid_rule_sender *s = &rule->sender;
-	struct caller *c = &w->caller;
-	bool from_kernel = w->req.source == 0;
-	__u8 needs_task = s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE);
+	__u8 needs_task;
 
-	if (!s->fields)
-		return true;
-	/* Input comes from the device: nobody sent it. */
-	if (w->req.hook == HID_FW_HOOK_DEVICE_EVENT)
-		return false;
+	if (!s || !c)
+		return action == HID_RULE_DENY;
+	needs_task = s->fields & (HID_SENDER_F_USER | HID_SENDER_F_GROUP | HID_SENDER_F_EXECUTABLE);
 	if ((s->fields & HID_SENDER_F_ORIGIN) &&
 	    s->origin != (from_kernel ? HID_SENDER_ORIGIN_KERNEL : HID_SENDER_ORIGIN_USER))
-		return false;
+		return 0;
 	if (!(s->fields & ~HID_SENDER_F_ORIGIN))
-		return true;
+		return 1;
 	/* A driver's own request has no user, group, executable or unit. */
 	if (from_kernel)
-		return false;
+		return 0;
 	/* Through io_uring: nobody's for sure (identity_lent()). */
-	if (w->lent)
-		return rule->action == HID_RULE_DENY;
+	if (lent)
+		return action == HID_RULE_DENY;
 	/* The cgroup is always known: no unknown-sender case here. */
 	if ((s->fields & HID_SENDER_F_UNIT) && !unit_listed(s))
-		return false;
+		return 0;
 	if (!needs_task)
-		return true;
+		return 1;
 	if (!c->known || ((s->fields & HID_SENDER_F_EXECUTABLE) && !c->exe_known))
-		return rule->action == HID_RULE_DENY;
+		return action == HID_RULE_DENY;
 	if ((s->fields & HID_SENDER_F_USER) && !id_listed(s->uids, s->n_uids, c->uid))
-		return false;
+		return 0;
 	if (s->fields & HID_SENDER_F_GROUP) {
 		int member = in_group(s, c);
 
 		if (member < 0)
-			return rule->action == HID_RULE_DENY;
+			return action == HID_RULE_DENY;
 		if (!member)
-			return false;
+			return 0;
 	}
 	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !exe_listed(s, c))
+		return 0;
+	return 1;
+}
+
+/* Does the request's sender match RULE's? Input comes from the device:
+ * nobody sent it, and no rule with a sender matches it. */
+static __always_inline bool sender_holds(const struct hid_rule *rule, const struct rule_walk *w)
+{
+	if (!rule->sender.fields)
+		return true;
+	if (w->req.hook == HID_FW_HOOK_DEVICE_EVENT)
 		return false;
-	return true;
+	return sender_matches(&rule->sender, rule->action, &w->caller, w->req.source == 0,
+			      w->lent);
 }
 
 /* A 64-bit de Bruijn sequence, and where each bit lands when the word
@@ -479,7 +638,7 @@ static long walk_rule(__u32 n, struct rule_walk *w)
 	if (i >= HID_RULES_MAX_RULES)
 		return 1;
 	rule = &dev->rules[i];
-	if (!rule_matches(rule, &w->req, w->now) || !sender_matches(rule, w))
+	if (!rule_matches(rule, &w->req, w->now) || !sender_holds(rule, w))
 		return 0;
 	/* On a device where some rule set enforces, an audit-mode rule
 	 * logs and lets the walk go on; where all are in audit mode, the
@@ -609,12 +768,12 @@ static __always_inline struct hid_fw_budget *device_budget(__u32 hid_id, __u64 n
 	return bpf_map_lookup_elem(&hid_budget, &hid_id);
 }
 
-/* May the device send one more record? If not, the decision is counted
- * in its budget instead. Tokens are taken without a lock: CPUs racing on
- * one device may let a record more or fewer through, but every decision
- * is either sent, counted dropped or counted here, so the counts stay
- * exact. */
-static __always_inline bool within_budget(const struct request *req, const struct decision *d)
+/* May the device send one more record? If not, the decision (ACTION) is
+ * counted in its budget instead. Tokens are taken without a lock: CPUs
+ * racing on one device may let a record more or fewer through, but every
+ * decision is either sent, counted dropped or counted here, so the counts
+ * stay exact. */
+static __always_inline bool within_budget(__u32 hid_id, __u8 action)
 {
 	struct hid_fw_budget *b;
 	__u64 now, earned;
@@ -622,7 +781,7 @@ static __always_inline bool within_budget(const struct request *req, const struc
 	if (!budget_burst)
 		return true;
 	now = bpf_ktime_get_boot_ns();
-	b = device_budget(req->hid_id, now);
+	b = device_budget(hid_id, now);
 	if (!b)
 		return true;
 	if (budget_refill_ns && now > b->refilled_ns) {
@@ -636,41 +795,62 @@ static __always_inline bool within_budget(const struct request *req, const struc
 		b->tokens--;
 		return true;
 	}
-	if (d->action == HID_RULE_DENY)
+	if (action == HID_RULE_DENY)
 		__sync_fetch_and_add(&b->over_denied, 1);
 	else
 		__sync_fetch_and_add(&b->over_allowed, 1);
 	return false;
 }
 
-static __always_inline void emit_record(const struct request *req,
-					const struct decision *d, int err)
+/* What a record says of a decision, gathered where the request is at hand
+ * (its payload is read through the context); send_record() adds the rest. */
+struct record_args {
+	__u64 source;
+	/* aligned: copy_bytes() copies eight bytes at a time */
+	__u8 payload[HID_FW_PAYLOAD_BYTES];
+	__u32 hid_id;
+	__u32 rule_index;
+	__u32 len;
+	__s32 err;
+	__u8 hook;
+	__u8 reqtype;
+	__u8 rtype;
+	__u8 report_id;
+	__u8 action;
+	__u8 flags;		/* HID_FW_REC_* */
+	__u8 payload_len;
+};
+
+/* Send the record A says, within its device's budget, with the time and
+ * what names the caller. A global function: the verifier checks it once,
+ * not at every place a record is sent from, in every path that leads
+ * there. */
+__noinline int send_record(const struct record_args *a)
 {
 	struct hid_fw_record *rec;
 
-	if (!within_budget(req, d))
-		return;
+	if (!a || !within_budget(a->hid_id, a->action))
+		return 0;
 	rec = bpf_ringbuf_reserve(&hid_events, sizeof(*rec), 0);
 	if (!rec) {
 		count(__builtin_offsetof(struct hid_fw_stats, dropped));
-		return;
+		return 0;
 	}
 	__builtin_memset(rec, 0, sizeof(*rec));
 	rec->time_ns = bpf_ktime_get_boot_ns();
-	rec->source = req->source;
-	rec->hid_id = req->hid_id;
-	rec->rule_index = d->rule_index;
-	rec->len = req->len;
-	rec->err = err;
-	rec->hook = req->hook;
-	rec->reqtype = req->reqtype;
-	rec->rtype = req->rtype;
-	rec->report_id = req->report_id;
-	rec->action = d->action;
-	if (err)
-		rec->flags |= HID_FW_REC_ENFORCED;
-	if (d->no_rules)
-		rec->flags |= HID_FW_REC_NO_RULES;
+	rec->source = a->source;
+	rec->hid_id = a->hid_id;
+	rec->rule_index = a->rule_index;
+	rec->len = a->len;
+	rec->err = a->err;
+	rec->hook = a->hook;
+	rec->reqtype = a->reqtype;
+	rec->rtype = a->rtype;
+	rec->report_id = a->report_id;
+	rec->action = a->action;
+	rec->flags = a->flags;
+	rec->payload_len = a->payload_len;
+	__builtin_memcpy(rec->payload, a->payload, sizeof(rec->payload));
 	if (have_pid_tgid) {
 		rec->pid_tgid = bpf_get_current_pid_tgid();
 		rec->flags |= HID_FW_REC_HAVE_PID;
@@ -679,22 +859,51 @@ static __always_inline void emit_record(const struct request *req,
 		name_caller(rec);
 	/* A driver's request runs in whatever task the driver was called
 	 * from: only a program's is named by its cgroup. */
-	if (have_cgroup && req->source) {
+	if (have_cgroup && rec->source) {
 		rec->cgroup_id = bpf_get_current_cgroup_id();
 		if (rec->cgroup_id)
 			rec->sender_flags |= HID_FW_SENDER_HAVE_CGROUP;
 	}
-	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
-	 * zero it, and what it holds is kernel memory, not a request. */
-	for (__u32 i = 0; i < HID_FW_PAYLOAD_BYTES; i++) {
-		if (req->reqtype == HID_RULES_REQ_GET_REPORT)
-			break;
-		if (i >= req->len || !read_byte(req->ctx, i, &rec->payload[i]))
-			break;
-		rec->payload_len = i + 1;
-	}
 	bpf_ringbuf_submit(rec, 0);
 	count(__builtin_offsetof(struct hid_fw_stats, logged));
+	return 0;
+}
+
+_Static_assert(HID_FW_PAYLOAD_BYTES <= 32 && !(HID_FW_PAYLOAD_BYTES & (HID_FW_PAYLOAD_BYTES - 1)),
+	       "copy_bytes() copies a power of two up to 32");
+
+static __always_inline void emit_record(const struct request *req,
+					const struct decision *d, int err)
+{
+	struct record_args a;
+
+	/* every byte written: the verifier checks what a global function
+	 * is given is initialized, padding too */
+	__builtin_memset(&a, 0, sizeof(a));
+	a.source = req->source;
+	a.hid_id = req->hid_id;
+	a.rule_index = d->rule_index;
+	a.len = req->len;
+	a.err = err;
+	a.hook = req->hook;
+	a.reqtype = req->reqtype;
+	a.rtype = req->rtype;
+	a.report_id = req->report_id;
+	a.action = d->action;
+	if (err)
+		a.flags |= HID_FW_REC_ENFORCED;
+	if (d->no_rules)
+		a.flags |= HID_FW_REC_NO_RULES;
+	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
+	 * zero it, and what it holds is kernel memory, not a request. */
+	if (req->reqtype != HID_RULES_REQ_GET_REPORT) {
+		__u32 n = req->len < req->allocated ? req->len : req->allocated;
+
+		if (n > HID_FW_PAYLOAD_BYTES)
+			n = HID_FW_PAYLOAD_BYTES;
+		a.payload_len = copy_bytes(req->ctx, n, a.payload, HID_FW_PAYLOAD_BYTES);
+	}
+	send_record(&a);
 }
 
 static __always_inline bool logged(const struct decision *d)
@@ -734,15 +943,15 @@ static __always_inline int decide(const struct request *req)
 	int err = 0;
 
 	if (dev && undeclared(dev, req)) {
+		/* refused in every mode, before any rule */
 		d->rule_index = HID_RULE_INDEX_UNDECLARED;
 		d->action = HID_RULE_DENY;
-		count(__builtin_offsetof(struct hid_fw_stats, denied));
-		emit_record(req, d, FW_EPERM);
-		return -FW_EPERM;
+		d->err = FW_EPERM;
+	} else {
+		evaluate(&w, dev);
+		if (w.am.found && logged(&w.am.d))
+			emit_record(req, &w.am.d, 0);
 	}
-	evaluate(&w, dev);
-	if (w.am.found && logged(&w.am.d))
-		emit_record(req, &w.am.d, 0);
 	if (d->action == HID_RULE_DENY) {
 		count(__builtin_offsetof(struct hid_fw_stats, denied));
 		if (!d->audit)
@@ -802,6 +1011,7 @@ int BPF_PROG(fw_hw_request, struct hid_bpf_ctx *hctx, unsigned char reportnum,
 		.source = source,
 		.kind = hid_rules_request_kind(reqtype, rtype),
 		.len = hctx->allocated_size,
+		.allocated = hctx->allocated_size,
 		.hook = HID_FW_HOOK_HW_REQUEST,
 		.reqtype = reqtype,
 		.rtype = rtype,
@@ -820,6 +1030,7 @@ int BPF_PROG(fw_output_report, struct hid_bpf_ctx *hctx, __u64 source)
 		.source = source,
 		.kind = HID_RULE_KIND_OUTPUT_REPORT,
 		.len = hctx->allocated_size,
+		.allocated = hctx->allocated_size,
 		.hook = HID_FW_HOOK_OUTPUT_REPORT,
 		.rtype = HID_OUTPUT_REPORT,
 		/* What usbhid and i2c-hid take for the report ID: on a device
@@ -840,6 +1051,7 @@ int BPF_PROG(fw_device_event, struct hid_bpf_ctx *hctx, enum hid_report_type rty
 		.source = source,
 		.kind = HID_RULE_KIND_INPUT_EVENT,
 		.len = hctx->size,
+		.allocated = hctx->allocated_size,
 		.hook = HID_FW_HOOK_DEVICE_EVENT,
 		.rtype = rtype,
 		.report_id = leading_report_id(hctx, rtype),

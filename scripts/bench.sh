@@ -5,9 +5,9 @@
 #
 # Usage: scripts/bench.sh [--rounds N] [--seconds S] [--baseline BUILD_DIR]
 #                         [--out FILE] [NAME...]
-#   NAME        paths, rules, audit, hotplug, dispatch
+#   NAME        paths, rules, audit, hotplug, start, dispatch
 #               (bench/bench-firewall.c, in the VM) or policy (the policy
-#               compiler, on the host); default: paths rules audit
+#               compiler, on the host); default: paths rules audit start
 #   --rounds N  boots of each kernel, in an order that rotates from round
 #               to round (default 5, at least 5 for figures that mean
 #               anything)
@@ -62,12 +62,12 @@ while [ $# -gt 0 ]; do
 	--baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
 	--baseline-for) baseline_for=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	paths|rules|audit|hotplug|dispatch|policy) names+=("$1"); shift ;;
+	paths|rules|audit|hotplug|start|dispatch|policy) names+=("$1"); shift ;;
 	*) echo "bench.sh: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
 	esac
 done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 1 ] || { echo "bench.sh: --rounds takes a number" >&2; exit 2; }
-[ ${#names[@]} -gt 0 ] || names=(paths rules audit)
+[ ${#names[@]} -gt 0 ] || names=(paths rules audit start)
 [ ${#kernels[@]} -gt 0 ] || kernels=(port upstream)
 [ -z "$baseline" ] || [ -x "$baseline/policyd/hid-policyd" ] ||
 	{ echo "bench.sh: no hid-policyd in $baseline/policyd" >&2; exit 2; }

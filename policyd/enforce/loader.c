@@ -53,8 +53,11 @@ bool fw_kernel_has_hid_bpf(void)
 	return fw_kernel_has_struct("hid_bpf_ops");
 }
 
-/* Load the firewall object once: its programs serve every device. */
-static int load_programs(struct fw_loader *l, const struct fw_budget *budget)
+/* Load the firewall's programs once: they serve every device. INPUT picks
+ * the hid_device_event program alone, else the request programs alone;
+ * each load is an object of its own, which shares the maps pinned under
+ * the pin root (the first load creates them). */
+static int load_programs(struct fw_loader *l, bool input, struct hid_firewall_bpf **ret)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = l->pin_root);
 	struct hid_firewall_bpf *skel;
@@ -66,8 +69,11 @@ static int load_programs(struct fw_loader *l, const struct fw_budget *budget)
 	skel->rodata->have_pid_tgid = l->features.pid_tgid;
 	skel->rodata->have_task = l->features.uid_gid && l->features.comm;
 	skel->rodata->have_cgroup = l->features.cgroup;
-	skel->rodata->budget_burst = budget->burst;
-	skel->rodata->budget_refill_ns = budget->rate ? 1000000000ULL / budget->rate : 0;
+	skel->rodata->budget_burst = l->budget.burst;
+	skel->rodata->budget_refill_ns = l->budget.rate ? 1000000000ULL / l->budget.rate : 0;
+	bpf_program__set_autoload(skel->progs.fw_device_event, input);
+	bpf_program__set_autoload(skel->progs.fw_hw_request, !input);
+	bpf_program__set_autoload(skel->progs.fw_output_report, !input);
 	/* Loading creates and pins the shared maps (or reuses the pinned
 	 * ones) and has the kernel's verifier check the programs before any
 	 * device depends on them. */
@@ -76,8 +82,15 @@ static int load_programs(struct fw_loader *l, const struct fw_budget *budget)
 		hid_firewall_bpf__destroy(skel);
 		return r;
 	}
-	l->programs = skel;
+	*ret = skel;
 	return 0;
+}
+
+int fw_load_input(struct fw_loader *l)
+{
+	if (l->input_programs)
+		return 0;
+	return load_programs(l, true, &l->input_programs);
 }
 
 static bool probe_helper(enum bpf_func_id helper)
@@ -214,7 +227,8 @@ int fw_loader_open(struct fw_loader *l, const char *pin_root, const struct fw_bu
 	if (mkdir(devices, 0700) < 0 && errno != EEXIST)
 		return -errno;
 
-	r = load_programs(l, budget ?: &default_budget);
+	l->budget = budget ? *budget : default_budget;
+	r = load_programs(l, false, &l->programs);
 	if (r < 0)
 		return r;
 	l->rules_fd = open_pinned(l, "hid_rules");
@@ -244,7 +258,8 @@ void fw_loader_close(struct fw_loader *l)
 	closep(&l->budget_told_fd);
 	l->rules_fd = l->events_fd = l->stats_fd = l->budget_fd = l->budget_told_fd = -1;
 	hid_firewall_bpf__destroy(l->programs);
-	l->programs = NULL;
+	hid_firewall_bpf__destroy(l->input_programs);
+	l->programs = l->input_programs = NULL;
 	for (size_t i = 0; i < l->n_watches; i++)
 		close(l->watches[i].fd);
 	free(l->watches);
@@ -384,12 +399,13 @@ bool fw_rules_need_input(const struct hid_device_rules *rules)
 
 /* The map value registering the shared programs for hid_id; the
  * hid_device_event member stays empty without INPUT, so that the device's
- * reports run no program at all. */
+ * reports run no program at all. INPUT needs the input program loaded
+ * (fw_load_input). */
 static uint8_t *device_ops_value(struct fw_loader *l, uint32_t hid_id, bool input)
 {
 	const struct ops_layout *lay = l->layout;
 	const struct bpf_program *progs[3] = {
-		l->programs->progs.fw_device_event,
+		input ? l->input_programs->progs.fw_device_event : NULL,
 		l->programs->progs.fw_hw_request,
 		l->programs->progs.fw_output_report,
 	};
@@ -490,6 +506,15 @@ int fw_attach(struct fw_loader *l, uint32_t hid_id, bool input)
 
 	if (!p)
 		return -ENOMEM;
+	/* Where the daemon may still load programs (CAP_PERFMON, before its
+	 * sandbox), the input program is loaded when a device first needs
+	 * it; the service loads it before, where it cannot. */
+	if (input) {
+		int r = fw_load_input(l);
+
+		if (r < 0)
+			return r;
+	}
 	if (fw_is_attached(l, hid_id)) {
 		w = watch_find(l, hid_id);
 		if (!w || w->input == input)

@@ -63,7 +63,12 @@ struct fw_watch {
 struct fw_loader {
 	char *pin_root;
 	struct fw_features features;
-	struct hid_firewall_bpf *programs; /* loaded once, shared by all devices */
+	/* Loaded once, shared by all devices: the request programs at open,
+	 * the hid_device_event program only once a rule needs it
+	 * (fw_load_input; NULL until then). */
+	struct hid_firewall_bpf *programs;
+	struct hid_firewall_bpf *input_programs;
+	struct fw_budget budget;	/* the programs are loaded with */
 	struct ops_layout *layout;	/* of a hid_bpf_ops struct_ops map value */
 	int rules_fd;		/* pinned maps, opened once */
 	int events_fd;
@@ -77,7 +82,8 @@ struct fw_loader {
 };
 
 /* Check kernel support, probe helpers, create (or reuse) the shared maps
- * under pin_root, load the programs with BUDGET (NULL: the default,
+ * under pin_root, load the request programs (not the input program:
+ * fw_load_input) with BUDGET (NULL: the default,
  * HID_FW_BUDGET_BURST and HID_FW_BUDGET_RATE). State pinned there by a hid-policyd whose rules have
  * another layout cannot be shared: it is moved to PIN_ROOT-previous, where
  * its firewalls keep protecting their devices until fw_retire_previous().
@@ -90,6 +96,13 @@ void fw_loader_close(struct fw_loader *l);
 
 /* Does the kernel have HID-BPF? (vmlinux BTF has struct hid_bpf_ops) */
 bool fw_kernel_has_hid_bpf(void);
+
+/* Load the hid_device_event program, which only a rule that concerns
+ * input needs (fw_rules_need_input), unless it is loaded already. Its
+ * verification costs as much as a request program's, and loading needs
+ * CAP_PERFMON, which the daemon gives up in its sandbox: the service loads
+ * it before where a reload may need it. Returns 0 or -errno. */
+int fw_load_input(struct fw_loader *l);
 
 /* Does vmlinux BTF have struct NAME? */
 bool fw_kernel_has_struct(const char *name);
@@ -114,7 +127,8 @@ bool fw_rules_need_input(const struct hid_device_rules *rules);
 /* Attach the firewall to a device whose rules are set: a struct_ops map of
  * its own naming the shared request programs and, when INPUT, the
  * hid_device_event program, pinned, then registered. No program is loaded
- * or verified here, so this is quick. When an instance is attached already
+ * or verified here, so this is quick, but for the input program the first
+ * time one is INPUT when it is not loaded yet (fw_load_input). When an instance is attached already
  * with the other INPUT, the new one is registered first and the old one
  * unregistered after, so no request or event passes unfiltered in
  * between. -EEXIST if one with the same INPUT is attached (see

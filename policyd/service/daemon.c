@@ -395,6 +395,16 @@ int daemon_run(const struct daemon_config *cfg)
 		return r;
 	}
 	n_protected = state_n_protected(&d.state);
+	/* The devices present are protected: the input program, which no
+	 * rule in force needs, is loaded now where a reload may bring input
+	 * rules (this kernel takes them), since the sandbox loads none. */
+	if (cfg->sandbox && !d.enforcer.loader.input_programs &&
+	    (d.enforcer.loader.features.input_safe || cfg->allow_unsafe_input)) {
+		r = fw_load_input(&d.enforcer.loader);
+		if (r < 0)
+			say(LOG_WARNING, "cannot load the firewall's input program: %s; a reload that brings a rule about input reports will fail",
+			    strerror(-r));
+	}
 	if (cfg->sandbox) {
 		r = sandbox_enter(cfg->linux_audit);
 		if (r < 0) {

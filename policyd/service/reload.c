@@ -63,6 +63,26 @@ static int check_kernel(struct daemon *d, const struct policy *p, json_t *messag
 	return r;
 }
 
+/* The firewall's input program, loaded when P is the first policy with a
+ * rule that needs it (fw_policy_needs_input: a rule naming input events,
+ * or a default that denies): request filtering alone, which is all the
+ * shipped policies use, never has it verified. In the sandbox no program
+ * can be loaded: daemon_run() loads it before, where a reload may bring
+ * such rules. Returns 0 or -errno, said. */
+static int load_input_for(struct daemon *d, const struct policy *p)
+{
+	int r;
+
+	if (!fw_policy_needs_input(p) || d->enforcer.loader.input_programs)
+		return 0;
+	say(LOG_INFO, "a rule concerns input reports: loading the firewall's input program");
+	r = fw_load_input(&d->enforcer.loader);
+	if (r < 0)
+		say(LOG_ERR, "cannot load the firewall's input program, which the input rules need: %s (a verifier log above tells why when the kernel refused it)",
+		    strerror(-r));
+	return r;
+}
+
 /* Keep P, which is now in force, for a start whose policy is broken. */
 static void keep_policy(struct daemon *d, const struct policy *p)
 {
@@ -102,7 +122,7 @@ int daemon_start_policy(struct daemon *d)
 	if (r == 0) {
 		d->state.policy = p;
 		keep_policy(d, p);
-		return 0;
+		return load_input_for(d, p);
 	}
 	r = load_saved_policy(d, &p);
 	if (r < 0)
@@ -116,7 +136,7 @@ int daemon_start_policy(struct daemon *d)
 	    d->cfg->saved_policy_dir);
 	d->state.policy = p;
 	d->state.policy_is_kept_copy = true;
-	return 0;
+	return load_input_for(d, p);
 }
 
 static int reload(struct daemon *d, json_t *messages)
@@ -135,6 +155,8 @@ static int reload(struct daemon *d, json_t *messages)
 		r = check_kernel(d, fresh, messages);
 		if (r == 0)
 			r = units_of_allows_into(&d->enforcer, fresh);
+		if (r == 0)
+			r = load_input_for(d, fresh);
 		if (r < 0)
 			policy_free(fresh);
 	}
