@@ -1304,29 +1304,6 @@ static void bench_start(void)
 	bench_object_load();
 }
 
-static off_t size_of(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		die(path, errno);
-	return st.st_size;
-}
-
-static size_t lines_of(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-	int c;
-
-	if (!f)
-		die(path, errno);
-	while ((c = getc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
-}
-
 /* Issue 27's measure: FLOOD_REQUESTS refused requests, one process, one
  * device, as fast as it goes, with the daemon's defaults (record budget,
  * coalescing); a refusal on another device amid them. */
