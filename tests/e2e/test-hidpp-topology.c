@@ -174,9 +174,9 @@ static void driver_of(const char *syspath, char *out, size_t size)
 	snprintf(out, size, "%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : "none");
 }
 
-/* The replica (the mouse paired at 1 when PAIRED_AT_START, faults set by
- * SETUP), bound by the vendor drivers; then the daemon with the shipped
- * rules, as on a machine that boots with the receiver plugged in. */
+/* The replica (the mouse paired at 1 when PAIRED_AT_START), bound by the
+ * vendor drivers, then faults set by SETUP; then the daemon with the
+ * shipped rules, as on a machine that boots with the receiver plugged in. */
 static void topo_start(struct topo *t, bool paired_at_start,
 		       void (*setup)(struct hidpp_replica *rep))
 {
@@ -192,8 +192,6 @@ static void topo_start(struct topo *t, bool paired_at_start,
 	if (paired_at_start)
 		hidpp_replica_pair(t->rep, kind == HIDPP_DIRECT ? SELF : PAIRED, &hidpp_table_mouse,
 				   kind == HIDPP_DIRECT ? BLE_PRODUCT : MOUSE_WPID, true);
-	if (setup)
-		setup(t->rep);
 	CHECK_OK(hidpp_replica_create(t->rep, &t->dev));
 	driver_of(t->dev.syspath, driver, sizeof(driver));
 	test_log("%s (%s) bound by %s", t->dev.sysname, test_dev_backend_name(backend), driver);
@@ -203,6 +201,10 @@ static void topo_start(struct topo *t, bool paired_at_start,
 		CHECK_OK(hidpp_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), NULL, 0,
 					    CHILD_MS * test_slow_factor()));
 	}
+	/* once the drivers' probes are done: Linux 6.1's hid-logitech-hidpp
+	 * pings with software ID 0, the daemon's */
+	if (setup)
+		setup(t->rep);
 
 	snprintf(policies, sizeof(policies), "%s/policies", src);
 	CHECK_OK(policyd_prepare(&t->run));
@@ -565,8 +567,9 @@ static void lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again(
 	topo_end(&t);
 }
 
-/* While the receiver takes each write 3 s late, a game controller is
- * plugged in: the daemon protects it as soon as it would otherwise. */
+/* While the receiver takes each write 3 s late (the daemon asks the mouse
+ * its receiver announced), game controllers are plugged in one after the
+ * other for 5 s: the daemon protects each as soon as it would otherwise. */
 static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotplug(void)
 {
 	static const uint8_t pad_rdesc[] = UHID_CLASS_RDESC(0x05);
@@ -576,10 +579,11 @@ static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotpl
 		.rdesc = pad_rdesc, .rdesc_size = sizeof(pad_rdesc),
 	};
 	const int limit = 1500 * test_slow_factor();
+	long begin, start, took, worst = 0;
 	struct uhid_dev dev;
 	struct topo t;
-	long start, took;
-	bool ok;
+	int plugged = 0;
+	bool ok = true;
 
 	if (kind == HIDPP_DIRECT)
 		SKIP("the Bluetooth LE mouse: the receivers' case covers it");
@@ -589,18 +593,21 @@ static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotpl
 	hidpp_replica_stall_writes(t.rep, 3000);
 	/* the mouse is announced: the daemon asks it */
 	hidpp_replica_connect(t.rep, PAIRED, &hidpp_table_mouse);
-	usleep(300000);
 	CHECK_OK(test_dev_generic_driver_only(true));
-	start = clock_ms();
-	CHECK_OK(uhid_dev_create(&dev, &pad));
-	ok = protected(&t, dev.sysname, 30000);
-	took = clock_ms() - start;
-	test_log("the controller %s was protected %ld ms after it was plugged in", dev.sysname,
-		 took);
-	expect(ok && took <= limit,
-	       "the daemon protects another device within %d ms while the receiver stalls its writes (took %ld ms)",
-	       limit, took);
-	uhid_dev_destroy(&dev);
+	for (begin = clock_ms(); clock_ms() - begin < 5000; plugged++) {
+		usleep(200000);
+		start = clock_ms();
+		CHECK_OK(uhid_dev_create(&dev, &pad));
+		ok = protected(&t, dev.sysname, 30000) && ok;
+		took = clock_ms() - start;
+		worst = took > worst ? took : worst;
+		test_log("controller %s, plugged in %ld ms after the announcement: protected after %ld ms",
+			 dev.sysname, start - begin, took);
+		uhid_dev_destroy(&dev);
+	}
+	expect(ok && worst <= limit,
+	       "the daemon protects each of %d devices plugged in within %d ms while the receiver stalls its writes (the slowest: %ld ms)",
+	       plugged, limit, worst);
 	hidpp_replica_stall_writes(t.rep, 0);
 	topo_end(&t);
 }

@@ -109,7 +109,10 @@ void hidpp_replica_set_delay(struct hidpp_replica *rep, unsigned int min_ms, uns
 /* Faults for the next N questions (IRoot and IFeatureSet, to a paired
  * device or 0xFF) whose software ID is not in SPARE (bit s: software ID
  * s spared: the kernel's 1 and a test's own): no answer at all; an answer
- * LATE_MS late; a busy error (HID++ 2.0 error 8) instead of the answer. */
+ * LATE_MS late; a busy error (HID++ 2.0 error 8) instead of the answer.
+ * Linux 6.1's hid-logitech-hidpp pings (IRoot function 1) with software
+ * ID 0 (6.12: 1): set faults for the daemon once the driver's probe is
+ * done. */
 void hidpp_replica_lose(struct hidpp_replica *rep, unsigned int n, uint16_t spare);
 void hidpp_replica_delay_next(struct hidpp_replica *rep, unsigned int n, unsigned int late_ms,
 			      uint16_t spare);
