@@ -5,7 +5,7 @@
  * hid-logitech-dj, which gives the paired HID++ 2.0 mouse at index 1 a
  * node of its own, and a Bolt receiver (046D:C548), on uhid and on USB; a
  * Bluetooth LE mouse alone at 0xFF, bound by hid-logitech-hidpp. The
- * replicas (tests/lib/hidpp_replica.h) answer everything a HID++ client
+ * replicas (tests/lib/logitech_receiver.h) answer everything a HID++ client
  * asks, a few milliseconds later from a thread of their own, and may lose,
  * delay or refuse (busy) an answer.
  *
@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "hidpp_replica.h"
+#include "logitech_receiver.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 #include "user_writer.h"
@@ -54,7 +54,7 @@
 #define CHILD_MS	15000
 
 static enum test_dev_backend backend;
-static enum hidpp_receiver_kind kind;
+static enum logi_receiver_kind kind;
 static unsigned int failures;
 
 static void expect(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -83,7 +83,7 @@ static long clock_ms(void)
 
 /* The receiver, the daemon with the shipped rules, a user's writer. */
 struct topo {
-	struct hidpp_replica *rep;
+	struct logi_receiver *rep;
 	struct uhid_dev dev;
 	struct policyd_run run;
 	struct user_writer user;
@@ -103,7 +103,7 @@ static size_t paths(const struct topo *t, struct path *out)
 {
 	size_t n = 0;
 
-	if (kind == HIDPP_DIRECT) {
+	if (kind == LOGI_DIRECT) {
 		out[n++] = (struct path){ t->fd, SELF, "its node at 0xff" };
 		return n;
 	}
@@ -153,9 +153,9 @@ static void open_own_node(struct topo *t)
 	char hidraw[300];
 
 	t->own_fd = -1;
-	if (kind != HIDPP_UNIFYING)
+	if (kind != LOGI_UNIFYING)
 		return;
-	CHECK_OK(hidpp_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), t->own,
+	CHECK_OK(logi_receiver_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), t->own,
 				    sizeof(t->own), CHILD_MS * test_slow_factor()));
 	CHECK(protected(t, t->own, CHILD_MS * test_slow_factor()),
 	      "the daemon does not protect the mouse's own node %s", t->own);
@@ -178,7 +178,7 @@ static void driver_of(const char *syspath, char *out, size_t size)
  * vendor drivers, then faults set by SETUP; then the daemon with the
  * shipped rules, as on a machine that boots with the receiver plugged in. */
 static void topo_start(struct topo *t, bool paired_at_start,
-		       void (*setup)(struct hidpp_replica *rep))
+		       void (*setup)(struct logi_receiver *rep))
 {
 	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
 	char policies[512], driver[64];
@@ -188,17 +188,17 @@ static void topo_start(struct topo *t, bool paired_at_start,
 	t->fd = t->own_fd = -1;
 	failures = 0;
 	CHECK_OK(test_dev_generic_driver_only(false));
-	t->rep = hidpp_replica_new(kind, backend);
+	t->rep = logi_receiver_new(kind, backend);
 	if (paired_at_start)
-		hidpp_replica_pair(t->rep, kind == HIDPP_DIRECT ? SELF : PAIRED, &hidpp_table_mouse,
-				   kind == HIDPP_DIRECT ? BLE_PRODUCT : MOUSE_WPID, true);
-	CHECK_OK(hidpp_replica_create(t->rep, &t->dev));
+		logi_receiver_pair(t->rep, kind == LOGI_DIRECT ? SELF : PAIRED, &logi_table_mouse,
+				   kind == LOGI_DIRECT ? BLE_PRODUCT : MOUSE_WPID, true);
+	CHECK_OK(logi_receiver_create(t->rep, &t->dev));
 	driver_of(t->dev.syspath, driver, sizeof(driver));
 	test_log("%s (%s) bound by %s", t->dev.sysname, test_dev_backend_name(backend), driver);
-	if (paired_at_start && kind == HIDPP_UNIFYING) {
+	if (paired_at_start && kind == LOGI_UNIFYING) {
 		char hidraw[300];
 
-		CHECK_OK(hidpp_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), NULL, 0,
+		CHECK_OK(logi_receiver_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), NULL, 0,
 					    CHILD_MS * test_slow_factor()));
 	}
 	/* once the drivers' probes are done: Linux 6.1's hid-logitech-hidpp
@@ -224,22 +224,22 @@ static void topo_end(struct topo *t)
 	close(t->fd);
 	policyd_stop(&t->run, false);
 	CHECK_OK(policyd_cleanup(&t->run));
-	hidpp_replica_free(t->rep);
+	logi_receiver_free(t->rep);
 	CHECK(failures == 0, "%u check(s) failed (above)", failures);
 }
 
 /* Every function (0-2) of every DFU-family feature of TABLE, from the
  * user, on each path: refused, and nothing reached the device. WHEN says
  * in the log at which step. */
-static void dfu_family_refused(struct topo *t, const struct hidpp_table *table, const char *when)
+static void dfu_family_refused(struct topo *t, const struct logi_table *table, const char *when)
 {
 	struct path p[3];
 	size_t n = paths(t, p);
-	unsigned int before = hidpp_replica_dfu_reached(t->rep), reached, wrong = 0;
+	unsigned int before = logi_receiver_dfu_reached(t->rep), reached, wrong = 0;
 	uint8_t last[20];
 
 	for (uint8_t i = 0; i < table->n; i++) {
-		if (!hidpp_feature_is_dfu_family(table->features[i]))
+		if (!logi_feature_is_dfu_family(table->features[i]))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			for (uint8_t fn = 0; fn < 3; fn++) {
@@ -256,8 +256,8 @@ static void dfu_family_refused(struct topo *t, const struct hidpp_table *table, 
 			}
 	}
 	usleep(OUTPUT_SETTLE_US);
-	reached = hidpp_replica_dfu_reached(t->rep) - before;
-	if (reached && hidpp_replica_last_dfu(t->rep, last))
+	reached = logi_receiver_dfu_reached(t->rep) - before;
+	if (reached && logi_receiver_last_dfu(t->rep, last))
 		test_log("%s: %u DFU-family request(s) reached the device, the last 11 %02x %02x %02x",
 			 when, reached, last[1], last[2], last[3]);
 	expect(wrong == 0 && reached == 0,
@@ -268,11 +268,11 @@ static void dfu_family_refused(struct topo *t, const struct hidpp_table *table, 
 /* setSensorDpi from the user at the DPI feature's index of TABLE, on each
  * path, until it reaches the device or TIMEOUT_MS is up: the time it
  * took (ms), or -1. */
-static long settings_pass(struct topo *t, const struct hidpp_table *table, int timeout_ms,
+static long settings_pass(struct topo *t, const struct logi_table *table, int timeout_ms,
 			  const char *when)
 {
-	uint8_t index = hidpp_table_index(table, HIDPP_F_ADJUSTABLE_DPI);
-	uint8_t at = kind == HIDPP_DIRECT ? SELF : PAIRED;
+	uint8_t index = logi_table_index(table, HIDPP_F_ADJUSTABLE_DPI);
+	uint8_t at = kind == LOGI_DIRECT ? SELF : PAIRED;
 	struct path p[3];
 	size_t n = paths(t, p);
 	long start = clock_ms(), took = 0;
@@ -285,11 +285,11 @@ static long settings_pass(struct topo *t, const struct hidpp_table *table, int t
 		while (!reached && clock_ms() - start < timeout_ms) {
 			const uint8_t m[20] = { 0x11, p[k].device, index, (uint8_t)(0x30 | sw),
 						0x00, 0x03, 0x20 };
-			unsigned int before = hidpp_replica_dpi_set(t->rep, at, sw);
+			unsigned int before = logi_receiver_dpi_set(t->rep, at, sw);
 
 			err = user_write(t, p[k].fd, m, sizeof(m));
 			for (int w = 0; !err && !reached && w < 1000; w += 20) {
-				reached = hidpp_replica_dpi_set(t->rep, at, sw) > before;
+				reached = logi_receiver_dpi_set(t->rep, at, sw) > before;
 				if (!reached)
 					usleep(20000);
 			}
@@ -309,7 +309,7 @@ static long settings_pass(struct topo *t, const struct hidpp_table *table, int t
 
 /* "<LABEL>: 0x00c1 none, 0x00c2 at 0x1f, ...": the indexes of TABLE as
  * the daemon logs them, in the order the shipped rules name the features. */
-static void told_segment(const struct hidpp_table *table, const char *label, char *out,
+static void told_segment(const struct logi_table *table, const char *label, char *out,
 			 size_t size)
 {
 	static const uint16_t named[] = {
@@ -319,7 +319,7 @@ static void told_segment(const struct hidpp_table *table, const char *label, cha
 	size_t len = (size_t)snprintf(out, size, "%s:", label);
 
 	for (size_t i = 0; i < ARRAY_SIZE(named) && len < size; i++) {
-		uint8_t index = table ? hidpp_table_index(table, named[i]) : 0;
+		uint8_t index = table ? logi_table_index(table, named[i]) : 0;
 
 		if (index)
 			len += (size_t)snprintf(out + len, size - len, "%s 0x%04x at 0x%02x",
@@ -331,11 +331,11 @@ static void told_segment(const struct hidpp_table *table, const char *label, cha
 }
 
 /* The daemon logged TABLE as the mouse's within TIMEOUT_MS. */
-static bool told(struct topo *t, const struct hidpp_table *table, int timeout_ms)
+static bool told(struct topo *t, const struct logi_table *table, int timeout_ms)
 {
 	char want[256];
 
-	told_segment(table, kind == HIDPP_DIRECT ? "0xff" : "1", want, sizeof(want));
+	told_segment(table, kind == LOGI_DIRECT ? "0xff" : "1", want, sizeof(want));
 	if (policyd_said(&t->run, want, timeout_ms))
 		return true;
 	test_log("the daemon never logged \"%s\"", want);
@@ -345,7 +345,7 @@ static bool told(struct topo *t, const struct hidpp_table *table, int timeout_ms
 /* Is SEGMENT (up to ';' or the end of the line) one of the true ones for
  * LABEL: the mouse's tables, or (the receiver's 0xFF) no feature at all? */
 static bool segment_true(const char *segment, size_t len, bool receiver_self,
-			 const struct hidpp_table *const *tables, size_t n_tables, const char *label)
+			 const struct logi_table *const *tables, size_t n_tables, const char *label)
 {
 	char want[256];
 
@@ -364,7 +364,7 @@ static bool segment_true(const char *segment, size_t len, bool receiver_self,
 /* Every line where the daemon logged what the receiver or the mouse told:
  * each fact about the mouse is one of TABLES, the receiver has no HID++
  * 2.0 feature. Returns the number of wrong lines (logged). */
-static unsigned int wrong_facts(struct topo *t, const struct hidpp_table *const *tables,
+static unsigned int wrong_facts(struct topo *t, const struct logi_table *const *tables,
 				size_t n_tables)
 {
 	static char text[1 << 20];
@@ -380,9 +380,9 @@ static unsigned int wrong_facts(struct topo *t, const struct hidpp_table *const 
 		eol = strchr(line, '\n');
 		if (!eol)
 			eol = line + strlen(line);
-		on_receiver = kind != HIDPP_DIRECT && strstr(line, t->dev.sysname) &&
+		on_receiver = kind != LOGI_DIRECT && strstr(line, t->dev.sysname) &&
 			      strstr(line, t->dev.sysname) < eol;
-		on_own = (kind == HIDPP_DIRECT && strstr(line, t->dev.sysname) &&
+		on_own = (kind == LOGI_DIRECT && strstr(line, t->dev.sysname) &&
 			  strstr(line, t->dev.sysname) < eol) ||
 			 (t->own[0] && strstr(line, t->own) && strstr(line, t->own) < eol);
 		facts = strstr(line, key);
@@ -414,8 +414,8 @@ next:
 	return wrong;
 }
 
-static void learned_and_true(struct topo *t, const struct hidpp_table *table,
-			     const struct hidpp_table *const *tables, size_t n_tables, int timeout_ms,
+static void learned_and_true(struct topo *t, const struct logi_table *table,
+			     const struct logi_table *const *tables, size_t n_tables, int timeout_ms,
 			     const char *when)
 {
 	char what[128];
@@ -432,28 +432,28 @@ static void learned_and_true(struct topo *t, const struct hidpp_table *table,
 
 static void paired_at_start_dfu_family_is_refused_and_settings_pass(void)
 {
-	const struct hidpp_table *tables[] = { &hidpp_table_mouse };
+	const struct logi_table *tables[] = { &logi_table_mouse };
 	struct topo t;
 
 	topo_start(&t, true, NULL);
-	dfu_family_refused(&t, &hidpp_table_mouse, "at start");
-	learned_and_true(&t, &hidpp_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+	dfu_family_refused(&t, &logi_table_mouse, "at start");
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
 			 "at start");
 	topo_end(&t);
 }
 
 static void paired_later_dfu_family_is_refused_and_settings_pass(void)
 {
-	const struct hidpp_table *tables[] = { &hidpp_table_mouse };
+	const struct logi_table *tables[] = { &logi_table_mouse };
 	struct topo t;
 
 	topo_start(&t, false, NULL);
 	/* nothing paired: index 1 is unknown */
-	dfu_family_refused(&t, &hidpp_table_mouse, "nothing paired");
-	hidpp_replica_pair(t.rep, PAIRED, &hidpp_table_mouse, MOUSE_WPID, true);
+	dfu_family_refused(&t, &logi_table_mouse, "nothing paired");
+	logi_receiver_pair(t.rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
 	open_own_node(&t);
-	dfu_family_refused(&t, &hidpp_table_mouse, "paired");
-	learned_and_true(&t, &hidpp_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+	dfu_family_refused(&t, &logi_table_mouse, "paired");
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
 			 "paired later");
 	topo_end(&t);
 }
@@ -464,16 +464,16 @@ static void paired_later_dfu_family_is_refused_and_settings_pass(void)
 static void a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_after(void)
 {
 	static const uint8_t arrival[7] = { 0x10, 0xff, 0x80, 0x02, 0x02, 0x00, 0x00 };
-	const struct hidpp_table *tables[] = { &hidpp_table_mouse };
+	const struct logi_table *tables[] = { &logi_table_mouse };
 	unsigned int arrivals, not_written = 0;
 	struct topo t;
 	long start, last_check = 0;
 	int sent = 0;
 
 	topo_start(&t, true, NULL);
-	expect(settings_pass(&t, &hidpp_table_mouse, LEARN_MS * test_slow_factor(),
+	expect(settings_pass(&t, &logi_table_mouse, LEARN_MS * test_slow_factor(),
 			     "before the flood") >= 0, "before the flood: a DPI setting passes");
-	arrivals = hidpp_replica_arrival_requests(t.rep);
+	arrivals = logi_receiver_arrival_requests(t.rep);
 	start = clock_ms();
 	while (clock_ms() - start < 3000) {
 		if (user_write(&t, t.fd, arrival, sizeof(arrival)) == 0)
@@ -481,19 +481,19 @@ static void a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_a
 		else
 			not_written++;
 		if (clock_ms() - last_check >= 700) {
-			dfu_family_refused(&t, &hidpp_table_mouse, "during the flood");
+			dfu_family_refused(&t, &logi_table_mouse, "during the flood");
 			last_check = clock_ms();
 		}
 		usleep(20000);
 	}
 	usleep(OUTPUT_SETTLE_US);
 	test_log("%d fake arrivals written, %u reached the receiver", sent,
-		 hidpp_replica_arrival_requests(t.rep) - arrivals);
+		 logi_receiver_arrival_requests(t.rep) - arrivals);
 	expect(not_written == 0, "the user's arrival writes pass (%u refused)", not_written);
-	expect(hidpp_replica_arrival_requests(t.rep) - arrivals > 10,
+	expect(logi_receiver_arrival_requests(t.rep) - arrivals > 10,
 	       "the fake arrivals reach the receiver");
 	/* bounded: a round a second, and the answers' time */
-	learned_and_true(&t, &hidpp_table_mouse, tables, 1, 3000 * test_slow_factor(),
+	learned_and_true(&t, &logi_table_mouse, tables, 1, 3000 * test_slow_factor(),
 			 "after the flood");
 	topo_end(&t);
 }
@@ -502,21 +502,21 @@ static void a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_a
  * with a table where RDFU is at 0x05, the DPI feature's index before. */
 static void a_firmware_update_that_moves_rdfu_to_a_settings_index_is_refused_there(void)
 {
-	const struct hidpp_table *tables[] = { &hidpp_table_mouse, &hidpp_table_mouse_updated };
-	uint8_t rdfu = hidpp_table_index(&hidpp_table_mouse_updated, HIDPP_F_RDFU);
+	const struct logi_table *tables[] = { &logi_table_mouse, &logi_table_mouse_updated };
+	uint8_t rdfu = logi_table_index(&logi_table_mouse_updated, HIDPP_F_RDFU);
 	const uint8_t m[20] = { 0x11, PAIRED, rdfu, 0x10 | SW_DFU, 0x01 };
 	unsigned int before;
 	struct topo t;
 
-	if (kind == HIDPP_DIRECT)
+	if (kind == LOGI_DIRECT)
 		SKIP("a Bluetooth LE mouse has no receiver to announce it");
 	topo_start(&t, true, NULL);
-	learned_and_true(&t, &hidpp_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
 			 "before the update");
-	hidpp_replica_disconnect(t.rep, PAIRED);
+	logi_receiver_disconnect(t.rep, PAIRED);
 	usleep(300000);
-	before = hidpp_replica_dfu_reached(t.rep);
-	hidpp_replica_connect(t.rep, PAIRED, &hidpp_table_mouse_updated);
+	before = logi_receiver_dfu_reached(t.rep);
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse_updated);
 	/* right after the notification, while the daemon asks */
 	for (int i = 0; i < 3; i++) {
 		int err = user_write(&t, t.fd, m, sizeof(m));
@@ -526,27 +526,27 @@ static void a_firmware_update_that_moves_rdfu_to_a_settings_index_is_refused_the
 		usleep(20000);
 	}
 	usleep(OUTPUT_SETTLE_US);
-	expect(hidpp_replica_dfu_reached(t.rep) == before,
+	expect(logi_receiver_dfu_reached(t.rep) == before,
 	       "right after the reconnection: no RDFU request reaches the mouse (%u did)",
-	       hidpp_replica_dfu_reached(t.rep) - before);
-	dfu_family_refused(&t, &hidpp_table_mouse_updated, "updated");
-	learned_and_true(&t, &hidpp_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
+	       logi_receiver_dfu_reached(t.rep) - before);
+	dfu_family_refused(&t, &logi_table_mouse_updated, "updated");
+	learned_and_true(&t, &logi_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
 			 "updated");
 	topo_end(&t);
 }
 
-static void faults(struct hidpp_replica *rep)
+static void faults(struct logi_receiver *rep)
 {
 	/* the daemon's first two questions lost, the third answered busy,
 	 * the fourth 700 ms late */
-	hidpp_replica_lose(rep, 2, SPARED);
-	hidpp_replica_busy(rep, 1, SPARED);
-	hidpp_replica_delay_next(rep, 1, 700, SPARED);
+	logi_receiver_lose(rep, 2, SPARED);
+	logi_receiver_busy(rep, 1, SPARED);
+	logi_receiver_delay_next(rep, 1, 700, SPARED);
 }
 
 static void lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again(void)
 {
-	const struct hidpp_table *tables[] = { &hidpp_table_mouse };
+	const struct logi_table *tables[] = { &logi_table_mouse };
 	int limit = 15000 * test_slow_factor();
 	struct topo t;
 	long start;
@@ -555,14 +555,14 @@ static void lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again(
 	topo_start(&t, true, faults);
 	start = clock_ms();
 	while (!passed && clock_ms() - start < limit) {
-		dfu_family_refused(&t, &hidpp_table_mouse, "while answers go astray");
-		passed = settings_pass(&t, &hidpp_table_mouse, 500, "while answers go astray") >= 0;
+		dfu_family_refused(&t, &logi_table_mouse, "while answers go astray");
+		passed = settings_pass(&t, &logi_table_mouse, 500, "while answers go astray") >= 0;
 	}
 	expect(passed, "the mouse is learned within %d ms despite lost, busy and late answers",
 	       limit);
 	test_log("the mouse was asked %u IRoot and IFeatureSet questions",
-		 hidpp_replica_questions(t.rep, kind == HIDPP_DIRECT ? SELF : PAIRED, -1));
-	learned_and_true(&t, &hidpp_table_mouse, tables, 1, 2000 * test_slow_factor(),
+		 logi_receiver_questions(t.rep, kind == LOGI_DIRECT ? SELF : PAIRED, -1));
+	learned_and_true(&t, &logi_table_mouse, tables, 1, 2000 * test_slow_factor(),
 			 "after the faults");
 	topo_end(&t);
 }
@@ -585,14 +585,14 @@ static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotpl
 	int plugged = 0;
 	bool ok = true;
 
-	if (kind == HIDPP_DIRECT)
+	if (kind == LOGI_DIRECT)
 		SKIP("the Bluetooth LE mouse: the receivers' case covers it");
 	topo_start(&t, true, NULL);
-	expect(settings_pass(&t, &hidpp_table_mouse, LEARN_MS * test_slow_factor(),
+	expect(settings_pass(&t, &logi_table_mouse, LEARN_MS * test_slow_factor(),
 			     "before the stall") >= 0, "before the stall: a DPI setting passes");
-	hidpp_replica_stall_writes(t.rep, 3000);
+	logi_receiver_stall_writes(t.rep, 3000);
 	/* the mouse is announced: the daemon asks it */
-	hidpp_replica_connect(t.rep, PAIRED, &hidpp_table_mouse);
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse);
 	CHECK_OK(test_dev_generic_driver_only(true));
 	for (begin = clock_ms(); clock_ms() - begin < 5000; plugged++) {
 		usleep(200000);
@@ -608,7 +608,7 @@ static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotpl
 	expect(ok && worst <= limit,
 	       "the daemon protects each of %d devices plugged in within %d ms while the receiver stalls its writes (the slowest: %ld ms)",
 	       plugged, limit, worst);
-	hidpp_replica_stall_writes(t.rep, 0);
+	logi_receiver_stall_writes(t.rep, 0);
 	topo_end(&t);
 }
 
@@ -640,13 +640,13 @@ int main(int argc, char **argv)
 {
 	static const struct {
 		const char *suite;
-		enum hidpp_receiver_kind kind;
+		enum logi_receiver_kind kind;
 		enum test_dev_backend backend;
 	} runs[] = {
-		{ "e2e-hidpp-topology/unifying", HIDPP_UNIFYING, TEST_DEV_UHID },
-		{ "e2e-hidpp-topology/unifying/usb", HIDPP_UNIFYING, TEST_DEV_USB },
-		{ "e2e-hidpp-topology/bolt", HIDPP_BOLT, TEST_DEV_UHID },
-		{ "e2e-hidpp-topology/bolt/usb", HIDPP_BOLT, TEST_DEV_USB },
+		{ "e2e-hidpp-topology/unifying", LOGI_UNIFYING, TEST_DEV_UHID },
+		{ "e2e-hidpp-topology/unifying/usb", LOGI_UNIFYING, TEST_DEV_USB },
+		{ "e2e-hidpp-topology/bolt", LOGI_BOLT, TEST_DEV_UHID },
+		{ "e2e-hidpp-topology/bolt/usb", LOGI_BOLT, TEST_DEV_USB },
 	};
 	int failed = 0;
 
@@ -657,7 +657,7 @@ int main(int argc, char **argv)
 		failed |= test_main(argc, argv, runs[i].suite, receiver_cases,
 				    ARRAY_SIZE(receiver_cases));
 	}
-	kind = HIDPP_DIRECT;
+	kind = LOGI_DIRECT;
 	backend = TEST_DEV_UHID;
 	failed |= test_main(argc, argv, "e2e-hidpp-topology/ble", ble_cases, ARRAY_SIZE(ble_cases));
 	return failed;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A Logitech receiver and its HID++ 2.0 devices; see hidpp_replica.h. */
-#include "hidpp_replica.h"
+/* A Logitech receiver and its HID++ 2.0 devices; see logitech_receiver.h. */
+#include "logitech_receiver.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -66,7 +66,7 @@
 #define DEFAULT_DPI	1000
 #define SLOTS		7	/* [0]: the device at 0xFF (direct); 1-6 paired */
 
-const struct hidpp_table hidpp_table_mouse = {
+const struct logi_table logi_table_mouse = {
 	.features = {
 		HIDPP_F_ROOT, HIDPP_F_FEATURE_SET, 0x0003, HIDPP_F_DEVICE_NAME,
 		HIDPP_F_BATTERY, HIDPP_F_ADJUSTABLE_DPI, 0x0020, 0x0021,
@@ -78,7 +78,7 @@ const struct hidpp_table hidpp_table_mouse = {
 	.n = 32,
 };
 
-const struct hidpp_table hidpp_table_mouse_updated = {
+const struct logi_table logi_table_mouse_updated = {
 	.features = {
 		HIDPP_F_ROOT, HIDPP_F_FEATURE_SET, 0x0003, HIDPP_F_DEVICE_NAME,
 		HIDPP_F_BATTERY, HIDPP_F_RDFU, 0x0020, 0x0021,
@@ -92,7 +92,7 @@ const struct hidpp_table hidpp_table_mouse_updated = {
 
 struct paired {
 	bool paired, connected;
-	struct hidpp_table table;
+	struct logi_table table;
 	uint16_t wpid;
 	uint16_t dpi;
 	unsigned int dpi_set[16];	/* by software ID */
@@ -110,8 +110,8 @@ struct fault {
 	uint16_t spare;
 };
 
-struct hidpp_replica {
-	enum hidpp_receiver_kind kind;
+struct logi_receiver {
+	enum logi_receiver_kind kind;
 	enum test_dev_backend backend;
 	struct uhid_dev *dev;
 	pthread_mutex_t lock;
@@ -144,7 +144,7 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-uint8_t hidpp_table_index(const struct hidpp_table *t, uint16_t feature)
+uint8_t logi_table_index(const struct logi_table *t, uint16_t feature)
 {
 	for (uint8_t i = 0; i < t->n; i++)
 		if (t->features[i] == feature)
@@ -152,7 +152,7 @@ uint8_t hidpp_table_index(const struct hidpp_table *t, uint16_t feature)
 	return 0;
 }
 
-bool hidpp_feature_is_dfu_family(uint16_t feature)
+bool logi_feature_is_dfu_family(uint16_t feature)
 {
 	return feature == HIDPP_F_DFU_CONTROL || feature == HIDPP_F_DFU_CONTROL_SIGNED ||
 	       feature == HIDPP_F_DFU_CONTROL_BOLT || feature == HIDPP_F_DFU ||
@@ -162,7 +162,7 @@ bool hidpp_feature_is_dfu_family(uint16_t feature)
 /* ---- the answers' thread ---- */
 
 /* Queue a report to leave DELAY_MS from now (locked). */
-static void send_in(struct hidpp_replica *rep, const uint8_t *data, size_t len,
+static void send_in(struct logi_receiver *rep, const uint8_t *data, size_t len,
 		    unsigned int delay_ms)
 {
 	struct pending *p;
@@ -177,7 +177,7 @@ static void send_in(struct hidpp_replica *rep, const uint8_t *data, size_t len,
 }
 
 /* An answer's delay: a random time in the window (locked). */
-static unsigned int answer_delay(struct hidpp_replica *rep)
+static unsigned int answer_delay(struct logi_receiver *rep)
 {
 	unsigned int span = rep->max_ms - rep->min_ms + 1;
 
@@ -185,13 +185,13 @@ static unsigned int answer_delay(struct hidpp_replica *rep)
 }
 
 /* Answer Q with DATA (locked), as the device does a few ms later. */
-static void answer(struct hidpp_replica *rep, const uint8_t *data, size_t len)
+static void answer(struct logi_receiver *rep, const uint8_t *data, size_t len)
 {
 	send_in(rep, data, len, answer_delay(rep));
 }
 
 /* The report due first, removed from the queue, if it is due (locked). */
-static bool take_due(struct hidpp_replica *rep, struct pending *out, long long *wait_us)
+static bool take_due(struct logi_receiver *rep, struct pending *out, long long *wait_us)
 {
 	unsigned int first = 0;
 
@@ -214,7 +214,7 @@ static bool take_due(struct hidpp_replica *rep, struct pending *out, long long *
 
 static void *answers_thread(void *arg)
 {
-	struct hidpp_replica *rep = arg;
+	struct logi_receiver *rep = arg;
 	struct pending p;
 	long long wait_us;
 
@@ -248,14 +248,14 @@ static void *answers_thread(void *arg)
 
 /* ---- the receiver, HID++ 1.0 and DJ ---- */
 
-static struct paired *slot_of(struct hidpp_replica *rep, uint8_t index)
+static struct paired *slot_of(struct logi_receiver *rep, uint8_t index)
 {
-	if (rep->kind == HIDPP_DIRECT)
+	if (rep->kind == LOGI_DIRECT)
 		return index == RECEIVER ? &rep->slots[0] : NULL;
 	return index >= 1 && index <= 6 ? &rep->slots[index] : NULL;
 }
 
-static void hidpp10_error(struct hidpp_replica *rep, const uint8_t *q, uint8_t code)
+static void hidpp10_error(struct logi_receiver *rep, const uint8_t *q, uint8_t code)
 {
 	const uint8_t e[SHORT_LEN] = { SHORT, q[1], HIDPP10_ERROR, q[2], q[3], code, 0 };
 
@@ -263,12 +263,12 @@ static void hidpp10_error(struct hidpp_replica *rep, const uint8_t *q, uint8_t c
 }
 
 /* The connection notification for the device at INDEX, DELAY_MS from now. */
-static void notify_connection(struct hidpp_replica *rep, uint8_t index, unsigned int delay_ms)
+static void notify_connection(struct logi_receiver *rep, uint8_t index, unsigned int delay_ms)
 {
 	const struct paired *p = &rep->slots[index];
 	const uint8_t n[SHORT_LEN] = {
 		SHORT, index, CONNECTION_NOTIFICATION,
-		rep->kind == HIDPP_BOLT ? PROTOCOL_BOLT : PROTOCOL_UNIFYING,
+		rep->kind == LOGI_BOLT ? PROTOCOL_BOLT : PROTOCOL_UNIFYING,
 		(uint8_t)(KIND_MOUSE | (p->connected ? 0 : LINK_NOT_ESTABLISHED)),
 		(uint8_t)(p->wpid & 0xff), (uint8_t)(p->wpid >> 8),
 	};
@@ -279,7 +279,7 @@ static void notify_connection(struct hidpp_replica *rep, uint8_t index, unsigned
 /* DJ mode: the "paired" notification of INDEX (hid-logitech-dj
  * logi_dj_recv_queue_notification: index, 0x41, special function, wireless
  * PID lsb and msb, the RF reports it sends, le32). */
-static void notify_dj_paired(struct hidpp_replica *rep, uint8_t index, unsigned int delay_ms)
+static void notify_dj_paired(struct logi_receiver *rep, uint8_t index, unsigned int delay_ms)
 {
 	const struct paired *p = &rep->slots[index];
 	const uint8_t n[DJ_SHORT_LEN] = {
@@ -290,7 +290,7 @@ static void notify_dj_paired(struct hidpp_replica *rep, uint8_t index, unsigned 
 	send_in(rep, n, sizeof(n), delay_ms);
 }
 
-static void notify_dj_status(struct hidpp_replica *rep, uint8_t index, bool lost)
+static void notify_dj_status(struct logi_receiver *rep, uint8_t index, bool lost)
 {
 	const uint8_t n[DJ_SHORT_LEN] = { DJ_SHORT, index, DJ_CONNECTION_STATUS, lost ? 1 : 0 };
 
@@ -300,7 +300,7 @@ static void notify_dj_status(struct hidpp_replica *rep, uint8_t index, bool lost
 /* Register 0xB5, long: what the receiver holds about a paired device
  * (Solaar's receiver.py reads it; hid-logitech-hidpp hidpp_unifying_init
  * takes serial and name from it). */
-static void pairing_information(struct hidpp_replica *rep, const uint8_t *q)
+static void pairing_information(struct logi_receiver *rep, const uint8_t *q)
 {
 	uint8_t r[LONG_LEN] = { LONG, RECEIVER, GET_LONG_REGISTER, REG_PAIRING_INFO, q[4] };
 	uint8_t index = (uint8_t)((q[4] & 0x0f) + 1);
@@ -335,7 +335,7 @@ static void pairing_information(struct hidpp_replica *rep, const uint8_t *q)
 	answer(rep, r, sizeof(r));
 }
 
-static void receiver_question(struct hidpp_replica *rep, const uint8_t *q)
+static void receiver_question(struct logi_receiver *rep, const uint8_t *q)
 {
 	uint8_t r[SHORT_LEN] = { SHORT, RECEIVER, q[2], q[3] };
 	unsigned int connected = 0, delay;
@@ -386,9 +386,9 @@ static void receiver_question(struct hidpp_replica *rep, const uint8_t *q)
 	hidpp10_error(rep, q, ERR10_INVALID_ADDRESS);
 }
 
-static void dj_command(struct hidpp_replica *rep, const uint8_t *q)
+static void dj_command(struct logi_receiver *rep, const uint8_t *q)
 {
-	if (rep->kind != HIDPP_UNIFYING || q[1] != RECEIVER)
+	if (rep->kind != LOGI_UNIFYING || q[1] != RECEIVER)
 		return;
 	if (q[2] == DJ_SWITCH_MODE) {
 		rep->dj_mode = true;
@@ -403,7 +403,7 @@ static void dj_command(struct hidpp_replica *rep, const uint8_t *q)
 
 /* ---- a paired device, HID++ 2.0 ---- */
 
-static void hidpp20_error(struct hidpp_replica *rep, const uint8_t *q, uint8_t code,
+static void hidpp20_error(struct logi_receiver *rep, const uint8_t *q, uint8_t code,
 			  unsigned int delay_ms)
 {
 	const uint8_t e[LONG_LEN] = { LONG, q[1], HIDPP20_ERROR, q[2], q[3], code };
@@ -421,14 +421,14 @@ static bool fault_takes(struct fault *f, uint8_t sw)
 }
 
 /* IRoot and IFeatureSet: what a client asks to find a feature. */
-static bool feature_question(const struct paired *p, struct hidpp_replica *rep, const uint8_t *q,
+static bool feature_question(const struct paired *p, struct logi_receiver *rep, const uint8_t *q,
 			     uint8_t *r)
 {
 	uint16_t feature = p->table.features[q[2]];
 	uint8_t function = q[3] >> 4;
 
 	if (feature == HIDPP_F_ROOT && function == 0) {		/* getFeature */
-		r[4] = hidpp_table_index(&p->table, (uint16_t)(q[4] << 8 | q[5]));
+		r[4] = logi_table_index(&p->table, (uint16_t)(q[4] << 8 | q[5]));
 		return true;
 	}
 	if (feature == HIDPP_F_ROOT && function == 1) {		/* ping */
@@ -455,7 +455,7 @@ static bool feature_question(const struct paired *p, struct hidpp_replica *rep, 
 }
 
 /* The features a settings client reads and writes. */
-static bool settings_question(struct paired *p, struct hidpp_replica *rep, const uint8_t *q,
+static bool settings_question(struct paired *p, struct logi_receiver *rep, const uint8_t *q,
 			      uint8_t *r)
 {
 	uint16_t feature = p->table.features[q[2]];
@@ -521,7 +521,7 @@ static bool settings_question(struct paired *p, struct hidpp_replica *rep, const
 	return false;
 }
 
-static void device_question(struct hidpp_replica *rep, struct paired *p, const uint8_t *q,
+static void device_question(struct logi_receiver *rep, struct paired *p, const uint8_t *q,
 			    size_t len)
 {
 	uint8_t r[LONG_LEN] = { LONG, q[1], q[2], q[3] };
@@ -534,7 +534,7 @@ static void device_question(struct hidpp_replica *rep, struct paired *p, const u
 		return;
 	}
 	feature = p->table.features[q[2]];
-	if (hidpp_feature_is_dfu_family(feature)) {
+	if (logi_feature_is_dfu_family(feature)) {
 		rep->dfu_reached++;
 		memset(rep->last_dfu, 0, sizeof(rep->last_dfu));
 		memcpy(rep->last_dfu, q, len < LONG_LEN ? len : LONG_LEN);
@@ -559,18 +559,18 @@ static void device_question(struct hidpp_replica *rep, struct paired *p, const u
 		send_in(rep, r, sizeof(r), delay);
 }
 
-static void hidpp_message(struct hidpp_replica *rep, const uint8_t *q, size_t len)
+static void hidpp_message(struct logi_receiver *rep, const uint8_t *q, size_t len)
 {
 	struct paired *p;
 
-	if (q[1] == RECEIVER && rep->kind != HIDPP_DIRECT) {
+	if (q[1] == RECEIVER && rep->kind != LOGI_DIRECT) {
 		receiver_question(rep, q);
 		return;
 	}
 	p = slot_of(rep, q[1]);
 	if (!p)
 		return;
-	if (rep->kind == HIDPP_DIRECT) {
+	if (rep->kind == LOGI_DIRECT) {
 		if (p->connected)
 			device_question(rep, p, q, len);
 		return;
@@ -585,7 +585,7 @@ static void hidpp_message(struct hidpp_replica *rep, const uint8_t *q, size_t le
 
 static void on_request(struct uhid_dev *dev, const struct uhid_dev_record *req, void *userdata)
 {
-	struct hidpp_replica *rep = userdata;
+	struct logi_receiver *rep = userdata;
 	unsigned int stall;
 
 	if (!(req->request == UHID_DEV_OUTPUT ||
@@ -637,10 +637,10 @@ static const uint8_t ble_mouse_rdesc[] = {
 
 /* ---- the replica ---- */
 
-struct hidpp_replica *hidpp_replica_new(enum hidpp_receiver_kind kind,
+struct logi_receiver *logi_receiver_new(enum logi_receiver_kind kind,
 					enum test_dev_backend backend)
 {
-	struct hidpp_replica *rep = calloc(1, sizeof(*rep));
+	struct logi_receiver *rep = calloc(1, sizeof(*rep));
 	pthread_condattr_t attr;
 
 	CHECK(rep, "out of memory");
@@ -657,17 +657,17 @@ struct hidpp_replica *hidpp_replica_new(enum hidpp_receiver_kind kind,
 	return rep;
 }
 
-void hidpp_replica_free(struct hidpp_replica *rep)
+void logi_receiver_free(struct logi_receiver *rep)
 {
 	if (!rep)
 		return;
-	hidpp_replica_destroy(rep);
+	logi_receiver_destroy(rep);
 	pthread_cond_destroy(&rep->cond);
 	pthread_mutex_destroy(&rep->lock);
 	free(rep);
 }
 
-void hidpp_replica_pair(struct hidpp_replica *rep, uint8_t index, const struct hidpp_table *table,
+void logi_receiver_pair(struct logi_receiver *rep, uint8_t index, const struct logi_table *table,
 			uint16_t wpid, bool connected)
 {
 	struct paired *p;
@@ -679,7 +679,7 @@ void hidpp_replica_pair(struct hidpp_replica *rep, uint8_t index, const struct h
 		.paired = true, .connected = connected, .table = *table, .wpid = wpid,
 		.dpi = DEFAULT_DPI,
 	};
-	if (rep->created && rep->kind != HIDPP_DIRECT) {
+	if (rep->created && rep->kind != LOGI_DIRECT) {
 		if (rep->dj_mode)
 			notify_dj_paired(rep, index, 0);
 		notify_connection(rep, index, 1);
@@ -687,10 +687,10 @@ void hidpp_replica_pair(struct hidpp_replica *rep, uint8_t index, const struct h
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_disconnect(struct hidpp_replica *rep, uint8_t index)
+void logi_receiver_disconnect(struct logi_receiver *rep, uint8_t index)
 {
 	pthread_mutex_lock(&rep->lock);
-	CHECK(slot_of(rep, index) && rep->kind != HIDPP_DIRECT, "no device index %#x", index);
+	CHECK(slot_of(rep, index) && rep->kind != LOGI_DIRECT, "no device index %#x", index);
 	rep->slots[index].connected = false;
 	if (rep->dj_mode)
 		notify_dj_status(rep, index, true);
@@ -698,11 +698,11 @@ void hidpp_replica_disconnect(struct hidpp_replica *rep, uint8_t index)
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_connect(struct hidpp_replica *rep, uint8_t index,
-			   const struct hidpp_table *table)
+void logi_receiver_connect(struct logi_receiver *rep, uint8_t index,
+			   const struct logi_table *table)
 {
 	pthread_mutex_lock(&rep->lock);
-	CHECK(slot_of(rep, index) && rep->kind != HIDPP_DIRECT, "no device index %#x", index);
+	CHECK(slot_of(rep, index) && rep->kind != LOGI_DIRECT, "no device index %#x", index);
 	rep->slots[index].table = *table;
 	rep->slots[index].connected = true;
 	if (rep->dj_mode)
@@ -711,7 +711,7 @@ void hidpp_replica_connect(struct hidpp_replica *rep, uint8_t index,
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_set_delay(struct hidpp_replica *rep, unsigned int min_ms, unsigned int max_ms)
+void logi_receiver_set_delay(struct logi_receiver *rep, unsigned int min_ms, unsigned int max_ms)
 {
 	pthread_mutex_lock(&rep->lock);
 	rep->min_ms = min_ms;
@@ -719,14 +719,14 @@ void hidpp_replica_set_delay(struct hidpp_replica *rep, unsigned int min_ms, uns
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_lose(struct hidpp_replica *rep, unsigned int n, uint16_t spare)
+void logi_receiver_lose(struct logi_receiver *rep, unsigned int n, uint16_t spare)
 {
 	pthread_mutex_lock(&rep->lock);
 	rep->lose = (struct fault){ n, spare };
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_delay_next(struct hidpp_replica *rep, unsigned int n, unsigned int late_ms,
+void logi_receiver_delay_next(struct logi_receiver *rep, unsigned int n, unsigned int late_ms,
 			      uint16_t spare)
 {
 	pthread_mutex_lock(&rep->lock);
@@ -735,21 +735,21 @@ void hidpp_replica_delay_next(struct hidpp_replica *rep, unsigned int n, unsigne
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_busy(struct hidpp_replica *rep, unsigned int n, uint16_t spare)
+void logi_receiver_busy(struct logi_receiver *rep, unsigned int n, uint16_t spare)
 {
 	pthread_mutex_lock(&rep->lock);
 	rep->busy = (struct fault){ n, spare };
 	pthread_mutex_unlock(&rep->lock);
 }
 
-void hidpp_replica_stall_writes(struct hidpp_replica *rep, unsigned int stall_ms)
+void logi_receiver_stall_writes(struct logi_receiver *rep, unsigned int stall_ms)
 {
 	pthread_mutex_lock(&rep->lock);
 	rep->stall_ms = stall_ms;
 	pthread_mutex_unlock(&rep->lock);
 }
 
-int hidpp_replica_create(struct hidpp_replica *rep, struct uhid_dev *dev)
+int logi_receiver_create(struct logi_receiver *rep, struct uhid_dev *dev)
 {
 	struct uhid_dev_config cfg = {
 		.backend = rep->backend,
@@ -761,17 +761,17 @@ int hidpp_replica_create(struct hidpp_replica *rep, struct uhid_dev *dev)
 	int r;
 
 	switch (rep->kind) {
-	case HIDPP_UNIFYING:
+	case LOGI_UNIFYING:
 		cfg.product = 0xc52b;
 		cfg.rdesc = replica_unifying.rdesc;
 		cfg.rdesc_size = replica_unifying.rdesc_size;
 		break;
-	case HIDPP_BOLT:
+	case LOGI_BOLT:
 		cfg.product = 0xc548;
 		cfg.rdesc = bolt_rdesc;
 		cfg.rdesc_size = sizeof(bolt_rdesc);
 		break;
-	case HIDPP_DIRECT:
+	case LOGI_DIRECT:
 		/* MX Master 3 over Bluetooth LE (hid-logitech-hidpp's table) */
 		cfg.name = "MX Master 3";
 		cfg.bus = BUS_BLUETOOTH;
@@ -791,11 +791,11 @@ int hidpp_replica_create(struct hidpp_replica *rep, struct uhid_dev *dev)
 	pthread_mutex_unlock(&rep->lock);
 	r = uhid_dev_create(dev, &cfg);
 	if (r < 0)
-		hidpp_replica_destroy(rep);
+		logi_receiver_destroy(rep);
 	return r;
 }
 
-void hidpp_replica_destroy(struct hidpp_replica *rep)
+void logi_receiver_destroy(struct logi_receiver *rep)
 {
 	if (!rep->thread_running)
 		return;
@@ -814,7 +814,7 @@ void hidpp_replica_destroy(struct hidpp_replica *rep)
 	pthread_mutex_unlock(&rep->lock);
 }
 
-unsigned int hidpp_replica_dfu_reached(struct hidpp_replica *rep)
+unsigned int logi_receiver_dfu_reached(struct logi_receiver *rep)
 {
 	unsigned int n;
 
@@ -824,7 +824,7 @@ unsigned int hidpp_replica_dfu_reached(struct hidpp_replica *rep)
 	return n;
 }
 
-bool hidpp_replica_last_dfu(struct hidpp_replica *rep, uint8_t *out)
+bool logi_receiver_last_dfu(struct logi_receiver *rep, uint8_t *out)
 {
 	bool any;
 
@@ -835,7 +835,7 @@ bool hidpp_replica_last_dfu(struct hidpp_replica *rep, uint8_t *out)
 	return any;
 }
 
-unsigned int hidpp_replica_dpi_set(struct hidpp_replica *rep, uint8_t index, uint8_t sw)
+unsigned int logi_receiver_dpi_set(struct logi_receiver *rep, uint8_t index, uint8_t sw)
 {
 	struct paired *p;
 	unsigned int n = 0;
@@ -848,14 +848,14 @@ unsigned int hidpp_replica_dpi_set(struct hidpp_replica *rep, uint8_t index, uin
 	return n;
 }
 
-unsigned int hidpp_replica_questions(struct hidpp_replica *rep, uint8_t index, int sw)
+unsigned int logi_receiver_questions(struct logi_receiver *rep, uint8_t index, int sw)
 {
 	const unsigned int *counts;
 	struct paired *p;
 	unsigned int n = 0;
 
 	pthread_mutex_lock(&rep->lock);
-	p = rep->kind == HIDPP_DIRECT || index != RECEIVER ? slot_of(rep, index) : NULL;
+	p = rep->kind == LOGI_DIRECT || index != RECEIVER ? slot_of(rep, index) : NULL;
 	counts = p ? p->questions : index == RECEIVER ? rep->receiver_questions : NULL;
 	for (int s = 0; counts && s < 16; s++)
 		if (sw < 0 || s == sw)
@@ -864,7 +864,7 @@ unsigned int hidpp_replica_questions(struct hidpp_replica *rep, uint8_t index, i
 	return n;
 }
 
-unsigned int hidpp_replica_arrival_requests(struct hidpp_replica *rep)
+unsigned int logi_receiver_arrival_requests(struct logi_receiver *rep)
 {
 	unsigned int n;
 
@@ -941,7 +941,7 @@ static bool find_child(const struct uhid_dev *receiver, uint8_t index, char *hid
 	return found;
 }
 
-int hidpp_child_hidraw(const struct uhid_dev *receiver, uint8_t index, char *hidraw, size_t size,
+int logi_receiver_child_hidraw(const struct uhid_dev *receiver, uint8_t index, char *hidraw, size_t size,
 		       char *sysname, size_t sysname_size, int timeout_ms)
 {
 	for (int waited = 0; waited <= timeout_ms; waited += 20) {

@@ -42,13 +42,13 @@
 
 #include "uhid_dev.h"
 
-enum hidpp_receiver_kind {
-	HIDPP_UNIFYING,		/* 046D:C52B, bound by hid-logitech-dj */
-	HIDPP_BOLT,		/* 046D:C548 */
-	HIDPP_DIRECT,		/* no receiver: one device at 0xFF (Bluetooth LE) */
+enum logi_receiver_kind {
+	LOGI_UNIFYING,		/* 046D:C52B, bound by hid-logitech-dj */
+	LOGI_BOLT,		/* 046D:C548 */
+	LOGI_DIRECT,		/* no receiver: one device at 0xFF (Bluetooth LE) */
 };
 
-#define HIDPP_REPLICA_FEATURES_MAX 32
+#define LOGI_FEATURES_MAX 32
 
 /* HID++ 2.0 feature IDs the tests name. */
 #define HIDPP_F_ROOT		0x0000
@@ -64,48 +64,48 @@ enum hidpp_receiver_kind {
 
 /* A device's feature table: features[i] is the feature at index i
  * (features[0] is IRoot). */
-struct hidpp_table {
-	uint16_t features[HIDPP_REPLICA_FEATURES_MAX];
+struct logi_table {
+	uint16_t features[LOGI_FEATURES_MAX];
 	uint8_t n;
 };
 
 /* Index of FEATURE in T, 0 when it has none. */
-uint8_t hidpp_table_index(const struct hidpp_table *t, uint16_t feature);
+uint8_t logi_table_index(const struct logi_table *t, uint16_t feature);
 /* Is FEATURE one of DfuControl, DfuControlSigned, DfuControlBolt, DFU, RDFU? */
-bool hidpp_feature_is_dfu_family(uint16_t feature);
+bool logi_feature_is_dfu_family(uint16_t feature);
 
 /* A mouse's table as a firmware has it: IRoot, IFeatureSet, firmware
  * info, name, battery, DPI and ordinary features up to RDFU at 0x1d, DFU
  * at 0x1e, DfuControlSigned at 0x1f. */
-extern const struct hidpp_table hidpp_table_mouse;
+extern const struct logi_table logi_table_mouse;
 /* The same mouse after an update: RDFU moved to 0x05, where DPI was; DPI
  * at 0x1d, where RDFU was. */
-extern const struct hidpp_table hidpp_table_mouse_updated;
+extern const struct logi_table logi_table_mouse_updated;
 
-struct hidpp_replica;
+struct logi_receiver;
 
-/* A receiver of KIND (HIDPP_DIRECT: the device alone), backend BACKEND,
+/* A receiver of KIND (LOGI_DIRECT: the device alone), backend BACKEND,
  * nothing paired yet. */
-struct hidpp_replica *hidpp_replica_new(enum hidpp_receiver_kind kind,
+struct logi_receiver *logi_receiver_new(enum logi_receiver_kind kind,
 					enum test_dev_backend backend);
-void hidpp_replica_free(struct hidpp_replica *rep);
+void logi_receiver_free(struct logi_receiver *rep);
 
-/* Pair a device at INDEX (1-6; HIDPP_DIRECT: 0xFF) with TABLE and wireless
+/* Pair a device at INDEX (1-6; LOGI_DIRECT: 0xFF) with TABLE and wireless
  * PID WPID, connected (answering) or not. Before create: it is there when
  * the receiver comes; after: the receiver announces it (DJ "paired" in DJ
  * mode, and the HID++ connection notification). */
-void hidpp_replica_pair(struct hidpp_replica *rep, uint8_t index, const struct hidpp_table *table,
+void logi_receiver_pair(struct logi_receiver *rep, uint8_t index, const struct logi_table *table,
 			uint16_t wpid, bool connected);
 /* The device at INDEX goes out of reach: the receiver's notification with
  * "link not established"; it answers nothing until it connects. */
-void hidpp_replica_disconnect(struct hidpp_replica *rep, uint8_t index);
+void logi_receiver_disconnect(struct logi_receiver *rep, uint8_t index);
 /* It comes back, running the firmware with TABLE: the notification with
  * the link established. */
-void hidpp_replica_connect(struct hidpp_replica *rep, uint8_t index,
-			   const struct hidpp_table *table);
+void logi_receiver_connect(struct logi_receiver *rep, uint8_t index,
+			   const struct logi_table *table);
 
 /* Each answer leaves MIN_MS to MAX_MS after its question (default 2-8). */
-void hidpp_replica_set_delay(struct hidpp_replica *rep, unsigned int min_ms, unsigned int max_ms);
+void logi_receiver_set_delay(struct logi_receiver *rep, unsigned int min_ms, unsigned int max_ms);
 /* Faults for the next N questions (IRoot and IFeatureSet, to a paired
  * device or 0xFF) whose software ID is not in SPARE (bit s: software ID
  * s spared: the kernel's 1 and a test's own): no answer at all; an answer
@@ -113,39 +113,39 @@ void hidpp_replica_set_delay(struct hidpp_replica *rep, unsigned int min_ms, uns
  * Linux 6.1's hid-logitech-hidpp pings (IRoot function 1) with software
  * ID 0 (6.12: 1): set faults for the daemon once the driver's probe is
  * done. */
-void hidpp_replica_lose(struct hidpp_replica *rep, unsigned int n, uint16_t spare);
-void hidpp_replica_delay_next(struct hidpp_replica *rep, unsigned int n, unsigned int late_ms,
+void logi_receiver_lose(struct logi_receiver *rep, unsigned int n, uint16_t spare);
+void logi_receiver_delay_next(struct logi_receiver *rep, unsigned int n, unsigned int late_ms,
 			      uint16_t spare);
-void hidpp_replica_busy(struct hidpp_replica *rep, unsigned int n, uint16_t spare);
+void logi_receiver_busy(struct logi_receiver *rep, unsigned int n, uint16_t spare);
 /* The device takes each write (output report, SET_REPORT) STALL_MS late,
  * 0: at once. uhid: the SET_REPORT's reply waits that long (the writer of
  * a SET_REPORT, e.g. through a paired device's node, waits with it); USB:
  * ep0 and the OUT endpoint are not served meanwhile (the write after it
  * waits). */
-void hidpp_replica_stall_writes(struct hidpp_replica *rep, unsigned int stall_ms);
+void logi_receiver_stall_writes(struct logi_receiver *rep, unsigned int stall_ms);
 
 /* Create its device (uhid_dev_create; hid-logitech-dj or hid-generic
  * binds it, per hid.ignore_special_drivers) and wait for its hidraw node. */
-int hidpp_replica_create(struct hidpp_replica *rep, struct uhid_dev *dev);
+int logi_receiver_create(struct logi_receiver *rep, struct uhid_dev *dev);
 /* Stop answering and destroy the device. */
-void hidpp_replica_destroy(struct hidpp_replica *rep);
+void logi_receiver_destroy(struct logi_receiver *rep);
 
 /* Messages that reached a DFU-family feature of the table in force at
  * their device index (any function, any software ID). */
-unsigned int hidpp_replica_dfu_reached(struct hidpp_replica *rep);
+unsigned int logi_receiver_dfu_reached(struct logi_receiver *rep);
 /* The last of them (20 bytes) in OUT; false when none. */
-bool hidpp_replica_last_dfu(struct hidpp_replica *rep, uint8_t *out);
+bool logi_receiver_last_dfu(struct logi_receiver *rep, uint8_t *out);
 /* setSensorDpi requests with software ID SW that reached the device at
  * INDEX. */
-unsigned int hidpp_replica_dpi_set(struct hidpp_replica *rep, uint8_t index, uint8_t sw);
+unsigned int logi_receiver_dpi_set(struct logi_receiver *rep, uint8_t index, uint8_t sw);
 /* Questions to IRoot or IFeatureSet that reached the device at INDEX
  * (0xFF: the receiver) with software ID SW (-1: any). */
-unsigned int hidpp_replica_questions(struct hidpp_replica *rep, uint8_t index, int sw);
+unsigned int logi_receiver_questions(struct logi_receiver *rep, uint8_t index, int sw);
 /* The receiver's "fake device arrival" writes that reached it. */
-unsigned int hidpp_replica_arrival_requests(struct hidpp_replica *rep);
+unsigned int logi_receiver_arrival_requests(struct logi_receiver *rep);
 
 /* The hidraw node of the HID device hid-logitech-dj made for the device
  * at INDEX (its phys is the receiver's and ":INDEX"), its sysfs name too
  * (SYSNAME, may be NULL); waits up to TIMEOUT_MS. 0 or -ETIMEDOUT. */
-int hidpp_child_hidraw(const struct uhid_dev *receiver, uint8_t index, char *hidraw, size_t size,
+int logi_receiver_child_hidraw(const struct uhid_dev *receiver, uint8_t index, char *hidraw, size_t size,
 		       char *sysname, size_t sysname_size, int timeout_ms);
