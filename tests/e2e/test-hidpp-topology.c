@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shipped Logitech rules (policies/, as the daemon loads them) on the
+ * topology users have (issue 37): a Unifying receiver (046D:C52B) bound by
+ * hid-logitech-dj, which gives the paired HID++ 2.0 mouse at index 1 a
+ * node of its own, and a Bolt receiver (046D:C548), on uhid and on USB; a
+ * Bluetooth LE mouse alone at 0xFF, bound by hid-logitech-hidpp. The
+ * replicas (tests/lib/logitech_receiver.h) answer everything a HID++ client
+ * asks, a few milliseconds later from a thread of their own, and may lose,
+ * delay or refuse (busy) an answer.
+ *
+ * Every case checks, as uid 1000 (user_writer.h): each function of
+ * DfuControlSigned, DFU and RDFU at the index the device has them, written
+ * to the receiver's node at index 1 and to the mouse's own node at 0xFF
+ * and at 1, fails with EPERM and never reaches the device; a DPI setting
+ * (setSensorDpi, software ID 0xA, 0xB) reaches it once the daemon has
+ * logged the indexes the device told, and the daemon never logged one it
+ * did not. The cases: paired at start; paired later; a user's flood of
+ * "fake device arrival" register writes; a firmware update that moves
+ * RDFU to the DPI feature's index; lost, late and busy answers; a device
+ * whose writes stall while another device is plugged in.
+ *
+ * A check that fails is logged ("check failed: ...") and the case goes on
+ * to its other checks, so one run shows all that fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "logitech_receiver.h"
+#include "policyd_run.h"
+#include "uhid_dev.h"
+#include "user_writer.h"
+
+#define PAIRED		0x01
+#define SELF		0xff
+#define MOUSE_WPID	0x4082
+#define BLE_PRODUCT	0xb023
+#define USER_UID	1000
+#define SW_SETTINGS	0xa	/* Solaar's kind of software ID */
+#define SW_SETTINGS_OWN	0xb	/* the same, on the mouse's own node */
+#define SW_DFU		0xe
+/* The replica's faults spare the kernel's questions (software ID 1) and
+ * the test's own. */
+#define SPARED ((1u << 1) | (1u << SW_SETTINGS) | (1u << SW_SETTINGS_OWN) | (1u << SW_DFU))
+#define OUTPUT_SETTLE_US 300000	/* output reports reach the device after write() */
+#define LEARN_MS	5000
+#define CHILD_MS	15000
+
+static enum test_dev_backend backend;
+static enum logi_receiver_kind kind;
+static unsigned int failures;
+
+static void expect(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void expect(bool ok, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (ok)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	test_log("check failed: %s", text);
+	failures++;
+}
+
+static long clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* The receiver, the daemon with the shipped rules, a user's writer. */
+struct topo {
+	struct logi_receiver *rep;
+	struct uhid_dev dev;
+	struct policyd_run run;
+	struct user_writer user;
+	int fd;			/* the receiver's node (the BLE mouse's own) */
+	int own_fd;		/* the paired mouse's own node; -1: none */
+	char own[64];		/* its sysfs name */
+};
+
+/* Where a user's program sends a message for the mouse. */
+struct path {
+	int fd;
+	uint8_t device;		/* byte 1 */
+	const char *name;
+};
+
+static size_t paths(const struct topo *t, struct path *out)
+{
+	size_t n = 0;
+
+	if (kind == LOGI_DIRECT) {
+		out[n++] = (struct path){ t->fd, SELF, "its node at 0xff" };
+		return n;
+	}
+	out[n++] = (struct path){ t->fd, PAIRED, "the receiver's node at 1" };
+	if (t->own_fd >= 0) {
+		out[n++] = (struct path){ t->own_fd, SELF, "the mouse's node at 0xff" };
+		out[n++] = (struct path){ t->own_fd, PAIRED, "the mouse's node at 1" };
+	}
+	return n;
+}
+
+static int user_write(struct topo *t, int fd, const uint8_t *m, size_t len)
+{
+	int r = user_writer_write(&t->user, fd, m, len);
+
+	CHECK(r >= 0, "the user's writer: %s", strerror(-r));
+	return r;
+}
+
+/* The daemon says it protects SYSNAME (its firewall attached) within
+ * TIMEOUT_MS. */
+static bool protected(struct topo *t, const char *sysname, int timeout_ms)
+{
+	static char text[1 << 20];
+	char want[128];
+
+	snprintf(want, sizeof(want), "%s (", sysname);
+	for (long end = clock_ms() + timeout_ms; ; usleep(20000)) {
+		ssize_t n = read_file(t->run.stderr_log, text, sizeof(text) - 1);
+
+		text[n > 0 ? n : 0] = '\0';
+		for (const char *p = text; (p = strstr(p, want)); p++) {
+			const char *eol = strchr(p, '\n');
+
+			if (strstr(p, "): protected") && (!eol || strstr(p, "): protected") < eol))
+				return true;
+		}
+		if (clock_ms() > end)
+			return false;
+	}
+}
+
+/* The mouse's own node, once hid-logitech-dj made it and the daemon
+ * protects it (a real system keeps it closed to users until then). */
+static void open_own_node(struct topo *t)
+{
+	char hidraw[300];
+
+	t->own_fd = -1;
+	if (kind != LOGI_UNIFYING)
+		return;
+	CHECK_OK(logi_receiver_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), t->own,
+				    sizeof(t->own), CHILD_MS * test_slow_factor()));
+	CHECK(protected(t, t->own, CHILD_MS * test_slow_factor()),
+	      "the daemon does not protect the mouse's own node %s", t->own);
+	t->own_fd = open(hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t->own_fd >= 0, "%s: %s", hidraw, strerror(errno));
+}
+
+static void driver_of(const char *syspath, char *out, size_t size)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "%s/driver", syspath);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	snprintf(out, size, "%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : "none");
+}
+
+/* The replica (the mouse paired at 1 when PAIRED_AT_START), bound by the
+ * vendor drivers, then faults set by SETUP; then the daemon with the
+ * shipped rules, as on a machine that boots with the receiver plugged in. */
+static void topo_start(struct topo *t, bool paired_at_start,
+		       void (*setup)(struct logi_receiver *rep))
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	char policies[512], driver[64];
+	const char *args[] = { "--config-dir", policies, NULL };
+
+	memset(t, 0, sizeof(*t));
+	t->fd = t->own_fd = -1;
+	failures = 0;
+	CHECK_OK(test_dev_generic_driver_only(false));
+	t->rep = logi_receiver_new(kind, backend);
+	if (paired_at_start)
+		logi_receiver_pair(t->rep, kind == LOGI_DIRECT ? SELF : PAIRED, &logi_table_mouse,
+				   kind == LOGI_DIRECT ? BLE_PRODUCT : MOUSE_WPID, true);
+	CHECK_OK(logi_receiver_create(t->rep, &t->dev));
+	driver_of(t->dev.syspath, driver, sizeof(driver));
+	test_log("%s (%s) bound by %s", t->dev.sysname, test_dev_backend_name(backend), driver);
+	if (paired_at_start && kind == LOGI_UNIFYING) {
+		char hidraw[300];
+
+		CHECK_OK(logi_receiver_child_hidraw(&t->dev, PAIRED, hidraw, sizeof(hidraw), NULL, 0,
+					    CHILD_MS * test_slow_factor()));
+	}
+	/* once the drivers' probes are done: Linux 6.1's hid-logitech-hidpp
+	 * pings with software ID 0, the daemon's */
+	if (setup)
+		setup(t->rep);
+
+	snprintf(policies, sizeof(policies), "%s/policies", src);
+	CHECK_OK(policyd_prepare(&t->run));
+	CHECK_OK(policyd_start(&t->run, args));
+	t->fd = uhid_dev_open_hidraw(&t->dev, 0);
+	CHECK_OK(t->fd);
+	CHECK_OK(user_writer_start(&t->user, USER_UID, USER_UID));
+	if (paired_at_start)
+		open_own_node(t);
+}
+
+static void topo_end(struct topo *t)
+{
+	user_writer_stop(&t->user);
+	if (t->own_fd >= 0)
+		close(t->own_fd);
+	close(t->fd);
+	policyd_stop(&t->run, false);
+	CHECK_OK(policyd_cleanup(&t->run));
+	logi_receiver_free(t->rep);
+	CHECK(failures == 0, "%u check(s) failed (above)", failures);
+}
+
+/* Every function (0-2) of every DFU-family feature of TABLE, from the
+ * user, on each path: refused, and nothing reached the device. WHEN says
+ * in the log at which step. */
+static void dfu_family_refused(struct topo *t, const struct logi_table *table, const char *when)
+{
+	struct path p[3];
+	size_t n = paths(t, p);
+	unsigned int before = logi_receiver_dfu_reached(t->rep), reached, wrong = 0;
+	uint8_t last[20];
+
+	for (uint8_t i = 0; i < table->n; i++) {
+		if (!logi_feature_is_dfu_family(table->features[i]))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			for (uint8_t fn = 0; fn < 3; fn++) {
+				const uint8_t m[20] = { 0x11, p[k].device, i, (uint8_t)(fn << 4 | SW_DFU),
+							0x01, 0x00, 0x00, 0x00, 'D', 'F', 'U' };
+				int err = user_write(t, p[k].fd, m, sizeof(m));
+
+				if (err == EPERM)
+					continue;
+				wrong++;
+				test_log("%s: 0x%04x (11 %02x %02x %02x ...) on %s: %s, expected EPERM",
+					 when, table->features[i], m[1], m[2], m[3], p[k].name,
+					 err ? strerror(err) : "written");
+			}
+	}
+	usleep(OUTPUT_SETTLE_US);
+	reached = logi_receiver_dfu_reached(t->rep) - before;
+	if (reached && logi_receiver_last_dfu(t->rep, last))
+		test_log("%s: %u DFU-family request(s) reached the device, the last 11 %02x %02x %02x",
+			 when, reached, last[1], last[2], last[3]);
+	expect(wrong == 0 && reached == 0,
+	       "%s: every DFU-family request from uid %d is refused and none reaches the device (%u not refused, %u reached)",
+	       when, USER_UID, wrong, reached);
+}
+
+/* setSensorDpi from the user at the DPI feature's index of TABLE, on each
+ * path, until it reaches the device or TIMEOUT_MS is up: the time it
+ * took (ms), or -1. */
+static long settings_pass(struct topo *t, const struct logi_table *table, int timeout_ms,
+			  const char *when)
+{
+	uint8_t index = logi_table_index(table, HIDPP_F_ADJUSTABLE_DPI);
+	uint8_t at = kind == LOGI_DIRECT ? SELF : PAIRED;
+	struct path p[3];
+	size_t n = paths(t, p);
+	long start = clock_ms(), took = 0;
+
+	for (size_t k = 0; k < n && k < 2; k++) {
+		uint8_t sw = k == 0 ? SW_SETTINGS : SW_SETTINGS_OWN;
+		int err = 0;
+		bool reached = false;
+
+		while (!reached && clock_ms() - start < timeout_ms) {
+			const uint8_t m[20] = { 0x11, p[k].device, index, (uint8_t)(0x30 | sw),
+						0x00, 0x03, 0x20 };
+			unsigned int before = logi_receiver_dpi_set(t->rep, at, sw);
+
+			err = user_write(t, p[k].fd, m, sizeof(m));
+			for (int w = 0; !err && !reached && w < 1000; w += 20) {
+				reached = logi_receiver_dpi_set(t->rep, at, sw) > before;
+				if (!reached)
+					usleep(20000);
+			}
+			if (!reached)
+				usleep(100000);
+		}
+		if (!reached) {
+			test_log("%s: setSensorDpi at 0x%02x on %s: %s", when, index, p[k].name,
+				 err ? strerror(err) : "written, never reached the device");
+			return -1;
+		}
+	}
+	took = clock_ms() - start;
+	test_log("%s: the DPI setting passed after %ld ms", when, took);
+	return took;
+}
+
+/* "<LABEL>: 0x00c1 none, 0x00c2 at 0x1f, ...": the indexes of TABLE as
+ * the daemon logs them, in the order the shipped rules name the features. */
+static void told_segment(const struct logi_table *table, const char *label, char *out,
+			 size_t size)
+{
+	static const uint16_t named[] = {
+		HIDPP_F_DFU_CONTROL, HIDPP_F_DFU_CONTROL_SIGNED, HIDPP_F_DFU_CONTROL_BOLT,
+		HIDPP_F_DFU, HIDPP_F_RDFU,
+	};
+	size_t len = (size_t)snprintf(out, size, "%s:", label);
+
+	for (size_t i = 0; i < ARRAY_SIZE(named) && len < size; i++) {
+		uint8_t index = table ? logi_table_index(table, named[i]) : 0;
+
+		if (index)
+			len += (size_t)snprintf(out + len, size - len, "%s 0x%04x at 0x%02x",
+						i ? "," : "", named[i], index);
+		else
+			len += (size_t)snprintf(out + len, size - len, "%s 0x%04x none",
+						i ? "," : "", named[i]);
+	}
+}
+
+/* The daemon logged TABLE as the mouse's within TIMEOUT_MS. */
+static bool told(struct topo *t, const struct logi_table *table, int timeout_ms)
+{
+	char want[256];
+
+	told_segment(table, kind == LOGI_DIRECT ? "0xff" : "1", want, sizeof(want));
+	if (policyd_said(&t->run, want, timeout_ms))
+		return true;
+	test_log("the daemon never logged \"%s\"", want);
+	return false;
+}
+
+/* Is SEGMENT (up to ';' or the end of the line) one of the true ones for
+ * LABEL: the mouse's tables, or (the receiver's 0xFF) no feature at all? */
+static bool segment_true(const char *segment, size_t len, bool receiver_self,
+			 const struct logi_table *const *tables, size_t n_tables, const char *label)
+{
+	char want[256];
+
+	if (receiver_self) {
+		told_segment(NULL, "0xff", want, sizeof(want));
+		return len == strlen(want) && !memcmp(segment, want, len);
+	}
+	for (size_t i = 0; i < n_tables; i++) {
+		told_segment(tables[i], label, want, sizeof(want));
+		if (len == strlen(want) && !memcmp(segment, want, len))
+			return true;
+	}
+	return false;
+}
+
+/* Every line where the daemon logged what the receiver or the mouse told:
+ * each fact about the mouse is one of TABLES, the receiver has no HID++
+ * 2.0 feature. Returns the number of wrong lines (logged). */
+static unsigned int wrong_facts(struct topo *t, const struct logi_table *const *tables,
+				size_t n_tables)
+{
+	static char text[1 << 20];
+	const char *key = "HID++ feature indexes it told: ";
+	ssize_t n = read_file(t->run.stderr_log, text, sizeof(text) - 1);
+	unsigned int wrong = 0;
+
+	text[n > 0 ? n : 0] = '\0';
+	for (char *line = text, *eol; *line; line = eol + 1) {
+		bool on_receiver, on_own, bad = false;
+		char *facts;
+
+		eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		on_receiver = kind != LOGI_DIRECT && strstr(line, t->dev.sysname) &&
+			      strstr(line, t->dev.sysname) < eol;
+		on_own = (kind == LOGI_DIRECT && strstr(line, t->dev.sysname) &&
+			  strstr(line, t->dev.sysname) < eol) ||
+			 (t->own[0] && strstr(line, t->own) && strstr(line, t->own) < eol);
+		facts = strstr(line, key);
+		if ((!on_receiver && !on_own) || !facts || facts > eol)
+			goto next;
+		facts += strlen(key);
+		for (char *s = facts, *end; s < eol; s = end + 2) {
+			end = strstr(s, "; ");
+			if (!end || end > eol)
+				end = eol;
+			if (on_receiver && !strncmp(s, "1:", 2))
+				bad |= !segment_true(s, (size_t)(end - s), false, tables, n_tables, "1");
+			else if (on_receiver && !strncmp(s, "0xff:", 5))
+				bad |= !segment_true(s, (size_t)(end - s), true, tables, n_tables, NULL);
+			else if (on_own && !strncmp(s, "0xff:", 5))
+				bad |= !segment_true(s, (size_t)(end - s), false, tables, n_tables,
+						     "0xff");
+			if (end == eol)
+				break;
+		}
+		if (bad) {
+			wrong++;
+			test_log("a wrong fact: %.*s", (int)(eol - line), line);
+		}
+next:
+		if (!*eol)
+			break;
+	}
+	return wrong;
+}
+
+static void learned_and_true(struct topo *t, const struct logi_table *table,
+			     const struct logi_table *const *tables, size_t n_tables, int timeout_ms,
+			     const char *when)
+{
+	char what[128];
+
+	expect(told(t, table, timeout_ms), "%s: the daemon logs the indexes the mouse told", when);
+	expect(settings_pass(t, table, timeout_ms, when) >= 0,
+	       "%s: a DPI setting from uid %d reaches the mouse", when, USER_UID);
+	snprintf(what, sizeof(what), "%s, learned", when);
+	dfu_family_refused(t, table, what);
+	expect(wrong_facts(t, tables, n_tables) == 0, "%s: the daemon logged no wrong fact", when);
+}
+
+/* ---- the cases ---- */
+
+static void paired_at_start_dfu_family_is_refused_and_settings_pass(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse };
+	struct topo t;
+
+	topo_start(&t, true, NULL);
+	dfu_family_refused(&t, &logi_table_mouse, "at start");
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+			 "at start");
+	topo_end(&t);
+}
+
+static void paired_later_dfu_family_is_refused_and_settings_pass(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse };
+	struct topo t;
+
+	topo_start(&t, false, NULL);
+	/* nothing paired: index 1 is unknown */
+	dfu_family_refused(&t, &logi_table_mouse, "nothing paired");
+	logi_receiver_pair(t.rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
+	open_own_node(&t);
+	dfu_family_refused(&t, &logi_table_mouse, "paired");
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+			 "paired later");
+	topo_end(&t);
+}
+
+/* A user writes register 0x02 "fake device arrival" (Solaar does, to list
+ * the devices) again and again; the receiver announces the mouse each
+ * time. */
+static void a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_after(void)
+{
+	static const uint8_t arrival[7] = { 0x10, 0xff, 0x80, 0x02, 0x02, 0x00, 0x00 };
+	const struct logi_table *tables[] = { &logi_table_mouse };
+	unsigned int arrivals, not_written = 0;
+	struct topo t;
+	long start, last_check = 0;
+	int sent = 0;
+
+	topo_start(&t, true, NULL);
+	expect(settings_pass(&t, &logi_table_mouse, LEARN_MS * test_slow_factor(),
+			     "before the flood") >= 0, "before the flood: a DPI setting passes");
+	arrivals = logi_receiver_arrival_requests(t.rep);
+	start = clock_ms();
+	while (clock_ms() - start < 3000) {
+		if (user_write(&t, t.fd, arrival, sizeof(arrival)) == 0)
+			sent++;
+		else
+			not_written++;
+		if (clock_ms() - last_check >= 700) {
+			dfu_family_refused(&t, &logi_table_mouse, "during the flood");
+			last_check = clock_ms();
+		}
+		usleep(20000);
+	}
+	usleep(OUTPUT_SETTLE_US);
+	test_log("%d fake arrivals written, %u reached the receiver", sent,
+		 logi_receiver_arrival_requests(t.rep) - arrivals);
+	expect(not_written == 0, "the user's arrival writes pass (%u refused)", not_written);
+	expect(logi_receiver_arrival_requests(t.rep) - arrivals > 10,
+	       "the fake arrivals reach the receiver");
+	/* bounded: a round a second, and the answers' time */
+	learned_and_true(&t, &logi_table_mouse, tables, 1, 3000 * test_slow_factor(),
+			 "after the flood");
+	topo_end(&t);
+}
+
+/* fwupd updated the mouse: it leaves (link not established) and comes back
+ * with a table where RDFU is at 0x05, the DPI feature's index before. */
+static void a_firmware_update_that_moves_rdfu_to_a_settings_index_is_refused_there(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse, &logi_table_mouse_updated };
+	uint8_t rdfu = logi_table_index(&logi_table_mouse_updated, HIDPP_F_RDFU);
+	const uint8_t m[20] = { 0x11, PAIRED, rdfu, 0x10 | SW_DFU, 0x01 };
+	unsigned int before;
+	struct topo t;
+
+	if (kind == LOGI_DIRECT)
+		SKIP("a Bluetooth LE mouse has no receiver to announce it");
+	topo_start(&t, true, NULL);
+	learned_and_true(&t, &logi_table_mouse, tables, 1, LEARN_MS * test_slow_factor(),
+			 "before the update");
+	logi_receiver_disconnect(t.rep, PAIRED);
+	usleep(300000);
+	before = logi_receiver_dfu_reached(t.rep);
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse_updated);
+	/* right after the notification, while the daemon asks */
+	for (int i = 0; i < 3; i++) {
+		int err = user_write(&t, t.fd, m, sizeof(m));
+
+		expect(err == EPERM, "%d ms after the reconnection: RDFU's new index 0x%02x on the receiver's node: %s, expected EPERM",
+		       i * 20, rdfu, err ? strerror(err) : "written");
+		usleep(20000);
+	}
+	usleep(OUTPUT_SETTLE_US);
+	expect(logi_receiver_dfu_reached(t.rep) == before,
+	       "right after the reconnection: no RDFU request reaches the mouse (%u did)",
+	       logi_receiver_dfu_reached(t.rep) - before);
+	dfu_family_refused(&t, &logi_table_mouse_updated, "updated");
+	learned_and_true(&t, &logi_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
+			 "updated");
+	topo_end(&t);
+}
+
+static void faults(struct logi_receiver *rep)
+{
+	/* the daemon's first two questions lost, the third answered busy,
+	 * the fourth 700 ms late */
+	logi_receiver_lose(rep, 2, SPARED);
+	logi_receiver_busy(rep, 1, SPARED);
+	logi_receiver_delay_next(rep, 1, 700, SPARED);
+}
+
+static void lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse };
+	/* four rounds fail; a learner that waits 1 s, then 2, 4, 8 (doubling)
+	 * before each new round has the answers in some 17 s */
+	int limit = 25000 * test_slow_factor();
+	struct topo t;
+	long start;
+	bool passed = false;
+
+	topo_start(&t, true, faults);
+	start = clock_ms();
+	while (!passed && clock_ms() - start < limit) {
+		dfu_family_refused(&t, &logi_table_mouse, "while answers go astray");
+		passed = settings_pass(&t, &logi_table_mouse, 500, "while answers go astray") >= 0;
+	}
+	expect(passed, "the mouse is learned within %d ms despite lost, busy and late answers",
+	       limit);
+	test_log("the mouse was asked %u IRoot and IFeatureSet questions",
+		 logi_receiver_questions(t.rep, kind == LOGI_DIRECT ? SELF : PAIRED, -1));
+	learned_and_true(&t, &logi_table_mouse, tables, 1, 2000 * test_slow_factor(),
+			 "after the faults");
+	topo_end(&t);
+}
+
+/* While the receiver takes each write 3 s late (the daemon asks the mouse
+ * its receiver announced), game controllers are plugged in one after the
+ * other for 5 s: the daemon protects each as soon as its node is there.
+ * The node itself may come late: hidraw makes it only once no write to
+ * any node is under way (hidraw_write() holds minors_rwsem for reading,
+ * hidraw_connect() takes it for writing), so any program's blocked write,
+ * the daemon's writer thread's included, holds it back; that is the
+ * kernel's, logged, not checked (doc/security.md, section 8). */
+static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotplug(void)
+{
+	static const uint8_t pad_rdesc[] = UHID_CLASS_RDESC(0x05);
+	const struct uhid_dev_config pad = {
+		.name = "Sony Interactive Entertainment DualSense Wireless Controller",
+		.vendor = 0x054c, .product = 0x0ce6,
+		.rdesc = pad_rdesc, .rdesc_size = sizeof(pad_rdesc),
+	};
+	const int limit = 1500 * test_slow_factor();
+	long begin, created, start, took, worst = 0;
+	struct uhid_dev dev;
+	struct topo t;
+	int plugged = 0;
+	bool ok = true;
+
+	if (kind == LOGI_DIRECT)
+		SKIP("the Bluetooth LE mouse: the receivers' case covers it");
+	topo_start(&t, true, NULL);
+	expect(settings_pass(&t, &logi_table_mouse, LEARN_MS * test_slow_factor(),
+			     "before the stall") >= 0, "before the stall: a DPI setting passes");
+	logi_receiver_stall_writes(t.rep, 3000);
+	/* the mouse is announced: the daemon asks it */
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse);
+	CHECK_OK(test_dev_generic_driver_only(true));
+	for (begin = clock_ms(); clock_ms() - begin < 5000; plugged++) {
+		usleep(200000);
+		created = clock_ms();
+		CHECK_OK(uhid_dev_create(&dev, &pad));
+		start = clock_ms();
+		ok = protected(&t, dev.sysname, 30000) && ok;
+		took = clock_ms() - start;
+		worst = took > worst ? took : worst;
+		test_log("controller %s, plugged in %ld ms after the announcement: its node there %ld ms later, protected %ld ms after that",
+			 dev.sysname, created - begin, start - created, took);
+		uhid_dev_destroy(&dev);
+	}
+	expect(ok && worst <= limit,
+	       "the daemon protects each of %d devices plugged in within %d ms of its node while the receiver stalls its writes (the slowest: %ld ms)",
+	       plugged, limit, worst);
+	logi_receiver_stall_writes(t.rep, 0);
+	topo_end(&t);
+}
+
+static const struct test_case receiver_cases[] = {
+	{ "paired_at_start_dfu_family_is_refused_and_settings_pass",
+	  paired_at_start_dfu_family_is_refused_and_settings_pass, 180 },
+	{ "paired_later_dfu_family_is_refused_and_settings_pass",
+	  paired_later_dfu_family_is_refused_and_settings_pass, 180 },
+	{ "a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_after",
+	  a_users_flood_of_fake_arrivals_keeps_dfu_refused_and_settings_pass_after, 180 },
+	{ "a_firmware_update_that_moves_rdfu_to_a_settings_index_is_refused_there",
+	  a_firmware_update_that_moves_rdfu_to_a_settings_index_is_refused_there, 180 },
+	{ "lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again",
+	  lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again, 180 },
+	{ "a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotplug",
+	  a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotplug, 180 },
+};
+
+/* A Bluetooth LE mouse is a uhid device (BlueZ's HoG): bus Bluetooth,
+ * hid-logitech-hidpp binds it, its own node, HID++ at 0xFF. */
+static const struct test_case ble_cases[] = {
+	{ "paired_at_start_dfu_family_is_refused_and_settings_pass",
+	  paired_at_start_dfu_family_is_refused_and_settings_pass, 180 },
+	{ "lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again",
+	  lost_late_and_busy_answers_teach_no_wrong_index_and_are_asked_again, 180 },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *suite;
+		enum logi_receiver_kind kind;
+		enum test_dev_backend backend;
+	} runs[] = {
+		{ "e2e-hidpp-topology/unifying", LOGI_UNIFYING, TEST_DEV_UHID },
+		{ "e2e-hidpp-topology/unifying/usb", LOGI_UNIFYING, TEST_DEV_USB },
+		{ "e2e-hidpp-topology/bolt", LOGI_BOLT, TEST_DEV_UHID },
+		{ "e2e-hidpp-topology/bolt/usb", LOGI_BOLT, TEST_DEV_USB },
+	};
+	int failed = 0;
+
+	test_dev_keep_driver_setting();
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		kind = runs[i].kind;
+		backend = runs[i].backend;
+		failed |= test_main(argc, argv, runs[i].suite, receiver_cases,
+				    ARRAY_SIZE(receiver_cases));
+	}
+	kind = LOGI_DIRECT;
+	backend = TEST_DEV_UHID;
+	failed |= test_main(argc, argv, "e2e-hidpp-topology/ble", ble_cases, ARRAY_SIZE(ble_cases));
+	return failed;
+}
