@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The configuration channel of an nRF Desktop device (nrf_replica.h). */
+#include "nrf_replica.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *const motion_options[] = { "module_variant", "cpi", "downshift", NULL };
+static const char *const dfu_options[] = { "start", "data", "sync", "reboot", "fwinfo",
+					   "module_variant", "devinfo", NULL };
+static const char *const ble_bond_options[] = { "peer_erase", "peer_search", NULL };
+
+static const struct nrf_replica_module mouse_modules[] = {
+	{ "motion", motion_options },
+	{ "dfu", dfu_options },
+	{ "ble_bond", ble_bond_options },
+};
+
+void nrf_replica_mouse(struct nrf_replica *r)
+{
+	*r = (struct nrf_replica){ .modules = mouse_modules, .n_modules = 3 };
+}
+
+static void answer(struct nrf_replica *r, const uint8_t *q, uint8_t status, const void *data,
+		   size_t len)
+{
+	memset(r->answer, 0, sizeof(r->answer));
+	r->answer[0] = NRF_CONFIG_REPORT_FEATURE;
+	r->answer[NRF_CONFIG_OFFSET_RECIPIENT] = q[NRF_CONFIG_OFFSET_RECIPIENT];
+	r->answer[NRF_CONFIG_OFFSET_EVENT] = q[NRF_CONFIG_OFFSET_EVENT];
+	r->answer[NRF_CONFIG_OFFSET_STATUS] = status;
+	r->answer[NRF_CONFIG_OFFSET_LEN] = (uint8_t)len;
+	memcpy(&r->answer[NRF_CONFIG_OFFSET_DATA], data, len);
+}
+
+static size_t n_options(const struct nrf_replica_module *m)
+{
+	size_t n = 0;
+
+	while (m->options[n])
+		n++;
+	return n;
+}
+
+/* GEN_CONFIG_EVENT_HANDLERS: option 0 lists, from the module's cursor. */
+static void fetch(struct nrf_replica *r, const uint8_t *q)
+{
+	uint8_t event = q[NRF_CONFIG_OFFSET_EVENT], mod = event >> 4, opt = event & 0x0f;
+	static const uint8_t fwinfo[] = { 0x00, 0x00, 0x10, 0x00, 0x00, 2, 1, 0, 0, 7, 0, 0, 0 };
+	const struct nrf_replica_module *m;
+	uint8_t *cur;
+
+	if (mod >= r->n_modules) {
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, "", 0);	/* no module takes it */
+		return;
+	}
+	m = &r->modules[mod];
+	cur = &r->cursor[mod];
+	if (opt == 0) {
+		if (*cur < n_options(m) + 1) {
+			const char *s = *cur == 0 ? m->name : m->options[*cur - 1];
+
+			answer(r, q, NRF_CONFIG_STATUS_SUCCESS, s, strlen(s));
+			(*cur)++;
+		} else {
+			answer(r, q, NRF_CONFIG_STATUS_SUCCESS, "\n", 1);
+			*cur = 0;
+		}
+		return;
+	}
+	if (opt > n_options(m)) {
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, "", 0);
+		return;
+	}
+	if (!strcmp(m->name, "dfu") && !strcmp(m->options[opt - 1], "reboot")) {
+		r->rebooted = true;
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, "\x01", 1);	/* reboot requested */
+		return;
+	}
+	answer(r, q, NRF_CONFIG_STATUS_SUCCESS, fwinfo, sizeof(fwinfo));
+}
+
+int nrf_replica_set(struct nrf_replica *r, const uint8_t *q, size_t len)
+{
+	static const uint8_t hwid[8] = { 0xa1, 0x5e, 0x01, 0x77, 0x20, 0x09, 0xc3, 0x4d };
+	static const char board[] = "nrf52840dk";
+	uint8_t status, max;
+
+	if (len < NRF_CONFIG_OFFSET_DATA || q[NRF_CONFIG_OFFSET_LEN] > len - NRF_CONFIG_OFFSET_DATA)
+		return -EINVAL;
+	status = q[NRF_CONFIG_OFFSET_STATUS];
+	if (q[NRF_CONFIG_OFFSET_RECIPIENT] != NRF_CONFIG_RECIPIENT_SELF) {
+		answer(r, q, 12 /* DISCONNECTED */, "", 0);
+		return 0;
+	}
+	switch (status) {
+	case NRF_CONFIG_STATUS_GET_MAX_MOD_ID:
+		max = (uint8_t)(r->n_modules - 1);
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, &max, 1);
+		break;
+	case 2:	/* GET_HWID: info.c */
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, hwid, sizeof(hwid));
+		break;
+	case 3:	/* GET_BOARD_NAME: info.c */
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, board, strlen(board));
+		break;
+	case NRF_CONFIG_STATUS_SET:
+		r->sets++;
+		answer(r, q, NRF_CONFIG_STATUS_SUCCESS, "", 0);
+		break;
+	case NRF_CONFIG_STATUS_FETCH:
+		r->fetches[q[NRF_CONFIG_OFFSET_EVENT]]++;
+		fetch(r, q);
+		break;
+	default:
+		answer(r, q, 10 /* REJECT */, "", 0);
+		break;
+	}
+	return 0;
+}
+
+void nrf_replica_get(const struct nrf_replica *r, uint8_t *buf, size_t len)
+{
+	memset(buf, 0, len);
+	memcpy(buf, r->answer, len < sizeof(r->answer) ? len : sizeof(r->answer));
+}
