@@ -227,6 +227,8 @@ static void compile_hidpp_rule(const struct policy_rule *pr, const struct policy
 
 size_t policy_rule_copies(const struct policy_rule *r)
 {
+	if (r->nrf_module[0])
+		return POLICY_NRF_RULE_COPIES;
 	return r->n_hidpp_features ? POLICY_HIDPP_RULE_COPIES(r->n_hidpp_features) : 1;
 }
 
@@ -317,6 +319,14 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 
 				compile_rule(p, &p->rules[i], i, set->mode, ids, &base);
 				compile_hidpp_rule(&p->rules[i], dev, &base, &c);
+				continue;
+			}
+			if (p->rules[i].nrf_module[0]) {
+				struct hid_rule base;
+
+				compile_rule(p, &p->rules[i], i, set->mode, ids, &base);
+				compile_nrf_rule(&p->rules[i], dev, &base, out->rules,
+						 HID_RULES_MAX_RULES, &c.n);
 				continue;
 			}
 			if (c.n < HID_RULES_MAX_RULES)

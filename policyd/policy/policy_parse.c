@@ -396,7 +396,7 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 {
 	static const char *const keys[] = {
 		"name", "description", "request", "report_type", "report_id",
-		"report_usage_page", "report_usage", "hidpp_feature",
+		"report_usage_page", "report_usage", "hidpp_feature", "nrf_config_option",
 		"payload", "action", "errno", "log", "sender", NULL,
 	};
 	uint32_t requests = 0, rtypes = 1u << RTYPE_ANY;
@@ -458,6 +458,8 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		r = -EINVAL;
 	}
 	if (parse_hidpp_feature(c, path, v, rule) < 0)
+		r = -EINVAL;
+	if (pv_nrf_option(c, path, v, rule) < 0)
 		r = -EINVAL;
 
 	e = required(c, path, v, "action");
