@@ -49,7 +49,7 @@
 /* The compiled rules one "nrf_config_option" rule can take on a device,
  * at most: until the device has told, two that let the daemon's own
  * questions through, one that keeps every other frame from programs, and
- * the rule whole (policy_nrf.c). */
+ * the rule whole (policy_compile.c). */
 #define POLICY_NRF_RULE_COPIES	4
 
 /* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
@@ -162,7 +162,7 @@ struct policy_rule {
 	/* "nrf_config_option": the configuration-channel option (module and
 	 * option name) of an nRF Desktop device whose frames it matches,
 	 * compiled per device with the event ID the device listed
-	 * (policy_nrf.c); nrf_module[0] == 0: not such a rule */
+	 * (policy_compile.c); nrf_module[0] == 0: not such a rule */
 	char nrf_module[NRF_CONFIG_NAME_MAX + 1];
 	char nrf_option[NRF_CONFIG_NAME_MAX + 1];
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
