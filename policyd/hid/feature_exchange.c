@@ -106,11 +106,15 @@ static void *exchange_main(void *arg)
 		pthread_mutex_unlock(&ex->lock);
 
 		rec.error = ask(ex, q, len, rec.answer);
-		/* The event loop's end may be closed: then nobody reads. */
-		(void)send(ex->answers[1], &rec, sizeof(rec), MSG_NOSIGNAL | MSG_DONTWAIT);
 
+		/* Done before the answer can be read: its reader hands the
+		 * next question over at once. */
 		pthread_mutex_lock(&ex->lock);
 		ex->asking = false;
+		pthread_mutex_unlock(&ex->lock);
+		/* The event loop's end may be closed: then nobody reads. */
+		(void)send(ex->answers[1], &rec, sizeof(rec), MSG_NOSIGNAL | MSG_DONTWAIT);
+		pthread_mutex_lock(&ex->lock);
 	}
 	pthread_mutex_unlock(&ex->lock);
 	exchange_put(ex);

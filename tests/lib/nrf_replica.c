@@ -5,6 +5,26 @@
 #include <errno.h>
 #include <string.h>
 
+#include "uhid_dev.h"
+
+const uint8_t nrf_replica_mouse_rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01,		/* Generic Desktop, Mouse, Application */
+	0x09, 0x01, 0xa1, 0x00, 0x85, 0x01,		/* Pointer, Physical; report 1 */
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x08, 0x15, 0x00, 0x25, 0x01,
+	0x75, 0x01, 0x95, 0x08, 0x81, 0x02,		/* 8 buttons */
+	0x05, 0x01, 0x09, 0x38, 0x15, 0x81, 0x25, 0x7f,
+	0x75, 0x08, 0x95, 0x01, 0x81, 0x06,		/* wheel */
+	0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x16, 0x01, 0xf8, 0x26, 0xff, 0x07,
+	0x75, 0x0c, 0x95, 0x02, 0x81, 0x06,		/* X, Y: 12 bits */
+	0xc0,
+	0x85, 0x06, 0x06, 0x00, 0xff, 0x0a, 0x01, 0xff,	/* report 6: vendor 0xFF01 */
+	0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x1d, 0xb1, 0x02,
+	0x85, 0x07, 0x06, 0x00, 0xff, 0x0a, 0x02, 0xff,	/* report 7: vendor 0xFF02 */
+	0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x1d, 0x91, 0x02,
+	0xc0,
+};
+const size_t nrf_replica_mouse_rdesc_size = sizeof(nrf_replica_mouse_rdesc);
+
 static const char *const motion_options[] = { "module_variant", "cpi", "downshift", NULL };
 static const char *const dfu_options[] = { "start", "data", "sync", "reboot", "fwinfo",
 					   "module_variant", "devinfo", NULL };
@@ -123,4 +143,86 @@ void nrf_replica_get(const struct nrf_replica *r, uint8_t *buf, size_t len)
 {
 	memset(buf, 0, len);
 	memcpy(buf, r->answer, len < sizeof(r->answer) ? len : sizeof(r->answer));
+}
+
+void nrf_replica_dev_init(struct nrf_replica_dev *d)
+{
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_lock(&d->lock);
+	nrf_replica_mouse(&d->r);
+	d->silent = false;
+	d->pending_gets = 0;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void nrf_replica_dev_set_silent(struct nrf_replica_dev *d, bool silent)
+{
+	pthread_mutex_lock(&d->lock);
+	d->silent = silent;
+	pthread_mutex_unlock(&d->lock);
+}
+
+unsigned nrf_replica_dev_fetches(struct nrf_replica_dev *d, uint8_t event_id)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&d->lock);
+	n = d->r.fetches[event_id];
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+unsigned nrf_replica_dev_sets(struct nrf_replica_dev *d)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&d->lock);
+	n = d->r.sets;
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+bool nrf_replica_dev_rebooted(struct nrf_replica_dev *d)
+{
+	bool b;
+
+	pthread_mutex_lock(&d->lock);
+	b = d->r.rebooted;
+	pthread_mutex_unlock(&d->lock);
+	return b;
+}
+
+void nrf_replica_on_request(struct uhid_dev *dev, const struct uhid_dev_record *req,
+			    void *userdata)
+{
+	static const uint8_t pending[NRF_CONFIG_REPORT_LEN] = { NRF_CONFIG_REPORT_FEATURE };
+	struct nrf_replica_dev *d = userdata;
+	uint8_t a[NRF_CONFIG_REPORT_LEN];
+	bool question = (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_FEATURE_REPORT &&
+			 req->rnum == NRF_CONFIG_REPORT_FEATURE) ||
+			((req->request == UHID_DEV_OUTPUT ||
+			  (req->request == UHID_DEV_SET_REPORT && req->rtype == UHID_OUTPUT_REPORT)) &&
+			 req->size > 0 && req->data[0] == NRF_CONFIG_REPORT_OUTPUT);
+
+	pthread_mutex_lock(&d->lock);
+	if (question) {
+		uint8_t q[NRF_CONFIG_REPORT_LEN] = { 0 };
+
+		memcpy(q, req->data, req->size < sizeof(q) ? req->size : sizeof(q));
+		q[0] = NRF_CONFIG_REPORT_FEATURE;
+		if (nrf_replica_set(&d->r, q, sizeof(q)) == 0)
+			d->pending_gets = 1;
+		uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, pending, sizeof(pending), 0);
+	} else if (req->request == UHID_DEV_GET_REPORT && req->rnum == NRF_CONFIG_REPORT_FEATURE) {
+		if (d->silent || d->pending_gets) {
+			if (d->pending_gets)
+				d->pending_gets--;
+			uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, pending,
+					       sizeof(pending), 0);
+		} else {
+			nrf_replica_get(&d->r, a, sizeof(a));
+			uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, a, sizeof(a), 0);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
 }

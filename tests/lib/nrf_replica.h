@@ -12,11 +12,20 @@
  */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/nrf_config.h"
+
+/* The report descriptor of nRF Desktop's mouse with the configuration
+ * channel and its output report (sdk-nrf applications/nrf_desktop
+ * src/util/hid_report_desc.c: REPORT_MAP_MOUSE(1), REPORT_MAP_USER_CONFIG(6)
+ * and REPORT_MAP_USER_CONFIG_OUT(7), 29 bytes each after the ID, in the
+ * mouse's application collection). */
+extern const uint8_t nrf_replica_mouse_rdesc[];
+extern const size_t nrf_replica_mouse_rdesc_size;
 
 struct nrf_replica_module {
 	const char *name;
@@ -46,3 +55,34 @@ int nrf_replica_set(struct nrf_replica *r, const uint8_t *frame, size_t len);
 
 /* A GET_REPORT: the last answer, into BUF (LEN bytes). */
 void nrf_replica_get(const struct nrf_replica *r, uint8_t *buf, size_t len);
+
+/*
+ * The same behind a uhid device (tests/lib/uhid_dev.h): pass
+ * nrf_replica_on_request as the device's on_request, a struct
+ * nrf_replica_dev as its userdata. A SET_REPORT of feature 0x06 (or a
+ * write of output report 0x07) is a question; the GET_REPORT right after
+ * it answers "pending" (the header zeroed, as config_channel_transport.c's
+ * fill_response_pending() does while the module works), the next one the
+ * answer. While SILENT, every GET_REPORT answers "pending" (a device whose
+ * modules do not answer).
+ */
+struct uhid_dev;
+struct uhid_dev_record;
+
+struct nrf_replica_dev {
+	pthread_mutex_t lock;
+	struct nrf_replica r;
+	bool silent;
+	unsigned pending_gets;	/* GET_REPORTs still to answer "pending" */
+};
+
+/* A mouse (nrf_replica_mouse()), answering. */
+void nrf_replica_dev_init(struct nrf_replica_dev *d);
+void nrf_replica_dev_set_silent(struct nrf_replica_dev *d, bool silent);
+/* The FETCHes of EVENT_ID that reached it. */
+unsigned nrf_replica_dev_fetches(struct nrf_replica_dev *d, uint8_t event_id);
+/* The SETs (configuration writes) that reached it. */
+unsigned nrf_replica_dev_sets(struct nrf_replica_dev *d);
+bool nrf_replica_dev_rebooted(struct nrf_replica_dev *d);
+void nrf_replica_on_request(struct uhid_dev *dev, const struct uhid_dev_record *req,
+			    void *userdata);

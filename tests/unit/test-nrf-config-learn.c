@@ -13,9 +13,13 @@
  * status, or repeat a module's name, are not taken; a late answer is not.
  */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "hid/feature_exchange.h"
 #include "hid/nrf_config_learn.h"
 #include "nrf_replica.h"
 
@@ -293,7 +297,36 @@ static void a_failed_round_forgets_what_was_told(void)
 	CHECK(!s.l.table.told && s.changed, "a failed round kept the old answers");
 }
 
+/* The exchange thread: once its answer can be read, the next question is
+ * taken (a learner reads an answer and asks the next question at once; a
+ * refusal then would cost the round its deadline). The node here is a
+ * socket: each ioctl fails at once, and the failure is the answer. */
+static void the_next_question_is_taken_as_soon_as_the_answer_is_read(void)
+{
+	struct feature_exchange *ex;
+	uint8_t q[NRF_CONFIG_REPORT_LEN] = { 0x06 }, a[NRF_CONFIG_REPORT_LEN];
+	uint32_t seq, got;
+	int sv[2];
+
+	CHECK_OK(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv));
+	CHECK_OK(feature_exchange_start(sv[0], NULL, &ex));
+	for (int i = 0; i < 2000; i++) {
+		struct pollfd p = { .fd = feature_exchange_fd(ex), .events = POLLIN };
+		int r;
+
+		CHECK_EQ(feature_exchange_send(ex, q, sizeof(q), &seq), 0);
+		CHECK_EQ(poll(&p, 1, 5000), 1);
+		r = feature_exchange_receive(ex, a, sizeof(a), &got);
+		CHECK_EQ(got, seq);
+		CHECK_EQ(r, -ENOTTY);
+	}
+	feature_exchange_stop(ex);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static const struct test_case tests[] = {
+	{ "the_next_question_is_taken_as_soon_as_the_answer_is_read", the_next_question_is_taken_as_soon_as_the_answer_is_read },
 	{ "dfu_reboot_is_learned_from_the_listing", dfu_reboot_is_learned_from_the_listing },
 	{ "a_listing_left_halfway_is_read_from_its_end", a_listing_left_halfway_is_read_from_its_end },
 	{ "fwupd_listing_the_same_module_meanwhile_fails_the_round", fwupd_listing_the_same_module_meanwhile_fails_the_round },
