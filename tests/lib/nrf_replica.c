@@ -152,6 +152,7 @@ void nrf_replica_dev_init(struct nrf_replica_dev *d)
 	nrf_replica_mouse(&d->r);
 	d->silent = false;
 	d->pending_gets = 0;
+	d->answer_due = false;
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -210,8 +211,10 @@ void nrf_replica_on_request(struct uhid_dev *dev, const struct uhid_dev_record *
 
 		memcpy(q, req->data, req->size < sizeof(q) ? req->size : sizeof(q));
 		q[0] = NRF_CONFIG_REPORT_FEATURE;
-		if (nrf_replica_set(&d->r, q, sizeof(q)) == 0)
+		if (nrf_replica_set(&d->r, q, sizeof(q)) == 0) {
 			d->pending_gets = 1;
+			d->answer_due = true;
+		}
 		uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, pending, sizeof(pending), 0);
 	} else if (req->request == UHID_DEV_GET_REPORT && req->rnum == NRF_CONFIG_REPORT_FEATURE) {
 		if (d->silent || d->pending_gets) {
@@ -219,10 +222,13 @@ void nrf_replica_on_request(struct uhid_dev *dev, const struct uhid_dev_record *
 				d->pending_gets--;
 			uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, pending,
 					       sizeof(pending), 0);
-		} else {
+		} else if (d->answer_due) {
+			d->answer_due = false;
 			nrf_replica_get(&d->r, a, sizeof(a));
 			uhid_dev_set_get_reply(dev, NRF_CONFIG_REPORT_FEATURE, a, sizeof(a), 0);
 		}
+		/* else the reply set last stays: the answer read again, or
+		 * the one a test set */
 	}
 	pthread_mutex_unlock(&d->lock);
 }

@@ -63,8 +63,8 @@ void nrf_replica_get(const struct nrf_replica *r, uint8_t *buf, size_t len);
  * write of output report 0x07) is a question; the GET_REPORT right after
  * it answers "pending" (the header zeroed, as config_channel_transport.c's
  * fill_response_pending() does while the module works), the next one the
- * answer. While SILENT, every GET_REPORT answers "pending" (a device whose
- * modules do not answer).
+ * answer, and the ones after read it again. While SILENT, every GET_REPORT
+ * answers "pending" (a device whose modules do not answer).
  */
 struct uhid_dev;
 struct uhid_dev_record;
@@ -74,6 +74,7 @@ struct nrf_replica_dev {
 	struct nrf_replica r;
 	bool silent;
 	unsigned pending_gets;	/* GET_REPORTs still to answer "pending" */
+	bool answer_due;	/* the next GET_REPORT reads the answer */
 };
 
 /* A mouse (nrf_replica_mouse()), answering. */
