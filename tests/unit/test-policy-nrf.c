@@ -313,7 +313,41 @@ static void mistakes_are_reported_at_their_place(void)
 	free(dir);
 }
 
+static void explain_names_the_listed_option_or_says_nothing_is_listed(void)
+{
+	struct policy *p = load_clean(reboot_deny);
+	struct policy_device dev = MOUSE;
+	struct nrf_config_table t;
+	struct policy_verdict v;
+	const uint8_t reboot[] = { 0x06, 0x00, 0x14, 0x07, 0x00 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_SET_FEATURE,
+		 .report_id = 0x06, .data = reboot, .len = sizeof(reboot) }, NULL, f, &v), 1);
+	fclose(f);
+	/* the guard's copy depends on the sender's origin */
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK(strstr(text, "nRF Desktop configuration modules the device listed: none yet"), "%s", text);
+	free(text);
+
+	mouse_table(&t);
+	dev.nrf = &t;
+	f = open_memstream(&text, &len);
+	CHECK_EQ(policy_explain(p, &dev, &(struct policy_request){ .kind = HID_RULE_KIND_SET_FEATURE,
+		 .report_id = 0x06, .data = reboot, .len = sizeof(reboot) }, NULL, f, &v), 0);
+	fclose(f);
+	CHECK_EQ(v.action, HID_RULE_DENY);
+	CHECK(strstr(text, "listed: motion (module 0, 0 options), dfu (module 1, 5 options), info (module 2, 0 options)"), "%s", text);
+	CHECK(strstr(text, "configuration frame: recipient 0x00, event ID 0x14: dfu/reboot"), "%s", text);
+	free(text);
+	policy_free(p);
+}
+
 static const struct test_case tests[] = {
+	{ "explain_names_the_listed_option_or_says_nothing_is_listed", explain_names_the_listed_option_or_says_nothing_is_listed },
 	{ "only_the_listed_options_event_id_is_refused", only_the_listed_options_event_id_is_refused },
 	{ "before_the_device_has_told_the_channel_is_the_daemons", before_the_device_has_told_the_channel_is_the_daemons },
 	{ "without_the_daemons_executable_nobody_asks", without_the_daemons_executable_nobody_asks },
