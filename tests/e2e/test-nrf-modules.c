@@ -10,7 +10,8 @@
  * other configuration frame from a user is refused, and none reaches the
  * device; once it has, a user's dfu/fwinfo and dfu/sync reads pass and
  * reach it, and the reboot FETCH is refused on the feature and the output
- * report and never reaches it; the daemon says what the device listed.
+ * report and never reaches it; the daemon says what the device listed; a
+ * device bound again (its modules now in another order) is asked anew.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #define SYNC		0x13
 #define FWINFO		0x15
 #define LISTED		"configuration-channel modules it listed: motion (3 options), dfu (7 options), ble_bond (2 options)"
+#define LISTED_REORDERED "configuration-channel modules it listed: motion (3 options), ble_bond (2 options), dfu (7 options)"
 
 static enum test_dev_backend backend;
 static struct nrf_replica_dev mouse;
@@ -90,12 +92,12 @@ static int user_sends(int fd, bool output, uint8_t event_id, uint8_t status)
 	return WEXITSTATUS(st);
 }
 
-static void wait_listed(struct policyd_case *c)
+static void wait_listed(struct policyd_case *c, const char *listed)
 {
 	char text[8192];
 	ssize_t n;
 
-	if (policyd_said(&c->run, LISTED, 10000 * test_slow_factor()))
+	if (policyd_said(&c->run, listed, 10000 * test_slow_factor()))
 		return;
 	n = read_file(c->run.stderr_log, text, sizeof(text) - 1);
 	text[n > 0 ? n : 0] = '\0';
@@ -108,7 +110,7 @@ static void a_users_fwinfo_read_passes_and_the_reboot_never_reaches_the_device(v
 	struct policyd_case c;
 
 	start_mouse(&c, false);
-	wait_listed(&c);
+	wait_listed(&c, LISTED);
 	/* fwupd-style reads, from a user: they reach the device */
 	CHECK_EQ(user_sends(c.fd, false, FWINFO, FETCH), 0);
 	CHECK_EQ(user_sends(c.fd, false, SYNC, FETCH), 0);
@@ -161,7 +163,7 @@ static void before_the_device_has_listed_its_modules_every_fetch_is_refused(void
 	      "a user's listing FETCH reached the device");
 	/* the device answers now: asked again after the backoff, listed */
 	nrf_replica_dev_set_silent(&mouse, false);
-	wait_listed(&c);
+	wait_listed(&c, LISTED);
 	CHECK_EQ(user_sends(c.fd, false, FWINFO, FETCH), 0);
 	CHECK_EQ(user_sends(c.fd, false, REBOOT, FETCH), EPERM);
 	CHECK_EQ(nrf_replica_dev_fetches(&mouse, FWINFO), 1u);
@@ -169,7 +171,35 @@ static void before_the_device_has_listed_its_modules_every_fetch_is_refused(void
 	policyd_case_end(&c);
 }
 
+/* A device bound again may run other firmware (after an update, its
+ * modules linked in another order): its modules are asked anew, and the
+ * reboot is refused at its new event ID. */
+static void a_device_bound_again_is_asked_anew(void)
+{
+	struct policyd_case c;
+
+	start_mouse(&c, false);
+	wait_listed(&c, LISTED);
+	CHECK_EQ(user_sends(c.fd, false, REBOOT, FETCH), EPERM);
+
+	nrf_replica_dev_reorder(&mouse);
+	close(c.fd);
+	CHECK_OK(uhid_dev_unbind(&c.dev, "hid-generic"));
+	CHECK_OK(uhid_dev_bind(&c.dev, "hid-generic", 5000 * test_slow_factor()));
+	c.fd = uhid_dev_open_hidraw(&c.dev, 0);
+	CHECK(c.fd >= 0, "the hidraw node is not back after bind");
+	wait_listed(&c, LISTED_REORDERED);
+	/* dfu is module 2 now: its reboot 0x24, its fwinfo 0x25 */
+	CHECK_EQ(user_sends(c.fd, false, 0x24, FETCH), EPERM);
+	CHECK_EQ(user_sends(c.fd, false, 0x25, FETCH), 0);
+	CHECK_EQ(nrf_replica_dev_fetches(&mouse, 0x25), 1u);
+	CHECK_EQ(nrf_replica_dev_fetches(&mouse, 0x24), 0u);
+	CHECK(!nrf_replica_dev_rebooted(&mouse), "the reboot reached the device");
+	policyd_case_end(&c);
+}
+
 static const struct test_case tests[] = {
+	{ "a_device_bound_again_is_asked_anew", a_device_bound_again_is_asked_anew, 180 },
 	{ "a_users_fwinfo_read_passes_and_the_reboot_never_reaches_the_device",
 	  a_users_fwinfo_read_passes_and_the_reboot_never_reaches_the_device, 120 },
 	{ "before_the_device_has_listed_its_modules_every_fetch_is_refused",

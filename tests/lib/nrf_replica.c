@@ -36,9 +36,20 @@ static const struct nrf_replica_module mouse_modules[] = {
 	{ "ble_bond", ble_bond_options },
 };
 
+static const struct nrf_replica_module reordered_modules[] = {
+	{ "motion", motion_options },
+	{ "ble_bond", ble_bond_options },
+	{ "dfu", dfu_options },
+};
+
 void nrf_replica_mouse(struct nrf_replica *r)
 {
 	*r = (struct nrf_replica){ .modules = mouse_modules, .n_modules = 3 };
+}
+
+void nrf_replica_mouse_reordered(struct nrf_replica *r)
+{
+	*r = (struct nrf_replica){ .modules = reordered_modules, .n_modules = 3 };
 }
 
 static void answer(struct nrf_replica *r, const uint8_t *q, uint8_t status, const void *data,
@@ -160,6 +171,15 @@ void nrf_replica_dev_set_silent(struct nrf_replica_dev *d, bool silent)
 {
 	pthread_mutex_lock(&d->lock);
 	d->silent = silent;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void nrf_replica_dev_reorder(struct nrf_replica_dev *d)
+{
+	pthread_mutex_lock(&d->lock);
+	nrf_replica_mouse_reordered(&d->r);
+	d->pending_gets = 0;
+	d->answer_due = false;
 	pthread_mutex_unlock(&d->lock);
 }
 

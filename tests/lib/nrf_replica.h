@@ -49,6 +49,10 @@ struct nrf_replica {
  * event ID 0x14 there. */
 void nrf_replica_mouse(struct nrf_replica *r);
 
+/* The mouse after a firmware update that links its modules in another
+ * order: motion, ble_bond, dfu (dfu/reboot is event ID 0x24 there). */
+void nrf_replica_mouse_reordered(struct nrf_replica *r);
+
 /* A SET_REPORT of FRAME (LEN bytes, the report ID first). Returns 0 or
  * -EINVAL (a frame the firmware does not parse). */
 int nrf_replica_set(struct nrf_replica *r, const uint8_t *frame, size_t len);
@@ -80,6 +84,8 @@ struct nrf_replica_dev {
 /* A mouse (nrf_replica_mouse()), answering. */
 void nrf_replica_dev_init(struct nrf_replica_dev *d);
 void nrf_replica_dev_set_silent(struct nrf_replica_dev *d, bool silent);
+/* Run another firmware: its modules in the order of nrf_replica_mouse_reordered(). */
+void nrf_replica_dev_reorder(struct nrf_replica_dev *d);
 /* The FETCHes of EVENT_ID that reached it. */
 unsigned nrf_replica_dev_fetches(struct nrf_replica_dev *d, uint8_t event_id);
 /* The SETs (configuration writes) that reached it. */
