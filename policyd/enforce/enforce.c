@@ -487,6 +487,13 @@ static void device_listed(struct enforcer *en, uint32_t hid_id)
 
 	if (!m || !t)
 		return;
+	/* Said once in force: the tests, and an administrator reading the
+	 * log, take the line for the rules that follow from it. */
+	if (enforce_apply(en, &m->info) < 0) {
+		say(LOG_ERR, "%s (%s): the configuration-channel modules it listed are not in force: its rules cannot be stored",
+		    m->info.sysname, m->info.name);
+		return;
+	}
 	if (t->told) {
 		nrf_modules_describe(t, listed, sizeof(listed));
 		say(LOG_INFO, "%s (%s): configuration-channel modules it listed: %s",
@@ -495,9 +502,6 @@ static void device_listed(struct enforcer *en, uint32_t hid_id)
 		say(LOG_INFO, "%s (%s): its configuration-channel modules are not known: every option's rule applies whole until it lists them",
 		    m->info.sysname, m->info.name);
 	}
-	if (enforce_apply(en, &m->info) < 0)
-		say(LOG_ERR, "%s (%s): the configuration-channel modules it listed are not in force: its rules cannot be stored",
-		    m->info.sysname, m->info.name);
 }
 
 bool enforce_nrf_modules_ready(struct enforcer *en, int fd)

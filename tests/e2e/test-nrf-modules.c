@@ -92,6 +92,19 @@ static int user_sends(int fd, bool output, uint8_t event_id, uint8_t status)
 	return WEXITSTATUS(st);
 }
 
+/* Until TIMEOUT_MS: the FETCHes of EVENT_ID that reached the device are
+ * N (a request is recorded before the replica takes it). */
+static unsigned wait_fetches(uint8_t event_id, unsigned n, int timeout_ms)
+{
+	unsigned got = nrf_replica_dev_fetches(&mouse, event_id);
+
+	for (int waited = 0; got < n && waited < timeout_ms; waited += 10) {
+		usleep(10000);
+		got = nrf_replica_dev_fetches(&mouse, event_id);
+	}
+	return got;
+}
+
 static void wait_listed(struct policyd_case *c, const char *listed)
 {
 	char text[8192];
@@ -115,8 +128,8 @@ static void a_users_fwinfo_read_passes_and_the_reboot_never_reaches_the_device(v
 	CHECK_EQ(user_sends(c.fd, false, FWINFO, FETCH), 0);
 	CHECK_EQ(user_sends(c.fd, false, SYNC, FETCH), 0);
 	CHECK_EQ(user_sends(c.fd, false, 0x10, FETCH), 0);	/* the dfu module's listing */
-	CHECK_EQ(nrf_replica_dev_fetches(&mouse, FWINFO), 1u);
-	CHECK_EQ(nrf_replica_dev_fetches(&mouse, SYNC), 1u);
+	CHECK_EQ(wait_fetches(FWINFO, 1, 2000), 1u);
+	CHECK_EQ(wait_fetches(SYNC, 1, 2000), 1u);
 	/* the reboot: refused on both reports, never at the device */
 	CHECK_EQ(user_sends(c.fd, false, REBOOT, FETCH), EPERM);
 	CHECK_EQ(user_sends(c.fd, true, REBOOT, FETCH), EPERM);
@@ -131,7 +144,7 @@ static void a_users_fwinfo_read_passes_and_the_reboot_never_reaches_the_device(v
 	CHECK_EQ(user_sends(c.fd, true, FWINFO, FETCH), 0);
 	CHECK_OK(uhid_dev_wait_count(&c.dev, UHID_DEV_OUTPUT, 0x07, 1, 2000) == 0 ||
 		 uhid_dev_wait_count(&c.dev, UHID_DEV_SET_REPORT, 0x07, 1, 2000) == 0 ? 0 : -ETIMEDOUT);
-	CHECK_EQ(nrf_replica_dev_fetches(&mouse, FWINFO), 2u);
+	CHECK_EQ(wait_fetches(FWINFO, 2, 2000), 2u);
 	CHECK_EQ(nrf_replica_dev_fetches(&mouse, REBOOT), 0u);
 	CHECK(!nrf_replica_dev_rebooted(&mouse), "the reboot reached the device");
 	/* SETs stay fwupd's */
@@ -166,7 +179,7 @@ static void before_the_device_has_listed_its_modules_every_fetch_is_refused(void
 	wait_listed(&c, LISTED);
 	CHECK_EQ(user_sends(c.fd, false, FWINFO, FETCH), 0);
 	CHECK_EQ(user_sends(c.fd, false, REBOOT, FETCH), EPERM);
-	CHECK_EQ(nrf_replica_dev_fetches(&mouse, FWINFO), 1u);
+	CHECK_EQ(wait_fetches(FWINFO, 1, 2000), 1u);
 	CHECK_EQ(nrf_replica_dev_fetches(&mouse, REBOOT), 0u);
 	policyd_case_end(&c);
 }
@@ -192,7 +205,7 @@ static void a_device_bound_again_is_asked_anew(void)
 	/* dfu is module 2 now: its reboot 0x24, its fwinfo 0x25 */
 	CHECK_EQ(user_sends(c.fd, false, 0x24, FETCH), EPERM);
 	CHECK_EQ(user_sends(c.fd, false, 0x25, FETCH), 0);
-	CHECK_EQ(nrf_replica_dev_fetches(&mouse, 0x25), 1u);
+	CHECK_EQ(wait_fetches(0x25, 1, 2000), 1u);
 	CHECK_EQ(nrf_replica_dev_fetches(&mouse, 0x24), 0u);
 	CHECK(!nrf_replica_dev_rebooted(&mouse), "the reboot reached the device");
 	policyd_case_end(&c);
