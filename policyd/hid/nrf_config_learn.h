@@ -38,9 +38,11 @@
  * length, twice running): then an item is missing from both and the
  * options after it are numbered one too low. A failed round leaves the
  * device unknown (every FETCH and SET refused to users, as before this
- * learner) and is asked again after NRF_LEARN_RETRY_MS, doubling to
+ * learner, and every other frame of the channel with them) and is asked
+ * again after NRF_LEARN_RETRY_MS, doubling to
  * NRF_LEARN_RETRY_MAX_MS. (fwupd's own listing is as wrong then: the
- * interleaving costs both, and only fwupd.service can cause it.)
+ * interleaving costs both, and only fwupd.service can cause it;
+ * doc/security.md section 9.)
  *
  * Facts, not guesses. A round: GET_MAX_MOD_ID (status SUCCESS, event ID 0,
  * data byte 0 at most 15), then for each module 0..max: FETCH option 0
