@@ -123,6 +123,7 @@ void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,
 	state_policy_device(info, pdev);
 	pdev->hidpp = feature_indexes_of(&en->features, info->hid_id);
 	pdev->learner_exe = en->self_exe_known ? &en->self_exe : NULL;
+	pdev->nrf = nrf_modules_of(&en->nrf, info->hid_id);
 }
 
 /* Rules naming HID++ features are compiled with the indexes the device
@@ -177,6 +178,11 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 	r = policy_compile(policy, &pdev, rules, &diag);
 	if (!info->receiver_id)
 		follow_feature_indexes(en, policy, &pdev, info, r == 0 ? rules : NULL);
+	/* Rules naming an nRF Desktop option: the device is asked for its
+	 * modules once these rules, which keep its channel the daemon's
+	 * until it has told, are in force (the next tick). */
+	nrf_modules_follow(&en->nrf, info, r == 0 ? rules : NULL,
+			   r != -ENOENT && policy_names_nrf_options(policy, &pdev), boottime_ms());
 	if (r == -ENOENT) {
 		free(m->policy_rules);
 		m->policy_rules = NULL;
@@ -349,6 +355,7 @@ void enforce_unbound(struct enforcer *en, const char *sysname)
 	 * bind, and the one it has is taken off now. */
 	m->info.bound = false;
 	feature_indexes_unbound(&en->features, m->info.hid_id);
+	nrf_modules_forget(&en->nrf, m->info.hid_id);
 	info = m->info;
 	apply_policy(en, en->state->policy, &info);
 }
@@ -366,6 +373,7 @@ void enforce_removed(struct enforcer *en, const char *sysname)
 	decisions_withdraw(en->runtime_dir, sysname);
 	allows_end_device(en, info.hid_id, "device removed");
 	feature_indexes_forget(&en->features, info.hid_id);
+	nrf_modules_forget(&en->nrf, info.hid_id);
 	if (m) {
 		if (m->protected)
 			say(LOG_INFO, "%s (%s): removed", m->info.sysname,
@@ -468,4 +476,51 @@ void enforce_feature_indexes_tick(struct enforcer *en)
 
 	for (size_t i = 0; i < n && i < ELEMENTSOF(changed); i++)
 		feature_indexes_changed(en, changed[i]);
+}
+
+/* What an nRF Desktop device listed, in force. */
+static void device_listed(struct enforcer *en, uint32_t hid_id)
+{
+	const struct nrf_config_table *t = nrf_modules_of(&en->nrf, hid_id);
+	struct managed_device *m = state_find_device(en->state, hid_id);
+	char listed[1024];	/* 16 modules of 16 bytes and their counts */
+
+	if (!m || !t)
+		return;
+	/* Said once in force: the tests, and an administrator reading the
+	 * log, take the line for the rules that follow from it. */
+	if (enforce_apply(en, &m->info) < 0) {
+		say(LOG_ERR, "%s (%s): the configuration-channel modules it listed are not in force: its rules cannot be stored",
+		    m->info.sysname, m->info.name);
+		return;
+	}
+	if (t->told) {
+		nrf_modules_describe(t, listed, sizeof(listed));
+		say(LOG_INFO, "%s (%s): configuration-channel modules it listed: %s",
+		    m->info.sysname, m->info.name, listed);
+	} else {
+		say(LOG_INFO, "%s (%s): its configuration-channel modules are not known: every option's rule applies whole until it lists them",
+		    m->info.sysname, m->info.name);
+	}
+}
+
+bool enforce_nrf_modules_ready(struct enforcer *en, int fd)
+{
+	uint32_t hid_id;
+	int r = nrf_modules_ready(&en->nrf, fd, boottime_ms(), &hid_id);
+
+	if (r == -ENOENT)
+		return false;
+	if (r > 0)
+		device_listed(en, hid_id);
+	return true;
+}
+
+void enforce_nrf_modules_tick(struct enforcer *en)
+{
+	uint32_t changed[16];
+	size_t n = nrf_modules_tick(&en->nrf, boottime_ms(), changed, ELEMENTSOF(changed));
+
+	for (size_t i = 0; i < n; i++)
+		device_listed(en, changed[i]);
 }

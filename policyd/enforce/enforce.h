@@ -13,6 +13,7 @@
 #include "audit/audit.h"
 #include "feature_indexes.h"
 #include "loader.h"
+#include "nrf_modules.h"
 #include "state/state.h"
 #include "unit_watch.h"
 
@@ -28,6 +29,7 @@ struct enforcer {
 	const char *sysfs_devices;	/* HID_SYSFS_DEVICES */
 	int timer_fd;			/* temporary allows' expiry (-1: none) */
 	struct feature_indexes features;	/* HID++ feature indexes devices told */
+	struct nrf_modules nrf;		/* nRF Desktop modules devices listed */
 	/* The daemon's own executable, whose HID++ questions alone pass
 	 * (policy_device.learner_exe); not known: nobody's. */
 	bool self_exe_known;
@@ -79,6 +81,15 @@ bool enforce_feature_indexes_ready(struct enforcer *en, int fd);
 /* Questions that went unanswered in time: go on, and put what changed in
  * force. Due at feature_indexes_due(&en->features). */
 void enforce_feature_indexes_tick(struct enforcer *en);
+
+/* FD is readable: if it is where a device's configuration-channel answers
+ * come, take them and put what changed in force. Returns false when FD is
+ * not such a descriptor. */
+bool enforce_nrf_modules_ready(struct enforcer *en, int fd);
+
+/* Rounds due and answers late: go on, and put what changed in force. Due
+ * at nrf_modules_due(&en->nrf). */
+void enforce_nrf_modules_tick(struct enforcer *en);
 
 /* End temporary allow E (its audit record: allows_end) and put its
  * device's rules in force without it. */

@@ -26,6 +26,7 @@
 #include "bpf/hid_rules.h"
 #include "common/hid_report.h"
 #include "common/hidpp.h"
+#include "common/nrf_config.h"
 #include "diag.h"
 
 #define POLICY_FORMAT_VERSION	1
@@ -41,6 +42,15 @@
  * three for the device indexes that are none, and two that keep IRoot
  * questions with software ID 0 to root (policy_compile.c). */
 #define POLICY_HIDPP_RULE_COPIES(n_features) (HIDPP_DEVICE_SLOTS * (size_t)(n_features) + 5)
+/* Payload conditions of a rule naming an nRF Desktop configuration option:
+ * its compiled copies add two, the recipient (byte 1) and the event ID
+ * (byte 2). */
+#define POLICY_NRF_RULE_CONDS	(HID_RULES_MAX_CONDS - 2)
+/* The compiled rules one "nrf_config_option" rule can take on a device,
+ * at most: until the device has told, two that let the daemon's own
+ * questions through, one that keeps every other frame from programs, and
+ * the rule whole (policy_compile.c). */
+#define POLICY_NRF_RULE_COPIES	4
 
 /* Vendor defaults, then the administrator's files (meson sets the first from datadir). */
 #ifndef POLICY_VENDOR_DIR
@@ -91,6 +101,10 @@ struct policy_device {
 	 * own executable): the one whose HID++ 2.0 questions with software
 	 * ID 0 pass a rule naming features; NULL: nobody's. */
 	const struct hid_rule_exe *learner_exe;
+	/* The configuration-channel modules an nRF Desktop device listed to
+	 * the daemon, which a rule's "nrf_config_option" is compiled with;
+	 * NULL or not told: unknown (common/nrf_config.h). */
+	const struct nrf_config_table *nrf;
 };
 
 /* A usage to match: (page << 16 | usage) & mask == value. */
@@ -145,6 +159,12 @@ struct policy_rule {
 	 * (policy_compile()); 0: not such a rule */
 	uint16_t hidpp_features[HIDPP_RULE_FEATURES_MAX];
 	uint8_t n_hidpp_features;
+	/* "nrf_config_option": the configuration-channel option (module and
+	 * option name) of an nRF Desktop device whose frames it matches,
+	 * compiled per device with the event ID the device listed
+	 * (policy_compile.c); nrf_module[0] == 0: not such a rule */
+	char nrf_module[NRF_CONFIG_NAME_MAX + 1];
+	char nrf_option[NRF_CONFIG_NAME_MAX + 1];
 	uint8_t action;		/* HID_RULE_ALLOW or HID_RULE_DENY */
 	uint16_t err;		/* errno of a deny */
 	bool log;		/* log allows too */
@@ -306,6 +326,13 @@ bool policy_waits_for_descriptor(const struct policy *p, const struct policy_dev
  */
 size_t policy_hidpp_features(const struct policy *p, const struct policy_device *dev,
 			     uint16_t *features, size_t max);
+
+/*
+ * Do rules of the rule sets matching DEV name an nRF Desktop configuration
+ * option ("nrf_config_option")? Then the daemon asks the device for its
+ * modules before it compiles DEV's rules with them.
+ */
+bool policy_names_nrf_options(const struct policy *p, const struct policy_device *dev);
 
 /*
  * Compile the effective rules of DEV: rules of every matching rule set, in

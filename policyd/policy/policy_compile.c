@@ -225,8 +225,105 @@ static void compile_hidpp_rule(const struct policy_rule *pr, const struct policy
 	}
 }
 
+bool nrf_options_cover(const struct policy_rule *a, const struct policy_rule *b)
+{
+	if (!a->nrf_module[0])
+		return true;
+	return b->nrf_module[0] && !strcmp(a->nrf_module, b->nrf_module) &&
+	       !strcmp(a->nrf_option, b->nrf_option);
+}
+
+bool policy_names_nrf_options(const struct policy *p, const struct policy_device *dev)
+{
+	for (size_t s = 0; s < p->n_sets; s++) {
+		const struct policy_ruleset *set = &p->sets[s];
+
+		if (!policy_ruleset_matches(set, dev))
+			continue;
+		for (size_t i = set->first_rule; i < set->first_rule + set->n_rules; i++)
+			if (p->rules[i].nrf_module[0])
+				return true;
+	}
+	return false;
+}
+
+/* A copy of BASE that lets the daemon's executable, run by root, send
+ * the frame whose status is STATUS to the device itself. */
+static void daemon_question(const struct hid_rule *base, const struct hid_rule_exe *self,
+			    uint8_t status, struct copies *c)
+{
+	struct hid_rule *hr = next_copy(c, base);
+
+	if (!hr)
+		return;
+	memset(&hr->sender, 0, sizeof(hr->sender));
+	hr->action = HID_RULE_ALLOW;
+	hr->err = 0;
+	hr->sender.fields = HID_SENDER_F_USER | HID_SENDER_F_EXECUTABLE;
+	hr->sender.n_uids = 1;	/* uid 0 */
+	hr->sender.n_exes = 1;
+	hr->sender.exes[0] = *self;
+	hr->n_conds = 0;
+	add_cond(hr, NRF_CONFIG_OFFSET_RECIPIENT, NRF_CONFIG_RECIPIENT_SELF, 0xff, 0);
+	add_cond(hr, NRF_CONFIG_OFFSET_STATUS, status, 0xff, 0);
+	if (status == NRF_CONFIG_STATUS_FETCH)
+		add_cond(hr, NRF_CONFIG_OFFSET_EVENT, 0x00, 0x0f, 0);	/* option 0: the listing */
+}
+
+/*
+ * A rule naming an option, on DEV:
+ *  - until the device has told (no table, or a round not complete): a
+ *    deny applies whole, and the channel is the daemon's: its own
+ *    questions (GET_MAX_MOD_ID and the listing's FETCH of option 0, to the
+ *    device itself) pass from its executable run by root, and every other
+ *    frame on the rule's reports is refused to programs, whatever its
+ *    status, so that none can put an answer or move a listing's cursor
+ *    between the daemon's questions (hid/nrf_config_learn.h). The senders
+ *    that rules before this one allow (fwupd.service) still pass. An
+ *    allow applies to nothing: the option cannot be told from the others.
+ *  - once it has: the copy [byte 1 == 0] [byte 2 == the option's event
+ *    ID], none when the device listed no such option; a deny applies whole
+ *    to a peer behind a dongle ([byte 1 != 0]), whose modules are not
+ *    asked.
+ */
+static void compile_nrf_rule(const struct policy_rule *pr, const struct policy_device *dev,
+			     const struct hid_rule *base, struct copies *c)
+{
+	const struct nrf_config_table *t = dev->nrf;
+	struct hid_rule *hr;
+	uint8_t event_id;
+
+	if (!t || !t->told) {
+		if (base->action != HID_RULE_DENY)
+			return;
+		if (dev->learner_exe) {
+			daemon_question(base, dev->learner_exe, NRF_CONFIG_STATUS_GET_MAX_MOD_ID, c);
+			daemon_question(base, dev->learner_exe, NRF_CONFIG_STATUS_FETCH, c);
+		}
+		if ((hr = next_copy(c, base))) {
+			memset(&hr->sender, 0, sizeof(hr->sender));
+			hr->sender.fields = HID_SENDER_F_ORIGIN;
+			hr->sender.origin = HID_SENDER_ORIGIN_USER;
+			hr->n_conds = 0;
+		}
+		next_copy(c, base);
+		return;
+	}
+	if (base->action == HID_RULE_DENY && (hr = next_copy(c, base)))
+		add_cond(hr, NRF_CONFIG_OFFSET_RECIPIENT, NRF_CONFIG_RECIPIENT_SELF, 0xff,
+			 HID_RULE_COND_F_NOT);
+	if (!nrf_config_find(t, pr->nrf_module, pr->nrf_option, &event_id))
+		return;
+	if ((hr = next_copy(c, base))) {
+		add_cond(hr, NRF_CONFIG_OFFSET_RECIPIENT, NRF_CONFIG_RECIPIENT_SELF, 0xff, 0);
+		add_cond(hr, NRF_CONFIG_OFFSET_EVENT, event_id, 0xff, 0);
+	}
+}
+
 size_t policy_rule_copies(const struct policy_rule *r)
 {
+	if (r->nrf_module[0])
+		return POLICY_NRF_RULE_COPIES;
 	return r->n_hidpp_features ? POLICY_HIDPP_RULE_COPIES(r->n_hidpp_features) : 1;
 }
 
@@ -317,6 +414,13 @@ int policy_compile(const struct policy *p, const struct policy_device *dev,
 
 				compile_rule(p, &p->rules[i], i, set->mode, ids, &base);
 				compile_hidpp_rule(&p->rules[i], dev, &base, &c);
+				continue;
+			}
+			if (p->rules[i].nrf_module[0]) {
+				struct hid_rule base;
+
+				compile_rule(p, &p->rules[i], i, set->mode, ids, &base);
+				compile_nrf_rule(&p->rules[i], dev, &base, &c);
 				continue;
 			}
 			if (c.n < HID_RULES_MAX_RULES)

@@ -415,6 +415,51 @@ static void print_hidpp(const struct policy *p, const struct policy_device *dev,
 		fprintf(f, ": no feature the rules name is there\n");
 }
 
+/*
+ * What DEV listed of its nRF Desktop configuration modules, where its
+ * rules name an option, and what that makes of a configuration frame: the
+ * option at its event ID, or that the device has not listed them (then a
+ * deny naming an option takes every frame but the daemon's).
+ */
+static void print_nrf(const struct policy *p, const struct policy_device *dev,
+		      const struct policy_request *req, FILE *f)
+{
+	const struct nrf_config_table *t = dev->nrf;
+	uint8_t event, module, option;
+
+	if (!policy_names_nrf_options(p, dev))
+		return;
+	fprintf(f, "  nRF Desktop configuration modules the device listed:");
+	if (!t || !t->told)
+		fprintf(f, " none yet: a deny naming an option takes every configuration frame but the daemon's questions, from every sender rules before it do not allow\n");
+	else
+		for (uint8_t m = 0; m < t->n_modules && m < NRF_CONFIG_MODULES_MAX; m++)
+			fprintf(f, "%s%s (module %u, %u option%s)", m ? ", " : " ",
+				t->modules[m].name, m, t->modules[m].n_options,
+				t->modules[m].n_options == 1 ? "" : "s");
+	if (t && t->told)
+		fprintf(f, "\n");
+	if ((req->report_id != NRF_CONFIG_REPORT_FEATURE &&
+	     req->report_id != NRF_CONFIG_REPORT_OUTPUT) || req->len <= NRF_CONFIG_OFFSET_EVENT ||
+	    !t || !t->told)
+		return;
+	event = req->data[NRF_CONFIG_OFFSET_EVENT];
+	module = event >> 4;
+	option = event & 0x0f;
+	fprintf(f, "configuration frame: recipient 0x%02x, event ID 0x%02x", req->data[NRF_CONFIG_OFFSET_RECIPIENT], event);
+	if (req->data[NRF_CONFIG_OFFSET_RECIPIENT] != NRF_CONFIG_RECIPIENT_SELF)
+		fprintf(f, ": to a peer, whose modules are not asked: a deny naming an option takes it\n");
+	else if (module >= t->n_modules)
+		fprintf(f, ": module %u is none the device listed\n", module);
+	else if (option == 0)
+		fprintf(f, ": the listing of module %s\n", t->modules[module].name);
+	else if (option > t->modules[module].n_options)
+		fprintf(f, ": module %s lists no option %u\n", t->modules[module].name, option);
+	else
+		fprintf(f, ": %s/%s\n", t->modules[module].name,
+			t->modules[module].options[option - 1]);
+}
+
 /* Why rule PR, which names HID++ features, took REQ on DEV. */
 static void print_hidpp_match(const struct policy_rule *pr, const struct policy_device *dev,
 			      const struct policy_request *req, FILE *f)
@@ -819,6 +864,7 @@ int policy_explain(const struct policy *p, const struct policy_device *dev,
 
 	print_reports_by_usage(p, dev, f);
 	print_hidpp(p, dev, req, f);
+	print_nrf(p, dev, req, f);
 	r = policy_compile(p, dev, rules, NULL);
 	if (r == -ENOENT) {
 		fprintf(f, "no rule set matches this device: it is not protected, every request is allowed\n");

@@ -95,6 +95,9 @@ int pv_report_ids(struct parse_ctx *c, const char *path, json_t *v,
  * (0) not among them. */
 int pv_hidpp_features(struct parse_ctx *c, const char *path, json_t *v,
 		      uint16_t features[HIDPP_RULE_FEATURES_MAX], uint8_t *n);
+/* Does every frame B's "nrf_config_option" matches match A's
+ * (policy_compile.c)? */
+bool nrf_options_cover(const struct policy_rule *a, const struct policy_rule *b);
 /* A rule's "sender" object (policy_sender.c). */
 int pv_sender(struct parse_ctx *c, const char *path, json_t *v, struct policy_rule *rule);
 /* Payload bytes: an integer 0..255 or a string of hex byte pairs ("ff 80 f0"). */

@@ -391,12 +391,90 @@ static int parse_hidpp_feature(struct parse_ctx *c, const char *path, json_t *v,
 	return r;
 }
 
+#define NRF_WRITES (HID_RULE_KIND_SET_FEATURE | HID_RULE_KIND_SET_OUTPUT | \
+		    HID_RULE_KIND_OUTPUT_REPORT)
+
+/* One part of "MODULE/OPTION": 1..NRF_CONFIG_NAME_MAX printable bytes, as
+ * the firmware lists them (the listing's answers are the names' bytes). */
+static bool name_ok(const char *s, size_t len)
+{
+	if (len == 0 || len > NRF_CONFIG_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e || s[i] == '/')
+			return false;
+	return true;
+}
+
+/*
+ * "nrf_config_option": a rule about one option of an nRF Desktop device's
+ * configuration channel ("dfu/reboot"), whose event ID (byte 2: module
+ * index << 4 | option index) each firmware numbers itself
+ * (common/nrf_config.h); the compiler adds the recipient and the event ID
+ * the device listed (compile_nrf_rule()). So the rule is about the frames
+ * a program writes: feature report 0x06 and output report 0x07, by
+ * SET_REPORT or a hidraw write.
+ */
+static int parse_nrf_option(struct parse_ctx *c, const char *path, json_t *v,
+			    struct policy_rule *rule)
+{
+	json_t *e = json_object_get(v, "nrf_config_option");
+	char sub[POLICY_PATH_MAX], d[64];
+	const char *s, *slash;
+	bool other_ids = false;
+	int r = 0;
+
+	if (!e)
+		return 0;
+	path_key(sub, sizeof(sub), path, "nrf_config_option");
+	s = json_is_string(e) ? json_string_value(e) : NULL;
+	slash = s ? strchr(s, '/') : NULL;
+	if (!slash || !name_ok(s, (size_t)(slash - s)) || !name_ok(slash + 1, strlen(slash + 1))) {
+		perr(c, sub, "expected \"MODULE/OPTION\" as the device lists them in its configuration channel, each 1-%d printable characters, such as \"dfu/reboot\"; got %s",
+		     NRF_CONFIG_NAME_MAX, json_describe(e, d, sizeof(d)));
+		r = -EINVAL;
+	} else {
+		memcpy(rule->nrf_module, s, (size_t)(slash - s));
+		rule->nrf_module[slash - s] = '\0';
+		snprintf(rule->nrf_option, sizeof(rule->nrf_option), "%s", slash + 1);
+	}
+	if (json_object_get(v, "hidpp_feature")) {
+		perr_key(c, sub, "a rule names a HID++ feature or an nRF Desktop configuration option, not both");
+		r = -EINVAL;
+	}
+	if (json_object_get(v, "report_usage_page")) {
+		perr_key(c, path_key(sub, sizeof(sub), path, "report_usage_page"),
+			 "a rule naming an nRF Desktop configuration option names its reports by ID: \"report_id\" 0x06 (feature) or 0x07 (output)");
+		r = -EINVAL;
+	}
+	for (size_t w = 0; w < HID_RULES_REPORT_ID_WORDS; w++)
+		other_ids |= rule->report_ids[w] &
+			     ~(w == 0 ? 1u << NRF_CONFIG_REPORT_FEATURE | 1u << NRF_CONFIG_REPORT_OUTPUT : 0);
+	if (other_ids) {
+		perr(c, path_key(sub, sizeof(sub), path, "report_id"),
+		     "a rule naming an nRF Desktop configuration option names only the configuration channel's reports: 0x06 (feature) and 0x07 (output)");
+		r = -EINVAL;
+	}
+	if (rule->kinds & ~NRF_WRITES) {
+		perr(c, path_key(sub, sizeof(sub), path, "request"),
+		     "a rule naming an nRF Desktop configuration option applies to the requests that write a configuration frame: \"set_report\" of feature report 0x06, \"output_report\" and \"set_report\" of output report 0x07 (a GET_REPORT or an input event carries nothing the caller wrote)");
+		r = -EINVAL;
+	}
+	if (rule->n_conds > POLICY_NRF_RULE_CONDS) {
+		perr(c, path_key(sub, sizeof(sub), path, "payload"),
+		     "needs %u compiled conditions, more than the %d a rule naming an nRF Desktop configuration option has: its compiled copies add the recipient and the event ID",
+		     rule->n_conds, POLICY_NRF_RULE_CONDS);
+		r = -EINVAL;
+	}
+	return r;
+}
+
 static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		      struct policy_rule *rule)
 {
 	static const char *const keys[] = {
 		"name", "description", "request", "report_type", "report_id",
-		"report_usage_page", "report_usage", "hidpp_feature",
+		"report_usage_page", "report_usage", "hidpp_feature", "nrf_config_option",
 		"payload", "action", "errno", "log", "sender", NULL,
 	};
 	uint32_t requests = 0, rtypes = 1u << RTYPE_ANY;
@@ -458,6 +536,8 @@ static int parse_rule(struct parse_ctx *c, const char *path, json_t *v,
 		r = -EINVAL;
 	}
 	if (parse_hidpp_feature(c, path, v, rule) < 0)
+		r = -EINVAL;
+	if (parse_nrf_option(c, path, v, rule) < 0)
 		r = -EINVAL;
 
 	e = required(c, path, v, "action");

@@ -112,7 +112,7 @@ static bool rule_covers(const struct policy_rule *a, const struct rule_bytes *ab
 {
 	if (b->kinds & ~a->kinds)
 		return false;
-	if (!features_cover(a, b))
+	if (!features_cover(a, b) || !nrf_options_cover(a, b))
 		return false;
 	/* A rule for some senders leaves the others' requests to later
 	 * rules (whether B's senders are all among A's is not worked out). */

@@ -250,6 +250,7 @@ static int start(struct daemon *d)
 	if ((r = watch(d, d->enforcer.timer_fd)) < 0)
 		return r;
 	d->enforcer.features.epoll_fd = d->epoll_fd;
+	d->enforcer.nrf.epoll_fd = d->epoll_fd;
 	/* The one program whose HID++ questions with software ID 0 pass
 	 * (policy_compile()): this one, as the firewall sees its file. */
 	r = policy_exe_identity("/proc/self/exe", &d->enforcer.self_exe);
@@ -258,6 +259,7 @@ static int start(struct daemon *d)
 		    strerror(-r));
 	d->enforcer.self_exe_known = r == 0;
 	d->enforcer.features.self_exe = r == 0 ? &d->enforcer.self_exe : NULL;
+	d->enforcer.nrf.self_exe = d->enforcer.features.self_exe;
 	r = unit_watch_open(&d->enforcer.units);
 	if (r < 0) {
 		say(LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));
@@ -342,6 +344,7 @@ static void stop(struct daemon *d)
 		close(d->uevent_fd);
 	unit_watch_close(&d->enforcer.units);
 	feature_indexes_done(&d->enforcer.features);
+	nrf_modules_done(&d->enforcer.nrf);
 	audit_log_close(&d->audit);
 	fw_loader_close(&d->enforcer.loader);
 	state_done(&d->state);
@@ -368,6 +371,7 @@ static void init(struct daemon *d, const struct daemon_config *cfg)
 		.timer_fd = -1,
 		.features = { .epoll_fd = -1, .sysfs_devices = cfg->sysfs_devices,
 			      .dev_dir = "/dev" },
+		.nrf = { .epoll_fd = -1, .sysfs_devices = cfg->sysfs_devices, .dev_dir = "/dev" },
 	};
 	d->commands = (struct commands){
 		.state = &d->state,
@@ -432,6 +436,10 @@ int daemon_run(const struct daemon_config *cfg)
 		int n;
 
 		uint64_t asked_due = feature_indexes_due(&d.enforcer.features);
+		uint64_t listed_due = nrf_modules_due(&d.enforcer.nrf);
+
+		if (listed_due && (!asked_due || listed_due < asked_due))
+			asked_due = listed_due;
 
 		/* Repeats of a decision are told when due, or sooner. */
 		if (repeats_due >= 0 && repeats_due < timeout)
@@ -458,6 +466,8 @@ int daemon_run(const struct daemon_config *cfg)
 				control_dispatch(d.control, evs[i].data.fd, evs[i].events);
 			else if (enforce_feature_indexes_ready(&d.enforcer, evs[i].data.fd))
 				continue;
+			else if (enforce_nrf_modules_ready(&d.enforcer, evs[i].data.fd))
+				continue;
 			else
 				records_ready = true;
 		}
@@ -465,6 +475,7 @@ int daemon_run(const struct daemon_config *cfg)
 		if (records_ready)
 			records_waiting = records_read(&d.records, RECORDS_PER_ROUND) > 0;
 		enforce_feature_indexes_tick(&d.enforcer);
+		enforce_nrf_modules_tick(&d.enforcer);
 		audit_flush(&d.audit);
 		check_dropped(&d);
 		now = boottime_ms();

@@ -4,10 +4,13 @@
 #include <errno.h>
 #include <sched.h>
 #include <stddef.h>
+#include <linux/hidraw.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <cap-ng.h>
 #include <seccomp.h>
 
+#include "common/nrf_config.h"
 #include "common/util.h"
 
 /*
@@ -113,6 +116,21 @@ int sandbox_install_seccomp(void)
 	if (r < 0)
 		return r;
 	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	if (r < 0)
+		return r;
+	/* The nRF Desktop module learner's questions (hid/feature_exchange.c):
+	 * a configuration-channel frame's SET_REPORT and GET_REPORT of
+	 * feature 0x06, and no other ioctl; its answers come back through a
+	 * socket pair made at each open of a node. */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+			     SCMP_A1(SCMP_CMP_EQ, HIDIOCSFEATURE(NRF_CONFIG_REPORT_LEN)));
+	if (r < 0)
+		return r;
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+			     SCMP_A1(SCMP_CMP_EQ, HIDIOCGFEATURE(NRF_CONFIG_REPORT_LEN)));
+	if (r < 0)
+		return r;
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0);
 	if (r < 0)
 		return r;
 	/* GLib names its threads; no other prctl. */

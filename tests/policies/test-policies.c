@@ -75,6 +75,7 @@
 
 #include "harness.h"
 #include "hidpp_replica.h"
+#include "nrf_replica.h"
 #include "policyd_run.h"
 #include "uhid_dev.h"
 
@@ -528,40 +529,60 @@ static const struct family families[] = {
 			      0x07, 0x00, 0x41, 0x06, 0x04, 0x00, 0x10, 0x00, 0x00),
 			  DENIED("nordic-deny-config-set-output") },
 			/* fwupd fu-nordic-hid-cfg-channel.c dfu_reboot: a FETCH
-			 * of the dfu module's reboot option, whose event ID (0x53
-			 * here) is the module's index on the device: every FETCH
-			 * is refused */
-			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
-			      0x06, 0x00, 0x53, 0x07),
+			 * of the dfu module's reboot option, whose event ID is
+			 * the one the device listed the daemon: 0x14 on the
+			 * replica (dfu is its module 1: tests/lib/nrf_replica.c) */
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-dfu-reboot", 30,
+			      0x06, 0x00, 0x14, 0x07),
 			  DENIED("nordic-deny-config-fetch") },
 			/* the same through the output report */
-			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-config-fetch", 30,
-			      0x07, 0x00, 0x53, 0x07),
+			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-dfu-reboot", 30,
+			      0x07, 0x00, 0x14, 0x07),
 			  DENIED("nordic-deny-config-fetch-output") },
+			/* a peer's behind a dongle (recipient 1): its modules
+			 * are not asked, every FETCH is refused */
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-peer-config-fetch", 30,
+			      0x06, 0x01, 0x15, 0x07),
+			  DENIED("nordic-deny-config-fetch") },
 		},
 		.allowed = {
+			/* fwupd fu-nordic-hid-cfg-channel.c receive (first: the
+			 * replica's own answer to a question below would stand
+			 * in for the reply the check sets) */
+			{ REQ(GET_FEATURE, "get-feature-06-config-reply", 30, 0x06) },
 			/* fwupd fu-nordic-hid-cfg-channel.c: CONFIG_STATUS_GET_BOARD_NAME */
 			{ REQ(SET_FEATURE, "set-feature-06-status-03-get-board-name", 30,
 			      0x06, 0x00, 0x00, 0x03) },
-			/* fwupd fu-nordic-hid-cfg-channel.c receive */
-			{ REQ(GET_FEATURE, "get-feature-06-config-reply", 30, 0x06) },
+			/* fwupd-style reads by anyone, once the device has
+			 * listed its modules: dfu/fwinfo
+			 * (fu_nordic_hid_cfg_channel_dfu_fwinfo), dfu/sync
+			 * (fu_nordic_hid_cfg_channel_dfu_sync_cb), the dfu
+			 * module's listing (fu_nordic_hid_cfg_channel_load_module_opts) */
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-dfu-fwinfo", 30,
+			      0x06, 0x00, 0x15, 0x07) },
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-dfu-sync", 30,
+			      0x06, 0x00, 0x13, 0x07) },
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-dfu-listing", 30,
+			      0x06, 0x00, 0x10, 0x07) },
+			{ REQ(WRITE_OUTPUT, "write-output-07-status-07-dfu-fwinfo", 30,
+			      0x07, 0x00, 0x15, 0x07) },
 		},
 		.fwupd = {
 			/* fwupd fu-nordic-hid-cfg-channel.c
 			 * fu_nordic_hid_cfg_channel_dfu_start: a SET of the dfu
-			 * module's start option (event 0x51 here) with the image's
-			 * size and checksum */
+			 * module's start option (event 0x11 on the replica) with
+			 * the image's size and checksum */
 			{ REQ(SET_FEATURE, "set-feature-06-status-06-dfu-start", 30,
-			      0x06, 0x00, 0x51, 0x06, 0x0c, 0x00, 0x10, 0x00, 0x00),
+			      0x06, 0x00, 0x11, 0x06, 0x0c, 0x00, 0x10, 0x00, 0x00),
 			  DENIED("nordic-deny-config-set") },
 			/* fu_nordic_hid_cfg_channel_write_firmware_chunk: a
 			 * chunk as long as the 30-byte report holds */
 			{ REQ(SET_FEATURE, "set-feature-06-status-06-dfu-data", 30,
-			      0x06, 0x00, 0x52, 0x06, 0x18, 0x00, 0x01, 0x02, 0x03),
+			      0x06, 0x00, 0x12, 0x06, 0x18, 0x00, 0x01, 0x02, 0x03),
 			  DENIED("nordic-deny-config-set") },
 			/* fu_nordic_hid_cfg_channel_dfu_reboot */
-			{ REQ(SET_FEATURE, "set-feature-06-status-07-config-fetch", 30,
-			      0x06, 0x00, 0x53, 0x07),
+			{ REQ(SET_FEATURE, "set-feature-06-status-07-dfu-reboot", 30,
+			      0x06, 0x00, 0x14, 0x07),
 			  DENIED("nordic-deny-config-fetch") },
 		},
 		/* the Lenovo keyboard fwupd's nordic-hid.quirk names */
@@ -1208,6 +1229,20 @@ static void told_line(const struct uhid_dev *dev, const char *name, uint16_t pro
 	}
 }
 
+/*
+ * nRF Desktop devices list their configuration-channel modules to the
+ * daemon, which the rule refusing the dfu module's reboot is compiled
+ * with (hid-policyd(8), nRF Desktop configuration modules). The replicas
+ * answer the channel as the firmware does (tests/lib/nrf_replica.h): a
+ * mouse whose modules are motion, dfu and ble_bond.
+ */
+static struct nrf_replica_dev nordic_channel;
+
+static bool is_nordic(const struct family *f)
+{
+	return !strcmp(f->name, "nordic-nrf-desktop");
+}
+
 /* IDS: the replica's vendor and product, when not the family's. */
 static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum device_role role,
 			      const struct ids *ids)
@@ -1226,12 +1261,15 @@ static void create_device_ids(struct uhid_dev *dev, const struct family *f, enum
 		.product = role == OTHER_VENDOR_DEVICE ? OTHER_PRODUCT : ids ? ids->product : f->product,
 		.rdesc = rdesc,
 		.rdesc_size = build_rdesc(f, collection_of(f, role == LOOKALIKE), rdesc, sizeof(rdesc)),
-		.on_request = role == REPLICA && f->vendor == LOGITECH ? answer_hidpp : NULL,
-		.userdata = &product,
+		.on_request = role != REPLICA ? NULL : f->vendor == LOGITECH ? answer_hidpp :
+			      is_nordic(f) ? nrf_replica_on_request : NULL,
+		.userdata = is_nordic(f) ? (void *)&nordic_channel : (void *)&product,
 	};
 	int r;
 
 	product = ids ? ids->product : f->product;
+	if (role == REPLICA && is_nordic(f))
+		nrf_replica_dev_init(&nordic_channel);
 	r = uhid_dev_create(dev, &cfg);
 
 	CHECK(r == 0, "%s: cannot create the %s device: %s", f->name, roles[role], strerror(-r));
@@ -1566,7 +1604,9 @@ static void check_unmatched(struct uhid_dev *dev, const char *what)
 
 /* A Logitech replica with HID++ output reports whose rules let the daemon
  * ask: its answers are in force before the checks (until then every
- * feature but IRoot is refused at a device index that has not told). */
+ * feature but IRoot is refused at a device index that has not told); an
+ * nRF Desktop replica: its modules listed (until then every FETCH is
+ * refused). */
 static void wait_told(const struct uhid_dev *dev, uint16_t product)
 {
 	const struct family *f = current;
@@ -1578,7 +1618,7 @@ static void wait_told(const struct uhid_dev *dev, uint16_t product)
 		hidpp = hidpp || (f->reports[i].type == REPORT_OUTPUT &&
 				  (f->reports[i].id == 0x10 || f->reports[i].id == 0x11));
 	/* the Bolt bootloader's rule set refuses every write: not asked */
-	if (f->vendor != LOGITECH || !hidpp || product == 0xab07)
+	if (!is_nordic(f) && (f->vendor != LOGITECH || !hidpp || product == 0xab07))
 		return;
 	/* the name the daemon says: HID_NAME, as the transport made it */
 	snprintf(path, sizeof(path), "%s/uevent", dev->syspath);
@@ -1588,6 +1628,14 @@ static void wait_told(const struct uhid_dev *dev, uint16_t product)
 	CHECK(name, "%s: no HID_NAME", path);
 	name += strlen("HID_NAME=");
 	name[strcspn(name, "\n")] = '\0';
+	if (is_nordic(f)) {
+		snprintf(line, sizeof(line),
+			 "%s (%s): configuration-channel modules it listed: motion (3 options), dfu (7 options), ble_bond (2 options)",
+			 dev->sysname, name);
+		check_line(policyd_said(&daemon_run, line, ATTACH_TIMEOUT_MS), "setup",
+			   "replica-listed-its-configuration-modules");
+		return;
+	}
 	told_line(dev, name, product, line, sizeof(line));
 	check_line(policyd_said(&daemon_run, line, ATTACH_TIMEOUT_MS), "setup",
 		   "replica-told-its-hidpp-feature-indexes");

@@ -68,6 +68,9 @@ struct replay {
 	/* the HID++ 2.0 feature indexes the device told the daemon, where a
 	 * rule names HID++ features (NULL: it told nothing) */
 	const struct hidpp_features *hidpp;
+	/* the configuration-channel modules an nRF Desktop device listed to
+	 * the daemon, where a rule names an option (NULL: it listed nothing) */
+	const struct nrf_config_table *nrf;
 };
 
 #define DESCRIPTOR(d) .descriptor = (d), .descriptor_len = sizeof(d)
@@ -128,6 +131,30 @@ static const uint8_t pixart_ota_on_0x09[] = {
 #define RUNTIME(d)	ANSWERS(d, 0x0c, 0, 0, 0, 0x0d)
 #define BOOTLOADER(d)	ANSWERS(d, 0, 0, 0, 0x0e, 0)
 #define SLOT(d)		(1u << ((d) == 0xff ? 0 : (d)))
+
+/*
+ * What the nRF Desktop rows' mouse lists the daemon (GET_MAX_MOD_ID, then
+ * each module's option 0): its dfu module is module 5, whose options are
+ * numbered from 1 in the firmware's order (sdk-nrf
+ * src/modules/config_channel_dfu.c, opt_descr[]: start, data, sync,
+ * reboot, fwinfo, module_variant, devinfo): so dfu/start is event ID 0x51,
+ * data 0x52, sync 0x53, reboot 0x54, fwinfo 0x55, module_variant 0x56,
+ * devinfo 0x57, and 0x50 is the dfu module's listing.
+ */
+static const struct nrf_config_table nrf_mouse = {
+	.told = true,
+	.n_modules = 6,
+	.modules = {
+		{ .name = "motion", .n_options = 2, .options = { "module_variant", "cpi" } },
+		{ .name = "ble_bond", .n_options = 2, .options = { "peer_erase", "peer_search" } },
+		{ .name = "ble_adv" },
+		{ .name = "led_stream" },
+		{ .name = "power_manager" },
+		{ .name = "dfu", .n_options = 7, .options = { "start", "data", "sync", "reboot",
+							       "fwinfo", "module_variant",
+							       "devinfo" } },
+	},
+};
 
 /* a receiver, and the mouse paired at device index 1 */
 static const struct hidpp_features receiver_mouse_on_1 = {
@@ -352,25 +379,51 @@ static const struct replay rows[] = {
 
 	/* Nordic nRF Desktop (frame: ID, recipient, event ID, status, length, data) */
 	{ ROW("fwupd-fetches-nordic-dfu-info", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_fwinfo)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 50 07 00", FWUPD, PLAY, ALLOW) },
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 55 07 00", FWUPD, PLAY, ALLOW), .nrf = &nrf_mouse },
 	{ ROW("fwupd-starts-nordic-dfu", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_start)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", FWUPD, FLASH, ALLOW) },
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", FWUPD, FLASH, ALLOW), .nrf = &nrf_mouse },
 	{ ROW("nordic-dfu-start-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_start)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", USER, FLASH, DENY) },
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", USER, FLASH, DENY), .nrf = &nrf_mouse },
 	{ ROW("nordic-dfu-data-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_write_firmware_chunk)",
-	      "bluetooth:1915:52de", SET_FEATURE, 0x06, "06 00 52 06 3c 00 01 02 03", USER, FLASH, DENY) },
+	      "bluetooth:1915:52de", SET_FEATURE, 0x06, "06 00 52 06 3c 00 01 02 03", USER, FLASH, DENY), .nrf = &nrf_mouse },
 	{ ROW("fwupd-starts-lenovo-keyboard-dfu", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_start), nordic-hid.quirk (17EF:62CC)",
 	      "usb:17ef:62cc", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", FWUPD, FLASH, ALLOW) },
 	{ ROW("lenovo-keyboard-dfu-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_start), nordic-hid.quirk (17EF:62CC)",
 	      "usb:17ef:62cc", SET_FEATURE, 0x06, "06 00 51 06 0c 00 10 00 00", USER, FLASH, DENY) },
-	/* the reboot is a FETCH whose event ID is the dfu module's index on
-	 * that device: every FETCH is fwupd's */
+	/* fwupd's reads, the same requests from a user: they pass once the
+	 * device has listed its modules (issue 37's four false positives) */
+	{ ROW("fwupd-lists-nordic-modules", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_get_modinfo, fu_nordic_hid_cfg_channel_load_module_opts)",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 50 07 00", FWUPD, PLAY, ALLOW), .nrf = &nrf_mouse },
+	{ ROW("nordic-module-listing-read-by-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_load_module_opts), run by a user",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 50 07 00", USER, PLAY, ALLOW), .nrf = &nrf_mouse },
+	{ ROW("nordic-dfu-fwinfo-read-by-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_fwinfo), run by a user",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 55 07 00", USER, PLAY, ALLOW), .nrf = &nrf_mouse },
+	{ ROW("nordic-dfu-sync-read-by-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_sync_cb), run by a user",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", USER, PLAY, ALLOW), .nrf = &nrf_mouse },
+	{ ROW("nordic-dfu-devinfo-read-by-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_get_devinfo), run by a user",
+	      "bluetooth:1915:52de", SET_FEATURE, 0x06, "06 00 57 07 00", USER, PLAY, ALLOW), .nrf = &nrf_mouse },
+	{ ROW("nordic-dfu-fwinfo-held-until-the-device-lists-its-modules", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_fwinfo), run by a user before the device has listed its modules to the daemon",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 55 07 00", USER, HELD, DENY) },
+	{ ROW("nordic-board-name-held-until-the-device-lists-its-modules", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_get_board_name), run by a user while the daemon asks the device",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 00 03 00", USER, HELD, DENY) },
+	{ ROW("fwupd-asks-nordic-board-name-while-the-daemon-asks", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_get_board_name)",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 00 03 00", FWUPD, PLAY, ALLOW) },
+	{ ROW("nordic-board-name-read-by-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_get_board_name), run by a user",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 00 03 00", USER, PLAY, ALLOW), .nrf = &nrf_mouse },
+	/* the reboot is a FETCH of the dfu module's reboot option, at the
+	 * event ID the device listed */
 	{ ROW("fwupd-reboots-nordic-into-the-new-image", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", FWUPD, FLASH, ALLOW) },
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 54 07 00", FWUPD, FLASH, ALLOW), .nrf = &nrf_mouse },
 	{ ROW("nordic-dfu-reboot-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
-	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 53 07 00", USER, FLASH, DENY) },
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 54 07 00", USER, FLASH, DENY), .nrf = &nrf_mouse },
+	{ ROW("nordic-dfu-reboot-refused-to-a-user-before-the-device-lists-its-modules", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot)",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 54 07 00", USER, FLASH, DENY) },
+	{ ROW("nordic-dfu-reboot-refused-to-root-running-another-program", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot), fwupdtool run by hand",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 00 54 07 00", ROOT, FLASH, DENY), .nrf = &nrf_mouse },
 	{ ROW("nordic-dfu-reboot-through-the-output-report-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot), sdk-nrf nrf_desktop REPORT_ID_USER_CONFIG_OUT",
-	      "bluetooth:1915:52de", WRITE, 0x07, "07 00 53 07 00", USER, FLASH, DENY) },
+	      "bluetooth:1915:52de", WRITE, 0x07, "07 00 54 07 00", USER, FLASH, DENY), .nrf = &nrf_mouse },
+	{ ROW("nordic-peer-dfu-reboot-refused-to-a-user", FWUPD_NORDIC, "plugins/nordic-hid/fu-nordic-hid-cfg-channel.c (fu_nordic_hid_cfg_channel_dfu_reboot) of a peer behind a dongle (recipient 1), whose modules the daemon does not ask",
+	      "usb:1915:52de", SET_FEATURE, 0x06, "06 01 55 07 00", USER, FLASH, DENY), .nrf = &nrf_mouse },
 
 	/* PixArt RF: Bluetooth devices (feature 0x07), receivers (feature 0x03, RF command 0x65) */
 	{ ROW("fwupd-reads-pixart-firmware-info", FWUPD_PXRF, "plugins/pixart-rf/fu-pixart-rf-ble-device.c (fu_pixart_rf_ble_device_fw_get_info)",
@@ -625,6 +678,7 @@ static int replay_row(const struct replay *r, struct policy_verdict *v, const ch
 	dev.name = NULL;
 	dev.descriptor_known = true;
 	dev.hidpp = r->hidpp;
+	dev.nrf = r->nrf;
 	if (r->usage) {
 		dev.usages = &r->usage;
 		dev.n_usages = 1;
@@ -731,7 +785,7 @@ static void print_summary(void)
 		else
 			flash_other++;
 	}
-	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to the trusted updaters (fwupd.service, jupiter-controller-update.service), %u allowed to any other sender; %u ordinary requests held back at HID++ device indexes that have not told their features; %u known gaps (SKIP)",
+	test_log("replay: ordinary requests (games, handheld daemons, drivers, Solaar, updaters' reads): %u allowed, %u refused; flashing and bootloader requests: %u refused, %u allowed to the trusted updaters (fwupd.service, jupiter-controller-update.service), %u allowed to any other sender; %u ordinary requests held back at devices (HID++ device indexes, nRF Desktop configuration channels) that have not told what the rules need; %u known gaps (SKIP)",
 		 play[0], play[1], flash_refused, flash_trusted, flash_other, held, gaps);
 }
 

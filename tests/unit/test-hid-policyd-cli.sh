@@ -92,7 +92,7 @@ cat >"$tmp/classes/20-serial.json" <<'JSON'
 JSON
 
 run_case check_shipped_policies_are_clean 0 \
-	"policy OK: 10 files, 19 rule sets, 84 rules, 0 warnings" -- --check --config-dir "$repo/policies"
+	"policy OK: 10 files, 19 rule sets, 85 rules, 0 warnings" -- --check --config-dir "$repo/policies"
 run_case check_reports_warnings_but_passes 0 \
 	"$tmp/vendor/20-pad.json:3:12: devices[0].rules[1]: warning: rule \"pro-deny-fw-again\" can never match: rule \"pro-deny-fw\" (line 2: devices[0].rules[0]) comes first and matches every request it does" \
 	"policy OK: 2 files, 2 rule sets, 3 rules, 1 warning" -- --check --config-dir "$tmp/vendor"
