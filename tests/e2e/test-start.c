@@ -75,7 +75,7 @@ static void a_broken_policy_at_start_runs_the_last_policy_that_loaded(void)
 	/* the administrator's slip, then the next start (a reboot) */
 	CHECK_OK(policyd_write_policy(&c.run, "50-test.json", broken_policy));
 	CHECK_OK(policyd_start(&c.run, NULL));
-	CHECK(policyd_said(&c.run, "50-test.json:3:19", 0), "the broken file was not reported");
+	CHECK(policyd_said(&c.run, "50-test.json:3:17", 0), "the broken file was not reported");
 	CHECK(policyd_said(&c.run, "running with the last policy that loaded", 0),
 	      "the daemon did not say it runs on the kept policy");
 	CHECK_EQ(firewall_instance_count(c.dev.hid_id), 1);
