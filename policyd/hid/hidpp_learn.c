@@ -3,17 +3,12 @@
  * answers are facts: hidpp_learn.h. */
 #include "hidpp_learn.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/util.h"
+#include "hidraw_node.h"
 #include "hidpp_writer.h"
 
 /* HID++ 1.0 (Solaar lib/logitech_receiver/hidpp10_constants.py, fwupd
@@ -500,61 +495,17 @@ void hidpp_learner_init(struct hidpp_learner *l, uint8_t report_id, const uint16
 	}
 }
 
-/* The hidraw node of SYSNAME: its name under hidraw/ and its device number. */
-static int hidraw_node(const char *sysfs_devices, const char *sysname, char *name, size_t size,
-		       dev_t *devt)
-{
-	char path[PATH_MAX];
-	_cleanup_closedir_ DIR *dir = NULL;
-	struct dirent *de;
-	unsigned int major, minor;
-
-	snprintf(path, sizeof(path), "%s/%s/hidraw", sysfs_devices, sysname);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir))) {
-		_cleanup_fclose_ FILE *f = NULL;
-
-		if (strncmp(de->d_name, "hidraw", 6) || strlen(de->d_name) >= size)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/hidraw/%s/dev", sysfs_devices, sysname,
-			 de->d_name);
-		f = fopen(path, "re");
-		if (!f || fscanf(f, "%u:%u", &major, &minor) != 2)
-			return -ENOENT;
-		memcpy(name, de->d_name, strlen(de->d_name) + 1);
-		*devt = makedev(major, minor);
-		return 0;
-	}
-	return -ENOENT;
-}
 
 int hidpp_learner_open(struct hidpp_learner *l, const char *sysfs_devices, const char *dev_dir,
 		       const char *sysname, uint8_t report_id, const uint16_t *features,
 		       size_t n)
 {
-	char name[32], path[PATH_MAX];
-	dev_t before, after;
-	struct stat st;
 	int fd, r;
 
 	hidpp_learner_init(l, report_id, features, n);
-	r = hidraw_node(sysfs_devices, sysname, name, sizeof(name), &before);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s", dev_dir, name);
-	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = hidraw_node_open(sysfs_devices, dev_dir, sysname);
 	if (fd < 0)
-		return -errno;
-	/* The node is the device's only if sysfs still names it after the
-	 * open: an open node keeps its minor number from being reused. */
-	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != before ||
-	    hidraw_node(sysfs_devices, sysname, name, sizeof(name), &after) < 0 ||
-	    after != before) {
-		close(fd);
-		return -ENODEV;
-	}
+		return fd;
 	r = hidpp_writer_start(fd, &l->writer);
 	if (r < 0) {
 		close(fd);

@@ -3,17 +3,12 @@
  * hidraw node; why its answers are facts: nrf_config_learn.h. */
 #include "nrf_config_learn.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/util.h"
+#include "hidraw_node.h"
 #include "feature_exchange.h"
 
 void nrf_learner_question(uint8_t status, uint8_t event_id, uint8_t *q)
@@ -284,35 +279,6 @@ void nrf_learner_init(struct nrf_learner *l)
 	*l = (struct nrf_learner){ .fd = -1, .backoff = NRF_LEARN_RETRY_MS };
 }
 
-/* The hidraw node of SYSNAME: its name under hidraw/ and its number. */
-static int node_of(const char *sysfs_devices, const char *sysname, char *name, size_t size,
-		   dev_t *devt)
-{
-	char path[PATH_MAX];
-	_cleanup_closedir_ DIR *dir = NULL;
-	struct dirent *de;
-	unsigned int major, minor;
-
-	snprintf(path, sizeof(path), "%s/%s/hidraw", sysfs_devices, sysname);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir))) {
-		_cleanup_fclose_ FILE *f = NULL;
-
-		if (strncmp(de->d_name, "hidraw", 6) || strlen(de->d_name) >= size)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/hidraw/%s/dev", sysfs_devices, sysname,
-			 de->d_name);
-		f = fopen(path, "re");
-		if (!f || fscanf(f, "%u:%u", &major, &minor) != 2)
-			return -ENOENT;
-		snprintf(name, size, "%s", de->d_name);
-		*devt = makedev(major, minor);
-		return 0;
-	}
-	return -ENOENT;
-}
 
 /* An answer the firmware has not made yet: status PENDING (the old
  * config_channel.c keeps the recipient and event ID; the transport of
@@ -327,27 +293,13 @@ static int answer_pending(const uint8_t *a, size_t len)
 int nrf_learner_open(struct nrf_learner *l, const char *sysfs_devices, const char *dev_dir,
 		     const char *sysname)
 {
-	char name[32], path[PATH_MAX];
-	dev_t before, after;
-	struct stat st;
 	int fd, r;
 
 	nrf_learner_close(l);
 	nrf_learner_init(l);
-	r = node_of(sysfs_devices, sysname, name, sizeof(name), &before);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s", dev_dir, name);
-	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = hidraw_node_open(sysfs_devices, dev_dir, sysname);
 	if (fd < 0)
-		return -errno;
-	/* The node is the device's only if sysfs still names it after the
-	 * open: an open node keeps its number from being reused. */
-	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != before ||
-	    node_of(sysfs_devices, sysname, name, sizeof(name), &after) < 0 || after != before) {
-		close(fd);
-		return -ENODEV;
-	}
+		return fd;
 	r = feature_exchange_start(fd, answer_pending, &l->ex);
 	if (r < 0) {
 		close(fd);
