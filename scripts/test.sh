@@ -84,7 +84,7 @@ for s in "${args[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log" "$log".lane-*' EXIT
+trap 'rm -f "$log" "$log".lane-* "$log".prep-* "$log".host' EXIT
 # Every output line is shown and kept; results are counted from the copy.
 run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
 fail_line() { echo "FAIL: $1" | tee -a "$log"; }
@@ -111,30 +111,49 @@ if ! ninja -C "$build" > "$log.build" 2>&1; then
 fi
 rm -f "$log.build"
 
-for s in "${host_suites[@]+"${host_suites[@]}"}"; do
-	step "suite $s (host)"
-	case "$s" in
-	unit)
-		export HID_POLICY_SRCDIR=$repo HID_POLICY_BUILDDIR=$build
-		for t in "$build"/tests/unit/test-* tests/unit/*.sh; do
-			[ -x "$t" ] && [ -f "$t" ] || continue
-			run "$t" || true
-		done ;;
-	harness)
-		run tests/harness/run.sh || true ;;
-	cold-cache)
-		run tests/cold-cache/run.sh "$build" || true ;;
-	esac
-done
-
-# What prepare_vm_suites() made for each kernel: its image, the build
-# directory of its suites' host parts, the suites that built.
-declare -A vm_image vm_kbuild vm_suites_ok
+# The host suites, into their own log ($log.host). Started once the
+# first kernel is ready (harness and cold-cache boot the port), beside the
+# next kernels' builds and the VM lanes; without VM suites, right away.
+run_host_suites() {
+	local s t
+	for s in "${host_suites[@]+"${host_suites[@]}"}"; do
+		step "suite $s (host)"
+		case "$s" in
+		unit)
+			export HID_POLICY_SRCDIR=$repo HID_POLICY_BUILDDIR=$build
+			for t in "$build"/tests/unit/test-* tests/unit/*.sh; do
+				[ -x "$t" ] && [ -f "$t" ] || continue
+				run "$t" || true
+			done ;;
+		harness)
+			run tests/harness/run.sh || true ;;
+		cold-cache)
+			run tests/cold-cache/run.sh "$build" || true ;;
+		esac
+	done
+}
+host_pid=
+start_host_suites() {
+	[ ${#host_suites[@]} -gt 0 ] && [ -z "$host_pid" ] || return 0
+	: > "$log.host"
+	( log=$log.host; run_host_suites ) &
+	host_pid=$!
+}
 
 # One kernel: build it (or take it from the cache) and the suites' host
 # parts against it. Run one kernel at a time: kernel/build and the suites'
-# build.sh write to the cache.
+# build.sh write to the cache. What it made goes to $log.prep-K, written
+# whole when it is done: the image, the build directory of the suites'
+# host parts, the suites that built (all three empty: nothing to run).
 prepare_vm_suites() {
+	local k=$1
+	local -A vm_image=() vm_kbuild=() vm_suites_ok=()
+	prepare_kernel "$k"
+	printf '%s\n' "${vm_image[$k]:-}" "${vm_kbuild[$k]:-}" "${vm_suites_ok[$k]:-}" > "$log.prep-$k.tmp"
+	mv "$log.prep-$k.tmp" "$log.prep-$k"
+}
+
+prepare_kernel() {
 	local k=$1 kernel_out image kbuild s
 	local suites=() suites_ok=()
 
@@ -174,9 +193,9 @@ prepare_vm_suites() {
 # One prepared kernel's suites: the plain ones in one boot, those with
 # vm-options in one boot each. Results are prefixed with the kernel's name.
 boot_vm_suites() {
-	local k=$1 image=${vm_image[$1]} kbuild=${vm_kbuild[$1]} s
+	local k=$1 image=$2 kbuild=$3 s
 	local plain=() suites_ok
-	read -ra suites_ok <<< "${vm_suites_ok[$k]}"
+	read -ra suites_ok <<< "$4"
 	for s in "${suites_ok[@]}"; do
 		[ -f "tests/$s/vm-options" ] || plain+=("$s")
 	done
@@ -221,29 +240,58 @@ boot_suites() {
 # cores (HID_POLICY_VM_LANES to choose): a guest running one test at a
 # time keeps about one host core busy (the verifier, TCG), so on 2 cores
 # port and upstream take the time of the slower one instead of the sum.
-# Each lane keeps its own log; they are counted in the kernels' order.
+# A kernel's boots start as soon as it is built, while the next kernel
+# builds (one at a time, in the order of kernels); the host suites start
+# with the first kernel's. Each lane keeps its own log; they are counted
+# in the kernels' order.
 if [ ${#vm_suites[@]} -gt 0 ]; then
-	for k in "${kernels[@]}"; do
-		prepare_vm_suites "$k"
+	(
+		for k in "${kernels[@]}"; do
+			prepare_vm_suites "$k"
+		done
+	) &
+	prep_pid=$!
+	pending=("${kernels[@]}")
+	declare -A lane_pid=()
+	while [ ${#pending[@]} -gt 0 ]; do
+		running=0
+		for k in "${!lane_pid[@]}"; do
+			kill -0 "${lane_pid[$k]}" 2>/dev/null && running=$((running + 1))
+		done
+		left=()
+		for k in "${pending[@]}"; do
+			if [ ! -f "$log.prep-$k" ]; then
+				left+=("$k")
+				continue
+			fi
+			start_host_suites
+			mapfile -t prep < "$log.prep-$k"
+			[ -n "${prep[0]:-}" ] || continue
+			if [ "$running" -ge "$lanes" ]; then
+				left+=("$k")
+				continue
+			fi
+			: > "$log.lane-$k"
+			( log=$log.lane-$k; boot_vm_suites "$k" "${prep[0]}" "${prep[1]}" "${prep[2]:-}" ) &
+			lane_pid[$k]=$!
+			running=$((running + 1))
+		done
+		pending=(${left[@]+"${left[@]}"})
+		[ ${#pending[@]} -eq 0 ] || sleep 2
 	done
-	running=0
-	for k in "${kernels[@]}"; do
-		[ -n "${vm_image[$k]:-}" ] || continue
-		if [ "$running" -ge "$lanes" ]; then
-			wait -n
-			running=$((running - 1))
-		fi
-		: > "$log.lane-$k"
-		( log=$log.lane-$k; boot_vm_suites "$k" ) &
-		running=$((running + 1))
-	done
-	wait
-	for k in "${kernels[@]}"; do
-		[ -f "$log.lane-$k" ] || continue
-		cat "$log.lane-$k" >> "$log"
-		rm -f "$log.lane-$k"
+	wait "$prep_pid"
+	start_host_suites
+	for k in "${!lane_pid[@]}"; do
+		wait "${lane_pid[$k]}"
 	done
 fi
+start_host_suites
+[ -z "$host_pid" ] || wait "$host_pid"
+for f in host $(printf 'lane-%s ' "${kernels[@]}"); do
+	[ -f "$log.$f" ] || continue
+	cat "$log.$f" >> "$log"
+	rm -f "$log.$f"
+done
 
 passed=$(grep -c '^PASS: ' "$log")
 failed=$(grep -c '^FAIL: ' "$log")
