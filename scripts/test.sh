@@ -265,10 +265,19 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 		for k in "${!lane_pid[@]}"; do
 			kill -0 "${lane_pid[$k]}" 2>/dev/null && running=$((running + 1))
 		done
+		# Whether the kernels are still being prepared, asked before
+		# their files are looked at: once that has ended, a kernel
+		# without its file gets none.
+		prep_alive=0
+		kill -0 "$prep_pid" 2>/dev/null && prep_alive=1
 		left=()
 		for k in "${pending[@]}"; do
 			if [ ! -f "$log.prep-$k" ]; then
-				left+=("$k")
+				if [ $prep_alive -eq 1 ]; then
+					left+=("$k")
+				else
+					fail_line "$k/setup/prepared"
+				fi
 				continue
 			fi
 			start_host_suites
