@@ -52,7 +52,7 @@ static bool grow(struct audit_line *l, size_t n)
 }
 
 /* Inline, so that a piece of known length is a few moves, not a call:
- * a record is some forty pieces. */
+ * a record is written in many small pieces. */
 static inline void put(struct audit_line *l, const char *s, size_t n)
 {
 	if (__builtin_expect(n > l->cap - l->len || l->error, 0) && !grow(l, n))
@@ -502,8 +502,8 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 		first = false;
 	}
 	if (p->have_exe_file) {
-		/* "MAJOR:MINOR", by hand: snprintf() cost as much as the
-		 * rest of the process object */
+		/* "MAJOR:MINOR", written by hand as the other numbers
+		 * (not through snprintf()) */
 		put_key(l, "exe_dev", first);
 		PUT_LITERAL(l, "\"");
 		put_uint(l, p->exe_major);
