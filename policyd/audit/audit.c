@@ -81,14 +81,31 @@ static uint64_t timespec_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* A CLOCK_BOOTTIME stamp from BPF, as wall-clock time. */
-static uint64_t boottime_to_realtime(uint64_t boot_ns)
+/* The clocks, read once per batch (audit_flush() ends one) instead of
+ * three times a record. */
+static void batch_clocks(struct audit_log *a)
 {
-	uint64_t now_boot = timespec_ns(CLOCK_BOOTTIME);
-	uint64_t now_real = timespec_ns(CLOCK_REALTIME);
-	uint64_t age = now_boot > boot_ns ? now_boot - boot_ns : 0;
+	if (a->clocks_read)
+		return;
+	a->boot_ns = timespec_ns(CLOCK_BOOTTIME);
+	a->real_ns = timespec_ns(CLOCK_REALTIME);
+	a->mono_ms = timespec_ns(CLOCK_MONOTONIC) / 1000000ULL;
+	a->clocks_read = true;
+}
 
-	return now_real > age ? now_real - age : 0;
+/* A CLOCK_BOOTTIME stamp from BPF, as wall-clock time: the wall clock
+ * less the stamp's age, both as the batch's first record read them (a
+ * stamp past that moment, of a record that came during the batch, is
+ * that much later). */
+static uint64_t boottime_to_realtime(struct audit_log *a, uint64_t boot_ns)
+{
+	uint64_t age;
+
+	batch_clocks(a);
+	if (boot_ns > a->boot_ns)
+		return a->real_ns + (boot_ns - a->boot_ns);
+	age = a->boot_ns - boot_ns;
+	return a->real_ns > age ? a->real_ns - age : 0;
 }
 
 /* Write out what is buffered; on failure the records are lost and counted. */
@@ -117,6 +134,7 @@ int audit_flush(struct audit_log *a)
 			}
 	}
 	a->buf_len = 0;
+	a->clocks_read = false;
 	/* The batch is out: what /proc said of its processes is not
 	 * taken for the next one. */
 	if (a->line.processes)
@@ -177,7 +195,8 @@ static bool summary_allowed(struct audit_log *a)
 
 	if (a->summary_burst == 0)
 		return false;	/* summaries are off */
-	now = timespec_ns(CLOCK_MONOTONIC) / 1000000ULL;
+	batch_clocks(a);
+	now = a->mono_ms;
 	if (now - a->summary_window_ms >= a->summary_interval_ms || a->summary_window_ms == 0) {
 		if (a->summaries_suppressed) {
 			char line[160];
@@ -310,7 +329,7 @@ int audit_tick(struct audit_log *a)
 int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 		       const struct audit_context *ctx)
 {
-	uint64_t when = boottime_to_realtime(rec->time_ns);
+	uint64_t when = boottime_to_realtime(a, rec->time_ns);
 	int r = audit_format_record(&a->line, rec, ctx, when);
 	const char *key;
 	size_t key_len;
@@ -322,8 +341,7 @@ int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 	key = a->line.buf + a->line.time_end;
 	key_len = a->line.len - a->line.time_end;
 	if (a->coalesce_ms && audit_repeat_same(&a->repeat, key, key_len)) {
-		audit_repeat_add(&a->repeat, rec, ctx, &a->line.subject, when,
-				 timespec_ns(CLOCK_MONOTONIC) / 1000000ULL);
+		audit_repeat_add(&a->repeat, rec, ctx, &a->line.subject, when, a->mono_ms);
 		return 0;
 	}
 	tell_repeats(a);

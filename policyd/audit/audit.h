@@ -53,6 +53,11 @@ struct audit_log {
 	unsigned int coalesce_ms;	/* 0: every decision its own line */
 	struct audit_repeat repeat;
 	struct audit_bound bound;	/* bound.max_size: set after audit_log_open() */
+	/* The clocks at the batch's first record (audit_flush() ends a
+	 * batch): CLOCK_BOOTTIME and CLOCK_REALTIME in ns, CLOCK_MONOTONIC
+	 * in ms */
+	bool clocks_read;
+	uint64_t boot_ns, real_ns, mono_ms;
 	char buf[64 * 1024];
 };
 

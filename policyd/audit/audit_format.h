@@ -30,12 +30,9 @@ struct audit_subject {
 	bool have_pid, have_ids, have_comm;
 	bool hidraw;			/* a program through hidraw, not a driver */
 	uint32_t pid, tid, uid, gid;
-	char comm[HID_FW_COMM_LEN + 1];
 	size_t comm_len;
-	char exe[PATH_MAX];		/* "" when gone or unreadable */
-	size_t exe_len;
-	char unit[256];			/* systemd service or scope; "" none */
-	size_t unit_len;
+	size_t exe_len;			/* 0: gone or unreadable */
+	size_t unit_len;		/* 0: in no systemd service or scope */
 	const char *identity_from;	/* "kernel", "proc", NULL: unknown */
 	bool lent;			/* through io_uring, or on lent credentials
 					 * (HID_FW_REC_LENT) */
@@ -47,13 +44,19 @@ struct audit_subject {
 	uint32_t exe_major, exe_minor;
 	uint64_t exe_ino;
 	uint64_t cgroup_id;		/* 0: not recorded */
-	char cgroup[CGROUP_PATH_MAX];	/* its path now; "" when it is gone */
-	size_t cgroup_len;
+	size_t cgroup_len;		/* 0: its path is unknown (gone) */
 	/* AUDIT_READ_LATER_*: what was read from /proc when the record was
 	 * read, with nothing the kernel recorded to check it against: the
 	 * process may have changed since (an exec), or be another (its pid
 	 * reused). */
 	unsigned int read_later;
+	/* The texts, last: a record clears the fields above and only the
+	 * first byte of each of these, not 8 KB a record. Each is
+	 * NUL-terminated at its length. */
+	char comm[HID_FW_COMM_LEN + 1];
+	char exe[PATH_MAX];
+	char unit[256];			/* systemd service or scope */
+	char cgroup[CGROUP_PATH_MAX];	/* the cgroup's path now */
 };
 
 #define AUDIT_READ_LATER_IDS	(1u << 0)	/* uid and gid */
