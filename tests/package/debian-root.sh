@@ -13,9 +13,12 @@ set -euo pipefail
 
 suite=trixie
 cache=${HID_POLICY_CACHE:-$HOME/.cache/hid-policy}/debian-root
-# Installed by debootstrap (main).
+# Installed by debootstrap (main): the base system and its init.
+base_packages=(systemd systemd-sysv udev dbus)
+# Installed with apt in the root (debootstrap's resolver does not follow
+# alternatives and virtual packages, which Solaar's GTK stack needs).
 packages=(
-	systemd systemd-sysv udev dbus libpam-systemd polkitd sudo passwd
+	libpam-systemd polkitd sudo passwd python3
 	logrotate auditd
 	# what hid-policy's package depends on (debian/control, shlibs)
 	libjansson4 libbpf1 libseccomp2 libcap-ng0 libpolkit-gobject-1-0
@@ -43,7 +46,7 @@ if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
 fi
 [ -n "$mirror" ] || die "no Debian apt source on this machine to take the mirror from"
 
-key=$( { echo "$suite"; printf '%s\n' "${packages[@]}" "${contrib_packages[@]}"; cat "$0"; } |
+key=$( { echo "$suite"; printf '%s\n' "${base_packages[@]}" "${packages[@]}" "${contrib_packages[@]}"; cat "$0"; } |
 	sha256sum | cut -c1-16)
 root=$cache/$key/root
 if [ -f "$cache/$key/done" ]; then
@@ -57,7 +60,7 @@ flock 9
 if [ ! -f "$cache/$key/done" ]; then
 	rm -rf "$cache/$key"
 	mkdir -p "$cache/$key"
-	list=$(printf '%s\n' "${packages[@]}" | grep -v '^#' | paste -sd,)
+	list=$(printf '%s\n' "${base_packages[@]}" | paste -sd,)
 	echo "debian-root.sh: debootstrap $suite into $root" >&2
 	debootstrap --variant=minbase --components=main,contrib --include="$list" \
 		"$suite" "$root" "$mirror" > "$cache/$key/debootstrap.log" 2>&1 ||
@@ -73,6 +76,10 @@ if [ ! -f "$cache/$key/done" ]; then
 	mount --bind /dev/pts "$root/dev/pts"
 	chroot "$root" apt-get update -qq > "$cache/$key/apt.log" 2>&1 ||
 		{ cat "$cache/$key/apt.log" >&2; die "apt-get update in the root failed"; }
+	mapfile -t wanted < <(printf '%s\n' "${packages[@]}" | grep -v '^#')
+	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
+		"${wanted[@]}" >> "$cache/$key/apt.log" 2>&1 ||
+		{ tail -n 30 "$cache/$key/apt.log" >&2; die "apt-get install in the root failed (log: $cache/$key/apt.log)"; }
 	# A package the mirror does not have is said, not hidden: the suite
 	# reports its checks as skipped with this file's reason.
 	for p in "${contrib_packages[@]}"; do
