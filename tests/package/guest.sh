@@ -2,9 +2,9 @@
 # In the guest (scripts/vm.sh --root on the Debian trixie root of
 # tests/package/debian-root.sh, its own systemd as PID 1): hid-policy
 # installed as a Debian user installs it, then used as people use it.
-#   - apt installs the .deb (the guest has no network: its dependencies are
-#     in the root); the
-#     maintainer scripts enable and start hid-policyd under systemd;
+#   - apt installs the .deb (the guest has no network: its dependencies
+#     are in the root); the maintainer scripts enable and start
+#     hid-policyd under systemd;
 #   - a DualSense replica (uhid, the controller's own descriptor) opened to
 #     users by a udev rule as game launchers' rules do: a user's own
 #     "updater" sending the firmware update's feature report 0xF4 is
@@ -80,7 +80,7 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 read -r sysname hidraw < "$tmp/device.log"
-node=/dev/$hidraw
+node=$hidraw	# hid-virtual-device prints the node's path
 # The daemon's decision for the device: udev opens the node once it is made.
 for _ in $(seq 600); do
 	[ "$(stat -c %a "$node" 2>/dev/null)" = 666 ] && [ -e "/run/hid-policy/devices/$sysname" ] && break
@@ -122,13 +122,14 @@ fi
 
 # A game: bob's SDL program opens the controller as games do, reads its
 # calibration, sets rumble, the light bar and the player light.
-runuser -u bob -- "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+runuser -u bob -- env SDL_LOGGING='input=debug' "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
 st=$?
 sleep 1
 if [ $st -eq 0 ]; then
 	pass sdl_opens_the_dualsense_and_every_call_succeeds
 else
 	echo "exit $st" | say; say < "$tmp/sdl.out"
+	{ ls -l "$node"; udevadm info "$node"; } 2>&1 | say
 	fail sdl_opens_the_dualsense_and_every_call_succeeds
 fi
 check sdl_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05' "$tmp/device.log"
