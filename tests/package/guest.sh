@@ -177,4 +177,11 @@ sleep 1
 check without_the_firewall_the_same_request_reaches_the_device \
 	bash -c "[ $st -eq 0 ] && grep -q 'feature report 0xf4' '$tmp/device.log'"
 
+# The same game without the firewall: tells a refusal of ours from a
+# replica SDL does not take for a controller.
+runuser -u bob -- "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+st=$?
+[ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl.out"; }
+check sdl_opens_the_dualsense_without_the_firewall test $st -eq 0
+
 exit $((failed > 0))

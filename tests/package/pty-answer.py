@@ -9,7 +9,17 @@ import os
 import pty
 import select
 import sys
+import termios
 import time
+
+
+def wait_echo_off(fd, deadline):
+    """Type only once the program reads the password: a polkit agent turns
+    echo off with TCSAFLUSH, which throws away what was typed before."""
+    while time.monotonic() < deadline:
+        if not termios.tcgetattr(fd)[3] & termios.ECHO:
+            return
+        time.sleep(0.05)
 
 
 def main():
@@ -40,6 +50,7 @@ def main():
             out += data
             if answers and out.count(b"Password:") > seen:
                 seen = out.count(b"Password:")
+                wait_echo_off(fd, deadline)
                 os.write(fd, answers.pop(0).encode() + b"\n")
     _, status = os.waitpid(pid, 0)
     sys.stdout.write(out.decode(errors="replace"))
