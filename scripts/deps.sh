@@ -34,6 +34,10 @@ packages=(
 	bluez-test-tools
 	# executables on btrfs subvolumes in the VM (tests/e2e/test-sender-fs.c)
 	btrfs-progs
+	# the Debian package (debian/, tests/package): dpkg-buildpackage with
+	# debhelper's meson sequence, lintian; the trixie root the package is
+	# installed into (debootstrap) and its ext4 image (e2fsprogs)
+	debhelper dpkg-dev fakeroot lintian debootstrap e2fsprogs
 )
 
 # From bookworm-backports: the upstream kernel the tests also run on.

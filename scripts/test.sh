@@ -9,6 +9,12 @@
 #   harness   tests of the VM harness (boot the VM several times)
 #   cold-cache the build scripts' fallbacks against an empty cache
 #             (tests/cold-cache/run.sh: the steps that are cheap)
+#   package   the Debian package (tests/package): built from the tree,
+#             lintian, install/upgrade/purge in a chroot, then installed
+#             with apt into a Debian trixie root booted with its own
+#             systemd on each test kernel (not on the -debug ones); not
+#             part of the default run: it needs the network once, for
+#             debootstrap
 #   vm        every VM suite below
 #   smoke kernel e2e policies vendor audit-trail demo ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness, cold-cache and vm.
@@ -78,13 +84,13 @@ fi
 [ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache vm)
 for s in "${args[@]}"; do
 	case "$s" in
-	unit|harness|cold-cache) host_suites+=("$s") ;;
+	unit|harness|cold-cache|package) host_suites+=("$s") ;;
 	vm) vm_suites+=("${vm_suites_all[@]}") ;;
 	*)
 		if [ -d "tests/$s" ]; then
 			vm_suites+=("$s")
 		else
-			echo "test.sh: unknown suite '$s' (unit, harness, cold-cache, vm, ${vm_suites_all[*]})" >&2
+			echo "test.sh: unknown suite '$s' (unit, harness, cold-cache, package, vm, ${vm_suites_all[*]})" >&2
 			exit 2
 		fi ;;
 	esac
@@ -122,7 +128,7 @@ rm -f "$log.build"
 # first kernel is ready (harness and cold-cache boot the port), beside the
 # next kernels' builds and the VM lanes; without VM suites, right away.
 run_host_suites() {
-	local s t
+	local s t k image
 	for s in "${host_suites[@]+"${host_suites[@]}"}"; do
 		step "suite $s (host)"
 		case "$s" in
@@ -136,6 +142,16 @@ run_host_suites() {
 			run tests/harness/run.sh || true ;;
 		cold-cache)
 			run tests/cold-cache/run.sh "$build" || true ;;
+		package)
+			if run tests/package/run.sh "$build"; then
+				for k in "${kernels[@]}"; do
+					[[ "$k" != *-debug ]] || continue
+					image=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')
+					[ -n "$image" ] || { fail_line "$k/debian/setup/kernel-build"; continue; }
+					step "Debian root on $k"
+					run tests/package/vm.sh "$build" "$k" "$image" || true
+				done
+			fi ;;
 		esac
 	done
 }

@@ -23,6 +23,12 @@
 #                    logind; /etc a writable copy without the host's enabled
 #                    units) and run CMD as a service once basic.target is up;
 #                    the journal is saved as results/journal.log
+#   --root DIR       boot another system's root (a Debian root made by
+#                    tests/package/debian-root.sh): DIR, shared read-only,
+#                    under a writable tmpfs overlay (DIR is never written),
+#                    with its own systemd as PID 1 and the command run as in
+#                    --systemd; the repository and results shares are
+#                    mounted at the same paths in it
 #
 # The guest sees the host's root file system read-only (virtio-9p), has
 # writable tmpfs /tmp, /run and /var, proc, sysfs, devtmpfs, bpffs at
@@ -42,6 +48,7 @@ results=
 keep=0
 append=
 icount=
+root_dir=
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 
@@ -56,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--vendor-drivers) append+=" HID_POLICY_VM_IGNORE_SPECIAL_DRIVERS=0"; shift ;;
 	--systemd) append+=" HID_POLICY_VM_SYSTEMD=1"; shift ;;
+	--root) root_dir=$2; append+=" HID_POLICY_VM_SYSTEMD=1 HID_POLICY_VM_ROOT=1"; shift 2 ;;
 	--icount)
 		[[ "$2" =~ ^[0-9]+$ ]] || { echo "vm.sh: --icount takes a shift, a number" >&2; exit 2; }
 		icount=$2; shift 2 ;;
@@ -73,6 +81,12 @@ if [ -z "$kernel" ]; then
 	[ -n "$kernel" ] || die "kernel/build did not produce a kernel"
 fi
 [ -f "$kernel" ] || die "kernel image $kernel does not exist"
+root_args=()
+if [ -n "$root_dir" ]; then
+	[ -x "$root_dir/lib/systemd/systemd" ] || die "--root $root_dir has no lib/systemd/systemd"
+	root_args=(-fsdev "local,id=guestroot,path=$root_dir,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=guestroot,mount_tag=guestroot)
+fi
 
 if [ -z "$results" ]; then
 	results=$(mktemp -d /tmp/hid-policy-vm.XXXXXX)
@@ -144,6 +158,7 @@ timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo \
 	-fsdev local,id=results,path="$results",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	${root_args[@]+"${root_args[@]}"} \
 	-serial file:"$results/console.log" -serial file:"$results/output.log" \
 	< /dev/null > "$results/qemu.log" 2>&1
 qemu_status=$?

@@ -61,6 +61,12 @@ static const int allowed_syscalls[] = {
 	 * (clone: threads only, see below). Found with the authorization
 	 * tests (tests/e2e/test-authorize.c) and the kernel's seccomp log. */
 	SCMP_SYS(eventfd2), SCMP_SYS(rseq), SCMP_SYS(set_robust_list),
+	/* libpolkit-gobject 124 and later (Debian 13) pins the control
+	 * client it asks about with a pidfd (PolkitUnixProcess); a pidfd only
+	 * names the process: pidfd_send_signal and pidfd_getfd stay off the
+	 * list. Found by the package suite (tests/package/guest.sh) in
+	 * Debian trixie, the daemon killed on its first reload. */
+	SCMP_SYS(pidfd_open),
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
 	 * temporary allows, the audit log's mode after a rotation */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),

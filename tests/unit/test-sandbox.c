@@ -54,6 +54,23 @@ static int forbidden_ptrace(void)
 	return 0;
 }
 
+/* libpolkit-gobject 124 and later (Debian 13) opens a pidfd for the
+ * control client it asks polkitd about (PolkitUnixProcess); Debian 12's
+ * does not. */
+static int polkit_subject_pidfd(void)
+{
+	int fd = syscall(SYS_pidfd_open, getpid(), 0);
+
+	return fd >= 0 && close(fd) == 0 ? 0 : 1;
+}
+
+static void test_polkit_subject_pidfd_is_allowed(void)
+{
+	int status = run_filtered(polkit_subject_pidfd);
+
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+}
+
 static void test_allowed_syscalls_work_under_the_filter(void)
 {
 	int status = run_filtered(allowed_calls);
@@ -160,6 +177,7 @@ static void test_filter_covers_threads_started_before_it(void)
 
 static const struct test_case tests[] = {
 	{ "allowed_syscalls_work_under_the_filter", test_allowed_syscalls_work_under_the_filter },
+	{ "polkit_subject_pidfd_is_allowed", test_polkit_subject_pidfd_is_allowed },
 	{ "syscall_outside_the_list_kills_the_process", test_syscall_outside_the_list_kills_the_process },
 	{ "threads_may_start_under_the_filter_processes_may_not",
 	  test_threads_may_start_under_the_filter_processes_may_not },

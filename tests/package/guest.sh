@@ -1,0 +1,187 @@
+#!/bin/bash
+# In the guest (scripts/vm.sh --root on the Debian trixie root of
+# tests/package/debian-root.sh, its own systemd as PID 1): hid-policy
+# installed as a Debian user installs it, then used as people use it.
+#   - apt installs the .deb (the guest has no network: its dependencies
+#     are in the root); the maintainer scripts enable and start
+#     hid-policyd under systemd;
+#   - a DualSense replica (uhid, the controller's own descriptor) opened to
+#     users by a udev rule as game launchers' rules do: a user's own
+#     "updater" sending the firmware update's feature report 0xF4 is
+#     refused with EPERM, the device never sees it, and the journal's
+#     record names the user and the program;
+#   - bob's SDL 2 program (Debian's libSDL2, its HIDAPI DualSense driver)
+#     opens the controller, reads its calibration, sets rumble and lights:
+#     every request reaches the device, none is refused;
+#   - hid-policyctl reload through the real polkitd: an admin (group sudo)
+#     typing her password to hid-policyctl's own agent (pkttyagent) is let
+#     through, an ordinary user refused;
+#   - apt purges the package: the daemon stops, the firewall is detached
+#     (the same request then reaches the device), the state is gone.
+# Usage (in the guest): tests/package/guest.sh BUILD_DIR
+set -uo pipefail
+
+build=$1
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+suite=debian
+failed=0
+pass() { echo "PASS: $suite/$1"; }
+fail() { echo "FAIL: $suite/$1"; failed=$((failed + 1)); }
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+say() { sed 's/^/    /'; }
+tmp=$(mktemp -d)
+dev_pid=
+cleanup() { [ -z "$dev_pid" ] || kill "$dev_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+. /etc/os-release
+check guest_is_debian_trixie_with_systemd_as_pid_1 \
+	test "$VERSION_CODENAME" = trixie -a "$(cat /proc/1/comm)" = systemd
+
+# 1. Install as a user would.
+deb=$(ls "$build"/package/hid-policy_*_*.deb 2>/dev/null | head -n1)
+[ -n "$deb" ] || { fail setup_no_package_in_build_package; exit 1; }
+cp "$deb" /root/
+if DEBIAN_FRONTEND=noninteractive apt-get install -y "/root/$(basename "$deb")" > "$tmp/apt.log" 2>&1; then
+	pass apt_installs_the_package_offline
+else
+	say < "$tmp/apt.log"
+	fail apt_installs_the_package_offline
+	exit 1
+fi
+check maintainer_scripts_enable_hid_policyd test "$(systemctl is-enabled hid-policyd.service)" = enabled
+if [ "$(systemctl is-active hid-policyd.service)" = active ]; then
+	pass maintainer_scripts_start_hid_policyd
+else
+	systemctl status --no-pager hid-policyd.service 2>&1 | say
+	fail maintainer_scripts_start_hid_policyd
+fi
+check steam_devices_rules_are_installed test -f /lib/udev/rules.d/60-steam-input.rules
+
+# Users: alice administers (group sudo, polkit's administrators on Debian),
+# bob is an ordinary user.
+useradd -m -G sudo alice && useradd -m bob
+printf 'alice:alice-password\nbob:bob-password\n' | chpasswd
+
+# 2. The controller, opened to every user as launchers' udev rules do.
+cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
+# the test's stand-in for a game launcher's rule: the DualSense to everyone
+SUBSYSTEM=="hidraw", KERNELS=="*054C:0CE6*", MODE="0666"
+RULES
+udevadm control --reload
+"$build/tests/hid-virtual-device" --replica dualsense > "$tmp/device.log" 2>&1 &
+dev_pid=$!
+for _ in $(seq 300); do
+	[ -s "$tmp/device.log" ] && break
+	sleep 0.1
+done
+read -r sysname hidraw < "$tmp/device.log"
+node=$hidraw	# hid-virtual-device prints the node's path
+# The daemon's decision for the device: udev opens the node once it is made.
+for _ in $(seq 600); do
+	[ "$(stat -c %a "$node" 2>/dev/null)" = 666 ] && [ -e "/run/hid-policy/devices/$sysname" ] && break
+	sleep 0.1
+done
+if [ -e "/run/hid-policy/devices/$sysname" ]; then
+	pass hid_policyd_decides_on_the_replica
+else
+	ls -l /run/hid-policy/devices/ "$node" 2>&1 | say
+	journalctl -b -u hid-policyd --no-pager | tail -n 20 | say
+	fail hid_policyd_decides_on_the_replica
+fi
+
+# 3. bob's own updater: the firmware update's first report.
+install -o bob -m 0755 "$build/tests/hidraw-set-feature" /home/bob/fw-updater
+runuser -u bob -- /home/bob/fw-updater "$node" 0xf4
+st=$?
+check users_updater_is_refused_with_eperm test "$st" -eq 1
+sleep 1
+check refused_request_never_reaches_the_device bash -c "! grep -q 'feature report 0xf4' '$tmp/device.log'"
+bob_uid=$(id -u bob)
+rec_ok=0
+for _ in $(seq 50); do
+	journalctl -b --no-pager -o export MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 \
+		HID_POLICY_ACTION=deny HID_POLICY_REPORT_ID=0xf4 > "$tmp/journal" 2>/dev/null
+	# The program by its name: its path is not there, the unit's
+	# ProtectHome=yes hides /home from the daemon (seen in trixie).
+	if grep -qx "HID_POLICY_SUBJECT_UID=$bob_uid" "$tmp/journal" &&
+		grep -qx "HID_POLICY_SUBJECT_COMM=fw-updater" "$tmp/journal"; then
+		rec_ok=1
+		break
+	fi
+	sleep 0.2
+done
+if [ $rec_ok -eq 1 ]; then
+	pass journal_records_the_refusal_with_the_user_and_the_program
+else
+	grep '^HID_POLICY\|^MESSAGE=' "$tmp/journal" | say
+	fail journal_records_the_refusal_with_the_user_and_the_program
+fi
+
+# A game: bob's SDL program opens the controller as games do, reads its
+# calibration, sets rumble, the light bar and the player light.
+runuser -u bob -- env SDL_LOGGING='input=debug' "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+st=$?
+sleep 1
+if [ $st -eq 0 ]; then
+	pass sdl_opens_the_dualsense_and_every_call_succeeds
+else
+	echo "exit $st" | say; say < "$tmp/sdl.out"
+	{ ls -l "$node"; udevadm info "$node"; } 2>&1 | say
+	fail sdl_opens_the_dualsense_and_every_call_succeeds
+fi
+check sdl_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05' "$tmp/device.log"
+check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02' "$tmp/device.log"
+check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
+	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$build/tests/sdl-gamepad\$'"
+
+# 4. polkit: hid-policyctl starts its own agent on a terminal.
+echo alice-password > "$tmp/alice"
+echo bob-password > "$tmp/bob"
+runuser -u alice -- python3 "$repo/tests/package/pty-answer.py" 240 -- \
+	hid-policyctl reload < "$tmp/alice" > "$tmp/alice.out" 2>&1
+st=$?
+if [ $st -eq 0 ] && grep -q "AUTHENTICATING FOR org.hid-policy.reload" "$tmp/alice.out"; then
+	pass admin_in_group_sudo_reloads_through_polkit_and_pkttyagent
+else
+	echo "exit $st" | say; say < "$tmp/alice.out"
+	fail admin_in_group_sudo_reloads_through_polkit_and_pkttyagent
+fi
+runuser -u bob -- python3 "$repo/tests/package/pty-answer.py" 240 -- \
+	hid-policyctl reload < "$tmp/bob" > "$tmp/bob.out" 2>&1
+st=$?
+if [ $st -ne 0 ] && [ $st -ne 124 ] && grep -q "not authorized" "$tmp/bob.out"; then
+	pass ordinary_user_is_refused_by_polkit
+else
+	echo "exit $st" | say; say < "$tmp/bob.out"
+	fail ordinary_user_is_refused_by_polkit
+fi
+
+# 5. Purge: the daemon stops, the firewall goes, the state goes.
+if DEBIAN_FRONTEND=noninteractive apt-get purge -y hid-policy > "$tmp/apt.log" 2>&1; then
+	pass apt_purges_the_package
+else
+	say < "$tmp/apt.log"
+	fail apt_purges_the_package
+fi
+check purge_stops_hid_policyd bash -c '! systemctl is-active -q hid-policyd.service'
+check purge_detaches_the_firewall test ! -e /sys/fs/bpf/hid-policy
+check purge_removes_the_state_directories test ! -e /var/lib/hid-policy -a ! -e /var/log/hid-policy
+runuser -u bob -- /home/bob/fw-updater "$node" 0xf4
+st=$?
+sleep 1
+check without_the_firewall_the_same_request_reaches_the_device \
+	bash -c "[ $st -eq 0 ] && grep -q 'feature report 0xf4' '$tmp/device.log'"
+
+# The same game without the firewall: tells a refusal of ours from a
+# replica SDL does not take for a controller.
+runuser -u bob -- "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+st=$?
+[ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl.out"; }
+check sdl_opens_the_dualsense_without_the_firewall test $st -eq 0
+
+exit $((failed > 0))
