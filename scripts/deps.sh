@@ -10,8 +10,11 @@ packages=(
 	clang llvm libclang-rt-14-dev
 	libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjansson-dev libseccomp-dev libcap-ng-dev libpolkit-gobject-1-dev
-	# test kernels: the port (6.1 + kernel/) and upstream 6.12 (backports, below)
+	# test kernels: the port (6.1 + kernel/) and upstream 6.12 (backports, below);
+	# the latest (7.3) is fetched by kernel/fetch-source, whose private apt
+	# configuration checks trixie-backports against the archive keyring
 	linux-source-6.1 xz-utils bc bison flex libssl-dev dwarves python3 libelf-dev
+	debian-archive-keyring
 	# VM and guest tools
 	qemu-system-x86 busybox-static
 	# systemd-udevd in the guest (tests/e2e/test-race.c, bench/race_bench.sh)

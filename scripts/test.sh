@@ -3,7 +3,7 @@
 # builds (or reuses) the test kernel, runs the host suites and the VM suites,
 # and ends with one line "N passed, N failed, N skipped".
 #
-# Usage: scripts/test.sh [--kernel port|upstream|upstream-fixed|port-debug|upstream-debug]...
+# Usage: scripts/test.sh [--kernel port|upstream|latest|upstream-fixed|latest-fixed|NAME-debug]...
 #                       [SUITE...]
 #   unit      host unit tests (build/tests/unit/test-*, tests/unit/*.sh)
 #   harness   tests of the VM harness (boot the VM several times)
@@ -21,17 +21,19 @@
 #
 # VM suites run on each test kernel, one boot per kernel, the kernels side
 # by side (see "lanes" below): "port" (Linux 6.1
-# with kernel/'s HID-BPF core) and "upstream" (Debian's unmodified 6.12);
-# --kernel picks one (repeat it for several). Their result lines name the
+# with kernel/'s HID-BPF core), "upstream" (Debian's unmodified 6.12, the
+# LTS kernel) and "latest" (the newest kernel Debian ships, unmodified:
+# 7.3 from trixie-backports); --kernel picks one (repeat it for several). Their result lines name the
 # kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
 # (scripts/vm.sh options, such as --systemd) gets a boot of its own.
-# "port-debug" and "upstream-debug" are those kernels with
+# "port-debug", "upstream-debug" and "latest-debug" are those kernels with
 # kernel/debug.fragment's checkers (KASAN, lockdep, PROVE_RCU,
 # DEBUG_ATOMIC_SLEEP, DEBUG_LIST), whose reports fail the boot's
-# guest_finished_with_a_clean_kernel_log. "upstream-fixed" is 6.12 with
-# kernel/upstream/series, the fixes written for upstream (on request only).
-# Without --kernel, the suites run
-# on port and upstream, and those of debug_suites below also on port-debug.
+# guest_finished_with_a_clean_kernel_log. "upstream-fixed" and
+# "latest-fixed" are 6.12 and 7.3 with kernel/upstream/series, the fixes
+# written for upstream (on request only). Without --kernel, the suites run
+# on port, upstream and latest, and those of debug_suites below also on
+# port-debug.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -64,8 +66,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel)
 		case "${2:-}" in
-		port|upstream|upstream-fixed|port-debug|upstream-debug) kernels+=("$2") ;;
-		*) echo "test.sh: --kernel takes port, upstream, upstream-fixed, port-debug or upstream-debug" >&2; exit 2 ;;
+		port|upstream|latest|upstream-fixed|latest-fixed|port-debug|upstream-debug|latest-debug) kernels+=("$2") ;;
+		*) echo "test.sh: --kernel takes port, upstream, latest, upstream-fixed, latest-fixed, port-debug, upstream-debug or latest-debug" >&2; exit 2 ;;
 		esac
 		shift 2 ;;
 	*) args+=("$1"); shift ;;
@@ -73,7 +75,7 @@ while [ $# -gt 0 ]; do
 done
 default_kernels=0
 if [ ${#kernels[@]} -eq 0 ]; then
-	kernels=(port upstream port-debug)
+	kernels=(port upstream latest port-debug)
 	default_kernels=1
 fi
 lanes=${HID_POLICY_VM_LANES:-$(nproc)}

@@ -9,7 +9,7 @@
  *
  * Input: a rule that concerns input reports puts a hid_device_event
  * program on the device, and upstream HID-BPF (Linux 6.3 and later, up to
- * at least 6.12) has two bugs there that user space cannot close
+ * at least 7.3.4) has two bugs there that user space cannot close
  * (doc/security.md, section 4): the event buffer is sized without the
  * device lock, so a driver binding or unbinding at the moment the program
  * is registered leaves it with no buffer or a short one, and a report

@@ -37,7 +37,7 @@ struct fw_features {
 	/* A hid_device_event program cannot make the kernel write past its
 	 * event buffer: its buffer carries its size, which dispatch checks,
 	 * and is sized under the device lock (this project's port: vmlinux
-	 * BTF has struct hid_bpf_event_buf). Upstream, up to at least 6.12,
+	 * BTF has struct hid_bpf_event_buf). Upstream, up to at least 7.3.4,
 	 * has neither (kernel_support.h). */
 	bool input_safe;
 };

@@ -35,7 +35,10 @@ int kt_open_hidraw(struct uhid_dev *dev, int flags)
 	return fd;
 }
 
-/* "port", "upstream", "upstream-fixed", or what the release suggests. */
+/*
+ * "port", "upstream", "latest", "upstream-fixed", "latest-fixed", or what
+ * the release suggests.
+ */
 static const char *kernel_name(void)
 {
 	const char *name = getenv("HID_POLICY_KERNEL_NAME");
@@ -55,7 +58,7 @@ void kt_port_extension(const char *what)
 
 bool kt_is_upstream(void)
 {
-	return !strcmp(kernel_name(), "upstream");
+	return !strcmp(kernel_name(), "upstream") || !strcmp(kernel_name(), "latest");
 }
 
 

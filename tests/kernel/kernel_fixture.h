@@ -31,8 +31,8 @@ int kt_open_hidraw(struct uhid_dev *dev, int flags);
  */
 void kt_port_extension(const char *what);
 /*
- * Whether this is unmodified upstream HID-BPF (not the port, not
- * upstream-fixed): for a case that meets a known upstream bug, which
+ * Whether this is unmodified upstream HID-BPF, 6.12 or 7.x (not the port,
+ * not a -fixed kernel): for a case that meets a known upstream bug, which
  * kernel/upstream/ fixes, to SKIP naming the fix instead of failing.
  */
 bool kt_is_upstream(void);

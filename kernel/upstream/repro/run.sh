@@ -2,10 +2,12 @@
 # Build kernel/upstream/repro/test-series.c for one test kernel and run it
 # in the VM (one boot). On a kernel without the fixes a test may crash the
 # guest: give one test per run there.
-# Usage: kernel/upstream/repro/run.sh port|upstream|upstream-fixed [TEST...]
+# Usage: kernel/upstream/repro/run.sh KERNEL [TEST...]
+# KERNEL: a kernel/build name (port, upstream, upstream-fixed, latest,
+# latest-fixed, any of them with -debug).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-k=${1:?usage: $0 port|upstream|upstream-fixed [TEST...]}
+k=${1:?usage: $0 KERNEL [TEST...]}
 shift
 cd "$repo"
 image=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')

@@ -2,11 +2,11 @@
 /*
  * Reproducers of kernel/upstream's series at the kernel's level, without
  * hid-policyd: each test states the fixed behaviour, so it passes on a
- * kernel with the fix (upstream-fixed, and the port) and fails or crashes
- * the guest on one without. Not part of scripts/test.sh: run.sh builds it
+ * kernel with the fix (upstream-fixed, latest-fixed, and the port) and
+ * fails or crashes the guest on one without. Not part of scripts/test.sh: run.sh builds it
  * like tests/kernel (whose BPF objects it uses) and runs it in the VM.
  *   oversized_report_is_dropped                         0001
- *   event_program_registered_while_unbound_runs         0003 (and 0002)
+ *   event_program_registered_while_unbound_runs         0002 (and 0003)
  *   get_feature_answered_by_program_has_no_stale_bytes  0005
  */
 #include <fcntl.h>
@@ -86,7 +86,7 @@ static void test_oversized_report_is_dropped(void)
 	uhid_dev_destroy(&dev);
 }
 
-/* 0003: ops with hid_device_event registered while no driver is bound. */
+/* 0002: ops with hid_device_event registered while no driver is bound. */
 static void test_event_program_registered_while_unbound_runs(void)
 {
 	uint8_t r[TEST_INPUT_LEN] = { 1, 5 };
