@@ -67,6 +67,14 @@ static const int allowed_syscalls[] = {
 	 * list. Found by the package suite (tests/package/guest.sh) in
 	 * Debian trixie, the daemon killed on its first reload. */
 	SCMP_SYS(pidfd_open),
+	/* GLib's default log writer asks whether stderr is the journal's
+	 * socket (g_log_writer_is_journald: getpeername) before the first
+	 * message it writes, as when the polkit worker is told that a control
+	 * client went away while polkitd decided; libsystemd does the same
+	 * for its own checks. It names only the peer of a socket the daemon
+	 * holds. Found by the package suite in Debian trixie (GLib 2.84): the
+	 * daemon was killed by its own filter. */
+	SCMP_SYS(getpeername),
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
 	 * temporary allows, the audit log's mode after a rotation */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),

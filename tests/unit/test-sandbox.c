@@ -7,7 +7,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +69,25 @@ static int polkit_subject_pidfd(void)
 static void test_polkit_subject_pidfd_is_allowed(void)
 {
 	int status = run_filtered(polkit_subject_pidfd);
+
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+}
+
+/* GLib's log writer: is stderr the journal's socket? (getpeername) */
+static int glib_asks_whether_stderr_is_the_journal(void)
+{
+	struct sockaddr_un addr;
+	socklen_t len = sizeof(addr);
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return 2;
+	return getpeername(sv[0], (struct sockaddr *)&addr, &len) == 0 ? 0 : 1;
+}
+
+static void test_glib_log_writers_journal_check_is_allowed(void)
+{
+	int status = run_filtered(glib_asks_whether_stderr_is_the_journal);
 
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 }
@@ -178,6 +199,7 @@ static void test_filter_covers_threads_started_before_it(void)
 static const struct test_case tests[] = {
 	{ "allowed_syscalls_work_under_the_filter", test_allowed_syscalls_work_under_the_filter },
 	{ "polkit_subject_pidfd_is_allowed", test_polkit_subject_pidfd_is_allowed },
+	{ "glib_log_writers_journal_check_is_allowed", test_glib_log_writers_journal_check_is_allowed },
 	{ "syscall_outside_the_list_kills_the_process", test_syscall_outside_the_list_kills_the_process },
 	{ "threads_may_start_under_the_filter_processes_may_not",
 	  test_threads_may_start_under_the_filter_processes_may_not },
