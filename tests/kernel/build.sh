@@ -30,8 +30,13 @@ mkdir -p "$out/bpf"
 bpftool btf dump file "$kdir/vmlinux" format c > "$out/vmlinux.h.tmp"
 mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
 
+# 7.x builds with -fms-extensions and embeds tagged structs anonymously
+# ("struct ns_tree;" as a member), which vmlinux.h keeps: the BPF programs
+# are compiled the same way, so those members are there (as upstream's
+# selftests do).
 for f in "$src"/bpf/*.bpf.c; do
 	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-fms-extensions -Wno-microsoft-anon-tag \
 		-I"$out" -I"$src/bpf" -c "$f" -o "$out/bpf/$(basename "${f%.c}").o"
 done
 

@@ -62,6 +62,11 @@ bool kt_is_upstream(void)
 }
 
 
+bool kt_is_7x(void)
+{
+	return !strncmp(kernel_name(), "latest", 6);
+}
+
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var)
 {
 	uint32_t v = 0;

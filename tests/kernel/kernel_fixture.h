@@ -36,6 +36,9 @@ void kt_port_extension(const char *what);
  * kernel/upstream/ fixes, to SKIP naming the fix instead of failing.
  */
 bool kt_is_upstream(void);
+/* Whether this is Linux 7.x ("latest", "latest-fixed"): for what 7.x does
+ * differently from 6.12. */
+bool kt_is_7x(void);
 /* A global variable of the program's .bss, by its width. */
 uint32_t kt_global_u32(struct bpf_object *obj, const char *var);
 uint64_t kt_global_u64(struct bpf_object *obj, const char *var);
