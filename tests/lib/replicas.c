@@ -244,6 +244,20 @@ static void switch_pro_answer(struct replica *rep, struct uhid_dev *dev,
 
 /* ---- Valve Steam Deck controller and Steam Controller (USB) ---- */
 
+/* Get attribute values (0x83), which Linux 7.x's hid-steam asks after the
+ * serial number (steam_get_attributes): the command echoed, the length of
+ * what follows, then 5-byte attributes, a tag and a little-endian 32-bit
+ * value. The replica tells its product ID (tag 1) alone: it knows no real
+ * controller's other values. A reply that does not echo the command, the
+ * replica's answer before, is an "invalid reply" to 7.x. */
+static void steam_attributes(struct replica *rep, struct uhid_dev *dev)
+{
+	uint8_t r[65] = { 0x00, 0x83, 5, 0x01 };
+
+	put_le16(r + 4, rep->model->product);
+	reply_get(dev, r, sizeof(r));
+}
+
 static void steam_answer(struct replica *rep, struct uhid_dev *dev,
 			      const struct uhid_dev_record *req)
 {
@@ -256,7 +270,13 @@ static void steam_answer(struct replica *rep, struct uhid_dev *dev,
 	uint8_t r[65] = { 0x00, 0xae, 0, 0x01 };
 
 	if (req->request != UHID_DEV_SET_REPORT || req->rtype != UHID_FEATURE_REPORT ||
-	    req->size < 4 || req->data[1] != 0xae || req->data[3] != 0x01)
+	    req->size < 4)
+		return;
+	if (req->data[1] == 0x83) {
+		steam_attributes(rep, dev);
+		return;
+	}
+	if (req->data[1] != 0xae || req->data[3] != 0x01)
 		return;
 	r[2] = req->data[2];
 	memcpy(r + 4, serial, sizeof(serial));
