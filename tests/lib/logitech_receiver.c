@@ -804,7 +804,9 @@ void logi_receiver_destroy(struct logi_receiver *rep)
 	rep->stall_ms = 0;
 	pthread_cond_broadcast(&rep->cond);
 	pthread_mutex_unlock(&rep->lock);
-	pthread_join(rep->thread, NULL);
+	/* An answer may wait for a host that stopped reading once every node
+	 * closed (USB): the send is interrupted, not waited for. */
+	uhid_dev_join_sender(rep->dev, rep->thread);
 	rep->thread_running = false;
 	uhid_dev_destroy(rep->dev);
 	pthread_mutex_lock(&rep->lock);

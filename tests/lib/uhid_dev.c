@@ -523,6 +523,14 @@ int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)
 	return uhid_write(dev->fd, &ev);
 }
 
+void uhid_dev_join_sender(struct uhid_dev *dev, pthread_t thread)
+{
+	if (dev->usb)
+		usb_gadget_join_sender(thread);
+	else
+		pthread_join(thread, NULL);
+}
+
 void uhid_dev_set_get_reply(struct uhid_dev *dev, uint8_t rnum,
 			    const void *data, size_t size, int err)
 {

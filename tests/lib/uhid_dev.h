@@ -162,6 +162,12 @@ int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms);
 /* Inject an input report as the device would send it. */
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
 
+/* Join THREAD, a sender of DEV's input reports told to stop: on USB its
+ * uhid_dev_send_input() waits for the host to read, which usbhid does only
+ * while the device is open, so it is interrupted (the send fails) until
+ * the thread has returned. */
+void uhid_dev_join_sender(struct uhid_dev *dev, pthread_t thread);
+
 /* Answer GET_REPORT for report ID rnum with data (data[0] is the ID), or
  * with errno err when err != 0. Unset IDs are answered with EIO. USB: an
  * error is a stall of ep0, which the caller sees as EPIPE. */

@@ -614,6 +614,12 @@ fail:
 	return r;
 }
 
+void usb_gadget_join_sender(pthread_t thread)
+{
+	install_stop_handler();
+	stop_thread(thread);
+}
+
 void usb_gadget_dev_stop(struct usb_gadget_dev *g)
 {
 	__atomic_store_n(&g->stopping, true, __ATOMIC_RELEASE);

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <pthread.h>
+
 #include "dev_backend.h"
 
 /* Serve CFG as a USB device on the first free dummy_hcd UDC, its serial
@@ -16,3 +18,8 @@ int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg
 void usb_gadget_dev_stop(struct usb_gadget_dev *g);
 /* One input report on the interrupt IN endpoint; waits for the host. */
 int usb_gadget_dev_send_input(struct usb_gadget_dev *g, const void *data, size_t size);
+/* Join THREAD, which may be waiting in usb_gadget_dev_send_input() for a
+ * host that no longer reads (usbhid polls the interrupt IN endpoint only
+ * while the device is open): signalled until it has returned, its send
+ * ending with -EINTR. */
+void usb_gadget_join_sender(pthread_t thread);
