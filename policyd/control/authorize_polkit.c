@@ -180,6 +180,22 @@ static void verdict_from_result(const struct check *c, PolkitAuthorizationResult
 	}
 }
 
+/*
+ * Whether ERROR says polkit, or the bus, went away while the check was on
+ * its way: polkitd left before it answered (NoReply), the unique name the
+ * call was sent to had already gone (ServiceUnknown, NameHasNoOwner: the
+ * name's owner the client had was older than the bus's news of its
+ * leaving), or the bus closed our connection. Errors polkit itself
+ * answers with are its own names, not these.
+ */
+static bool polkit_left(const GError *error)
+{
+	return g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
+	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+	       g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED);
+}
+
 static void check_done(GObject *source, GAsyncResult *res, gpointer userdata)
 {
 	struct check *c = userdata;
@@ -191,6 +207,17 @@ static void check_done(GObject *source, GAsyncResult *res, gpointer userdata)
 	result = polkit_authority_check_authorization_finish(POLKIT_AUTHORITY(source), res, &error);
 	if (result) {
 		verdict_from_result(c, result, &verdict, msg, sizeof(msg));
+	} else if (polkit_left(error)) {
+		char why[192];
+
+		/* As if polkit had been gone when the check started: the
+		 * root-only rule decides, and the next check looks for
+		 * polkit again (backend_connect()). */
+		g_dbus_error_strip_remote_error(error);
+		snprintf(why, sizeof(why), "it left the system bus during the check: %s",
+			 error->message);
+		c->backend->hooks.reachable(c->backend->hooks.userdata, why);
+		authz_root_only(&c->peer, c->action_id, why, &verdict, msg, sizeof(msg));
 	} else {
 		g_dbus_error_strip_remote_error(error);
 		verdict = AUTHZ_ERROR;

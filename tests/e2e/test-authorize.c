@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "control/authorize.h"
 #include "service/sandbox.h"
 #include "harness.h"
@@ -490,6 +491,82 @@ static void test_polkit_going_away_and_coming_back_is_followed(void)
 	polkit_env_stop(&env);
 }
 
+/* Whether polkitd (PID) has a child named COMM: a rule's polkit.spawn(). */
+static bool has_child_named(pid_t pid, const char *comm)
+{
+	_cleanup_closedir_ DIR *proc = opendir("/proc");
+	struct dirent *e;
+
+	CHECK(proc, "/proc: %m");
+	while ((e = readdir(proc))) {
+		char path[300], stat[256], name[32];
+		int ppid;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		/* "pid (comm) state ppid": comm has no ')' here. */
+		if (fgets(stat, sizeof(stat), f) &&
+		    sscanf(stat, "%*d (%31[^)]) %*c %d", name, &ppid) == 2 && ppid == pid &&
+		    strcmp(name, comm) == 0) {
+			fclose(f);
+			return true;
+		}
+		fclose(f);
+	}
+	return false;
+}
+
+/* polkitd dies while it decides (a rule of the test makes it wait in
+ * polkit.spawn()): the check in flight is decided as if polkit had been
+ * gone, by the root-only rule, not failed with the bus's error. Before,
+ * the daemon answered "error: Remote peer disconnected". */
+static void test_a_check_in_flight_when_polkitd_dies_is_decided_without_polkit(void)
+{
+	static const char rules[] =
+		"polkit.addRule(function(action, subject) {\n"
+		"    if (action.id == \"org.hid-policy.log\" && subject.user == \"" POLKIT_ENV_USER "\")\n"
+		"        polkit.spawn([\"/bin/sleep\", \"8\"]);\n"
+		"    return polkit.Result.NOT_HANDLED;\n"
+		"});\n";
+	struct polkit_env_subject user;
+	struct polkit_env env;
+	struct authorizer *a;
+	struct authz_result res;
+	int waited_ms = 0;
+
+	CHECK_OK(polkit_env_start(&env, rules));
+	CHECK_OK(polkit_env_subject_start(&user, POLKIT_ENV_USER_UID));
+	a = new_authorizer();
+	expect(a, &user, HID_POLICY_ACTION_STATUS, false, AUTHZ_ALLOWED, NULL);
+
+	submit(a, 77, &user, HID_POLICY_ACTION_LOG, false);
+	while (!has_child_named(env.polkitd_pid, "sleep")) {
+		CHECK(waited_ms < 20000, "polkitd's rule did not start sleep within 20 s");
+		usleep(50 * 1000);
+		waited_ms += 50;
+	}
+	CHECK_OK(kill(env.polkitd_pid, SIGKILL));
+	CHECK_OK(polkit_env_stop_polkitd(&env));
+
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	test_log("check in flight: %s: %s", verdict_name(res.verdict), res.message);
+	CHECK_EQ(res.cookie, 77);
+	CHECK(res.verdict == AUTHZ_DENIED, "%s, expected denied: %s", verdict_name(res.verdict),
+	      res.message);
+	CHECK(strstr(res.message, "polkit is not available"), "%s", res.message);
+	CHECK(strstr(res.message, "left the system bus during the check"), "%s", res.message);
+	CHECK(!authorizer_uses_polkit(a), "polkit died, yet is said to be in use");
+
+	authorizer_free(a);
+	polkit_env_subject_end(&user);
+	polkit_env_stop(&env);
+}
+
 /* The client went away before polkit looked at it: polkit's reason, as an
  * error, not a verdict about somebody else's process. */
 static void test_check_of_a_vanished_client_is_an_error_with_polkits_reason(void)
@@ -620,6 +697,8 @@ static const struct test_case tests[] = {
 	  test_daemon_survives_a_bus_restart_and_reconnects, 120 },
 	{ "polkit_going_away_and_coming_back_is_followed",
 	  test_polkit_going_away_and_coming_back_is_followed, 120 },
+	{ "a_check_in_flight_when_polkitd_dies_is_decided_without_polkit",
+	  test_a_check_in_flight_when_polkitd_dies_is_decided_without_polkit, 120 },
 	{ "a_rule_may_grant_allows_for_one_unit_by_what_the_check_details",
 	  test_a_rule_may_grant_allows_for_one_unit_by_what_the_check_details, 120 },
 };
