@@ -12,12 +12,11 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <cap-ng.h>
 #include <polkit/polkit.h>
 
 #include "authorize_internal.h"
 #include "common/util.h"
+#include "worker_privileges.h"
 
 #define POLKIT_BUS_NAME "org.freedesktop.PolicyKit1"
 #define POLKIT_OBJECT_PATH "/org/freedesktop/PolicyKit1/Authority"
@@ -263,28 +262,6 @@ static gboolean check_start(gpointer userdata)
 	polkit_authority_check_authorization(b->authority, subject, c->action_id, details, flags,
 					     c->cancellable, check_done, c);
 	return G_SOURCE_REMOVE;
-}
-
-/* Worker: no capabilities and no way to gain any. Threads this one
- * creates (GDBus's) inherit both. Returns 0 or a negative errno. */
-static int worker_drop_privileges(void)
-{
-	bool setpcap;
-
-	if (capng_get_caps_process() < 0)
-		return -EPERM;
-	setpcap = capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
-	capng_clear(CAPNG_SELECT_BOTH);
-	/* Bounding set first: dropping it needs CAP_SETPCAP, which the
-	 * second call gives up. Without it (an unprivileged caller) the
-	 * bounding set stays, with nothing left to raise from it. */
-	if (setpcap && capng_apply(CAPNG_SELECT_BOUNDS) < 0)
-		return -EPERM;
-	if (capng_apply(CAPNG_SELECT_CAPS) < 0)
-		return -EPERM;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -errno;
-	return 0;
 }
 
 static void *worker_main(void *userdata)

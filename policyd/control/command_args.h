@@ -58,7 +58,7 @@ int command_args_allow_ids(json_t *args, struct hid_rule_sender *s, pid_t *for_p
  * Returns 0 (nothing when absent) or -EINVAL with ERR set. */
 int command_args_hidpp(json_t *args, struct policy_device *pdev, struct hidpp_features *t,
 		       char *err, size_t errsize);
-/* A "user" or (GROUP) "group" entry: an id, or a name looked up by the
- * daemon as the policy's names are. Returns 0, or -EINVAL with ERR set
- * ("no user \"alice\" on this system"). */
+/* A "user" or (GROUP) "group" entry: an id. Names were replaced by ids
+ * before (name_lookup.h, off the event loop). Returns 0, or -EINVAL with
+ * ERR set. */
 int command_args_id(json_t *v, bool group, uint32_t *ret, char *err, size_t errsize);

@@ -37,6 +37,7 @@
 #include "common/ctl_protocol.h"
 #include "common/log_filter.h"
 #include "common/util.h"
+#include "name_lookup.h"
 
 #define CONTROL_MAX_CLIENTS	32
 #define CONTROL_MAX_PER_UID	8	/* per user other than root: no one user fills the table */
@@ -44,6 +45,7 @@
 					 * together cannot lock root out */
 #define REQUEST_TIMEOUT_MS	10000
 #define AUTHORIZE_TIMEOUT_MS	(5 * 60 * 1000)	/* someone may be typing a password */
+#define NAME_LOOKUP_TIMEOUT_MS	30000	/* a name service that does not answer */
 #define STALL_TIMEOUT_MS	30000
 #define LOG_OUTPUT_LOW		(256 * 1024)	/* read more log while less is pending */
 #define LOG_READ_BUDGET		(256 * 1024)	/* log bytes read per turn */
@@ -51,6 +53,7 @@
 
 enum client_state {
 	CLIENT_READING,
+	CLIENT_LOOKING_UP,	/* its user and group names (name_lookup.h) */
 	CLIENT_AUTHORIZING,
 	CLIENT_STREAMING,
 	CLIENT_WRITING,
@@ -85,7 +88,7 @@ struct client {
 	char *out;
 	size_t out_len, out_off, out_cap;
 	uint32_t events;	/* epoll interest now */
-	long deadline_ms;	/* READING, AUTHORIZING */
+	long deadline_ms;	/* READING, LOOKING_UP, AUTHORIZING */
 	long progress_ms;	/* last time output drained */
 	json_t *request;
 	const struct ctl_command *cmd;
@@ -97,6 +100,7 @@ struct control {
 	int listen_fd, epoll_fd;
 	char *path;
 	struct authorizer *authz;
+	struct name_lookup *names;
 	char *audit_log;
 	unsigned int log_generation;
 	struct control_hooks hooks;
@@ -226,6 +230,12 @@ int control_open(struct control **ret, const char *runtime_dir, int epoll_fd,
 		control_free(c);
 		return -ENOMEM;
 	}
+	r = name_lookup_new(&c->names, NULL);
+	if (r < 0) {
+		note(c, LOG_ERR, "cannot start the control socket's name lookups: %s", strerror(-r));
+		control_free(c);
+		return r;
+	}
 	r = check_runtime_dir(c, runtime_dir);
 	if (r >= 0)
 		r = c->listen_fd = make_socket(c);
@@ -233,6 +243,8 @@ int control_open(struct control **ret, const char *runtime_dir, int epoll_fd,
 		r = watch_fd(c, c->listen_fd, EPOLLIN, EPOLL_CTL_ADD);
 	if (r >= 0)
 		r = watch_fd(c, authorizer_fd(authz), EPOLLIN, EPOLL_CTL_ADD);
+	if (r >= 0)
+		r = watch_fd(c, name_lookup_fd(c->names), EPOLLIN, EPOLL_CTL_ADD);
 	if (r < 0) {
 		control_free(c);
 		return r;
@@ -285,6 +297,9 @@ void control_free(struct control *c)
 		close(c->listen_fd);
 		unlink(c->path);
 	}
+	if (c->names)
+		epoll_ctl(c->epoll_fd, EPOLL_CTL_DEL, name_lookup_fd(c->names), NULL);
+	name_lookup_free(c->names);
 	free(c->path);
 	free(c->audit_log);
 	free(c);
@@ -292,7 +307,8 @@ void control_free(struct control *c)
 
 bool control_owns(const struct control *c, int fd)
 {
-	if (fd == c->listen_fd || fd == authorizer_fd(c->authz))
+	if (fd == c->listen_fd || fd == authorizer_fd(c->authz) ||
+	    fd == name_lookup_fd(c->names))
 		return true;
 	for (size_t i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		if (c->clients[i] && c->clients[i]->fd == fd)
@@ -570,9 +586,11 @@ static int request_details(struct control *c, struct client *cl, json_t *args,
 	return r;
 }
 
+static void authorize_request(struct control *c, struct client *cl);
+
 static void handle_request(struct control *c, struct client *cl, const char *line, size_t len)
 {
-	struct authz_details details;
+	char err[256];
 	json_error_t jerr;
 	json_t *version, *command, *args, *interactive;
 	const char *name;
@@ -623,6 +641,31 @@ static void handle_request(struct control *c, struct client *cl, const char *lin
 		return;
 	}
 	cl->interactive = json_is_true(interactive);
+
+	/* Names are looked up first, off the event loop: the details polkit
+	 * shows and the command read ids. */
+	r = name_lookup_submit(c->names, cl->cookie, args, err, sizeof(err));
+	if (r < 0) {
+		fail(c, cl, r == -EINVAL ? CTL_ERR_BAD_REQUEST : CTL_ERR_FAILED, NULL, "%s",
+		     r == -EINVAL ? err : strerror(-r));
+		return;
+	}
+	if (r > 0) {
+		cl->state = CLIENT_LOOKING_UP;
+		cl->deadline_ms = now_ms() + NAME_LOOKUP_TIMEOUT_MS;
+		set_interest(c, cl);
+		return;
+	}
+	authorize_request(c, cl);
+}
+
+/* CL's request, its names looked up: ask whether its peer may. */
+static void authorize_request(struct control *c, struct client *cl)
+{
+	json_t *args = json_object_get(cl->request, "args");
+	struct authz_details details;
+	int r;
+
 	if (request_details(c, cl, args, &details) < 0)
 		return;
 
@@ -976,6 +1019,29 @@ static void take_verdicts(struct control *c)
 	}
 }
 
+static void take_names(struct control *c)
+{
+	struct name_job *job;
+	char err[256];
+
+	while (name_lookup_take(c->names, &job) == 0) {
+		struct client *cl = find_cookie(c, name_job_cookie(job));
+		int r;
+
+		if (!cl || cl->state != CLIENT_LOOKING_UP) {
+			name_job_free(job);
+			continue;
+		}
+		cl->state = CLIENT_READING;
+		r = name_job_apply(job, json_object_get(cl->request, "args"), err, sizeof(err));
+		name_job_free(job);
+		if (r < 0)
+			fail(c, cl, CTL_ERR_BAD_REQUEST, NULL, "%s", err);
+		else
+			authorize_request(c, cl);
+	}
+}
+
 void control_dispatch(struct control *c, int fd, uint32_t events)
 {
 	struct client *cl = NULL;
@@ -986,6 +1052,10 @@ void control_dispatch(struct control *c, int fd, uint32_t events)
 	}
 	if (fd == authorizer_fd(c->authz)) {
 		take_verdicts(c);
+		return;
+	}
+	if (fd == name_lookup_fd(c->names)) {
+		take_names(c);
 		return;
 	}
 	for (size_t i = 0; i < CONTROL_MAX_CLIENTS && !cl; i++)
@@ -1028,6 +1098,14 @@ void control_tick(struct control *c)
 			if (now > cl->deadline_ms)
 				fail(c, cl, CTL_ERR_TIMEOUT, NULL,
 				     "no complete request within %d seconds", REQUEST_TIMEOUT_MS / 1000);
+			break;
+		case CLIENT_LOOKING_UP:
+			if (now > cl->deadline_ms) {
+				cl->state = CLIENT_READING;	/* its answer is dropped */
+				fail(c, cl, CTL_ERR_TIMEOUT, NULL,
+				     "the request's user and group names were not looked up within %d seconds: the system's name service does not answer",
+				     NAME_LOOKUP_TIMEOUT_MS / 1000);
+			}
 			break;
 		case CLIENT_AUTHORIZING:
 			if (now > cl->deadline_ms) {

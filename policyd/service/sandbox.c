@@ -75,6 +75,13 @@ static const int allowed_syscalls[] = {
 	 * holds. Found by the package suite in Debian trixie (GLib 2.84): the
 	 * daemon was killed by its own filter. */
 	SCMP_SYS(getpeername),
+	/* The name service (control/name_lookup.c): for a name /etc has
+	 * not, glibc asks nss-systemd (nsswitch.conf "files systemd", as
+	 * Debian ships it), which seeds its hash tables from getrandom (and
+	 * reads the bounding set, below). It only reads random bytes. Found
+	 * by test-control in the VM and test-sandbox: any user naming an
+	 * unknown user or group killed the daemon. */
+	SCMP_SYS(getrandom),
 	/* control socket: peers (SO_PEERCRED is getsockopt), expiry of
 	 * temporary allows, the audit log's mode after a rotation */
 	SCMP_SYS(timerfd_settime), SCMP_SYS(timerfd_gettime), SCMP_SYS(fchmod),
@@ -147,9 +154,16 @@ int sandbox_install_seccomp(void)
 	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0);
 	if (r < 0)
 		return r;
-	/* GLib names its threads; no other prctl. */
+	/* GLib names its threads; nss-systemd, loaded by the first lookup
+	 * of a name /etc has not (control/name_lookup.c), reads the
+	 * bounding set to learn the last capability (cap_last_cap()); no
+	 * other prctl. */
 	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
+	if (r < 0)
+		return r;
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
+			     SCMP_A0(SCMP_CMP_EQ, PR_CAPBSET_READ));
 	if (r < 0)
 		return r;
 	return seccomp_load(ctx);

@@ -7,8 +7,11 @@
  * what the device, the audit log or the file system shows.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1018,7 +1021,97 @@ static void test_log_that_cannot_be_read_is_an_error_not_an_empty_log(void)
 	stop_daemon(&run);
 }
 
+/* The allow request for DEV whose sender is ARGS (JSON members). */
+static void allow_request(char *buf, size_t size, const struct uhid_dev *dev, const char *args)
+{
+	snprintf(buf, size,
+		 "{\"version\": 1, \"command\": \"allow\", \"args\": {\"device\": \"%s\", "
+		 "\"duration_s\": 600, %s}}\n", dev->sysname, args);
+}
+
+/* Whether FD has something to read now. */
+static bool answered(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+/*
+ * The names an allow carries are the system's: a group name becomes its
+ * gid, and a name the system lacks is a bad request naming it. A name
+ * service that does not answer (a FIFO over /etc/group, in a mount
+ * namespace of the case's own that the daemon shares: the lookup waits
+ * to open it) holds up that request and nothing else: another client's
+ * status is answered and a device plugged meanwhile is protected. Before,
+ * the daemon looked names up on its event loop and answered nobody until
+ * the lookup ended; and the sandbox killed it for a name /etc lacks
+ * (nss-systemd's getrandom and prctl).
+ */
+static void test_a_name_service_that_hangs_holds_up_no_one_else(void)
+{
+	static const char status[] = "{\"version\": 1, \"command\": \"status\"}\n";
+	char fifo[PATH_MAX], request[512];
+	struct policyd_case c;
+	struct uhid_dev other;
+	json_t *reply;
+	int slow, fd, waited_ms = 0;
+	char *text;
+
+	CHECK_OK(unshare(CLONE_NEWNS));
+	CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	start_case(&c);
+
+	allow_request(request, sizeof(request), &c.dev, "\"group\": [\"users\"]");
+	reply = raw_request(&c.run, request, strlen(request));
+	text = json_dumps(reply, JSON_COMPACT);
+	test_log("allow for group users: %s", text);
+	CHECK(text && strstr(text, "\"gids\":[100]"), "not an allow for gid 100: %s", text);
+	free(text);
+	json_decref(reply);
+	allow_request(request, sizeof(request), &c.dev, "\"user\": \"hp-no-such-user\"");
+	expect_error(&c.run, request, strlen(request), "bad-request",
+		     "no user \"hp-no-such-user\" on this system");
+
+	snprintf(fifo, sizeof(fifo), "%s/group.fifo", c.run.dir);
+	CHECK_OK(mkfifo(fifo, 0644));
+	CHECK_OK(mount(fifo, "/etc/group", NULL, MS_BIND, NULL));
+	slow = connect_control(&c.run);
+	allow_request(request, sizeof(request), &c.dev, "\"group\": [\"hp-slow\"]");
+	CHECK_EQ(send(slow, request, strlen(request), MSG_NOSIGNAL), (ssize_t)strlen(request));
+
+	reply = raw_request(&c.run, status, strlen(status));
+	CHECK(json_is_true(json_object_get(reply, "ok")), "status: %s",
+	      json_path_str_or_empty(reply, "message"));
+	json_decref(reply);
+	create_device(&other, OTHER_PRODUCT);
+	while (firewall_instance_count(other.hid_id) < 1) {
+		CHECK(waited_ms < 20000, "a device plugged during the lookup is not protected within 20 s");
+		usleep(50 * 1000);
+		waited_ms += 50;
+	}
+	CHECK(!answered(slow), "the allow was answered before its group was looked up");
+
+	/* The name service gives up: opened, the FIFO cannot be read as
+	 * a file (glibc seeks it), and the lookup goes on without it. */
+	fd = open(fifo, O_WRONLY | O_CLOEXEC);
+	CHECK_OK(fd);
+	close(fd);
+	reply = read_reply(slow);
+	close(slow);
+	CHECK(!json_is_true(json_object_get(reply, "ok")), "an allow for a group no one knows");
+	CHECK(strstr(json_path_str_or_empty(reply, "message"), "no group \"hp-slow\" on this system"),
+	      "%s", json_path_str_or_empty(reply, "message"));
+	json_decref(reply);
+
+	CHECK_OK(umount("/etc/group"));
+	uhid_dev_destroy(&other);
+	policyd_case_end(&c);
+}
+
 static const struct test_case tests[] = {
+	{ "a_name_service_that_hangs_holds_up_no_one_else",
+	  test_a_name_service_that_hangs_holds_up_no_one_else },
 	{ "log_that_cannot_be_read_is_an_error_not_an_empty_log",
 	  test_log_that_cannot_be_read_is_an_error_not_an_empty_log },
 	{ "every_command_works_as_root_and_its_json_parses",

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "control/name_lookup.h"
 #include "service/sandbox.h"
 #include "harness.h"
 
@@ -88,6 +89,24 @@ static int glib_asks_whether_stderr_is_the_journal(void)
 static void test_glib_log_writers_journal_check_is_allowed(void)
 {
 	int status = run_filtered(glib_asks_whether_stderr_is_the_journal);
+
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+}
+
+/* A name /etc has not goes on to nss-systemd where nsswitch.conf lists
+ * it (Debian's default), which reads getrandom. */
+static int unknown_name_is_looked_up(void)
+{
+	char err[256];
+	uint32_t id;
+
+	return name_lookup_nss("hp-no-such-user", false, &id, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "no user") ? 0 : 1;
+}
+
+static void test_a_name_the_system_lacks_is_looked_up_under_the_filter(void)
+{
+	int status = run_filtered(unknown_name_is_looked_up);
 
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 }
@@ -197,6 +216,10 @@ static void test_filter_covers_threads_started_before_it(void)
 }
 
 static const struct test_case tests[] = {
+	{ "a_name_the_system_lacks_is_looked_up_under_the_filter",
+	  test_a_name_the_system_lacks_is_looked_up_under_the_filter },
+	{ "a_name_the_system_lacks_is_looked_up_under_the_filter",
+	  test_a_name_the_system_lacks_is_looked_up_under_the_filter },
 	{ "allowed_syscalls_work_under_the_filter", test_allowed_syscalls_work_under_the_filter },
 	{ "polkit_subject_pidfd_is_allowed", test_polkit_subject_pidfd_is_allowed },
 	{ "glib_log_writers_journal_check_is_allowed", test_glib_log_writers_journal_check_is_allowed },

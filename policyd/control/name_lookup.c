@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Name lookups for the control socket (name_lookup.h): a queue of jobs,
+ * one per request, a worker thread that answers them in order, and an
+ * eventfd that wakes the event loop when answers wait.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "command_args.h"
+#include "common/ctl_protocol.h"
+#include "common/util.h"
+#include "name_lookup.h"
+#include "worker_privileges.h"
+
+/* The name service's answer for a group with many members can be long;
+ * past this the lookup fails rather than grow without end. */
+#define NSS_BUFFER_MAX (1024 * 1024)
+
+struct name_query {
+	bool group;
+	int index;		/* in "group"; -1 for "user" */
+	uint32_t id;
+	char name[NAME_LOOKUP_NAME_MAX + 1];
+};
+
+struct name_job {
+	uint64_t cookie;
+	struct name_query *queries;
+	size_t n;
+	int result;		/* 0, or -EINVAL with err */
+	char err[256];
+	struct name_job *next;
+};
+
+struct name_lookup {
+	name_lookup_fn lookup;
+	int event_fd;
+	pthread_t thread;
+	pthread_mutex_t lock;	/* everything below */
+	pthread_cond_t wake;
+	struct name_job *queue, **queue_tail;	/* to look up, FIFO */
+	struct name_job *done, **done_tail;	/* looked up, FIFO */
+	bool busy;		/* the worker is inside a lookup */
+	bool stopping;
+	bool orphaned;		/* stopped while busy: the worker frees all */
+	int privileges;		/* the worker's worker_drop_privileges() */
+};
+
+void name_job_free(struct name_job *job)
+{
+	if (!job)
+		return;
+	free(job->queries);
+	free(job);
+}
+
+static void jobs_free(struct name_job *job)
+{
+	while (job) {
+		struct name_job *next = job->next;
+
+		name_job_free(job);
+		job = next;
+	}
+}
+
+static void destroy(struct name_lookup *nl)
+{
+	jobs_free(nl->queue);
+	jobs_free(nl->done);
+	if (nl->event_fd >= 0)
+		close(nl->event_fd);
+	pthread_cond_destroy(&nl->wake);
+	pthread_mutex_destroy(&nl->lock);
+	free(nl);
+}
+
+int name_lookup_nss(const char *name, bool group, uint32_t *ret_id, char *err, size_t errsize)
+{
+	const char *what = group ? "group" : "user";
+	size_t size = 16384;
+	bool found = false;
+	int r;
+
+	for (;;) {
+		_cleanup_free_ char *buf = malloc(size);
+
+		if (!buf)
+			return command_failf(err, errsize, -EINVAL, "cannot look up %s \"%.64s\": %s",
+					     what, name, strerror(ENOMEM));
+		if (group) {
+			struct group gr, *g = NULL;
+
+			r = getgrnam_r(name, &gr, buf, size, &g);
+			if (g) {
+				found = true;
+				*ret_id = (uint32_t)gr.gr_gid;
+			}
+		} else {
+			struct passwd pw, *u = NULL;
+
+			r = getpwnam_r(name, &pw, buf, size, &u);
+			if (u) {
+				found = true;
+				*ret_id = (uint32_t)pw.pw_uid;
+			}
+		}
+		if (r != ERANGE || size >= NSS_BUFFER_MAX)
+			break;
+		size *= 2;
+	}
+	if (found)
+		return 0;
+	if (r)
+		return command_failf(err, errsize, -EINVAL, "cannot look up %s \"%.64s\": %s", what,
+				     name, strerror(r));
+	return command_failf(err, errsize, -EINVAL, "no %s \"%.64s\" on this system", what, name);
+}
+
+static void run_job(struct name_lookup *nl, struct name_job *job)
+{
+	if (nl->privileges < 0) {
+		job->result = command_failf(job->err, sizeof(job->err), -EINVAL,
+					    "cannot look up names: the lookup thread cannot drop its capabilities: %s",
+					    strerror(-nl->privileges));
+		return;
+	}
+	for (size_t i = 0; i < job->n; i++) {
+		struct name_query *q = &job->queries[i];
+
+		job->result = nl->lookup(q->name, q->group, &q->id, job->err, sizeof(job->err));
+		if (job->result < 0)
+			return;
+	}
+}
+
+static void *worker_main(void *userdata)
+{
+	struct name_lookup *nl = userdata;
+	int privileges = worker_drop_privileges();
+
+	pthread_mutex_lock(&nl->lock);
+	nl->privileges = privileges;
+	for (;;) {
+		struct name_job *job;
+
+		while (!nl->stopping && !nl->queue)
+			pthread_cond_wait(&nl->wake, &nl->lock);
+		if (nl->stopping)
+			break;
+		job = nl->queue;
+		nl->queue = job->next;
+		if (!nl->queue)
+			nl->queue_tail = &nl->queue;
+		job->next = NULL;
+		nl->busy = true;
+		pthread_mutex_unlock(&nl->lock);
+
+		run_job(nl, job);
+
+		pthread_mutex_lock(&nl->lock);
+		nl->busy = false;
+		if (nl->orphaned) {
+			name_job_free(job);
+			break;
+		}
+		*nl->done_tail = job;
+		nl->done_tail = &job->next;
+		(void)eventfd_write(nl->event_fd, 1);
+	}
+	if (nl->orphaned) {
+		pthread_mutex_unlock(&nl->lock);
+		destroy(nl);
+		return NULL;
+	}
+	pthread_mutex_unlock(&nl->lock);
+	return NULL;
+}
+
+int name_lookup_new(struct name_lookup **ret, name_lookup_fn lookup)
+{
+	struct name_lookup *nl = calloc(1, sizeof(*nl));
+	int r;
+
+	if (!nl)
+		return -ENOMEM;
+	nl->lookup = lookup ?: name_lookup_nss;
+	nl->queue_tail = &nl->queue;
+	nl->done_tail = &nl->done;
+	pthread_mutex_init(&nl->lock, NULL);
+	pthread_cond_init(&nl->wake, NULL);
+	nl->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (nl->event_fd < 0) {
+		r = -errno;
+		destroy(nl);
+		return r;
+	}
+	r = -pthread_create(&nl->thread, NULL, worker_main, nl);
+	if (r < 0) {
+		destroy(nl);
+		return r;
+	}
+	*ret = nl;
+	return 0;
+}
+
+void name_lookup_free(struct name_lookup *nl)
+{
+	bool busy;
+
+	if (!nl)
+		return;
+	pthread_mutex_lock(&nl->lock);
+	nl->stopping = true;
+	busy = nl->busy;
+	nl->orphaned = busy;
+	pthread_cond_signal(&nl->wake);
+	pthread_mutex_unlock(&nl->lock);
+	if (busy) {
+		pthread_detach(nl->thread);
+		return;
+	}
+	pthread_join(nl->thread, NULL);
+	destroy(nl);
+}
+
+int name_lookup_fd(const struct name_lookup *nl)
+{
+	return nl->event_fd;
+}
+
+/* V, a "user" value or an entry of "group", into Q when it is a name.
+ * Returns 1 (a name), 0 (an id or another kind: command_args.c judges
+ * it), or -EINVAL. */
+static int query_from(json_t *v, bool group, int index, struct name_query *q, char *err,
+		      size_t errsize)
+{
+	const char *name;
+	size_t len;
+
+	if (!json_is_string(v))
+		return 0;
+	name = json_string_value(v);
+	len = strlen(name);
+	if (len == 0 || len > NAME_LOOKUP_NAME_MAX || len != json_string_length(v))
+		return command_failf(err, errsize, -EINVAL, "\"%s\" must be %s ids or names (at most %d bytes, no NUL)",
+				     group ? "group" : "user", group ? "group" : "user",
+				     NAME_LOOKUP_NAME_MAX);
+	q->group = group;
+	q->index = index;
+	memcpy(q->name, name, len + 1);
+	return 1;
+}
+
+int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, char *err,
+		       size_t errsize)
+{
+	json_t *user = json_object_get(args, "user"), *group = json_object_get(args, "group");
+	size_t n_group = json_is_array(group) ? json_array_size(group) : 0;
+	struct name_job *job;
+	int r;
+
+	/* Longer lists are refused by command_args.c, unread. */
+	if (n_group > CTL_SUBJECT_GROUPS_MAX)
+		n_group = 0;
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	job->queries = calloc(1 + n_group, sizeof(*job->queries));
+	if (!job->queries) {
+		name_job_free(job);
+		return -ENOMEM;
+	}
+	job->cookie = cookie;
+	r = query_from(user, false, -1, &job->queries[job->n], err, errsize);
+	job->n += r > 0;
+	for (size_t i = 0; r >= 0 && i < n_group; i++) {
+		r = query_from(json_array_get(group, i), true, (int)i, &job->queries[job->n], err,
+			       errsize);
+		job->n += r > 0;
+	}
+	if (r < 0 || job->n == 0) {
+		name_job_free(job);
+		return r < 0 ? r : 0;
+	}
+	pthread_mutex_lock(&nl->lock);
+	*nl->queue_tail = job;
+	nl->queue_tail = &job->next;
+	pthread_cond_signal(&nl->wake);
+	pthread_mutex_unlock(&nl->lock);
+	return 1;
+}
+
+int name_lookup_take(struct name_lookup *nl, struct name_job **ret)
+{
+	struct name_job *job;
+	eventfd_t unused;
+
+	pthread_mutex_lock(&nl->lock);
+	job = nl->done;
+	if (job) {
+		nl->done = job->next;
+		if (!nl->done)
+			nl->done_tail = &nl->done;
+		job->next = NULL;
+	} else {
+		/* Drained: clear the wake-up under the lock, so that an
+		 * answer queued after this is signalled anew. */
+		(void)eventfd_read(nl->event_fd, &unused);
+	}
+	pthread_mutex_unlock(&nl->lock);
+	if (!job)
+		return -EAGAIN;
+	*ret = job;
+	return 0;
+}
+
+uint64_t name_job_cookie(const struct name_job *job)
+{
+	return job->cookie;
+}
+
+int name_job_apply(const struct name_job *job, json_t *args, char *err, size_t errsize)
+{
+	json_t *group = json_object_get(args, "group");
+
+	if (job->result < 0) {
+		snprintf(err, errsize, "%s", job->err);
+		return job->result;
+	}
+	for (size_t i = 0; i < job->n; i++) {
+		const struct name_query *q = &job->queries[i];
+		json_t *id = json_integer(q->id);
+		int r = q->group ? json_array_set_new(group, (size_t)q->index, id)
+				 : json_object_set_new(args, "user", id);
+
+		if (r < 0)
+			return command_failf(err, errsize, -EINVAL, "out of memory");
+	}
+	return 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host tests of the control socket's name lookups (name_lookup.h): the
+ * names a request carries are looked up by a worker, not by the caller,
+ * answered in order, and put back as ids; a lookup that never ends holds
+ * up neither the caller nor the daemon's shutdown.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control/name_lookup.h"
+#include "harness.h"
+
+/* A name service the test answers: each lookup waits for one byte on
+ * gate[0]; "alice" is 1000, group "games" 60, anything else unknown. */
+static int gate[2] = { -1, -1 };
+static int lookups;
+
+static int gated_lookup(const char *name, bool group, uint32_t *ret_id, char *err, size_t errsize)
+{
+	char byte;
+
+	__atomic_add_fetch(&lookups, 1, __ATOMIC_SEQ_CST);
+	if (read(gate[0], &byte, 1) != 1)
+		return snprintf(err, errsize, "gate closed"), -EINVAL;
+	if (!group && !strcmp(name, "alice"))
+		return *ret_id = 1000, 0;
+	if (group && !strcmp(name, "games"))
+		return *ret_id = 60, 0;
+	snprintf(err, errsize, "no %s \"%s\" here", group ? "group" : "user", name);
+	return -EINVAL;
+}
+
+static void open_gate(unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		CHECK_EQ(write(gate[1], "x", 1), 1);
+}
+
+static bool readable(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, timeout_ms) == 1;
+}
+
+static struct name_job *next_job(struct name_lookup *nl)
+{
+	struct name_job *job = NULL;
+	int r;
+
+	/* As the daemon does: take until there is none, then wait. */
+	while ((r = name_lookup_take(nl, &job)) == -EAGAIN)
+		CHECK(readable(name_lookup_fd(nl), 5000), "no answer within 5 s");
+	CHECK_OK(r);
+	return job;
+}
+
+static struct name_lookup *gated_start(void)
+{
+	struct name_lookup *nl;
+
+	CHECK_OK(pipe(gate));
+	CHECK_OK(name_lookup_new(&nl, gated_lookup));
+	return nl;
+}
+
+static void gated_end(struct name_lookup *nl)
+{
+	name_lookup_free(nl);
+	close(gate[0]);
+	close(gate[1]);
+}
+
+static void test_names_are_looked_up_by_the_worker_and_put_back_as_ids(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *args = json_pack("{s:s, s:[i, s, i]}", "user", "alice", "group", 5, "games", 7);
+	struct name_job *job = NULL;
+	char err[256] = "";
+
+	/* Submitting does not wait for the name service. */
+	CHECK_EQ(name_lookup_submit(nl, 41, args, err, sizeof(err)), 1);
+	CHECK(!readable(name_lookup_fd(nl), 200), "answered before the name service did");
+	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
+
+	open_gate(2);
+	job = next_job(nl);
+	CHECK_EQ(name_job_cookie(job), 41);
+	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
+	name_job_free(job);
+	CHECK_EQ(json_integer_value(json_object_get(args, "user")), 1000);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 0)), 5);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 1)), 60);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 2)), 7);
+	CHECK_EQ(lookups, 2);
+	/* Drained: nothing more to wake for. */
+	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
+	CHECK(!readable(name_lookup_fd(nl), 0), "still readable with nothing to take");
+	json_decref(args);
+	gated_end(nl);
+}
+
+static void test_requests_are_answered_in_order_and_an_unknown_name_is_the_error(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *a = json_pack("{s:s}", "user", "alice");
+	json_t *b = json_pack("{s:[s]}", "group", "nobody-here");
+	struct name_job *job;
+	char err[256] = "";
+
+	CHECK_EQ(name_lookup_submit(nl, 1, a, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, b, err, sizeof(err)), 1);
+	open_gate(2);
+	job = next_job(nl);
+	CHECK_EQ(name_job_cookie(job), 1);
+	CHECK_OK(name_job_apply(job, a, err, sizeof(err)));
+	name_job_free(job);
+	job = next_job(nl);
+	CHECK_EQ(name_job_cookie(job), 2);
+	CHECK_EQ(name_job_apply(job, b, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "no group \"nobody-here\" here"), "%s", err);
+	CHECK(json_is_string(json_array_get(json_object_get(b, "group"), 0)),
+	      "a failed lookup changed the request");
+	name_job_free(job);
+	json_decref(a);
+	json_decref(b);
+	gated_end(nl);
+}
+
+static void test_requests_without_names_do_not_wait_and_bad_names_are_refused(void)
+{
+	struct name_lookup *nl = gated_start();
+	char long_name[NAME_LOOKUP_NAME_MAX + 2];
+	json_t *args;
+	char err[256] = "";
+
+	args = json_pack("{s:i, s:[i, i], s:s}", "user", 0, "group", 1, 2, "executable", "/x");
+	CHECK_EQ(name_lookup_submit(nl, 1, args, err, sizeof(err)), 0);
+	json_decref(args);
+	CHECK_EQ(name_lookup_submit(nl, 2, NULL, err, sizeof(err)), 0);
+
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	args = json_pack("{s:s}", "user", long_name);
+	CHECK_EQ(name_lookup_submit(nl, 3, args, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "\"user\" must be user ids or names (at most 256 bytes"), "%s", err);
+	json_decref(args);
+	args = json_pack("{s:[s]}", "group", "");
+	CHECK_EQ(name_lookup_submit(nl, 4, args, err, sizeof(err)), -EINVAL);
+	json_decref(args);
+	args = json_pack("{s:s#}", "user", "ali\0ce", (size_t)6);
+	CHECK_EQ(name_lookup_submit(nl, 5, args, err, sizeof(err)), -EINVAL);
+	json_decref(args);
+	CHECK_EQ(lookups, 0);
+	gated_end(nl);
+}
+
+/* The daemon stops while the name service hangs: it does not wait. */
+static void test_stopping_does_not_wait_for_a_hung_lookup(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *args = json_pack("{s:s}", "user", "alice");
+	char err[256] = "";
+
+	CHECK_EQ(name_lookup_submit(nl, 1, args, err, sizeof(err)), 1);
+	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
+		usleep(10 * 1000);
+	CHECK_EQ(lookups, 1);
+	name_lookup_free(nl);	/* returns: the test would hang here before */
+	/* The worker ends once its lookup does, freeing what it holds. */
+	open_gate(1);
+	usleep(100 * 1000);
+	close(gate[0]);
+	close(gate[1]);
+	json_decref(args);
+}
+
+/* The system's own name service, as the daemon uses it by default. */
+static void test_the_system_name_service_answers_and_names_what_it_lacks(void)
+{
+	struct name_lookup *nl;
+	json_t *args = json_pack("{s:s, s:[s, i]}", "user", "root", "group", "root", 100);
+	struct name_job *job;
+	char err[256] = "";
+	uint32_t id = 7;
+
+	CHECK_OK(name_lookup_new(&nl, NULL));
+	CHECK_EQ(name_lookup_submit(nl, 9, args, err, sizeof(err)), 1);
+	job = next_job(nl);
+	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
+	name_job_free(job);
+	CHECK_EQ(json_integer_value(json_object_get(args, "user")), 0);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 0)), 0);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 1)), 100);
+	json_decref(args);
+	name_lookup_free(nl);
+
+	CHECK_EQ(name_lookup_nss("hp-no-such-user", false, &id, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "no user \"hp-no-such-user\" on this system"), "%s", err);
+	CHECK_EQ(name_lookup_nss("hp-no-such-user", true, &id, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "no group \"hp-no-such-user\" on this system"), "%s", err);
+	CHECK_EQ(id, 7);
+}
+
+static const struct test_case tests[] = {
+	{ "names_are_looked_up_by_the_worker_and_put_back_as_ids",
+	  test_names_are_looked_up_by_the_worker_and_put_back_as_ids },
+	{ "requests_are_answered_in_order_and_an_unknown_name_is_the_error",
+	  test_requests_are_answered_in_order_and_an_unknown_name_is_the_error },
+	{ "requests_without_names_do_not_wait_and_bad_names_are_refused",
+	  test_requests_without_names_do_not_wait_and_bad_names_are_refused },
+	{ "stopping_does_not_wait_for_a_hung_lookup", test_stopping_does_not_wait_for_a_hung_lookup },
+	{ "the_system_name_service_answers_and_names_what_it_lacks",
+	  test_the_system_name_service_answers_and_names_what_it_lacks },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, "unit-name-lookup", tests, ARRAY_SIZE(tests));
+}
