@@ -496,6 +496,24 @@ static void test_reload_keeps_old_rules_on_error_and_applies_valid_changes(void)
 	CHECK(policyd_said(&c.run, "50-test.json", 0), "the broken file is not named");
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), EPERM);
 
+	/* A sender naming a user the system lacks: glibc asks nss-systemd,
+	 * inside the sandbox, which once killed the daemon here. */
+	CHECK_OK(policyd_write_policy(&c.run, "60-unknown-user.json",
+		"{ \"version\": 1, \"devices\": [ { \"name\": \"other\",\n"
+		"  \"match\": { \"bus\": \"usb\", \"vendor\": \"0x1234\", \"product\": \"0x9999\" },\n"
+		"  \"rules\": [ { \"request\": \"set_report\", \"action\": \"allow\",\n"
+		"    \"sender\": { \"user\": \"hp-no-such-user\" } } ] } ] }\n"));
+	CHECK_OK(policyd_reload(&c.run));
+	CHECK(policyd_said(&c.run, "no user \"hp-no-such-user\" on this system", 10000),
+	      "the unknown user is not named");
+	CHECK_EQ(set_feature(c.fd, 0xf0, 0), EPERM);
+	{
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/60-unknown-user.json", c.run.config_dir);
+		CHECK_OK(unlink(path));
+	}
+
 	/* Move the firmware rule from 0xf0 to 3. */
 	snprintf(changed, sizeof(changed), "%s", test_policy);
 	id = strstr(changed, "\"0xf0\"");
