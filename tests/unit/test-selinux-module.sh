@@ -81,7 +81,7 @@ if [ ! -x "$pp2cil" ] || ! "$pp2cil" "$tmp/src/hid_policyd.pp" "$cil" 2>"$tmp/pp
 	for n in daemon_domain_entered_from_init bpf_permissions \
 		 capabilities_are_the_documented_ones uevent_netlink_socket \
 		 bpffs_state_directory_private_type runtime_log_and_config \
-		 polkit_over_the_system_bus proc_exe_without_ptrace \
+		 polkit_over_the_system_bus proc_exe_without_ptrace name_service_lookups \
 		 sysfs_written_only_where_uevent_needs_it \
 		 udev_runs_wait_decided_in_its_own_domain; do
 		skip "$n" "no $pp2cil to read the module back"
@@ -154,6 +154,14 @@ else
 		why+=("hid_policyd_t may ptrace")
 	[ -n "$(perms hid_policyd_t self cap_userns)" ] && why+=("cap_userns allowed")
 	check proc_exe_without_ptrace
+
+	# User and group names (policy senders, control requests) through
+	# the name service: the nsswitch_domain attribute, whose base-policy
+	# rules read /etc/passwd and /etc/group and reach nscd, sssd and
+	# systemd-userdbd. Before, the daemon could only search /etc.
+	grep -Eq '^\s*\(typeattributeset nsswitch_domain \((.* )?hid_policyd_t( .*)?\)\)' "$cil" ||
+		why+=("hid_policyd_t is not an nsswitch_domain (auth_use_nsswitch)")
+	check name_service_lookups
 
 	# sysfs: read, and write alone on files, for the uevent files of
 	# hidraw and hiddev nodes (hid-policyd --announce-queued). Nothing
