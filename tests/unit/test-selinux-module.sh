@@ -81,7 +81,7 @@ if [ ! -x "$pp2cil" ] || ! "$pp2cil" "$tmp/src/hid_policyd.pp" "$cil" 2>"$tmp/pp
 	for n in daemon_domain_entered_from_init bpf_permissions \
 		 capabilities_are_the_documented_ones uevent_netlink_socket \
 		 bpffs_state_directory_private_type runtime_log_and_config \
-		 polkit_over_the_system_bus proc_exe_without_ptrace name_service_lookups \
+		 polkit_over_the_system_bus proc_exe_without_ptrace name_service_lookups journal_stream_getpeername \
 		 sysfs_written_only_where_uevent_needs_it \
 		 udev_runs_wait_decided_in_its_own_domain; do
 		skip "$n" "no $pp2cil to read the module back"
@@ -162,6 +162,11 @@ else
 	grep -Eq '^\s*\(typeattributeset nsswitch_domain \((.* )?hid_policyd_t( .*)?\)\)' "$cil" ||
 		why+=("hid_policyd_t is not an nsswitch_domain (auth_use_nsswitch)")
 	check name_service_lookups
+
+	# GLib's log writer asks whether stderr is the journal's stream
+	# (getpeername: getattr on the socket, which PID 1 made and passed).
+	need hid_policyd_t init_t unix_stream_socket getattr
+	check journal_stream_getpeername
 
 	# sysfs: read, and write alone on files, for the uevent files of
 	# hidraw and hiddev nodes (hid-policyd --announce-queued). Nothing
