@@ -500,13 +500,45 @@ static const uint8_t unifying_rdesc[] = {
 	0xc0,
 };
 
+/*
+ * What a DualSense sends over USB at rest: input report 0x01, 64 bytes
+ * (hid-playstation struct dualsense_input_report): sticks centred (0x80),
+ * triggers released, the hat released (8 in the low half of the first
+ * buttons byte, at 8), motion at zero, both touch points lifted (bit 7 of
+ * their contact bytes, at 33 and 37), the battery full and wired (status
+ * at 53: charging complete, level 10). SDL reads the first one when it
+ * opens the controller: a 64-byte report tells it USB from Bluetooth
+ * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_InitDevice).
+ */
+static const uint8_t dualsense_idle_input[64] = {
+	[0] = 0x01, [1] = 0x80, [2] = 0x80, [3] = 0x80, [4] = 0x80,
+	[8] = 0x08, [33] = 0x80, [37] = 0x80, [53] = 0x2a,
+};
+
 const struct replica_model replica_dualsense = {
 	"Sony Interactive Entertainment DualSense Wireless Controller",
 	BUS_USB, 0x054c, 0x0ce6, dualsense_rdesc, sizeof(dualsense_rdesc), dualsense_answer,
+	/* 250 reports a second, the rate SDL gives its sensors over USB
+	 * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_SetEnhancedMode) */
+	dualsense_idle_input, sizeof(dualsense_idle_input), 4,
 };
+/*
+ * What a DualShock 4 sends over USB at rest: input report 0x01, 64 bytes
+ * (hid-playstation struct dualshock4_input_report_usb): sticks centred,
+ * the hat released (8 in the low half of the byte at 5), motion at zero,
+ * the battery full on the cable (status at 30: cable bit 0x10, level 11),
+ * no touch (bit 7 of both points' contact bytes, at 35 and 39).
+ */
+static const uint8_t dualshock4_idle_input[64] = {
+	[0] = 0x01, [1] = 0x80, [2] = 0x80, [3] = 0x80, [4] = 0x80,
+	[5] = 0x08, [30] = 0x1b, [35] = 0x80, [39] = 0x80,
+};
+
 const struct replica_model replica_dualshock4 = {
 	"Sony Interactive Entertainment Wireless Controller",
 	BUS_USB, 0x054c, 0x09cc, dualshock4_rdesc, sizeof(dualshock4_rdesc), dualshock4_answer,
+	/* 250 a second, as SDL_hidapi_ps4.c gives its sensors over USB */
+	dualshock4_idle_input, sizeof(dualshock4_idle_input), 4,
 };
 const struct replica_model replica_switch_pro = {
 	"Nintendo Co., Ltd. Pro Controller",
@@ -663,7 +695,13 @@ void replica_free(struct replica *rep)
 
 int replica_create(struct replica *rep, struct uhid_dev *dev)
 {
+	return replica_create_on(rep, dev, TEST_DEV_UHID);
+}
+
+int replica_create_on(struct replica *rep, struct uhid_dev *dev, enum test_dev_backend backend)
+{
 	const struct uhid_dev_config cfg = {
+		.backend = backend,
 		.name = rep->model->name,
 		.bus = rep->model->bus,
 		.vendor = rep->model->vendor,
