@@ -119,12 +119,16 @@ static void dualshock4_answer(struct replica *rep, struct uhid_dev *dev,
 /* ---- Nintendo Switch Pro Controller (USB) ---- */
 
 #define SWITCH_REPORT_SIZE 64
+#define SWITCH_MAC_SIZE 6
 #define SWITCH_FLASH_SIZE 0x10000
 
 /* hid-nintendo's SPI flash addresses (JC_CAL_*, JC_IMU_CAL_*) */
 #define FLASH_IMU_FACTORY 0x6020
 #define FLASH_LEFT_STICK_FACTORY 0x603d
 #define FLASH_RIGHT_STICK_FACTORY 0x6046
+
+/* The controller's MAC address, most significant byte first. */
+static const uint8_t switch_mac[SWITCH_MAC_SIZE] = { 0x98, 0xb6, 0xe9, 0x12, 0x34, 0x56 };
 
 /* Two 12-bit values in three bytes, as the flash and the reports pack them. */
 static void put_12bit_pair(uint8_t *p, unsigned int a, unsigned int b)
@@ -195,7 +199,7 @@ static void switch_subcommand(struct replica *rep, struct uhid_dev *dev, const u
 		data[1] = 0x21;
 		data[2] = 0x03;
 		data[3] = 0x02;
-		memcpy(data + 4, (const uint8_t[]){ 0x98, 0xb6, 0xe9, 0x12, 0x34, 0x56 }, 6);
+		memcpy(data + 4, switch_mac, sizeof(switch_mac));
 		data[10] = 0x01;
 		switch_subcmd_reply(rep, dev, 0x82, subcmd, data, 12);
 		break;
@@ -229,8 +233,18 @@ static void switch_pro_answer(struct replica *rep, struct uhid_dev *dev,
 	switch (out[0]) {
 	case 0x80:	/* JC_OUTPUT_USB_CMD: handshake (2) and baud rate (3)
 			 * are acknowledged with input report 0x81 and the
-			 * command; "no timeout" (4) gets no answer */
-		if (out[1] == 0x02 || out[1] == 0x03) {
+			 * command; "no timeout" (4) gets no answer. Status (1),
+			 * which SDL asks first to tell USB from Bluetooth
+			 * (SDL_hidapi_switch.c, BReadDeviceInfo), is answered
+			 * with the controller type (3: Pro) at 3 and the MAC
+			 * address from 4, least significant byte first. */
+		if (out[1] == 0x01) {
+			r[1] = out[1];
+			r[3] = 0x03;
+			for (int i = 0; i < SWITCH_MAC_SIZE; i++)
+				r[4 + i] = switch_mac[SWITCH_MAC_SIZE - 1 - i];
+			uhid_dev_send_input(dev, r, sizeof(r));
+		} else if (out[1] == 0x02 || out[1] == 0x03) {
 			r[1] = out[1];
 			uhid_dev_send_input(dev, r, sizeof(r));
 		}
