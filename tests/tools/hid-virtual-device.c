@@ -10,9 +10,9 @@
  * as the real device does, tests/lib/replicas.h) and prints one line per
  * request that reaches the device, until SIGTERM or SIGINT.
  * --usb makes the replica a USB device on dummy_hcd (raw-gadget) that
- * usbhid binds, instead of a uhid device, which sends its input reports
- * at rest while usbhid polls it, as the real one does: user-space HID
- * libraries (SDL's hidapi) take a USB HID device without a USB device
+ * usbhid binds, instead of a uhid device; there it sends its input
+ * reports at rest while usbhid polls it, as the real one does. User-space
+ * HID libraries (SDL's hidapi) take a USB HID device without a USB device
  * above it in sysfs for no device at all. What reaches the device, one
  * line each (the first 16 bytes of what was sent):
  *   device received SET_REPORT feature report 0xf4, 64 bytes: f4 00 39 ...
