@@ -119,12 +119,16 @@ static void dualshock4_answer(struct replica *rep, struct uhid_dev *dev,
 /* ---- Nintendo Switch Pro Controller (USB) ---- */
 
 #define SWITCH_REPORT_SIZE 64
+#define SWITCH_MAC_SIZE 6
 #define SWITCH_FLASH_SIZE 0x10000
 
 /* hid-nintendo's SPI flash addresses (JC_CAL_*, JC_IMU_CAL_*) */
 #define FLASH_IMU_FACTORY 0x6020
 #define FLASH_LEFT_STICK_FACTORY 0x603d
 #define FLASH_RIGHT_STICK_FACTORY 0x6046
+
+/* The controller's MAC address, most significant byte first. */
+static const uint8_t switch_mac[SWITCH_MAC_SIZE] = { 0x98, 0xb6, 0xe9, 0x12, 0x34, 0x56 };
 
 /* Two 12-bit values in three bytes, as the flash and the reports pack them. */
 static void put_12bit_pair(uint8_t *p, unsigned int a, unsigned int b)
@@ -195,7 +199,7 @@ static void switch_subcommand(struct replica *rep, struct uhid_dev *dev, const u
 		data[1] = 0x21;
 		data[2] = 0x03;
 		data[3] = 0x02;
-		memcpy(data + 4, (const uint8_t[]){ 0x98, 0xb6, 0xe9, 0x12, 0x34, 0x56 }, 6);
+		memcpy(data + 4, switch_mac, sizeof(switch_mac));
 		data[10] = 0x01;
 		switch_subcmd_reply(rep, dev, 0x82, subcmd, data, 12);
 		break;
@@ -229,8 +233,18 @@ static void switch_pro_answer(struct replica *rep, struct uhid_dev *dev,
 	switch (out[0]) {
 	case 0x80:	/* JC_OUTPUT_USB_CMD: handshake (2) and baud rate (3)
 			 * are acknowledged with input report 0x81 and the
-			 * command; "no timeout" (4) gets no answer */
-		if (out[1] == 0x02 || out[1] == 0x03) {
+			 * command; "no timeout" (4) gets no answer. Status (1),
+			 * which SDL asks first to tell USB from Bluetooth
+			 * (SDL_hidapi_switch.c, BReadDeviceInfo), is answered
+			 * with the controller type (3: Pro) at 3 and the MAC
+			 * address from 4, least significant byte first. */
+		if (out[1] == 0x01) {
+			r[1] = out[1];
+			r[3] = 0x03;
+			for (int i = 0; i < SWITCH_MAC_SIZE; i++)
+				r[4 + i] = switch_mac[SWITCH_MAC_SIZE - 1 - i];
+			uhid_dev_send_input(dev, r, sizeof(r));
+		} else if (out[1] == 0x02 || out[1] == 0x03) {
 			r[1] = out[1];
 			uhid_dev_send_input(dev, r, sizeof(r));
 		}
@@ -500,13 +514,45 @@ static const uint8_t unifying_rdesc[] = {
 	0xc0,
 };
 
+/*
+ * What a DualSense sends over USB at rest: input report 0x01, 64 bytes
+ * (hid-playstation struct dualsense_input_report): sticks centred (0x80),
+ * triggers released, the hat released (8 in the low half of the first
+ * buttons byte, at 8), motion at zero, both touch points lifted (bit 7 of
+ * their contact bytes, at 33 and 37), the battery full and wired (status
+ * at 53: charging complete, level 10). SDL reads the first one when it
+ * opens the controller: a 64-byte report tells it USB from Bluetooth
+ * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_InitDevice).
+ */
+static const uint8_t dualsense_idle_input[64] = {
+	[0] = 0x01, [1] = 0x80, [2] = 0x80, [3] = 0x80, [4] = 0x80,
+	[8] = 0x08, [33] = 0x80, [37] = 0x80, [53] = 0x2a,
+};
+
 const struct replica_model replica_dualsense = {
 	"Sony Interactive Entertainment DualSense Wireless Controller",
 	BUS_USB, 0x054c, 0x0ce6, dualsense_rdesc, sizeof(dualsense_rdesc), dualsense_answer,
+	/* 250 reports a second, the rate SDL gives its sensors over USB
+	 * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_SetEnhancedMode) */
+	dualsense_idle_input, sizeof(dualsense_idle_input), 4,
 };
+/*
+ * What a DualShock 4 sends over USB at rest: input report 0x01, 64 bytes
+ * (hid-playstation struct dualshock4_input_report_usb): sticks centred,
+ * the hat released (8 in the low half of the byte at 5), motion at zero,
+ * the battery full on the cable (status at 30: cable bit 0x10, level 11),
+ * no touch (bit 7 of both points' contact bytes, at 35 and 39).
+ */
+static const uint8_t dualshock4_idle_input[64] = {
+	[0] = 0x01, [1] = 0x80, [2] = 0x80, [3] = 0x80, [4] = 0x80,
+	[5] = 0x08, [30] = 0x1b, [35] = 0x80, [39] = 0x80,
+};
+
 const struct replica_model replica_dualshock4 = {
 	"Sony Interactive Entertainment Wireless Controller",
 	BUS_USB, 0x054c, 0x09cc, dualshock4_rdesc, sizeof(dualshock4_rdesc), dualshock4_answer,
+	/* 250 a second, as SDL_hidapi_ps4.c gives its sensors over USB */
+	dualshock4_idle_input, sizeof(dualshock4_idle_input), 4,
 };
 const struct replica_model replica_switch_pro = {
 	"Nintendo Co., Ltd. Pro Controller",
@@ -663,7 +709,13 @@ void replica_free(struct replica *rep)
 
 int replica_create(struct replica *rep, struct uhid_dev *dev)
 {
+	return replica_create_on(rep, dev, TEST_DEV_UHID);
+}
+
+int replica_create_on(struct replica *rep, struct uhid_dev *dev, enum test_dev_backend backend)
+{
 	const struct uhid_dev_config cfg = {
+		.backend = backend,
 		.name = rep->model->name,
 		.bus = rep->model->bus,
 		.vendor = rep->model->vendor,

@@ -35,6 +35,12 @@ struct replica_model {
 	/* Answer one request (uhid_dev_request_fn's context). */
 	void (*answer)(struct replica *rep, struct uhid_dev *dev,
 		       const struct uhid_dev_record *req);
+	/* The input report the device sends over and over, unasked, while
+	 * the host polls it (sticks centred, nothing pressed), and how
+	 * often: NULL for a device that sends none unasked. */
+	const uint8_t *idle_input;
+	size_t idle_input_size;
+	unsigned int idle_input_interval_ms;
 };
 
 extern const struct replica_model replica_dualsense, replica_dualshock4,
@@ -56,6 +62,10 @@ void replica_set_answer_delay(struct replica *rep, unsigned int ms);
 unsigned int replica_get_reports_answered(struct replica *rep);
 /* Create its uhid device (uhid_dev_create without waiting for hidraw). */
 int replica_create(struct replica *rep, struct uhid_dev *dev);
+/* The same on BACKEND: TEST_DEV_USB makes it a USB device on dummy_hcd
+ * that usbhid binds, with a USB device above its hidraw node in sysfs as
+ * on a user's machine (what user-space HID libraries look for). */
+int replica_create_on(struct replica *rep, struct uhid_dev *dev, enum test_dev_backend backend);
 
 /* Entries of the probe list. */
 unsigned int replica_probe_count(const struct replica *rep);

@@ -5,14 +5,20 @@
 #   - apt installs the .deb (the guest has no network: its dependencies
 #     are in the root); the maintainer scripts enable and start
 #     hid-policyd under systemd;
-#   - a DualSense replica (uhid, the controller's own descriptor) opened to
-#     users by a udev rule as game launchers' rules do: a user's own
+#   - a DualSense replica (the controller's own descriptor, streaming its
+#     input reports) on USB, a dummy_hcd device that usbhid binds, opened
+#     to users by a udev rule as game launchers' rules do: a user's own
 #     "updater" sending the firmware update's feature report 0xF4 is
 #     refused with EPERM, the device never sees it, and the journal's
 #     record names the user and the program;
 #   - bob's SDL 2 program (Debian's libSDL2, its HIDAPI DualSense driver)
 #     opens the controller, reads its calibration, sets rumble and lights:
-#     every request reaches the device, none is refused;
+#     every request reaches the device, none is refused; the same with a
+#     DualShock 4 and a Switch Pro Controller replica. On USB, not uhid:
+#     SDL's hidapi (src/hidapi/linux/hid.c, hid_enumerate) drops a USB HID
+#     device with no USB device above its hidraw node, as a uhid device
+#     has, and SDL then drives the controller through evdev, without its
+#     calibration, sensors, rumble or lights;
 #   - hid-policyctl reload through the real polkitd: an admin (group sudo)
 #     typing her password to hid-policyctl's own agent (pkttyagent) is let
 #     through, an ordinary user refused;
@@ -69,11 +75,13 @@ printf 'alice:alice-password\nbob:bob-password\n' | chpasswd
 
 # 2. The controller, opened to every user as launchers' udev rules do.
 cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
-# the test's stand-in for a game launcher's rule: the DualSense to everyone
+# the test's stand-in for a game launcher's rule: the controllers to everyone
 SUBSYSTEM=="hidraw", KERNELS=="*054C:0CE6*", MODE="0666"
+SUBSYSTEM=="hidraw", KERNELS=="*054C:09CC*", MODE="0666"
+SUBSYSTEM=="hidraw", KERNELS=="*057E:2009*", MODE="0666"
 RULES
 udevadm control --reload
-"$build/tests/hid-virtual-device" --replica dualsense > "$tmp/device.log" 2>&1 &
+"$build/tests/hid-virtual-device" --replica dualsense --usb > "$tmp/device.log" 2>&1 &
 dev_pid=$!
 for _ in $(seq 300); do
 	[ -s "$tmp/device.log" ] && break
@@ -123,10 +131,13 @@ else
 fi
 
 # A game: bob's SDL program opens the controller as games do, reads its
-# calibration, sets rumble, the light bar and the player light.
-runuser -u bob -- env SDL_LOGGING='input=debug' "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+# calibration, sets rumble, the light bar and the player light. What the
+# device received from then on is the game's.
+from=$(($(wc -l < "$tmp/device.log") + 1))
+runuser -u bob -- env SDL_LOGGING='input=debug' "$build/tests/sdl-gamepad" dualsense > "$tmp/sdl.out" 2>&1
 st=$?
 sleep 1
+tail -n "+$from" "$tmp/device.log" > "$tmp/device-sdl.log"
 if [ $st -eq 0 ]; then
 	pass sdl_opens_the_dualsense_and_every_call_succeeds
 else
@@ -134,8 +145,54 @@ else
 	{ ls -l "$node"; udevadm info "$node"; } 2>&1 | say
 	fail sdl_opens_the_dualsense_and_every_call_succeeds
 fi
-check sdl_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05' "$tmp/device.log"
-check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02' "$tmp/device.log"
+check sdl_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05' "$tmp/device-sdl.log"
+check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02' "$tmp/device-sdl.log"
+
+# The same game with the other controllers SDL drives through hidapi, one
+# at a time, each a USB replica with the controller's descriptor: NAME,
+# then what the device's log shows of SDL's calibration read and of its
+# effects (extended regular expressions).
+sdl_controller() {
+	local name=$1 calibration=$2 effects=$3 log=$tmp/$1.log sysname= node= pid st from
+	"$build/tests/hid-virtual-device" --replica "$name" --usb > "$log" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		[ -s "$log" ] && break
+		sleep 0.1
+	done
+	read -r sysname node < "$log"
+	for _ in $(seq 600); do
+		[ "$(stat -c %a "$node" 2>/dev/null)" = 666 ] &&
+			[ -e "/run/hid-policy/devices/$sysname" ] && break
+		sleep 0.1
+	done
+	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$sysname"
+	from=$(($(wc -l < "$log") + 1))
+	runuser -u bob -- "$build/tests/sdl-gamepad" "$name" > "$tmp/sdl-$name.out" 2>&1
+	st=$?
+	sleep 1
+	tail -n "+$from" "$log" > "$tmp/$name-sdl.log"
+	if [ $st -eq 0 ]; then
+		pass "sdl_opens_the_${name}_and_every_call_succeeds"
+	else
+		echo "exit $st" | say; say < "$tmp/sdl-$name.out"
+		{ head -n1 "$log"; ls -l /run/hid-policy/devices/ "$node"; } 2>&1 | say
+		fail "sdl_opens_the_${name}_and_every_call_succeeds"
+	fi
+	kill "$pid"
+	wait "$pid"
+	check "sdl_${name}_calibration_read_reaches_the_device" grep -Eq "$calibration" "$tmp/$name-sdl.log"
+	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects" "$tmp/$name-sdl.log"
+}
+# DualShock 4: calibration in feature report 0x02, rumble and light bar in
+# output report 0x05 (SDL_hidapi_ps4.c).
+sdl_controller dualshock4 'GET_REPORT feature report 0x02$' 'OUTPUT output report 0x05,'
+# Switch Pro Controller: the calibration read from its flash, subcommand
+# 0x10 (SPI flash read) in byte 10 of output report 0x01; rumble in output
+# report 0x10 (SDL_hidapi_switch.c). Of output report 0x01, the shipped
+# policy refuses subcommand 0x11 (flash write) alone.
+sdl_controller switch-pro 'OUTPUT output report 0x01, [0-9]+ bytes: 01( [0-9a-f]{2}){9} 10 ' \
+	'OUTPUT output report 0x10,'
 check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
 	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$build/tests/sdl-gamepad\$'"
 
@@ -179,7 +236,7 @@ check without_the_firewall_the_same_request_reaches_the_device \
 
 # The same game without the firewall: tells a refusal of ours from a
 # replica SDL does not take for a controller.
-runuser -u bob -- "$build/tests/sdl-gamepad" > "$tmp/sdl.out" 2>&1
+runuser -u bob -- "$build/tests/sdl-gamepad" dualsense > "$tmp/sdl.out" 2>&1
 st=$?
 [ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl.out"; }
 check sdl_opens_the_dualsense_without_the_firewall test $st -eq 0

@@ -4,11 +4,17 @@
  *
  * Usage: hid-virtual-device [--bus usb|bluetooth] [--vid 0xVVVV]
  *                           [--pid 0xPPPP] [--name NAME]
- *        hid-virtual-device --replica dualsense
+ *        hid-virtual-device --replica dualsense|dualshock4|switch-pro [--usb]
  * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
  * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
  * as the real device does, tests/lib/replicas.h) and prints one line per
- * request that reaches the device, until SIGTERM or SIGINT:
+ * request that reaches the device, until SIGTERM or SIGINT.
+ * --usb makes the replica a USB device on dummy_hcd (raw-gadget) that
+ * usbhid binds, instead of a uhid device; there it sends its input
+ * reports at rest while usbhid polls it, as the real one does. User-space
+ * HID libraries (SDL's hidapi) take a USB HID device without a USB device
+ * above it in sysfs for no device at all. What reaches the device, one
+ * line each (the first 16 bytes of what was sent):
  *   device received SET_REPORT feature report 0xf4, 64 bytes: f4 00 39 ...
  *   device received GET_REPORT feature report 0x05
  */
@@ -23,9 +29,43 @@
 #include "replicas.h"
 
 #define HIDRAW_WAIT_MS 10000
-#define BYTES_SHOWN 8
+#define BYTES_SHOWN 16
 
 static volatile sig_atomic_t stop;
+
+/* The replica's input reports at rest, sent from their own thread. */
+struct idle_sender {
+	struct uhid_dev *dev;
+	const struct replica_model *model;
+	bool stop;			/* atomic */
+	pthread_t thread;
+	bool running;
+};
+
+/* On USB each send waits until usbhid polls the endpoint, which it does
+ * while the device is open; until the device is configured it fails. */
+static void *idle_sender_thread(void *arg)
+{
+	struct idle_sender *s = arg;
+	const struct timespec pause = {
+		.tv_nsec = s->model->idle_input_interval_ms * 1000000L,
+	};
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		uhid_dev_send_input(s->dev, s->model->idle_input, s->model->idle_input_size);
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+static void idle_sender_stop(struct idle_sender *s)
+{
+	if (!s->running)
+		return;
+	__atomic_store_n(&s->stop, true, __ATOMIC_RELEASE);
+	uhid_dev_join_sender(s->dev, s->thread);
+	s->running = false;
+}
 
 static void on_signal(int sig)
 {
@@ -74,17 +114,32 @@ static void print_request(const struct uhid_dev_record *rec)
 	printf("\n");
 }
 
-/* The replica named NAME on DEV, its hidraw node there. */
-static int create_replica(const char *name, struct replica **rep, struct uhid_dev *dev)
+/* The replica named NAME on DEV (BACKEND), its hidraw node there. */
+static int create_replica(const char *name, enum test_dev_backend backend,
+			  const struct replica_model **model, struct replica **rep,
+			  struct uhid_dev *dev)
 {
+	static const struct {
+		const char *name;
+		const struct replica_model *model;
+	} replicas[] = {
+		{ "dualsense", &replica_dualsense },
+		{ "dualshock4", &replica_dualshock4 },
+		{ "switch-pro", &replica_switch_pro },
+	};
 	int r;
 
-	if (strcmp(name, "dualsense")) {
-		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense)\n", name);
+	*model = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(replicas) && !*model; i++)
+		if (!strcmp(name, replicas[i].name))
+			*model = replicas[i].model;
+	if (!*model) {
+		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro)\n",
+			name);
 		return -EINVAL;
 	}
-	*rep = replica_new(&replica_dualsense, NULL);
-	r = replica_create(*rep, dev);
+	*rep = replica_new(*model, NULL);
+	r = replica_create_on(*rep, dev, backend);
 	if (r < 0)
 		return r;
 	r = uhid_dev_wait_hidraw(dev, HIDRAW_WAIT_MS);
@@ -101,6 +156,7 @@ int main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "replica", required_argument, NULL, 'r' },
+		{ "usb", no_argument, NULL, 'u' },
 		{}
 	};
 	struct uhid_dev_config cfg = {
@@ -115,13 +171,16 @@ int main(int argc, char **argv)
 	uint8_t zeros[64] = {};
 	unsigned long seen = 0;
 	const char *replica_name = NULL;
+	enum test_dev_backend backend = TEST_DEV_UHID;
 	bool described = false;		/* --bus, --vid, --pid or --name */
+	struct idle_sender idle = {};
+	const struct replica_model *model = NULL;
 	struct replica *rep = NULL;
 	struct uhid_dev dev;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		described |= c != 'r';
+		described |= c != 'r' && c != 'u';
 		switch (c) {
 		case 'b':
 			if (!strcmp(optarg, "usb"))
@@ -145,16 +204,24 @@ int main(int argc, char **argv)
 		case 'r':
 			replica_name = optarg;
 			break;
+		case 'u':
+			backend = TEST_DEV_USB;
+			break;
 		default:
 			return 2;
 		}
 	}
 
 	if (replica_name && described) {
-		fprintf(stderr, "hid-virtual-device: --replica takes no other option\n");
+		fprintf(stderr, "hid-virtual-device: --replica takes no other option but --usb\n");
 		return 2;
 	}
-	r = replica_name ? create_replica(replica_name, &rep, &dev) : uhid_dev_create(&dev, &cfg);
+	if (!replica_name && backend == TEST_DEV_USB) {
+		fprintf(stderr, "hid-virtual-device: --usb is for a --replica\n");
+		return 2;
+	}
+	r = replica_name ? create_replica(replica_name, backend, &model, &rep, &dev) :
+			   uhid_dev_create(&dev, &cfg);
 	if (r < 0) {
 		fprintf(stderr, "hid-virtual-device: cannot create the device: %s\n",
 			strerror(-r));
@@ -164,6 +231,18 @@ int main(int argc, char **argv)
 	for (int id = 0; !rep && id < 256; id++) {
 		zeros[0] = id;
 		uhid_dev_set_get_reply(&dev, id, zeros, sizeof(zeros), 0);
+	}
+	if (model && model->idle_input && backend == TEST_DEV_USB) {
+		idle.dev = &dev;
+		idle.model = model;
+		r = -pthread_create(&idle.thread, NULL, idle_sender_thread, &idle);
+		if (r < 0) {
+			fprintf(stderr, "hid-virtual-device: %s\n", strerror(-r));
+			uhid_dev_destroy(&dev);
+			replica_free(rep);
+			return 1;
+		}
+		idle.running = true;
 	}
 	printf("%s %s\n", dev.sysname, dev.hidraw);
 	fflush(stdout);
@@ -197,6 +276,7 @@ int main(int argc, char **argv)
 			print_request(&rec);
 		fflush(stdout);
 	}
+	idle_sender_stop(&idle);
 	uhid_dev_destroy(&dev);
 	replica_free(rep);
 	return 0;

@@ -3,12 +3,16 @@
  * sdl-gamepad: open the first game controller with the system's SDL 2, as
  * a game does, with SDL's HIDAPI drivers (their default), and use what a
  * game uses: the controller's calibration (SDL reads it when it opens the
- * controller), its sensors, rumble, the light bar and the player light.
+ * controller), its sensors, rumble, the light bar where it has one and the
+ * player light.
  *
- * Usage: sdl-gamepad
- * Prints what SDL says of the controller and each call's result; exits 0
- * when SDL opened a controller through its HIDAPI driver and every call
- * succeeded, 1 otherwise, 2 when libSDL2-2.0.so.0 cannot be loaded.
+ * Usage: sdl-gamepad dualsense|dualshock4|switch-pro
+ * Opens the first controller SDL takes for one of that type, whatever
+ * other controllers there are. Prints what SDL says of the controller and
+ * each call's result; exits 0
+ * when SDL opened that controller through its HIDAPI driver and every call
+ * succeeded, 1 otherwise, 2 on a usage error or when libSDL2-2.0.so.0
+ * cannot be loaded.
  *
  * SDL is loaded with dlopen(), the way SDL's own dynamic API loads it, so
  * that this test tool builds without SDL's headers: the few functions and
@@ -24,6 +28,8 @@
 #define SDL_INIT_SENSOR		0x00008000u
 #define SDL_SENSOR_ACCEL	1
 #define SDL_SENSOR_GYRO		2
+#define SDL_CONTROLLER_TYPE_PS4	4
+#define SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO 5
 #define SDL_CONTROLLER_TYPE_PS5	7
 #define WAIT_STEPS		100	/* 100 x 100 ms for the controller to appear */
 
@@ -34,6 +40,7 @@ struct sdl {
 	int (*SetHint)(const char *name, const char *value);
 	int (*NumJoysticks)(void);
 	int (*IsGameController)(int index);
+	int (*GameControllerTypeForIndex)(int index);
 	void *(*GameControllerOpen)(int index);
 	const char *(*GameControllerName)(void *gc);
 	int (*GameControllerGetType)(void *gc);
@@ -57,6 +64,7 @@ static int load(struct sdl *s)
 		{ "SDL_SetHint", (void **)&s->SetHint },
 		{ "SDL_NumJoysticks", (void **)&s->NumJoysticks },
 		{ "SDL_IsGameController", (void **)&s->IsGameController },
+		{ "SDL_GameControllerTypeForIndex", (void **)&s->GameControllerTypeForIndex },
 		{ "SDL_GameControllerOpen", (void **)&s->GameControllerOpen },
 		{ "SDL_GameControllerName", (void **)&s->GameControllerName },
 		{ "SDL_GameControllerGetType", (void **)&s->GameControllerGetType },
@@ -91,18 +99,42 @@ static int said(struct sdl *s, const char *what, int r)
 	return r == 0;
 }
 
-int main(void)
+/* What SDL makes of each controller: the type it names and the HIDAPI
+ * driver's hint, and whether the controller has a light bar
+ * (SDL_GameControllerSetLED: the Switch Pro Controller has none). */
+static const struct controller {
+	const char *name;
+	int type;
+	const char *driver_hint;
+	int light_bar;
+} controllers[] = {
+	{ "dualsense", SDL_CONTROLLER_TYPE_PS5, "SDL_JOYSTICK_HIDAPI_PS5", 1 },
+	{ "dualshock4", SDL_CONTROLLER_TYPE_PS4, "SDL_JOYSTICK_HIDAPI_PS4", 1 },
+	{ "switch-pro", SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO, "SDL_JOYSTICK_HIDAPI_SWITCH", 0 },
+};
+
+int main(int argc, char **argv)
 {
+	const struct controller *want = NULL;
 	struct sdl s;
 	void *gc = NULL;
 	int ok = 1, i;
 
+	for (size_t c = 0; argc == 2 && c < sizeof(controllers) / sizeof(controllers[0]); c++)
+		if (!strcmp(argv[1], controllers[c].name))
+			want = &controllers[c];
+	if (!want) {
+		fprintf(stderr, "usage: sdl-gamepad dualsense|dualshock4|switch-pro\n");
+		return 2;
+	}
 	if (load(&s))
 		return 2;
 	/* SDL's defaults, said out loud: the HIDAPI drivers talk to the
-	 * controller's hidraw node, as in every SDL game. */
+	 * controller's hidraw node, as in every SDL game; the Sony
+	 * controllers' effects (rumble, lights) are on. */
 	s.SetHint("SDL_JOYSTICK_HIDAPI", "1");
-	s.SetHint("SDL_JOYSTICK_HIDAPI_PS5", "1");
+	s.SetHint(want->driver_hint, "1");
+	s.SetHint("SDL_JOYSTICK_HIDAPI_PS4_RUMBLE", "1");
 	s.SetHint("SDL_JOYSTICK_HIDAPI_PS5_RUMBLE", "1");
 	if (s.Init(SDL_INIT_GAMECONTROLLER | SDL_INIT_JOYSTICK | SDL_INIT_SENSOR)) {
 		fprintf(stderr, "sdl-gamepad: SDL_Init: %s\n", s.GetError());
@@ -110,30 +142,41 @@ int main(void)
 	}
 	for (i = 0; i < WAIT_STEPS && !gc; i++) {
 		s.GameControllerUpdate();
+		/* the controller of that type among those SDL found */
 		for (int j = 0; j < s.NumJoysticks() && !gc; j++)
-			if (s.IsGameController(j))
+			if (s.IsGameController(j) && s.GameControllerTypeForIndex(j) == want->type)
 				gc = s.GameControllerOpen(j);
 		if (!gc)
 			s.Delay(100);
 	}
 	if (!gc) {
-		fprintf(stderr, "sdl-gamepad: no game controller (%s)\n", s.GetError());
+		fprintf(stderr, "sdl-gamepad: no %s among %d joysticks (%s)\n", want->name,
+			s.NumJoysticks(), s.GetError());
 		s.Quit();
 		return 1;
 	}
 	printf("controller: %s, type %d\n", s.GameControllerName(gc), s.GameControllerGetType(gc));
-	if (s.GameControllerGetType(gc) != SDL_CONTROLLER_TYPE_PS5) {
-		printf("not driven by SDL's DualSense driver\n");
+	if (s.GameControllerGetType(gc) != want->type) {
+		printf("not the type SDL gives a %s (%d)\n", want->name, want->type);
 		ok = 0;
 	}
-	/* The gyroscope and accelerometer: SDL has them only where it read
-	 * the controller's calibration (feature report 0x05). */
+	/* The gyroscope and accelerometer, which SDL has through its HIDAPI
+	 * driver alone (evdev gives it none). The DualSense driver has them in
+	 * its enhanced mode, which over USB it takes when the first input
+	 * report is the 64-byte one (SDL_hidapi_ps5.c,
+	 * HIDAPI_DriverPS5_InitDevice, _SetEnhancedMode); it reads the
+	 * calibration (feature report 0x05) then, and goes on without it when
+	 * the read fails: that the read reached the device, the device's log
+	 * says. The Switch driver has them when it read the IMU calibration
+	 * from the controller's flash (SDL_hidapi_switch.c,
+	 * LoadIMUCalibration). */
 	printf("sensors: gyro %d, accel %d\n", s.GameControllerHasSensor(gc, SDL_SENSOR_GYRO),
 	       s.GameControllerHasSensor(gc, SDL_SENSOR_ACCEL));
 	ok &= s.GameControllerHasSensor(gc, SDL_SENSOR_GYRO) && s.GameControllerHasSensor(gc, SDL_SENSOR_ACCEL);
 	ok &= said(&s, "gyro on", s.GameControllerSetSensorEnabled(gc, SDL_SENSOR_GYRO, 1));
 	ok &= said(&s, "rumble", s.GameControllerRumble(gc, 0x4000, 0x8000, 200));
-	ok &= said(&s, "light bar", s.GameControllerSetLED(gc, 0x10, 0x80, 0xff));
+	if (want->light_bar)
+		ok &= said(&s, "light bar", s.GameControllerSetLED(gc, 0x10, 0x80, 0xff));
 	s.GameControllerSetPlayerIndex(gc, 1);
 	/* SDL sends its effects from the update loop. */
 	for (i = 0; i < 10; i++) {
