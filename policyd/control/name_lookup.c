@@ -46,8 +46,10 @@ struct name_lookup {
 	pthread_t thread;
 	pthread_mutex_t lock;	/* everything below */
 	pthread_cond_t wake;
+	pthread_cond_t started_cond;
 	struct name_job *queue, **queue_tail;	/* to look up, FIFO */
 	struct name_job *done, **done_tail;	/* looked up, FIFO */
+	bool started;		/* the worker's privileges are dropped */
 	bool busy;		/* the worker is inside a lookup */
 	bool stopping;
 	bool orphaned;		/* stopped while busy: the worker frees all */
@@ -79,6 +81,7 @@ static void destroy(struct name_lookup *nl)
 	if (nl->event_fd >= 0)
 		close(nl->event_fd);
 	pthread_cond_destroy(&nl->wake);
+	pthread_cond_destroy(&nl->started_cond);
 	pthread_mutex_destroy(&nl->lock);
 	free(nl);
 }
@@ -149,6 +152,8 @@ static void *worker_main(void *userdata)
 
 	pthread_mutex_lock(&nl->lock);
 	nl->privileges = privileges;
+	nl->started = true;
+	pthread_cond_signal(&nl->started_cond);
 	for (;;) {
 		struct name_job *job;
 
@@ -197,6 +202,7 @@ int name_lookup_new(struct name_lookup **ret, name_lookup_fn lookup)
 	nl->done_tail = &nl->done;
 	pthread_mutex_init(&nl->lock, NULL);
 	pthread_cond_init(&nl->wake, NULL);
+	pthread_cond_init(&nl->started_cond, NULL);
 	nl->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (nl->event_fd < 0) {
 		r = -errno;
@@ -208,6 +214,12 @@ int name_lookup_new(struct name_lookup **ret, name_lookup_fn lookup)
 		destroy(nl);
 		return r;
 	}
+	/* Its capabilities dropped before this returns: the daemon's seccomp
+	 * filter, installed soon after, would kill it for trying later. */
+	pthread_mutex_lock(&nl->lock);
+	while (!nl->started)
+		pthread_cond_wait(&nl->started_cond, &nl->lock);
+	pthread_mutex_unlock(&nl->lock);
 	*ret = nl;
 	return 0;
 }

@@ -5,9 +5,13 @@
  * answered in order, and put back as ids; a lookup that never ends holds
  * up neither the caller nor the daemon's shutdown.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -206,6 +210,59 @@ static void test_the_system_name_service_answers_and_names_what_it_lacks(void)
 	CHECK_EQ(id, 7);
 }
 
+/* CapEff of thread TID of this process (hex), or UINT64_MAX. */
+static uint64_t thread_cap_eff(const char *tid)
+{
+	char path[64], line[256];
+	uint64_t caps = UINT64_MAX;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return UINT64_MAX;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %" SCNx64, &caps) == 1)
+			break;
+	fclose(f);
+	return caps;
+}
+
+/*
+ * The daemon installs its seccomp filter (every thread, TSYNC) soon after
+ * control_open(); the filter kills on capget, capset and
+ * prctl(PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS). So by the time
+ * name_lookup_new() returns, its worker must have dropped its capabilities
+ * already, not merely be about to.
+ */
+static void test_the_worker_has_no_capabilities_once_started(void)
+{
+	char self[32];
+
+	snprintf(self, sizeof(self), "%d", gettid());
+	if (thread_cap_eff(self) == 0)
+		SKIP("this test has no capabilities to see dropped");
+	for (int i = 0; i < 50; i++) {
+		struct name_lookup *nl;
+		struct dirent *de;
+		DIR *tasks;
+		int others = 0;
+
+		CHECK_OK(name_lookup_new(&nl, NULL));
+		tasks = opendir("/proc/self/task");
+		CHECK(tasks, "cannot list this process's threads");
+		while ((de = readdir(tasks))) {
+			if (de->d_name[0] == '.' || !strcmp(de->d_name, self))
+				continue;
+			others++;
+			CHECK_EQ(thread_cap_eff(de->d_name), 0);
+		}
+		closedir(tasks);
+		CHECK_EQ(others, 1);
+		name_lookup_free(nl);
+	}
+}
+
 static const struct test_case tests[] = {
 	{ "names_are_looked_up_by_the_worker_and_put_back_as_ids",
 	  test_names_are_looked_up_by_the_worker_and_put_back_as_ids },
@@ -216,6 +273,8 @@ static const struct test_case tests[] = {
 	{ "stopping_does_not_wait_for_a_hung_lookup", test_stopping_does_not_wait_for_a_hung_lookup },
 	{ "the_system_name_service_answers_and_names_what_it_lacks",
 	  test_the_system_name_service_answers_and_names_what_it_lacks },
+	{ "the_worker_has_no_capabilities_once_started",
+	  test_the_worker_has_no_capabilities_once_started },
 };
 
 int main(int argc, char **argv)
