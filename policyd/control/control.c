@@ -268,6 +268,8 @@ static void client_free(struct control *c, struct client *cl)
 {
 	if (cl->state == CLIENT_AUTHORIZING)
 		authorizer_cancel(c->authz, cl->cookie);
+	if (cl->state == CLIENT_LOOKING_UP)
+		name_lookup_cancel(c->names, cl->cookie);
 	epoll_ctl(c->epoll_fd, EPOLL_CTL_DEL, cl->fd, NULL);
 	close(cl->fd);
 	log_stream_done(&cl->log);
@@ -1101,7 +1103,10 @@ void control_tick(struct control *c)
 			break;
 		case CLIENT_LOOKING_UP:
 			if (now > cl->deadline_ms) {
-				cl->state = CLIENT_READING;	/* its answer is dropped */
+				/* its lookup stops, its answer is dropped: not
+				 * put into the next request */
+				name_lookup_cancel(c->names, cl->cookie);
+				cl->state = CLIENT_READING;
 				fail(c, cl, CTL_ERR_TIMEOUT, NULL,
 				     "the request's user and group names were not looked up within %d seconds: the system's name service does not answer",
 				     NAME_LOOKUP_TIMEOUT_MS / 1000);

@@ -51,6 +51,8 @@ struct name_lookup {
 	struct name_job *done, **done_tail;	/* looked up, FIFO */
 	bool started;		/* the worker's privileges are dropped */
 	bool busy;		/* the worker is inside a lookup */
+	bool cancelled;		/* the job it is in was cancelled */
+	uint64_t running_cookie;	/* that job's, while busy */
 	bool stopping;
 	bool orphaned;		/* stopped while busy: the worker frees all */
 	int privileges;		/* the worker's worker_drop_privileges() */
@@ -139,6 +141,10 @@ static void run_job(struct name_lookup *nl, struct name_job *job)
 	for (size_t i = 0; i < job->n; i++) {
 		struct name_query *q = &job->queries[i];
 
+		/* Cancelled: the rest of a list of up to 1025 names is not
+		 * worth a slow name service's time. */
+		if (__atomic_load_n(&nl->cancelled, __ATOMIC_ACQUIRE))
+			return;
 		job->result = nl->lookup(q->name, q->group, &q->id, job->err, sizeof(job->err));
 		if (job->result < 0)
 			return;
@@ -167,6 +173,8 @@ static void *worker_main(void *userdata)
 			nl->queue_tail = &nl->queue;
 		job->next = NULL;
 		nl->busy = true;
+		nl->running_cookie = job->cookie;
+		__atomic_store_n(&nl->cancelled, false, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&nl->lock);
 
 		run_job(nl, job);
@@ -176,6 +184,10 @@ static void *worker_main(void *userdata)
 		if (nl->orphaned) {
 			name_job_free(job);
 			break;
+		}
+		if (nl->cancelled) {
+			name_job_free(job);
+			continue;
 		}
 		*nl->done_tail = job;
 		nl->done_tail = &job->next;
@@ -309,6 +321,34 @@ int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, ch
 	pthread_cond_signal(&nl->wake);
 	pthread_mutex_unlock(&nl->lock);
 	return 1;
+}
+
+/* The first job of LIST with COOKIE, out of it (TAIL kept), or NULL. */
+static struct name_job *unlink_cookie(struct name_job **list, struct name_job ***tail,
+				      uint64_t cookie)
+{
+	for (struct name_job **p = list; *p; p = &(*p)->next) {
+		struct name_job *job = *p;
+
+		if (job->cookie != cookie)
+			continue;
+		*p = job->next;
+		if (!*p)
+			*tail = p;
+		job->next = NULL;
+		return job;
+	}
+	return NULL;
+}
+
+void name_lookup_cancel(struct name_lookup *nl, uint64_t cookie)
+{
+	pthread_mutex_lock(&nl->lock);
+	name_job_free(unlink_cookie(&nl->queue, &nl->queue_tail, cookie));
+	name_job_free(unlink_cookie(&nl->done, &nl->done_tail, cookie));
+	if (nl->busy && nl->running_cookie == cookie)
+		__atomic_store_n(&nl->cancelled, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&nl->lock);
 }
 
 int name_lookup_take(struct name_lookup *nl, struct name_job **ret)

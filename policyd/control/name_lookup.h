@@ -43,6 +43,10 @@ int name_lookup_fd(const struct name_lookup *nl);
  */
 int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, char *err,
 		       size_t errsize);
+/* Forget COOKIE's request: queued, it leaves the queue; being looked up,
+ * the worker stops at its next name; looked up, its answer is dropped.
+ * name_lookup_take() never returns it. */
+void name_lookup_cancel(struct name_lookup *nl, uint64_t cookie);
 /* The next looked-up request: 0 and *RET (free it with name_job_free()),
  * or -EAGAIN. */
 int name_lookup_take(struct name_lookup *nl, struct name_job **ret);

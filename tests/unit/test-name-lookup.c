@@ -263,6 +263,54 @@ static void test_the_worker_has_no_capabilities_once_started(void)
 	}
 }
 
+/*
+ * A request dropped or timed out while its names wait or are being looked
+ * up: its job leaves the queue, the running one stops at its next name,
+ * and neither is answered. Otherwise a client whose lookup timed out sends
+ * another request under the same cookie, gets the first one's ids put into
+ * it, and queues jobs without bound while the name service hangs.
+ */
+static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *a = json_pack("{s:s, s:[s, s]}", "user", "alice", "group", "games", "games");
+	json_t *b = json_pack("{s:s}", "user", "alice");
+	struct name_job *job = NULL;
+	char err[256] = "";
+
+	CHECK_EQ(name_lookup_submit(nl, 1, a, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, b, err, sizeof(err)), 1);
+	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
+		usleep(10 * 1000);
+	CHECK_EQ(lookups, 1);	/* cookie 1's "alice", waiting at the gate */
+	name_lookup_cancel(nl, 2);	/* queued */
+	name_lookup_cancel(nl, 1);	/* running */
+	open_gate(4);
+	CHECK(!readable(name_lookup_fd(nl), 300), "a cancelled request was answered");
+	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
+	/* cookie 1's groups and all of cookie 2 were never looked up */
+	CHECK_EQ(lookups, 1);
+
+	/* The same cookie again, a new request: its own answer. */
+	CHECK_EQ(name_lookup_submit(nl, 1, b, err, sizeof(err)), 1);
+	job = next_job(nl);
+	CHECK_EQ(name_job_cookie(job), 1);
+	CHECK_OK(name_job_apply(job, b, err, sizeof(err)));
+	name_job_free(job);
+	CHECK_EQ(json_integer_value(json_object_get(b, "user")), 1000);
+	CHECK_EQ(lookups, 2);
+
+	/* Answered but not taken yet: cancelling drops the answer too. */
+	json_object_set_new(b, "user", json_string("alice"));
+	CHECK_EQ(name_lookup_submit(nl, 3, b, err, sizeof(err)), 1);
+	CHECK(readable(name_lookup_fd(nl), 5000), "no answer within 5 s");
+	name_lookup_cancel(nl, 3);
+	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
+	json_decref(a);
+	json_decref(b);
+	gated_end(nl);
+}
+
 static const struct test_case tests[] = {
 	{ "names_are_looked_up_by_the_worker_and_put_back_as_ids",
 	  test_names_are_looked_up_by_the_worker_and_put_back_as_ids },
@@ -275,6 +323,8 @@ static const struct test_case tests[] = {
 	  test_the_system_name_service_answers_and_names_what_it_lacks },
 	{ "the_worker_has_no_capabilities_once_started",
 	  test_the_worker_has_no_capabilities_once_started },
+	{ "a_cancelled_request_is_not_answered_and_leaves_the_queue",
+	  test_a_cancelled_request_is_not_answered_and_leaves_the_queue },
 };
 
 int main(int argc, char **argv)
