@@ -311,7 +311,9 @@ static int explain_subject(json_t *args, struct policy_subject *who, uint32_t *g
 	size_t i;
 	int r;
 
-	*who = (struct policy_subject){};
+	/* Ids told bare: this runs on the event loop, for any local user,
+	 * and a name service may hang (name_lookup.h). */
+	*who = (struct policy_subject){ .no_names = true };
 	if (origin) {
 		const char *o = json_is_string(origin) ? json_string_value(origin) : "";
 

@@ -572,6 +572,9 @@ struct policy_subject {
 	 * installed here has its assumed identity, and a unit not running
 	 * here the assumed ids of its missing levels. */
 	bool dry_run;
+	/* Ids are told bare, the name service never asked: the daemon's
+	 * explanation, on its event loop, for any local user's ids. */
+	bool no_names;
 };
 
 /* Does rule R match REQ for every sender WHO stands for (POLICY_MATCH_ALWAYS),

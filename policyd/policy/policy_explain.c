@@ -484,18 +484,21 @@ static void print_hidpp_match(const struct policy_rule *pr, const struct policy_
 }
 
 /* "1000 (alice)", "\"alice\" (not on this system: assumed)" for a name a
- * dry run assumed (P's), or "1000" when the name is not known. */
-static const char *id_str(const struct policy *p, uint32_t id, bool group, char *buf, size_t size)
+ * dry run assumed (P's), or "1000" when the name is not known or WHO
+ * asks for ids alone (no_names: the name service is not asked). */
+static const char *id_str(const struct policy *p, const struct policy_subject *who, uint32_t id,
+			  bool group, char *buf, size_t size)
 {
 	const char *assumed = policy_assumed_name(p, id, group), *name = NULL;
+	bool ask = !who || !who->no_names;
 	char names[4096];
 
-	if (group) {
+	if (ask && group) {
 		struct group gr, *found = NULL;
 
 		if (getgrgid_r((gid_t)id, &gr, names, sizeof(names), &found) == 0 && found)
 			name = gr.gr_name;
-	} else {
+	} else if (ask) {
 		struct passwd pw, *found = NULL;
 
 		if (getpwuid_r((uid_t)id, &pw, names, sizeof(names), &found) == 0 && found)
@@ -511,14 +514,14 @@ static const char *id_str(const struct policy *p, uint32_t id, bool group, char 
 }
 
 /* IDS[0..N) as id_str() writes them, "A, B or C"; at most MAX shown. */
-static void print_ids(FILE *f, const struct policy *p, const uint32_t *ids, size_t n, size_t max,
-		      bool group, const char *last_sep)
+static void print_ids(FILE *f, const struct policy *p, const struct policy_subject *who,
+		      const uint32_t *ids, size_t n, size_t max, bool group, const char *last_sep)
 {
 	char buf[128];
 
 	for (size_t i = 0; i < n && i < max; i++)
 		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? last_sep : ", ",
-			id_str(p, ids[i], group, buf, sizeof(buf)));
+			id_str(p, who, ids[i], group, buf, sizeof(buf)));
 	if (n > max)
 		fprintf(f, " and %zu more", n - max);
 }
@@ -592,14 +595,14 @@ static void print_subject(const struct policy *p, const struct policy_subject *w
 		fprintf(f, " (pid %ld)", who->pid);
 	if (given & POLICY_SUBJECT_USER) {
 		fprintf(f, ", user ");
-		print_ids(f, p, &who->uid, 1, 1, false, "");
+		print_ids(f, p, who, &who->uid, 1, 1, false, "");
 	}
 	if (given & POLICY_SUBJECT_GROUPS) {
 		fprintf(f, ", group ");
-		print_ids(f, p, &who->gid, 1, 1, true, "");
+		print_ids(f, p, who, &who->gid, 1, 1, true, "");
 		if (who->n_groups) {
 			fprintf(f, ", supplementary groups ");
-			print_ids(f, p, who->groups, who->n_groups, 8, true, ", ");
+			print_ids(f, p, who, who->groups, who->n_groups, 8, true, ", ");
 		}
 	}
 	if (given & POLICY_SUBJECT_EXECUTABLE)
@@ -660,13 +663,13 @@ static const char *sender_mismatch(const struct policy *p, const struct hid_rule
 		return "its sender is not this one";
 	if ((s->fields & HID_SENDER_F_USER) && (given & POLICY_SUBJECT_USER) &&
 	    !sender_lists_id(s->uids, s->n_uids, who->uid)) {
-		fprintf(f, "the sender's user %s is not %s", id_str(p, who->uid, false, a, sizeof(a)),
+		fprintf(f, "the sender's user %s is not %s", id_str(p, who, who->uid, false, a, sizeof(a)),
 			s->n_uids > 1 ? "one of its users " : "its user ");
-		print_ids(f, p, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
+		print_ids(f, p, who, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
 	} else if ((s->fields & HID_SENDER_F_GROUP) && (given & POLICY_SUBJECT_GROUPS) &&
 		   !sender_lists_group(s, who->gid, who->groups, who->n_groups)) {
 		fprintf(f, "the sender is not in %s ", s->n_gids > 1 ? "any of its groups" : "its group");
-		print_ids(f, p, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
+		print_ids(f, p, who, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
 		fprintf(f, " (its gid and its %zu supplementary group%s)", who->n_groups,
 			who->n_groups == 1 ? "" : "s");
 	} else if ((s->fields & HID_SENDER_F_EXECUTABLE) && (given & POLICY_SUBJECT_EXECUTABLE) &&
@@ -747,12 +750,12 @@ static void print_sender_condition(const struct policy *p, const struct hid_rule
 	fprintf(f, "if a process sends it");
 	if ((s->fields & HID_SENDER_F_USER) && !(given & POLICY_SUBJECT_USER)) {
 		fprintf(f, " whose user is ");
-		print_ids(f, p, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
+		print_ids(f, p, who, s->uids, s->n_uids, HID_SENDER_MAX_IDS, false, " or ");
 		sep = ",";
 	}
 	if ((s->fields & HID_SENDER_F_GROUP) && !(given & POLICY_SUBJECT_GROUPS)) {
 		fprintf(f, "%s in group ", sep);
-		print_ids(f, p, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
+		print_ids(f, p, who, s->gids, s->n_gids, HID_SENDER_MAX_IDS, true, " or ");
 		sep = ",";
 	}
 	if ((s->fields & HID_SENDER_F_EXECUTABLE) && !(given & POLICY_SUBJECT_EXECUTABLE)) {

@@ -6,6 +6,9 @@
  * question leaves open what a rule's sender tests, it says the outcome
  * depends on the sender instead of picking one.
  */
+#include <dlfcn.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,7 +577,71 @@ static void an_undeclared_report_is_refused_before_the_rules(void)
 	free(e.text);
 }
 
+/* The name service's id lookups, counted on their way to glibc's. */
+static int nss_asked;
+
+int getpwuid_r(uid_t uid, struct passwd *pw, char *buf, size_t size, struct passwd **ret)
+{
+	int (*real)(uid_t, struct passwd *, char *, size_t, struct passwd **) =
+		(int (*)(uid_t, struct passwd *, char *, size_t, struct passwd **))dlsym(RTLD_NEXT, "getpwuid_r");
+
+	nss_asked++;
+	return real(uid, pw, buf, size, ret);
+}
+
+int getgrgid_r(gid_t gid, struct group *gr, char *buf, size_t size, struct group **ret)
+{
+	int (*real)(gid_t, struct group *, char *, size_t, struct group **) =
+		(int (*)(gid_t, struct group *, char *, size_t, struct group **))dlsym(RTLD_NEXT, "getgrgid_r");
+
+	nss_asked++;
+	return real(gid, gr, buf, size, ret);
+}
+
+/*
+ * The daemon explains on its event loop, for any local user ("explain" is
+ * the status action), with ids the user chose: it must not ask the name
+ * service, which may hang (LDAP, sssd) and hold up every client and every
+ * hotplug decision. Its subject says so (no_names), and then ids are
+ * shown bare; a dry run (hid-policyd --explain) still shows names.
+ */
+static void the_daemon_s_explanation_never_asks_the_name_service(void)
+{
+	struct policy *p = load_rules(
+		"{'name': 'root-may', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'user': 0}, 'action': 'allow'},"
+		"{'name': 'group-0-may', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'sender': {'group': 0}, 'action': 'allow'},"
+		"{'name': 'rest', 'request': 'set_report', 'report_type': 'feature', 'report_id': 3,"
+		" 'action': 'deny'}");
+	const uint32_t groups[] = { 61002, 61003 };
+	struct policy_subject who = {
+		.given = POLICY_SUBJECT_USER | POLICY_SUBJECT_GROUPS,
+		.uid = 61001, .gid = 61001, .groups = groups, .n_groups = 2, .no_names = true,
+	};
+	struct explained e;
+
+	nss_asked = 0;
+	e = explain(p, &who);
+	CHECK_EQ(nss_asked, 0);
+	CHECK(strstr(e.text, "the sender's user 61001 is not its user 0\n") ||
+	      strstr(e.text, "the sender's user 61001 is not its user 0;") ||
+	      strstr(e.text, "the sender's user 61001 is not its user 0 "), "%s", e.text);
+	CHECK(!strstr(e.text, "(root)"), "%s", e.text);
+	free(e.text);
+
+	/* The same question in a dry run: names, from the name service. */
+	who.no_names = false;
+	e = explain(p, &who);
+	CHECK(nss_asked > 0, "the name service was not asked");
+	CHECK(strstr(e.text, "its user 0 (root)"), "%s", e.text);
+	free(e.text);
+	policy_free(p);
+}
+
 static const struct test_case tests[] = {
+	{ "the_daemon_s_explanation_never_asks_the_name_service",
+	  the_daemon_s_explanation_never_asks_the_name_service },
 	{ "a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none", a_rule_naming_a_usage_page_says_which_reports_it_takes_or_that_there_are_none },
 	{ "a_unit_is_told_by_its_cgroup", a_unit_is_told_by_its_cgroup },
 	{ "an_undeclared_report_is_refused_before_the_rules", an_undeclared_report_is_refused_before_the_rules },
