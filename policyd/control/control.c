@@ -590,13 +590,26 @@ static int request_details(struct control *c, struct client *cl, json_t *args,
 
 static void authorize_request(struct control *c, struct client *cl);
 
+/* The "group" names CMD reads at most, or -1: it reads no "user" or
+ * "group" (command_args.c, commands.c), so no name of it is looked up.
+ * Any local user may send any of them: a name service's time is spent
+ * only on names a command will read. */
+static int command_group_names(const struct ctl_command *cmd)
+{
+	if (!strcmp(cmd->name, "explain"))
+		return CTL_SUBJECT_GROUPS_MAX;
+	if (!strcmp(cmd->name, "allow"))
+		return CTL_ALLOW_GROUPS_MAX;
+	return -1;
+}
+
 static void handle_request(struct control *c, struct client *cl, const char *line, size_t len)
 {
 	char err[256];
 	json_error_t jerr;
 	json_t *version, *command, *args, *interactive;
 	const char *name;
-	int r;
+	int r, groups_max;
 
 	cl->request = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!cl->request || !json_is_object(cl->request)) {
@@ -646,7 +659,9 @@ static void handle_request(struct control *c, struct client *cl, const char *lin
 
 	/* Names are looked up first, off the event loop: the details polkit
 	 * shows and the command read ids. */
-	r = name_lookup_submit(c->names, cl->cookie, args, err, sizeof(err));
+	groups_max = command_group_names(cl->cmd);
+	r = groups_max < 0 ? 0 :
+		name_lookup_submit(c->names, cl->cookie, args, (size_t)groups_max, err, sizeof(err));
 	if (r < 0) {
 		fail(c, cl, r == -EINVAL ? CTL_ERR_BAD_REQUEST : CTL_ERR_FAILED, NULL, "%s",
 		     r == -EINVAL ? err : strerror(-r));

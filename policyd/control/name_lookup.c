@@ -284,16 +284,17 @@ static int query_from(json_t *v, bool group, int index, struct name_query *q, ch
 	return 1;
 }
 
-int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, char *err,
-		       size_t errsize)
+int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, size_t groups_max,
+		       char *err, size_t errsize)
 {
 	json_t *user = json_object_get(args, "user"), *group = json_object_get(args, "group");
 	size_t n_group = json_is_array(group) ? json_array_size(group) : 0;
 	struct name_job *job;
 	int r;
 
-	/* Longer lists are refused by command_args.c, unread. */
-	if (n_group > CTL_SUBJECT_GROUPS_MAX)
+	/* Longer lists are refused by command_args.c or commands.c, unread:
+	 * not worth a name service's time. */
+	if (n_group > groups_max || n_group > CTL_SUBJECT_GROUPS_MAX)
 		n_group = 0;
 	job = calloc(1, sizeof(*job));
 	if (!job)

@@ -37,12 +37,14 @@ int name_lookup_fd(const struct name_lookup *nl);
 
 /*
  * Queue the names of ARGS (a request's "args"; may be NULL) for COOKIE:
- * "user" when it is a string, the strings of the "group" list. Returns 1
- * (queued), 0 (no names: nothing to wait for), or -EINVAL (a name too
- * long or empty; ERR says which), -ENOMEM.
+ * "user" when it is a string, the strings of the "group" list when it has
+ * at most GROUPS_MAX entries (the command's own bound: a longer list is
+ * refused unread, so none of it is looked up). Returns 1 (queued), 0 (no
+ * names: nothing to wait for), or -EINVAL (a name too long or empty; ERR
+ * says which), -ENOMEM.
  */
-int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, char *err,
-		       size_t errsize);
+int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, size_t groups_max,
+		       char *err, size_t errsize);
 /* Forget COOKIE's request: queued, it leaves the queue; being looked up,
  * the worker stops at its next name; looked up, its answer is dropped.
  * name_lookup_take() never returns it. */

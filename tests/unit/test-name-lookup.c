@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/ctl_protocol.h"
 #include "control/name_lookup.h"
 #include "harness.h"
 
@@ -87,7 +88,7 @@ static void test_names_are_looked_up_by_the_worker_and_put_back_as_ids(void)
 	char err[256] = "";
 
 	/* Submitting does not wait for the name service. */
-	CHECK_EQ(name_lookup_submit(nl, 41, args, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 41, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	CHECK(!readable(name_lookup_fd(nl), 200), "answered before the name service did");
 	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
 
@@ -116,8 +117,8 @@ static void test_requests_are_answered_in_order_and_an_unknown_name_is_the_error
 	struct name_job *job;
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, a, err, sizeof(err)), 1);
-	CHECK_EQ(name_lookup_submit(nl, 2, b, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	open_gate(2);
 	job = next_job(nl);
 	CHECK_EQ(name_job_cookie(job), 1);
@@ -143,21 +144,21 @@ static void test_requests_without_names_do_not_wait_and_bad_names_are_refused(vo
 	char err[256] = "";
 
 	args = json_pack("{s:i, s:[i, i], s:s}", "user", 0, "group", 1, 2, "executable", "/x");
-	CHECK_EQ(name_lookup_submit(nl, 1, args, err, sizeof(err)), 0);
+	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
 	json_decref(args);
-	CHECK_EQ(name_lookup_submit(nl, 2, NULL, err, sizeof(err)), 0);
+	CHECK_EQ(name_lookup_submit(nl, 2, NULL, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
 
 	memset(long_name, 'a', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = '\0';
 	args = json_pack("{s:s}", "user", long_name);
-	CHECK_EQ(name_lookup_submit(nl, 3, args, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 3, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "\"user\" must be user ids or names (at most 256 bytes"), "%s", err);
 	json_decref(args);
 	args = json_pack("{s:[s]}", "group", "");
-	CHECK_EQ(name_lookup_submit(nl, 4, args, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 4, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	json_decref(args);
 	args = json_pack("{s:s#}", "user", "ali\0ce", (size_t)6);
-	CHECK_EQ(name_lookup_submit(nl, 5, args, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 5, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	json_decref(args);
 	CHECK_EQ(lookups, 0);
 	gated_end(nl);
@@ -170,7 +171,7 @@ static void test_stopping_does_not_wait_for_a_hung_lookup(void)
 	json_t *args = json_pack("{s:s}", "user", "alice");
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, args, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
 		usleep(10 * 1000);
 	CHECK_EQ(lookups, 1);
@@ -193,7 +194,7 @@ static void test_the_system_name_service_answers_and_names_what_it_lacks(void)
 	uint32_t id = 7;
 
 	CHECK_OK(name_lookup_new(&nl, NULL));
-	CHECK_EQ(name_lookup_submit(nl, 9, args, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 9, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	job = next_job(nl);
 	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
 	name_job_free(job);
@@ -278,8 +279,8 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 	struct name_job *job = NULL;
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, a, err, sizeof(err)), 1);
-	CHECK_EQ(name_lookup_submit(nl, 2, b, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
 		usleep(10 * 1000);
 	CHECK_EQ(lookups, 1);	/* cookie 1's "alice", waiting at the gate */
@@ -292,7 +293,7 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 	CHECK_EQ(lookups, 1);
 
 	/* The same cookie again, a new request: its own answer. */
-	CHECK_EQ(name_lookup_submit(nl, 1, b, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	job = next_job(nl);
 	CHECK_EQ(name_job_cookie(job), 1);
 	CHECK_OK(name_job_apply(job, b, err, sizeof(err)));
@@ -302,7 +303,7 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 
 	/* Answered but not taken yet: cancelling drops the answer too. */
 	json_object_set_new(b, "user", json_string("alice"));
-	CHECK_EQ(name_lookup_submit(nl, 3, b, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 3, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	CHECK(readable(name_lookup_fd(nl), 5000), "no answer within 5 s");
 	name_lookup_cancel(nl, 3);
 	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
@@ -311,7 +312,38 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 	gated_end(nl);
 }
 
+/*
+ * Only the names a command reads are looked up: allow reads at most
+ * CTL_ALLOW_GROUPS_MAX groups and refuses a longer list unread, so any
+ * local user sending an allow with 1024 names costs the name service
+ * nothing, not 1024 lookups.
+ */
+static void test_a_list_longer_than_the_command_reads_is_not_looked_up(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *args = json_pack("{s:i, s:[]}", "user", 5, "group");
+	struct name_job *job;
+	char err[256] = "";
+
+	for (int i = 0; i <= CTL_ALLOW_GROUPS_MAX; i++)
+		json_array_append_new(json_object_get(args, "group"), json_string("games"));
+	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 0);
+	json_array_remove(json_object_get(args, "group"), 0);
+	CHECK_EQ(name_lookup_submit(nl, 2, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
+	open_gate(CTL_ALLOW_GROUPS_MAX);
+	job = next_job(nl);
+	CHECK_EQ(name_job_cookie(job), 2);
+	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
+	name_job_free(job);
+	CHECK_EQ(lookups, CTL_ALLOW_GROUPS_MAX);
+	CHECK_EQ(json_integer_value(json_array_get(json_object_get(args, "group"), 3)), 60);
+	json_decref(args);
+	gated_end(nl);
+}
+
 static const struct test_case tests[] = {
+	{ "a_list_longer_than_the_command_reads_is_not_looked_up",
+	  test_a_list_longer_than_the_command_reads_is_not_looked_up },
 	{ "names_are_looked_up_by_the_worker_and_put_back_as_ids",
 	  test_names_are_looked_up_by_the_worker_and_put_back_as_ids },
 	{ "requests_are_answered_in_order_and_an_unknown_name_is_the_error",
