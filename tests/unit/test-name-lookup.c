@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/ctl_protocol.h"
+#include "control/command_args.h"
 #include "control/name_lookup.h"
 #include "harness.h"
 
@@ -341,7 +342,36 @@ static void test_a_list_longer_than_the_command_reads_is_not_looked_up(void)
 	gated_end(nl);
 }
 
+/* An entry of "group" that is neither a name nor an id (an object, true,
+ * 1.5) is not looked up, stays as sent, and the command refuses it
+ * plainly once the names beside it became ids. */
+static void test_a_group_entry_neither_name_nor_id_is_refused_by_the_command(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *args = json_pack("{s:s, s:[s, {s:i}, b, f]}", "user", "alice", "group", "games",
+				 "x", 1, true, 1.5);
+	struct hid_rule_sender snd = {};
+	struct name_job *job;
+	pid_t pid = 0;
+	char err[256] = "";
+
+	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
+	open_gate(2);
+	job = next_job(nl);
+	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
+	name_job_free(job);
+	CHECK_EQ(lookups, 2);
+	CHECK(json_is_object(json_array_get(json_object_get(args, "group"), 1)), "entry 1 changed");
+	CHECK(json_is_true(json_array_get(json_object_get(args, "group"), 2)), "entry 2 changed");
+	CHECK_EQ(command_args_allow_ids(args, &snd, &pid, err, sizeof(err)), -EINVAL);
+	CHECK(!strcmp(err, "\"group\" must be group ids or names"), "%s", err);
+	json_decref(args);
+	gated_end(nl);
+}
+
 static const struct test_case tests[] = {
+	{ "a_group_entry_neither_name_nor_id_is_refused_by_the_command",
+	  test_a_group_entry_neither_name_nor_id_is_refused_by_the_command },
 	{ "a_list_longer_than_the_command_reads_is_not_looked_up",
 	  test_a_list_longer_than_the_command_reads_is_not_looked_up },
 	{ "names_are_looked_up_by_the_worker_and_put_back_as_ids",
