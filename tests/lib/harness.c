@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 60
@@ -96,12 +97,21 @@ static bool selected(const struct test_case *t, int argc, char **argv)
 	return false;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Run one test in a child; returns 0 pass, 1 fail, 2 skip. */
 static int run_one(const char *suite, const struct test_case *t)
 {
 	unsigned int timeout = t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S;
 	char reason[SKIP_REASON_MAX];
 	int status, skip_pipe[2];
+	double start = now_s();
 	pid_t pid;
 
 	/* non-blocking: a helper the test left behind may hold the write end */
@@ -137,6 +147,8 @@ static int run_one(const char *suite, const struct test_case *t)
 		after_each_case();
 	read_skip_reason(skip_pipe[0], reason, sizeof(reason));
 	close(skip_pipe[0]);
+	/* the case's wall time, its cleanup included: where a suite's time goes */
+	printf("    took %.1f s\n", now_s() - start);
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		printf("PASS: %s/%s\n", suite, t->name);

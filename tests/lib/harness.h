@@ -4,7 +4,8 @@
  *
  * A test program is a table of named tests. Each test runs in its own forked
  * child with a timeout, so a crash, a hang or a leaked device in one test
- * cannot affect the next. Results are printed one per line:
+ * cannot affect the next. Results are printed one per line, each after a
+ * line with the case's wall time ("    took 2.5 s"):
  *
  *   PASS: suite/name
  *   FAIL: suite/name
