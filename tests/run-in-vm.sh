@@ -20,7 +20,9 @@ for suite in "$@"; do
 	for t in "$build/tests/$suite"/test-*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		found=1
+		t_start=$SECONDS
 		"$t" || status=1
+		echo "== $suite/${t##*/} took $((SECONDS - t_start)) s"
 	done
 	if [ $found -eq 0 ]; then
 		echo "FAIL: $suite (no test programs in $build/tests/$suite)"

@@ -118,6 +118,11 @@ static size_t undeclared_records(struct policyd_case *c, size_t want)
 	return policyd_audit_count(&c->run, filters, want, 3000);
 }
 
+/* One daemon for the cases on each device, which only differ in what
+ * they send. */
+POLICYD_SHARED_FIXTURE(numbered_daemon, numbered_policy);
+POLICYD_SHARED_FIXTURE(unnumbered_daemon, unnumbered_policy);
+
 /* usbhid sends a buffer that starts with report number 0 from byte 1 on,
  * so [00 f0 ...] would reach the device as feature report 0xf0. On a
  * device that numbers every report type, number 0 is refused on every
@@ -128,7 +133,7 @@ static void test_report_number_0_on_a_numbered_device_is_refused_on_every_path(v
 	struct policyd_case c;
 	uint8_t buf[64] = { 0x00, 0xf0 };
 
-	policyd_case_start(&c, &cfg, numbered_policy);
+	policyd_case_start_on(&c, &numbered_daemon_run, &cfg);
 
 	CHECK_EQ(write_errno(c.fd, (uint8_t[64]){ 0x00, 0x02 }, 64), EPERM);
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(sizeof(buf)), buf), EPERM);
@@ -162,7 +167,7 @@ static void test_nonzero_report_number_on_an_unnumbered_device_is_refused(void)
 	uint8_t shifted[9] = { 0x90, 0x04 }, command[9] = { 0x00, 0x90, 0x04 };
 	uint8_t harmless[9] = { 0x00, 0x11 };
 
-	policyd_case_start(&c, &cfg, unnumbered_policy);
+	policyd_case_start_on(&c, &unnumbered_daemon_run, &cfg);
 
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(shifted)), shifted), EPERM);
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(sizeof(command)), command), EPERM);
@@ -187,7 +192,7 @@ static void test_undeclared_reports_of_a_numbered_device_are_refused_on_every_ty
 	struct uhid_dev_config cfg = numbered_device();
 	struct policyd_case c;
 
-	policyd_case_start(&c, &cfg, numbered_policy);
+	policyd_case_start_on(&c, &numbered_daemon_run, &cfg);
 
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x02 }), EPERM);
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSFEATURE(64), (uint8_t[64]){ 0x77 }), EPERM);
@@ -220,7 +225,7 @@ static void test_undeclared_reports_of_an_unnumbered_device_are_refused_on_every
 	struct uhid_dev_config cfg = unnumbered_device();
 	struct policyd_case c;
 
-	policyd_case_start(&c, &cfg, unnumbered_policy);
+	policyd_case_start_on(&c, &unnumbered_daemon_run, &cfg);
 
 	CHECK_EQ(write_errno(c.fd, (uint8_t[9]){ 0x00, 0x11 }, 9), EPERM);
 	CHECK_EQ(ioctl_errno(c.fd, HIDIOCSOUTPUT(9), (uint8_t[9]){ 0x00, 0x11 }), EPERM);
@@ -269,19 +274,32 @@ static struct uhid_dev_config deck_device(void)
 	};
 }
 
-static void start_deck(struct policyd_case *c)
+/* The shipped rule set, read as it is; NULL when it cannot be read. */
+static const char *deck_policy(void)
 {
 	static char policy[64 * 1024];
 	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
-	struct uhid_dev_config cfg = deck_device();
 	char path[512];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/policies/40-valve-steam.json", src);
 	n = read_file(path, policy, sizeof(policy) - 1);
-	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EIO));
+	if (n <= 0) {
+		test_log("%s: %s", path, strerror(n < 0 ? (int)-n : EIO));
+		return NULL;
+	}
 	policy[n] = '\0';
-	policyd_case_start(c, &cfg, policy);
+	return policy;
+}
+
+/* One daemon for the Deck's cases, which only differ in what they send. */
+POLICYD_SHARED_FIXTURE(deck_daemon, deck_policy());
+
+static void start_deck(struct policyd_case *c)
+{
+	struct uhid_dev_config cfg = deck_device();
+
+	policyd_case_start_on(c, &deck_daemon_run, &cfg);
 }
 
 static size_t rule_records(struct policyd_case *c, const char *rule, size_t want)
@@ -648,17 +666,17 @@ int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
 		{ "report_number_0_on_a_numbered_device_is_refused_on_every_path",
-		  test_report_number_0_on_a_numbered_device_is_refused_on_every_path },
-		{ "nonzero_report_number_on_an_unnumbered_device_is_refused",
-		  test_nonzero_report_number_on_an_unnumbered_device_is_refused },
+		  test_report_number_0_on_a_numbered_device_is_refused_on_every_path, 0, &numbered_daemon },
 		{ "undeclared_reports_of_a_numbered_device_are_refused_on_every_type",
-		  test_undeclared_reports_of_a_numbered_device_are_refused_on_every_type },
+		  test_undeclared_reports_of_a_numbered_device_are_refused_on_every_type, 0, &numbered_daemon },
+		{ "nonzero_report_number_on_an_unnumbered_device_is_refused",
+		  test_nonzero_report_number_on_an_unnumbered_device_is_refused, 0, &unnumbered_daemon },
 		{ "undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type",
-		  test_undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type },
+		  test_undeclared_reports_of_an_unnumbered_device_are_refused_on_every_type, 0, &unnumbered_daemon },
 		{ "deck_write_refuses_the_bootloader_command_and_passes_inputplumbers",
-		  test_deck_write_refuses_the_bootloader_command_and_passes_inputplumbers },
+		  test_deck_write_refuses_the_bootloader_command_and_passes_inputplumbers, 0, &deck_daemon },
 		{ "deck_feature_path_refuses_the_bootloader_command_and_passes_settings",
-		  test_deck_feature_path_refuses_the_bootloader_command_and_passes_settings },
+		  test_deck_feature_path_refuses_the_bootloader_command_and_passes_settings, 0, &deck_daemon },
 		{ "an_audit_rule_set_does_not_shadow_an_enforcing_one",
 		  test_an_audit_rule_set_does_not_shadow_an_enforcing_one },
 		{ "a_temporary_allow_ends_when_the_daemon_is_dead",

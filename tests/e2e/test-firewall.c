@@ -68,6 +68,10 @@ static const struct uhid_dev_config *test_device(void)
 	return &cfg;
 }
 
+/* The daemon with test_policy that the cases which only differ in what
+ * they send share (one start instead of one each). */
+POLICYD_SHARED_FIXTURE(shared_daemon, test_policy);
+
 static void start_daemon(struct policyd_run *run, const char *policy)
 {
 	CHECK_OK(policyd_prepare(run));
@@ -100,7 +104,7 @@ static void test_denied_set_feature_gets_eperm_and_never_reaches_device(void)
 {
 	struct policyd_case c;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	CHECK_EQ(set_feature(c.fd, 0xf0, 0), EPERM);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 0xf0), 0);
@@ -113,7 +117,7 @@ static void test_other_report_ids_and_get_feature_pass_and_reach_device(void)
 	struct policyd_case c;
 	uint8_t reply[64] = { 0xf0, 1, 2, 3 };
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 	uhid_dev_set_get_reply(&c.dev, 0xf0, reply, sizeof(reply), 0);
 
 	CHECK_EQ(set_feature(c.fd, 3, 0), 0);
@@ -130,7 +134,7 @@ static void test_denied_output_report_is_blocked_on_both_hidraw_paths(void)
 	struct policyd_case c;
 	uint8_t buf[64] = { 2, 0x11 };
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	/* write(): hid_hw_output_report */
 	CHECK_EQ(write(c.fd, buf, sizeof(buf)), -1);
@@ -216,7 +220,7 @@ static void test_leading_zero_byte_does_not_smuggle_a_refused_output_report(void
 	uint8_t buf[64] = { 0, 2, 0x11 };
 	ssize_t n;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	n = write(c.fd, buf, sizeof(buf));
 	CHECK(n == sizeof(buf) || errno == EPERM, "write: %zd (%m)", n);
@@ -237,7 +241,7 @@ static void test_leading_zero_byte_does_not_smuggle_a_refused_feature_report(voi
 	uint8_t buf[64] = { 0, 0xf0 };
 	int r;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	r = ioctl(c.fd, HIDIOCSFEATURE(sizeof(buf)), buf);
 	CHECK(r >= 0 || errno == EPERM, "HIDIOCSFEATURE: %m");
@@ -252,7 +256,7 @@ static void test_payload_rule_blocks_only_the_matching_command_byte(void)
 {
 	struct policyd_case c;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	CHECK_EQ(set_feature(c.fd, 4, 0x90), EACCES);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, 4), 0);
@@ -301,7 +305,7 @@ static void test_audit_record_names_process_user_device_and_rule(void)
 	char verdict = 0;
 	pid_t child;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 	CHECK_OK(pipe(result));
 	CHECK_OK(pipe(release));
 
@@ -366,7 +370,7 @@ static void test_the_firewall_names_a_requester_that_has_exited(void)
 	int status;
 	pid_t child;
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 	child = fork();
 	CHECK_OK(child);
 	if (child == 0) {
@@ -886,7 +890,7 @@ static void test_running_daemon_is_sandboxed_with_documented_capabilities(void)
 	struct policyd_case c;
 	char v[64];
 
-	policyd_case_start(&c, test_device(), test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, test_device());
 
 	status_field(c.run.pid, "Seccomp", v, sizeof(v));
 	CHECK(!strcmp(v, "2"), "Seccomp: %s", v);
@@ -915,7 +919,7 @@ static void test_device_name_reaches_the_daemon_log_without_control_characters(v
 	struct policyd_case c;
 
 	cfg.name = "pad\x1b[2J\x1b[31mFORGED";
-	policyd_case_start(&c, &cfg, test_policy);
+	policyd_case_start_on(&c, &shared_daemon_run, &cfg);
 	CHECK(policyd_said(&c.run, "pad?[2J?[31mFORGED", 10000),
 	      "the device's name is not in the daemon's messages, sanitized");
 	CHECK(!policyd_said(&c.run, "\x1b", 0), "an escape character reached the daemon's messages");
@@ -1011,25 +1015,29 @@ static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
 
 static const struct test_case tests[] = {
 	{ "running_daemon_is_sandboxed_with_documented_capabilities",
-	  test_running_daemon_is_sandboxed_with_documented_capabilities },
+	  test_running_daemon_is_sandboxed_with_documented_capabilities, 0,
+	  &shared_daemon },
 	{ "denied_set_feature_gets_eperm_and_never_reaches_device",
-	  test_denied_set_feature_gets_eperm_and_never_reaches_device },
+	  test_denied_set_feature_gets_eperm_and_never_reaches_device, 0, &shared_daemon },
 	{ "other_report_ids_and_get_feature_pass_and_reach_device",
-	  test_other_report_ids_and_get_feature_pass_and_reach_device },
+	  test_other_report_ids_and_get_feature_pass_and_reach_device, 0, &shared_daemon },
 	{ "denied_output_report_is_blocked_on_both_hidraw_paths",
-	  test_denied_output_report_is_blocked_on_both_hidraw_paths },
+	  test_denied_output_report_is_blocked_on_both_hidraw_paths, 0, &shared_daemon },
 	{ "leading_zero_byte_does_not_smuggle_a_refused_output_report",
-	  test_leading_zero_byte_does_not_smuggle_a_refused_output_report },
+	  test_leading_zero_byte_does_not_smuggle_a_refused_output_report, 0, &shared_daemon },
 	{ "leading_zero_byte_does_not_smuggle_a_refused_feature_report",
-	  test_leading_zero_byte_does_not_smuggle_a_refused_feature_report },
+	  test_leading_zero_byte_does_not_smuggle_a_refused_feature_report, 0, &shared_daemon },
 	{ "payload_rule_blocks_only_the_matching_command_byte",
-	  test_payload_rule_blocks_only_the_matching_command_byte },
+	  test_payload_rule_blocks_only_the_matching_command_byte, 0, &shared_daemon },
+	{ "audit_record_names_process_user_device_and_rule",
+	  test_audit_record_names_process_user_device_and_rule, 0, &shared_daemon },
+	{ "the_firewall_names_a_requester_that_has_exited",
+	  test_the_firewall_names_a_requester_that_has_exited, 0, &shared_daemon },
+	{ "device_name_reaches_the_daemon_log_without_control_characters",
+	  test_device_name_reaches_the_daemon_log_without_control_characters, 0,
+	  &shared_daemon },
 	{ "audit_mode_logs_but_lets_the_request_through",
 	  test_audit_mode_logs_but_lets_the_request_through },
-	{ "audit_record_names_process_user_device_and_rule",
-	  test_audit_record_names_process_user_device_and_rule },
-	{ "the_firewall_names_a_requester_that_has_exited",
-	  test_the_firewall_names_a_requester_that_has_exited },
 	{ "state_of_another_version_is_moved_aside_and_retired",
 	  test_state_of_another_version_is_moved_aside_and_retired },
 	{ "hotplugged_device_is_protected_and_again_after_readd",
@@ -1038,8 +1046,6 @@ static const struct test_case tests[] = {
 	  test_killed_daemon_leaves_protection_and_restart_adopts_it },
 	{ "reload_keeps_old_rules_on_error_and_applies_valid_changes",
 	  test_reload_keeps_old_rules_on_error_and_applies_valid_changes },
-	{ "device_name_reaches_the_daemon_log_without_control_characters",
-	  test_device_name_reaches_the_daemon_log_without_control_characters },
 	{ "a_reload_adds_and_removes_the_input_filter_without_a_window",
 	  test_a_reload_adds_and_removes_the_input_filter_without_a_window, 300 },
 	{ "a_flood_of_refused_requests_does_not_hold_a_reload",

@@ -165,6 +165,9 @@ static size_t denials(struct policyd_case *c, const char *rule, size_t want)
 	return policyd_audit_count(&c->run, filters, want, 3000);
 }
 
+/* One daemon for both cases, which only differ in what they send. */
+POLICYD_SHARED_FIXTURE(shared_daemon, policy);
+
 static struct kfunc_requests_bpf *open_programs(void)
 {
 	struct kfunc_requests_bpf *skel = kfunc_requests_bpf__open_and_load();
@@ -186,7 +189,7 @@ static void test_a_command_byte_is_decided_alike_on_every_kernel(void)
 	struct uhid_dev_record r;
 	struct policyd_case c;
 
-	policyd_case_start(&c, &cfg, policy);
+	policyd_case_start_on(&c, &shared_daemon_run, &cfg);
 
 	/* hidraw's request, as the rule was written for */
 	memcpy(buf, refused, KFUNC_REQ_LEN);
@@ -231,7 +234,7 @@ static void test_the_last_data_byte_is_decided_on_what_the_device_gets(void)
 	struct policyd_case c;
 	int set, out;
 
-	policyd_case_start(&c, &cfg, policy);
+	policyd_case_start_on(&c, &shared_daemon_run, &cfg);
 
 	set = run(skel->progs.set_feature, &c.dev, last);
 	out = run(skel->progs.output_report, &c.dev, last);
@@ -264,9 +267,9 @@ int main(int argc, char **argv)
 {
 	static const struct test_case tests[] = {
 		{ "a_command_byte_is_decided_alike_on_every_kernel",
-		  test_a_command_byte_is_decided_alike_on_every_kernel },
+		  test_a_command_byte_is_decided_alike_on_every_kernel, 0, &shared_daemon },
 		{ "the_last_data_byte_is_decided_on_what_the_device_gets",
-		  test_the_last_data_byte_is_decided_on_what_the_device_gets },
+		  test_the_last_data_byte_is_decided_on_what_the_device_gets, 0, &shared_daemon },
 	};
 	int failed;
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 60
@@ -96,12 +97,21 @@ static bool selected(const struct test_case *t, int argc, char **argv)
 	return false;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Run one test in a child; returns 0 pass, 1 fail, 2 skip. */
 static int run_one(const char *suite, const struct test_case *t)
 {
 	unsigned int timeout = t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S;
 	char reason[SKIP_REASON_MAX];
 	int status, skip_pipe[2];
+	double start = now_s();
 	pid_t pid;
 
 	/* non-blocking: a helper the test left behind may hold the write end */
@@ -137,6 +147,8 @@ static int run_one(const char *suite, const struct test_case *t)
 		after_each_case();
 	read_skip_reason(skip_pipe[0], reason, sizeof(reason));
 	close(skip_pipe[0]);
+	/* the case's wall time, its cleanup included: where a suite's time goes */
+	printf("    took %.1f s\n", now_s() - start);
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		printf("PASS: %s/%s\n", suite, t->name);
@@ -158,10 +170,33 @@ static int run_one(const char *suite, const struct test_case *t)
 	return 1;
 }
 
+static int fixture_start(const struct test_fixture *f)
+{
+	double start = now_s();
+	int r;
+
+	if (!f)
+		return 0;
+	fflush(stdout);
+	r = f->setup();
+	printf("    fixture %s: set up in %.1f s%s%s\n", f->name, now_s() - start,
+	       r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
+	return r < 0 ? r : 0;
+}
+
+static void fixture_end(const struct test_fixture *f, int err)
+{
+	if (f && !err && f->teardown) {
+		fflush(stdout);
+		f->teardown();
+	}
+}
+
 int test_main(int argc, char **argv, const char *suite,
 	      const struct test_case *tests, size_t n_tests)
 {
-	int failed = 0;
+	const struct test_fixture *fixture = NULL;
+	int failed = 0, fixture_err = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--list")) {
@@ -170,10 +205,24 @@ int test_main(int argc, char **argv, const char *suite,
 		return 0;
 	}
 	for (size_t i = 0; i < n_tests; i++) {
+		const struct test_fixture *f = tests[i].fixture;
+
 		if (!selected(&tests[i], argc, argv))
 			continue;
+		if (f != fixture) {
+			fixture_end(fixture, fixture_err);
+			fixture = f;
+			fixture_err = fixture_start(fixture);
+		}
+		if (fixture && fixture_err) {
+			printf("FAIL: %s/%s (its fixture %s could not be set up: %s)\n", suite,
+			       tests[i].name, fixture->name, strerror(-fixture_err));
+			failed++;
+			continue;
+		}
 		if (run_one(suite, &tests[i]) == 1)
 			failed++;
 	}
+	fixture_end(fixture, fixture_err);
 	return failed ? 1 : 0;
 }

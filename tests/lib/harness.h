@@ -4,7 +4,8 @@
  *
  * A test program is a table of named tests. Each test runs in its own forked
  * child with a timeout, so a crash, a hang or a leaked device in one test
- * cannot affect the next. Results are printed one per line:
+ * cannot affect the next. Results are printed one per line, each after a
+ * line with the case's wall time ("    took 2.5 s"):
  *
  *   PASS: suite/name
  *   FAIL: suite/name
@@ -21,10 +22,24 @@
 #include <string.h>
 #include <errno.h>
 
+/*
+ * What consecutive cases share, set up in the harness's own process before
+ * the first of them and torn down after the last: a daemon whose start
+ * costs seconds, for cases that only differ in what they send it. Each case
+ * still runs in its own child; what a case changes in the fixture, the
+ * next one sees, so a fixture serves cases that leave it as they found it.
+ */
+struct test_fixture {
+	const char *name;
+	int (*setup)(void);	/* 0, or -errno: each of its cases fails */
+	void (*teardown)(void);
+};
+
 struct test_case {
 	const char *name;
 	void (*fn)(void);
 	unsigned int timeout_s; /* 0: the harness default (60 s) */
+	const struct test_fixture *fixture; /* NULL: none */
 };
 
 #define TEST_EXIT_SKIP 77
