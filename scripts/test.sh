@@ -26,7 +26,8 @@
 # 7.3 from trixie-backports); --kernel picks one (repeat it for several). Their result lines name the
 # kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
 # (scripts/vm.sh options, such as --systemd) gets a boot of its own.
-# "port-debug", "upstream-debug" and "latest-debug" are those kernels with
+# "port-debug", "upstream-debug" and "latest-debug" (and "upstream-fixed-debug",
+# "latest-fixed-debug") are those kernels with
 # kernel/debug.fragment's checkers (KASAN, lockdep, PROVE_RCU,
 # DEBUG_ATOMIC_SLEEP, DEBUG_LIST), whose reports fail the boot's
 # guest_finished_with_a_clean_kernel_log. "upstream-fixed" and
@@ -66,8 +67,9 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel)
 		case "${2:-}" in
-		port|upstream|latest|upstream-fixed|latest-fixed|port-debug|upstream-debug|latest-debug) kernels+=("$2") ;;
-		*) echo "test.sh: --kernel takes port, upstream, latest, upstream-fixed, latest-fixed, port-debug, upstream-debug or latest-debug" >&2; exit 2 ;;
+		port|upstream|latest|upstream-fixed|latest-fixed) kernels+=("$2") ;;
+		port-debug|upstream-debug|latest-debug|upstream-fixed-debug|latest-fixed-debug) kernels+=("$2") ;;
+		*) echo "test.sh: --kernel takes port, upstream, latest, upstream-fixed or latest-fixed, each with or without -debug" >&2; exit 2 ;;
 		esac
 		shift 2 ;;
 	*) args+=("$1"); shift ;;
