@@ -21,7 +21,8 @@ struct udevd_run {
 	char log[64];		/* udevd's stderr */
 };
 
-/* Returns 0 once udevd listens, -ENOENT when systemd-udevd is not
+/* Returns 0 once udevd hears the kernel's uevents (it answered a ping:
+ * udevadm control --ping), -ENOENT when systemd-udevd is not
  * installed, or -errno (udevd's messages are then on stdout). */
 int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rule);
 /* The same with the policy rules' @SBINDIR@ replaced by SBINDIR (NULL: no
@@ -29,7 +30,8 @@ int udevd_start(struct udevd_run *u, bool with_policy_rule, const char *test_rul
 int udevd_start_at(struct udevd_run *u, const char *sbindir, const char *test_rule);
 /* SIGTERM and wait. */
 int udevd_stop(struct udevd_run *u);
-/* Wait until udevd has no event queued or running. */
+/* Wait until udevd has no event queued or running. The waits below are
+ * TIMEOUT_MS times test_slow_factor(): things that must happen. */
 int udevd_wait_idle(int timeout_ms);
 /* Wait until udevd has run the rules of NODE's add event (its database
  * entry exists), then until it is idle. udevd_wait_idle() alone returns at
