@@ -108,7 +108,9 @@ static double now_s(void)
 /* Run one test in a child; returns 0 pass, 1 fail, 2 skip. */
 static int run_one(const char *suite, const struct test_case *t)
 {
-	unsigned int timeout = t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S;
+	/* a bound on a case that must end: as much longer as its waits */
+	unsigned int timeout = (t->timeout_s ? t->timeout_s : DEFAULT_TIMEOUT_S) *
+			       (unsigned int)test_slow_factor();
 	char reason[SKIP_REASON_MAX];
 	int status, skip_pipe[2];
 	double start = now_s();

@@ -52,9 +52,11 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 void test_skip(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void test_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* How many times longer than usual a test waits for a daemon to be ready:
- * $HID_POLICY_SLOW_FACTOR (1 to 10; scripts/test.sh sets it on the debug
- * kernels, scripts/bench.sh when the guest counts instructions), else 1. */
+/* How many times longer than usual a test waits for what must happen (a
+ * daemon ready, a udev node, a case's end; never a wait for nothing to
+ * happen): $HID_POLICY_SLOW_FACTOR (1 to 10; scripts/test.sh sets it on the
+ * debug kernels and when more guests run than the host has cores,
+ * scripts/bench.sh when the guest counts instructions), else 1. */
 int test_slow_factor(void);
 
 /* FN runs in the parent after each case, however the case ended: it puts
