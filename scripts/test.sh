@@ -80,11 +80,17 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	kernels=(port upstream latest port-debug)
 	default_kernels=1
 fi
-lanes=${HID_POLICY_VM_LANES:-$(nproc)}
+cores=$(nproc)
+lanes=${HID_POLICY_VM_LANES:-$((2 * cores))}
 if ! [[ "$lanes" =~ ^[1-9][0-9]*$ ]]; then
 	echo "test.sh: HID_POLICY_VM_LANES must be a whole number of boots at a time, at least 1 (got '$lanes')" >&2
 	exit 2
 fi
+# With more guests than cores, a guest may wait for a core: the tests'
+# waits for what must happen (HID_POLICY_SLOW_FACTOR) grow by as many
+# guests as share a core.
+slow_lanes=$(((lanes + cores - 1) / cores))
+declare -A boot_count=()
 [ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache vm)
 for s in "${args[@]}"; do
 	case "$s" in
@@ -101,7 +107,7 @@ for s in "${args[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log" "$log".lane-* "$log".prep-* "$log".host' EXIT
+trap 'rm -f "$log" "$log".boot-* "$log".prep-* "$log".host' EXIT
 # Every output line is shown and kept; results are counted from the copy.
 run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
 fail_line() { echo "FAIL: $1" | tee -a "$log"; }
@@ -217,32 +223,19 @@ prepare_kernel() {
 	vm_suites_ok[$k]=${suites_ok[*]}
 }
 
-# One prepared kernel's suites: the plain ones in one boot, those with
-# vm-options in one boot each. Results are prefixed with the kernel's name.
-boot_vm_suites() {
-	local k=$1 image=$2 kbuild=$3 s
-	local plain=() suites_ok
-	read -ra suites_ok <<< "$4"
-	for s in "${suites_ok[@]}"; do
-		[ -f "tests/$s/vm-options" ] || plain+=("$s")
-	done
-	[ ${#plain[@]} -eq 0 ] || boot_suites "$k" "$image" "$kbuild" vm "" "${plain[@]}"
-	for s in "${suites_ok[@]}"; do
-		[ -f "tests/$s/vm-options" ] || continue
-		boot_suites "$k" "$image" "$kbuild" "vm/$s" "$(cat "tests/$s/vm-options")" "$s"
-	done
-}
-
-# One boot of kernel K running SUITES; the boot's own results are named
-# K/LABEL/...; OPTIONS: more scripts/vm.sh options (split on blanks).
+# One boot of kernel K running SUITES (tests/run-in-vm.sh's arguments); the
+# boot's own results are named K/LABEL/...; OPTIONS: more scripts/vm.sh
+# options (split on blanks).
 boot_suites() {
 	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
-	local timeout=${HID_POLICY_VM_TIMEOUT:-3600} slow=1
+	local timeout=${HID_POLICY_VM_TIMEOUT:-3600} slow=1 start=$SECONDS
 	shift 5
 	# the debug kernels run several times slower: so may the VM, and the
-	# tests wait that much longer for a daemon to start
+	# tests wait that much longer for what must happen (a daemon's start)
 	[[ "$k" != *-debug ]] || { timeout=$((timeout * 3)); slow=3; }
-	step "VM suites on $k: $* ${options:+(vm.sh $options)}"
+	# more guests than cores: each may wait for a core as long again
+	slow=$((slow * slow_lanes))
+	step "VM suites on $k ($label): $* ${options:+(vm.sh $options)}"
 	failed_before=$(grep -c '^FAIL: ' "$log")
 	# The tests know a kernel by its base name (port_extension_* tests).
 	# shellcheck disable=SC2086
@@ -261,37 +254,44 @@ boot_suites() {
 			fail_line "$k/$label/suites_exited_with_status_${st}_without_naming_a_failure"
 		fi
 	fi
+	step "boot $k/$label took $((SECONDS - start)) s"
 }
 
-# The kernels' boots run side by side, as many at a time as the host has
-# cores (HID_POLICY_VM_LANES to choose): a guest running one test at a
-# time keeps about one host core busy (the verifier, TCG), so on 2 cores
-# port and upstream take the time of the slower one instead of the sum.
-# A kernel's boots start as soon as it is built, while the next kernel
-# builds (one at a time, in the order of kernels); the host suites start
-# with the first kernel's. Each lane keeps its own log; they are counted
-# in the kernels' order.
+# The boots run side by side, HID_POLICY_VM_LANES at a time (default:
+# LANES_DEFAULT): a guest mostly waits (TCG, the verifier, udev, timers)
+# and keeps well under one host core busy, so the host stays mostly idle
+# with one lane per core. Each kernel's suites are spread over several
+# boots (scripts/vm-boots: e2e in two, the other plain suites in one, each
+# suite with vm-options in its own), so that no kernel's work is one long
+# chain and the last kernel built leaves a short tail. A kernel's boots
+# are queued as soon as it is built, while the next kernel builds (one at
+# a time, in the order of kernels, under nice so that the guests keep the
+# cores); a free lane takes the longest boot queued (the first of each
+# kernel's list, then the second...), the kernels in their order. The
+# host suites start with the first kernel's boots. Each boot keeps its own
+# log; they are counted in the kernels' order, then the boots'.
 if [ ${#vm_suites[@]} -gt 0 ]; then
 	(
+		renice -n 10 -p "$BASHPID" >/dev/null
 		for k in "${kernels[@]}"; do
 			prepare_vm_suites "$k"
 		done
 	) &
 	prep_pid=$!
 	pending=("${kernels[@]}")
-	declare -A lane_pid=()
-	while [ ${#pending[@]} -gt 0 ]; do
-		running=0
-		for k in "${!lane_pid[@]}"; do
-			kill -0 "${lane_pid[$k]}" 2>/dev/null && running=$((running + 1))
-		done
+	declare -A boot_line=() boot_pid=() kernel_index=()
+	for i in "${!kernels[@]}"; do
+		kernel_index[${kernels[$i]}]=$i
+	done
+	queued=()	# "K N": boot N of kernel K, waiting for a lane
+	while [ ${#pending[@]} -gt 0 ] || [ ${#queued[@]} -gt 0 ]; do
 		# Whether the kernels are still being prepared, asked before
 		# their files are looked at: once that has ended, a kernel
 		# without its file gets none.
 		prep_alive=0
 		kill -0 "$prep_pid" 2>/dev/null && prep_alive=1
 		left=()
-		for k in "${pending[@]}"; do
+		for k in ${pending[@]+"${pending[@]}"}; do
 			if [ ! -f "$log.prep-$k" ]; then
 				if [ $prep_alive -eq 1 ]; then
 					left+=("$k")
@@ -303,27 +303,57 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 			start_host_suites
 			mapfile -t prep < "$log.prep-$k"
 			[ -n "${prep[0]:-}" ] || continue
-			if [ "$running" -ge "$lanes" ]; then
-				left+=("$k")
-				continue
-			fi
-			: > "$log.lane-$k"
-			( log=$log.lane-$k; boot_vm_suites "$k" "${prep[0]}" "${prep[1]}" "${prep[2]:-}" ) &
-			lane_pid[$k]=$!
-			running=$((running + 1))
+			read -ra suites_ok <<< "${prep[2]:-}"
+			mapfile -t plan < <(scripts/vm-boots "${suites_ok[@]}")
+			boot_count[$k]=${#plan[@]}
+			for n in "${!plan[@]}"; do
+				boot_line[$k $n]="${prep[0]}|${prep[1]}|${plan[$n]}"
+				queued+=("$k $n")
+			done
 		done
 		pending=(${left[@]+"${left[@]}"})
-		[ ${#pending[@]} -eq 0 ] || sleep 2
+		running=0
+		for b in "${!boot_pid[@]}"; do
+			kill -0 "${boot_pid[$b]}" 2>/dev/null && running=$((running + 1))
+		done
+		while [ "$running" -lt "$lanes" ] && [ ${#queued[@]} -gt 0 ]; do
+			best=0
+			for i in "${!queued[@]}"; do
+				read -r k n <<< "${queued[$i]}"
+				read -r bk bn <<< "${queued[$best]}"
+				if [ "$n" -lt "$bn" ] || { [ "$n" -eq "$bn" ] &&
+				   [ "${kernel_index[$k]}" -lt "${kernel_index[$bk]}" ]; }; then
+					best=$i
+				fi
+			done
+			b=${queued[$best]}
+			unset "queued[$best]"
+			queued=(${queued[@]+"${queued[@]}"})
+			IFS='|' read -r image kbuild label options suites <<< "${boot_line[$b]}"
+			read -ra suites <<< "$suites"
+			: > "$log.boot-${b/ /-}"
+			( log=$log.boot-${b/ /-}
+			  boot_suites "${b% *}" "$image" "$kbuild" "$label" "$options" "${suites[@]}" ) &
+			boot_pid[$b]=$!
+			running=$((running + 1))
+		done
+		[ ${#pending[@]} -eq 0 ] && [ ${#queued[@]} -eq 0 ] || sleep 2
 	done
 	wait "$prep_pid"
 	start_host_suites
-	for k in "${!lane_pid[@]}"; do
-		wait "${lane_pid[$k]}"
+	for b in "${!boot_pid[@]}"; do
+		wait "${boot_pid[$b]}"
 	done
 fi
 start_host_suites
 [ -z "$host_pid" ] || wait "$host_pid"
-for f in host $(printf 'lane-%s ' "${kernels[@]}"); do
+boot_logs=()
+for k in "${kernels[@]}"; do
+	for ((n = 0; n < ${boot_count[$k]:-0}; n++)); do
+		boot_logs+=("boot-$k-$n")
+	done
+done
+for f in host ${boot_logs[@]+"${boot_logs[@]}"}; do
 	[ -f "$log.$f" ] || continue
 	cat "$log.$f" >> "$log"
 	rm -f "$log.$f"
