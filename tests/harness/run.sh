@@ -74,6 +74,86 @@ check_systemd_boot_runs_cmd_as_a_service() {
 		"exit $st, output: $(tail -n 5 <<< "$out")"
 }
 
+# scripts/vm-boots spreads a kernel's suites over boots: every e2e program
+# runs in exactly one of them, one no line of tests/e2e/vm-boots names (a
+# program added later) included, and every other suite in exactly one boot,
+# each boot with a label of its own.
+check_every_program_runs_in_exactly_one_boot() {
+	local build ran=() plan line label options suites p want=() detail='' st=0
+	build=$(mktemp -d)
+	mkdir -p "$build/tests/e2e"
+	for p in tests/e2e/test-*.c test-added-later.c; do
+		p=${p##*/}
+		p=${p%.c}
+		want+=("$p")
+		printf '#!/bin/sh\necho "PASS: e2e/%s"\n' "$p" > "$build/tests/e2e/$p"
+		chmod +x "$build/tests/e2e/$p"
+	done
+	mapfile -t plan < <(scripts/vm-boots e2e)
+	for line in "${plan[@]}"; do
+		IFS='|' read -r label options suites <<< "$line"
+		# shellcheck disable=SC2086
+		mapfile -t -O ${#ran[@]} ran < <(tests/run-in-vm.sh "$build" $suites | sed -n 's/^PASS: e2e\///p')
+	done
+	rm -rf "$build"
+	for p in "${want[@]}"; do
+		[ "$(printf '%s\n' "${ran[@]}" | grep -cx -- "$p")" -eq 1 ] || detail+="$p ran $(printf '%s\n' "${ran[@]}" | grep -cx -- "$p") times; "
+	done
+	[ ${#plan[@]} -ge 2 ] && [ ${#ran[@]} -eq ${#want[@]} ] && [ -z "$detail" ] || st=1
+	result every_e2e_program_runs_in_exactly_one_boot_one_added_later_too $st \
+		"${#plan[@]} boots, ${#ran[@]} runs of ${#want[@]} programs: $detail"
+}
+
+check_every_suite_is_in_one_boot_of_its_own_label() {
+	local all=(smoke kernel hid-selftests e2e policies vendor service audit-trail demo)
+	local plan line label options suites s n labels=() detail='' st=0
+	mapfile -t plan < <(scripts/vm-boots "${all[@]}")
+	for line in "${plan[@]}"; do
+		IFS='|' read -r label options suites <<< "$line"
+		labels+=("$label")
+	done
+	for s in "${all[@]}"; do
+		# e2e's parts name it with a colon
+		n=$(printf '%s\n' "${plan[@]}" | cut -d'|' -f3 | tr ' ' '\n' | grep -cE "^$s(:|$)")
+		[ "$s" = e2e ] && [ "$n" -ge 2 ] && continue
+		[ "$n" -eq 1 ] || detail+="$s in $n boots; "
+	done
+	[ "$(printf '%s\n' "${labels[@]}" | sort -u | wc -l)" -eq ${#plan[@]} ] || detail+="labels repeat: ${labels[*]}; "
+	grep -q '^vm/service|--systemd|service$' <<< "$(printf '%s\n' "${plan[@]}")" || detail+="no boot of service's own with --systemd; "
+	[ -z "$detail" ] || st=1
+	result every_vm_suite_runs_in_one_boot_and_boots_are_named_apart $st "$detail"
+}
+
+check_a_program_named_but_gone_fails() {
+	local build out st
+	build=$(mktemp -d)
+	mkdir -p "$build/tests/e2e"
+	printf '#!/bin/sh\necho "PASS: e2e/test-a"\n' > "$build/tests/e2e/test-a"
+	chmod +x "$build/tests/e2e/test-a"
+	out=$(tests/run-in-vm.sh "$build" e2e:test-a,test-gone 2>&1); st=$?
+	rm -rf "$build"
+	[ $st -ne 0 ] && grep -q '^FAIL: e2e/test-gone ' <<< "$out" && grep -q '^PASS: e2e/test-a$' <<< "$out"
+	result a_program_a_boot_names_but_the_build_lacks_fails $? \
+		"exit $st, output: $(sed 's/^/      /' <<< "$out")"
+}
+
+# A boot that does not finish fails under its own name: each of e2e's
+# boots on the port, cut short by a 3 s limit.
+check_a_failing_boot_is_named() {
+	local out st
+	out=$(HID_POLICY_VM_TIMEOUT=3 HID_POLICY_VM_LANES=1 scripts/test.sh --kernel port e2e 2>&1); st=$?
+	[ $st -ne 0 ] &&
+		grep -q '^FAIL: port/vm/e2e-1/guest_finished_with_a_clean_kernel_log (vm.sh exit 124)$' <<< "$out" &&
+		grep -q '^FAIL: port/vm/e2e-2/guest_finished_with_a_clean_kernel_log (vm.sh exit 124)$' <<< "$out" &&
+		grep -qx '0 passed, 2 failed, 0 skipped' <<< "$out"
+	result a_boot_cut_short_fails_under_its_own_name $? \
+		"exit $st, output: $(grep -E '^(FAIL|PASS):|passed' <<< "$out" | sed 's/^/      /')"
+}
+
+check_every_program_runs_in_exactly_one_boot
+check_every_suite_is_in_one_boot_of_its_own_label
+check_a_program_named_but_gone_fails
+check_a_failing_boot_is_named
 check_warning_in_log_is_flagged
 check_guest_exit_status_is_returned
 check_systemd_boot_runs_cmd_as_a_service
