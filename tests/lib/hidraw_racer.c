@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <linux/hidraw.h>
 
+#include "harness.h"
+
 #define READY_TIMEOUT_MS 10000
 /* Between attribute events, an open that failed is retried this often. */
 #define RETRY_MS 1
@@ -146,7 +148,7 @@ int hidraw_racer_start(struct hidraw_racer *r, const struct hidraw_racer_config 
 	r->result_fd = result[0];
 
 	p = (struct pollfd){ .fd = ready[0], .events = POLLIN };
-	err = poll(&p, 1, READY_TIMEOUT_MS) == 1 && read(ready[0], &c, 1) == 1 ? 0 : -ECHILD;
+	err = poll(&p, 1, READY_TIMEOUT_MS * test_slow_factor()) == 1 && read(ready[0], &c, 1) == 1 ? 0 : -ECHILD;
 	close(ready[0]);
 	if (err < 0) {
 		struct hidraw_race_result ignored;

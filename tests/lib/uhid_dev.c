@@ -442,7 +442,8 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	if (r < 0)
 		goto fail;
 
-	deadline = now_ms() + (usb || bt ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS);
+	deadline = now_ms() + (long)(usb || bt ? USB_FIND_TIMEOUT_MS : FIND_TIMEOUT_MS) *
+			       test_slow_factor();
 	while (!find_sysfs(dev, &defaults) || (!cfg->no_hidraw_wait && !find_hidraw(dev))) {
 		if (now_ms() > deadline) {
 			r = -ETIMEDOUT;
@@ -498,7 +499,7 @@ void uhid_dev_destroy(struct uhid_dev *dev)
 
 int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = now_ms() + (long)timeout_ms * test_slow_factor();
 
 	while (!find_hidraw(dev)) {
 		if (now_ms() > deadline)
@@ -735,7 +736,7 @@ void test_dev_keep_driver_setting(void)
 
 int uhid_wait_gone(const char *syspath, int timeout_ms)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = now_ms() + (long)timeout_ms * test_slow_factor();
 
 	while (access(syspath, F_OK) == 0) {
 		if (now_ms() > deadline)

@@ -156,7 +156,8 @@ void uhid_dev_destroy(struct uhid_dev *dev);
  * the host took it, which it does while the device is open (hidraw or an
  * input handler). */
 /* Wait until the device's hidraw node exists (after a create with
- * no_hidraw_wait); 0 or -ETIMEDOUT. */
+ * no_hidraw_wait); 0 or -ETIMEDOUT after TIMEOUT_MS times
+ * test_slow_factor(). */
 int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms);
 
 /* Inject an input report as the device would send it. */
@@ -218,7 +219,8 @@ void test_dev_keep_driver_setting(void);
 int uhid_dev_unbind(const struct uhid_dev *dev, const char *driver);
 int uhid_dev_bind(struct uhid_dev *dev, const char *driver, int timeout_ms);
 
-/* Wait until the device's sysfs directory is gone (after destroy). */
+/* Wait until the device's sysfs directory is gone (after destroy), at
+ * most TIMEOUT_MS times test_slow_factor(). */
 int uhid_wait_gone(const char *syspath, int timeout_ms);
 
 /* Read the whole of a small file (sysfs attribute) into buf. */
