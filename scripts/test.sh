@@ -19,13 +19,17 @@
 #   smoke kernel e2e policies vendor audit-trail demo ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
 # Without arguments: unit, harness, cold-cache and vm.
 #
-# VM suites run on each test kernel, one boot per kernel, the kernels side
-# by side (see "lanes" below): "port" (Linux 6.1
+# VM suites run on each test kernel, each kernel's in several boots
+# (scripts/vm-boots), the boots of all kernels side by side (see "lanes"
+# below): "port" (Linux 6.1
 # with kernel/'s HID-BPF core), "upstream" (Debian's unmodified 6.12, the
 # LTS kernel) and "latest" (the newest kernel Debian ships, unmodified:
 # 7.3 from trixie-backports); --kernel picks one (repeat it for several). Their result lines name the
 # kernel: "PASS: upstream/e2e/...". A suite with a file tests/S/vm-options
-# (scripts/vm.sh options, such as --systemd) gets a boot of its own.
+# (scripts/vm.sh options, such as --systemd) gets a boot of its own; one
+# with tests/S/vm-boots has its programs spread over several; the others
+# share one. Each boot's guest_finished_with_a_clean_kernel_log names the
+# boot: "port/vm/e2e-1/...", "port/vm/...", "port/vm/service/...".
 # "port-debug", "upstream-debug" and "latest-debug" (and "upstream-fixed-debug",
 # "latest-fixed-debug") are those kernels with
 # kernel/debug.fragment's checkers (KASAN, lockdep, PROVE_RCU,
@@ -151,7 +155,8 @@ run_host_suites() {
 		harness)
 			run tests/harness/run.sh || true ;;
 		cold-cache)
-			run tests/cold-cache/run.sh "$build" || true ;;
+			# builds only: under nice, as the kernels' builds
+			run nice -n 10 tests/cold-cache/run.sh "$build" || true ;;
 		package)
 			if run tests/package/run.sh "$build"; then
 				for k in "${kernels[@]}"; do
@@ -257,10 +262,11 @@ boot_suites() {
 	step "boot $k/$label took $((SECONDS - start)) s"
 }
 
-# The boots run side by side, HID_POLICY_VM_LANES at a time (default:
-# LANES_DEFAULT): a guest mostly waits (TCG, the verifier, udev, timers)
-# and keeps well under one host core busy, so the host stays mostly idle
-# with one lane per core. Each kernel's suites are spread over several
+# The boots run side by side, HID_POLICY_VM_LANES at a time (default: twice
+# the cores): a guest mostly waits (TCG, the verifier, udev, timers) and
+# keeps well under one host core busy (with one lane per core the host was
+# 71 to 93% idle), and the tests' waits grow with the guests per core
+# (slow_lanes above). Each kernel's suites are spread over several
 # boots (scripts/vm-boots: e2e in two, the other plain suites in one, each
 # suite with vm-options in its own), so that no kernel's work is one long
 # chain and the last kernel built leaves a short tail. A kernel's boots
