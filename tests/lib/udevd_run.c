@@ -244,15 +244,21 @@ int udevd_stop(struct udevd_run *u)
 	return 0;
 }
 
-int udevd_wait_idle(int timeout_ms)
+/* Wait until udevd's queue is empty, WAITED of LIMIT_MS (already scaled)
+ * spent before. */
+static int wait_queue_empty(int waited, int limit_ms)
 {
-	timeout_ms *= test_slow_factor();
-	for (int waited = 0; access("/run/udev/queue", F_OK) == 0; waited += 10) {
-		if (waited >= timeout_ms)
+	for (; access("/run/udev/queue", F_OK) == 0; waited += 10) {
+		if (waited >= limit_ms)
 			return -ETIMEDOUT;
 		usleep(10000);
 	}
 	return 0;
+}
+
+int udevd_wait_idle(int timeout_ms)
+{
+	return wait_queue_empty(0, timeout_ms * test_slow_factor());
 }
 
 int udevd_wait_node(const char *node, int timeout_ms)
@@ -276,10 +282,5 @@ int udevd_wait_node(const char *node, int timeout_ms)
 			return -ETIMEDOUT;
 		usleep(10000);
 	}
-	for (; access("/run/udev/queue", F_OK) == 0; waited += 10) {
-		if (waited >= timeout_ms)
-			return -ETIMEDOUT;
-		usleep(10000);
-	}
-	return 0;
+	return wait_queue_empty(waited, timeout_ms);
 }
