@@ -208,7 +208,9 @@ int policyd_reload(struct policyd_run *run)
 {
 	size_t before = count_occurrences(run->stderr_log, "policy reloaded") +
 			count_occurrences(run->stderr_log, "reload failed");
-	long deadline = now_ms() + 20000;
+	/* a reload may load and verify the input program: the guest's load
+	 * stretches it as it does a start */
+	long deadline = now_ms() + 20000L * test_slow_factor();
 
 	if (kill(run->pid, SIGHUP) < 0)
 		return -errno;
@@ -326,7 +328,8 @@ static size_t scan_audit(struct policyd_run *run, const char *const *filters, js
 size_t policyd_audit_count(struct policyd_run *run, const char *const *filters,
 			   size_t want, int timeout_ms)
 {
-	long deadline = now_ms() + timeout_ms;
+	/* the daemon writes the records while other guests take the cores */
+	long deadline = now_ms() + (long)timeout_ms * test_slow_factor();
 	size_t n;
 
 	for (;;) {

@@ -654,7 +654,7 @@ int uhid_hidraw_read_input_byte1(int fd, int timeout_ms)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint8_t buf[64];
 
-	if (poll(&p, 1, timeout_ms) <= 0)
+	if (poll(&p, 1, timeout_ms * test_slow_factor()) <= 0)
 		return -ETIMEDOUT;
 	if (read(fd, buf, sizeof(buf)) < 2)
 		return -EIO;
