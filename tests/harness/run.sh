@@ -77,7 +77,7 @@ check_systemd_boot_runs_cmd_as_a_service() {
 # scripts/vm-boots spreads a kernel's suites over boots: every e2e program
 # runs in exactly one of them, one no line of tests/e2e/vm-boots names (a
 # program added later) included, and every other suite in exactly one boot,
-# each boot with a label of its own.
+# each boot with a label of its own; the races run on two virtual CPUs.
 check_every_program_runs_in_exactly_one_boot() {
 	local build ran=() plan line label options suites p want=() detail='' st=0
 	build=$(mktemp -d)
@@ -120,6 +120,9 @@ check_every_suite_is_in_one_boot_of_its_own_label() {
 	done
 	[ "$(printf '%s\n' "${labels[@]}" | sort -u | wc -l)" -eq ${#plan[@]} ] || detail+="labels repeat: ${labels[*]}; "
 	grep -q '^vm/service|--systemd|service$' <<< "$(printf '%s\n' "${plan[@]}")" || detail+="no boot of service's own with --systemd; "
+	# scripts/test.sh gives a boot one virtual CPU unless it asks for more
+	grep -qE '^vm/e2e-[0-9]+\|--smp 2\|e2e:([^|]*,)?test-race(,|$)' <<< "$(printf '%s\n' "${plan[@]}")" ||
+		detail+="the boot of test-race does not ask for two virtual CPUs; "
 	[ -z "$detail" ] || st=1
 	result every_vm_suite_runs_in_one_boot_and_boots_are_named_apart $st "$detail"
 }
