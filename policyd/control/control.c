@@ -661,7 +661,8 @@ static void handle_request(struct control *c, struct client *cl, const char *lin
 	 * shows and the command read ids. */
 	groups_max = command_group_names(cl->cmd);
 	r = groups_max < 0 ? 0 :
-		name_lookup_submit(c->names, cl->cookie, args, (size_t)groups_max, err, sizeof(err));
+		name_lookup_submit(c->names, cl->cookie, cl->peer.uid, args, (size_t)groups_max, err,
+				   sizeof(err));
 	if (r < 0) {
 		fail(c, cl, r == -EINVAL ? CTL_ERR_BAD_REQUEST : CTL_ERR_FAILED, NULL, "%s",
 		     r == -EINVAL ? err : strerror(-r));

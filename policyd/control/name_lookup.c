@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Name lookups for the control socket (name_lookup.h): a queue of jobs,
- * one per request, a worker thread that answers them in order, and an
- * eventfd that wakes the event loop when answers wait.
+ * one per request, a worker thread that answers them one at a time, and
+ * an eventfd that wakes the event loop when answers wait.
  */
 #include <errno.h>
 #include <grp.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "command_args.h"
@@ -24,6 +25,10 @@
  * past this the lookup fails rather than grow without end. */
 #define NSS_BUFFER_MAX (1024 * 1024)
 
+/* Users whose last turn the worker remembers: more than can have a
+ * request waiting at once (the control socket's clients). */
+#define RECENT_USERS 64
+
 struct name_query {
 	bool group;
 	int index;		/* in "group"; -1 for "user" */
@@ -33,6 +38,7 @@ struct name_query {
 
 struct name_job {
 	uint64_t cookie;
+	uid_t uid;		/* who sent the request */
 	struct name_query *queries;
 	size_t n;
 	int result;		/* 0, or -EINVAL with err */
@@ -56,6 +62,11 @@ struct name_lookup {
 	bool stopping;
 	bool orphaned;		/* stopped while busy: the worker frees all */
 	int privileges;		/* the worker's worker_drop_privileges() */
+	uint64_t turns;		/* jobs the worker has taken */
+	struct {
+		uid_t uid;
+		uint64_t turn;	/* when its last job was taken; 0: free */
+	} recent[RECENT_USERS];
 };
 
 void name_job_free(struct name_job *job)
@@ -151,6 +162,61 @@ static void run_job(struct name_lookup *nl, struct name_job *job)
 	}
 }
 
+/* When UID's last job was taken, 0 if not lately. */
+static uint64_t last_turn(const struct name_lookup *nl, uid_t uid)
+{
+	for (size_t i = 0; i < RECENT_USERS; i++)
+		if (nl->recent[i].turn && nl->recent[i].uid == uid)
+			return nl->recent[i].turn;
+	return 0;
+}
+
+static void note_turn(struct name_lookup *nl, uid_t uid)
+{
+	size_t slot = 0;
+
+	for (size_t i = 0; i < RECENT_USERS; i++) {
+		if (nl->recent[i].turn && nl->recent[i].uid == uid) {
+			slot = i;
+			break;
+		}
+		if (nl->recent[i].turn < nl->recent[slot].turn)
+			slot = i;
+	}
+	nl->recent[slot].uid = uid;
+	nl->recent[slot].turn = ++nl->turns;
+}
+
+/*
+ * The next job, out of the queue: the oldest of the user whose last turn
+ * is longest ago. A slow name service holds the worker for each name, and
+ * any local user may send names: taken in order, one user's queued
+ * requests would hold every other user's (an admin's allow included) for
+ * as long as all of them take. So users take turns, each user's requests
+ * in order.
+ */
+static struct name_job *take_next(struct name_lookup *nl)
+{
+	struct name_job **best = &nl->queue, *job;
+	uint64_t best_turn = last_turn(nl, nl->queue->uid);
+
+	for (struct name_job **p = &nl->queue->next; *p && best_turn; p = &(*p)->next) {
+		uint64_t turn = last_turn(nl, (*p)->uid);
+
+		if (turn < best_turn) {
+			best = p;
+			best_turn = turn;
+		}
+	}
+	job = *best;
+	*best = job->next;
+	if (!*best)
+		nl->queue_tail = best;
+	job->next = NULL;
+	note_turn(nl, job->uid);
+	return job;
+}
+
 static void *worker_main(void *userdata)
 {
 	struct name_lookup *nl = userdata;
@@ -167,11 +233,7 @@ static void *worker_main(void *userdata)
 			pthread_cond_wait(&nl->wake, &nl->lock);
 		if (nl->stopping)
 			break;
-		job = nl->queue;
-		nl->queue = job->next;
-		if (!nl->queue)
-			nl->queue_tail = &nl->queue;
-		job->next = NULL;
+		job = take_next(nl);
 		nl->busy = true;
 		nl->running_cookie = job->cookie;
 		__atomic_store_n(&nl->cancelled, false, __ATOMIC_RELEASE);
@@ -284,8 +346,8 @@ static int query_from(json_t *v, bool group, int index, struct name_query *q, ch
 	return 1;
 }
 
-int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, size_t groups_max,
-		       char *err, size_t errsize)
+int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, uid_t uid, json_t *args,
+		       size_t groups_max, char *err, size_t errsize)
 {
 	json_t *user = json_object_get(args, "user"), *group = json_object_get(args, "group");
 	size_t n_group = json_is_array(group) ? json_array_size(group) : 0;
@@ -305,6 +367,7 @@ int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, si
 		return -ENOMEM;
 	}
 	job->cookie = cookie;
+	job->uid = uid;
 	r = query_from(user, false, -1, &job->queries[job->n], err, errsize);
 	job->n += r > 0;
 	for (size_t i = 0; r >= 0 && i < n_group; i++) {

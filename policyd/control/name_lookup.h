@@ -4,15 +4,17 @@
  * looked up off the event loop. A name service can take seconds to answer
  * (LDAP, sssd), and any local user may send names: looked up on the
  * event loop, one request could hold up every hotplug decision. One
- * worker thread, without capabilities, looks them up in turn; the event
- * loop hands it a request's names and takes the ids back when
- * name_lookup_fd() is readable.
+ * worker thread, without capabilities, looks them up, the users who sent
+ * them taking turns (one user's requests never wait behind all of
+ * another's); the event loop hands it a request's names and takes the ids
+ * back when name_lookup_fd() is readable.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <jansson.h>
 
 /* Longer names no system has (LOGIN_NAME_MAX). */
@@ -36,15 +38,16 @@ void name_lookup_free(struct name_lookup *nl);
 int name_lookup_fd(const struct name_lookup *nl);
 
 /*
- * Queue the names of ARGS (a request's "args"; may be NULL) for COOKIE:
+ * Queue the names of ARGS (a request's "args"; may be NULL) for COOKIE,
+ * a request of user UID (whose turn it takes):
  * "user" when it is a string, the strings of the "group" list when it has
  * at most GROUPS_MAX entries (the command's own bound: a longer list is
  * refused unread, so none of it is looked up). Returns 1 (queued), 0 (no
  * names: nothing to wait for), or -EINVAL (a name too long or empty; ERR
  * says which), -ENOMEM.
  */
-int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, json_t *args, size_t groups_max,
-		       char *err, size_t errsize);
+int name_lookup_submit(struct name_lookup *nl, uint64_t cookie, uid_t uid, json_t *args,
+		       size_t groups_max, char *err, size_t errsize);
 /* Forget COOKIE's request: queued, it leaves the queue; being looked up,
  * the worker stops at its next name; looked up, its answer is dropped.
  * name_lookup_take() never returns it. */

@@ -89,7 +89,7 @@ static void test_names_are_looked_up_by_the_worker_and_put_back_as_ids(void)
 	char err[256] = "";
 
 	/* Submitting does not wait for the name service. */
-	CHECK_EQ(name_lookup_submit(nl, 41, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 41, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	CHECK(!readable(name_lookup_fd(nl), 200), "answered before the name service did");
 	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
 
@@ -118,8 +118,8 @@ static void test_requests_are_answered_in_order_and_an_unknown_name_is_the_error
 	struct name_job *job;
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
-	CHECK_EQ(name_lookup_submit(nl, 2, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, 1000, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	open_gate(2);
 	job = next_job(nl);
 	CHECK_EQ(name_job_cookie(job), 1);
@@ -145,21 +145,21 @@ static void test_requests_without_names_do_not_wait_and_bad_names_are_refused(vo
 	char err[256] = "";
 
 	args = json_pack("{s:i, s:[i, i], s:s}", "user", 0, "group", 1, 2, "executable", "/x");
-	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
 	json_decref(args);
-	CHECK_EQ(name_lookup_submit(nl, 2, NULL, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
+	CHECK_EQ(name_lookup_submit(nl, 2, 1000, NULL, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 0);
 
 	memset(long_name, 'a', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = '\0';
 	args = json_pack("{s:s}", "user", long_name);
-	CHECK_EQ(name_lookup_submit(nl, 3, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 3, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "\"user\" must be user ids or names (at most 256 bytes"), "%s", err);
 	json_decref(args);
 	args = json_pack("{s:[s]}", "group", "");
-	CHECK_EQ(name_lookup_submit(nl, 4, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 4, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	json_decref(args);
 	args = json_pack("{s:s#}", "user", "ali\0ce", (size_t)6);
-	CHECK_EQ(name_lookup_submit(nl, 5, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(name_lookup_submit(nl, 5, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), -EINVAL);
 	json_decref(args);
 	CHECK_EQ(lookups, 0);
 	gated_end(nl);
@@ -172,7 +172,7 @@ static void test_stopping_does_not_wait_for_a_hung_lookup(void)
 	json_t *args = json_pack("{s:s}", "user", "alice");
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
 		usleep(10 * 1000);
 	CHECK_EQ(lookups, 1);
@@ -195,7 +195,7 @@ static void test_the_system_name_service_answers_and_names_what_it_lacks(void)
 	uint32_t id = 7;
 
 	CHECK_OK(name_lookup_new(&nl, NULL));
-	CHECK_EQ(name_lookup_submit(nl, 9, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 9, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	job = next_job(nl);
 	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
 	name_job_free(job);
@@ -280,8 +280,8 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 	struct name_job *job = NULL;
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
-	CHECK_EQ(name_lookup_submit(nl, 2, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, a, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, 1000, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	for (int i = 0; i < 500 && !__atomic_load_n(&lookups, __ATOMIC_SEQ_CST); i++)
 		usleep(10 * 1000);
 	CHECK_EQ(lookups, 1);	/* cookie 1's "alice", waiting at the gate */
@@ -294,7 +294,7 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 	CHECK_EQ(lookups, 1);
 
 	/* The same cookie again, a new request: its own answer. */
-	CHECK_EQ(name_lookup_submit(nl, 1, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	job = next_job(nl);
 	CHECK_EQ(name_job_cookie(job), 1);
 	CHECK_OK(name_job_apply(job, b, err, sizeof(err)));
@@ -304,12 +304,72 @@ static void test_a_cancelled_request_is_not_answered_and_leaves_the_queue(void)
 
 	/* Answered but not taken yet: cancelling drops the answer too. */
 	json_object_set_new(b, "user", json_string("alice"));
-	CHECK_EQ(name_lookup_submit(nl, 3, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 3, 1000, b, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
 	CHECK(readable(name_lookup_fd(nl), 5000), "no answer within 5 s");
 	name_lookup_cancel(nl, 3);
 	CHECK_EQ(name_lookup_take(nl, &job), -EAGAIN);
 	json_decref(a);
 	json_decref(b);
+	gated_end(nl);
+}
+
+/* Wait until the worker has made N lookups (it is then at the gate). */
+static void wait_lookups(int n)
+{
+	for (int i = 0; i < 500 && __atomic_load_n(&lookups, __ATOMIC_SEQ_CST) < n; i++)
+		usleep(10 * 1000);
+	CHECK_EQ(__atomic_load_n(&lookups, __ATOMIC_SEQ_CST), n);
+}
+
+/* The cookies of the next N answers, in the order they come. */
+static void expect_answers(struct name_lookup *nl, const uint64_t *cookies, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct name_job *job = next_job(nl);
+
+		CHECK(name_job_cookie(job) == cookies[i], "answer %zu is cookie %" PRIu64 ", not %" PRIu64,
+		      i + 1, name_job_cookie(job), cookies[i]);
+		name_job_free(job);
+	}
+}
+
+/*
+ * Users take turns: any local user may send names, and a slow name
+ * service holds the worker for each. Answered in the order sent, one
+ * user's eight queued requests (as many clients as the socket lets one
+ * user have) held root's allow behind all of them, past its timeout.
+ * Each user's own requests stay in order.
+ */
+static void test_one_user_s_queued_requests_do_not_hold_another_user_s(void)
+{
+	struct name_lookup *nl = gated_start();
+	json_t *args = json_pack("{s:s}", "user", "alice");
+	const uint64_t root_first[] = { 1, 5, 2, 3, 4 };
+	const uint64_t alternating[] = { 6, 9, 7, 10, 8 };
+	char err[256] = "";
+
+	/* uid 1000's first request holds the worker at the gate; three
+	 * more of its own wait, then root's. */
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	wait_lookups(1);
+	for (uint64_t cookie = 2; cookie <= 4; cookie++)
+		CHECK_EQ(name_lookup_submit(nl, cookie, 1000, args, CTL_SUBJECT_GROUPS_MAX, err,
+					    sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 5, 0, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	open_gate(5);
+	expect_answers(nl, root_first, ARRAY_SIZE(root_first));
+
+	/* Two users with requests waiting: one of each in turn, the one
+	 * served longest ago first (1001 has not been, 1000 just was). */
+	CHECK_EQ(name_lookup_submit(nl, 6, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	wait_lookups(6);
+	CHECK_EQ(name_lookup_submit(nl, 7, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 8, 1000, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 9, 1001, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 10, 1001, args, CTL_SUBJECT_GROUPS_MAX, err, sizeof(err)), 1);
+	open_gate(5);
+	expect_answers(nl, alternating, ARRAY_SIZE(alternating));
+	json_decref(args);
 	gated_end(nl);
 }
 
@@ -328,9 +388,9 @@ static void test_a_list_longer_than_the_command_reads_is_not_looked_up(void)
 
 	for (int i = 0; i <= CTL_ALLOW_GROUPS_MAX; i++)
 		json_array_append_new(json_object_get(args, "group"), json_string("games"));
-	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 0);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 0);
 	json_array_remove(json_object_get(args, "group"), 0);
-	CHECK_EQ(name_lookup_submit(nl, 2, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 2, 1000, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
 	open_gate(CTL_ALLOW_GROUPS_MAX);
 	job = next_job(nl);
 	CHECK_EQ(name_job_cookie(job), 2);
@@ -355,7 +415,7 @@ static void test_a_group_entry_neither_name_nor_id_is_refused_by_the_command(voi
 	pid_t pid = 0;
 	char err[256] = "";
 
-	CHECK_EQ(name_lookup_submit(nl, 1, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
+	CHECK_EQ(name_lookup_submit(nl, 1, 1000, args, CTL_ALLOW_GROUPS_MAX, err, sizeof(err)), 1);
 	open_gate(2);
 	job = next_job(nl);
 	CHECK_OK(name_job_apply(job, args, err, sizeof(err)));
@@ -387,6 +447,8 @@ static const struct test_case tests[] = {
 	  test_the_worker_has_no_capabilities_once_started },
 	{ "a_cancelled_request_is_not_answered_and_leaves_the_queue",
 	  test_a_cancelled_request_is_not_answered_and_leaves_the_queue },
+	{ "one_user_s_queued_requests_do_not_hold_another_user_s",
+	  test_one_user_s_queued_requests_do_not_hold_another_user_s },
 };
 
 int main(int argc, char **argv)
