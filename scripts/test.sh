@@ -244,9 +244,9 @@ boot_suites() {
 	# descheduled (4 guests on 2 cores, e2e's test-firewall on the port:
 	# 101.5 CPU-s a guest with two, 79.4 with one). So each boot gets one,
 	# except the boots whose tests race (their vm-boots line asks for
-	# two: scripts/vm.sh takes the last --smp) and the -debug kernels,
-	# whose lockdep wants locks taken on two CPUs at once.
-	if [ "$lanes" -gt "$cores" ] && [[ "$k" != *-debug ]]; then
+	# two) and the -debug kernels, whose lockdep wants locks taken on two
+	# CPUs at once.
+	if [ "$lanes" -gt "$cores" ] && [[ "$k" != *-debug ]] && [[ " $options " != *" --smp "* ]]; then
 		options="--smp 1${options:+ $options}"
 	fi
 	step "VM suites on $k ($label): $* ${options:+(vm.sh $options)}"
