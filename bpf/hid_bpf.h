@@ -55,6 +55,16 @@ struct hid_bpf_ctx {
 	};
 } __attribute__((preserve_access_index));
 
+/* The kernel's wrapper of the context (drivers/hid/bpf, private; the same
+ * on 6.1's port, 6.12 and 7.x): from_bpf is set when a HID-BPF program's
+ * kfunc (hid_bpf_hw_request(), hid_bpf_hw_output_report()) made the
+ * request, whose source is then that program's context, not a file. */
+struct hid_bpf_ctx_kern {
+	struct hid_bpf_ctx ctx;
+	__u8 *data;
+	bool from_bpf;
+} __attribute__((preserve_access_index));
+
 struct hid_bpf_ops {
 	int hid_id;
 	__u32 flags;

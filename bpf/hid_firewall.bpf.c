@@ -872,6 +872,22 @@ __noinline int send_record(const struct record_args *a)
 _Static_assert(HID_FW_PAYLOAD_BYTES <= 32 && !(HID_FW_PAYLOAD_BYTES & (HID_FW_PAYLOAD_BYTES - 1)),
 	       "copy_bytes() copies a power of two up to 32");
 
+/* Did a HID-BPF program's kfunc make the request (hid_bpf_ctx_kern)?
+ * Read where the kernel has the field and the context at its start. */
+static __always_inline bool made_by_bpf(struct hid_bpf_ctx *ctx)
+{
+	bool from_bpf = false;
+
+	if (!have_task || !bpf_core_field_exists(struct hid_bpf_ctx_kern, from_bpf) ||
+	    bpf_core_field_offset(struct hid_bpf_ctx_kern, ctx) != 0)
+		return false;
+	if (bpf_probe_read_kernel(&from_bpf, sizeof(from_bpf),
+				  (const void *)ctx + bpf_core_field_offset(struct hid_bpf_ctx_kern,
+									    from_bpf)))
+		return false;
+	return from_bpf;
+}
+
 static __always_inline void emit_record(const struct request *req,
 					const struct decision *d, int err)
 {
@@ -894,6 +910,8 @@ static __always_inline void emit_record(const struct request *req,
 		a.flags |= HID_FW_REC_ENFORCED;
 	if (d->no_rules)
 		a.flags |= HID_FW_REC_NO_RULES;
+	if (req->source && made_by_bpf(req->ctx))
+		a.flags |= HID_FW_REC_FROM_BPF;
 	/* A GET_REPORT buffer is not the caller's: upstream hidraw does not
 	 * zero it, and what it holds is kernel memory, not a request. */
 	if (req->reqtype != HID_RULES_REQ_GET_REPORT) {

@@ -37,6 +37,10 @@
  * credentials lent to the task (a personality): its uid, gid and comm are
  * not necessarily its sender's, and no sender's allow applied. */
 #define HID_FW_REC_LENT			(1u << 5)
+/* A HID-BPF program made the request through a kfunc: the hook's source
+ * is the program's context, not a hidraw file, and the task is whichever
+ * ran the program. */
+#define HID_FW_REC_FROM_BPF		(1u << 6)
 
 /* struct hid_fw_record.sender_flags */
 #define HID_FW_SENDER_HAVE_EIDS		(1u << 0) /* euid and egid are valid */

@@ -369,6 +369,13 @@ static void subject_cgroup(const struct hid_fw_record *rec, struct cgroup_names 
 	s->unit_len = cgroup_unit_of_path(s->cgroup, s->unit, sizeof(s->unit));
 }
 
+const char *audit_source_name(const struct hid_fw_record *rec)
+{
+	if (!rec->source)
+		return "kernel";
+	return rec->flags & HID_FW_REC_FROM_BPF ? "bpf" : "hidraw";
+}
+
 void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes *cache,
 			struct audit_subject *s)
 {
@@ -379,7 +386,7 @@ void audit_subject_read(const struct hid_fw_record *rec, struct audit_processes 
 
 	memset(s, 0, offsetof(struct audit_subject, comm));
 	s->comm[0] = s->exe[0] = s->unit[0] = s->cgroup[0] = '\0';
-	s->hidraw = rec->source != 0;
+	s->source = audit_source_name(rec);
 	s->lent = rec->flags & HID_FW_REC_LENT;
 	if (rec->flags & HID_FW_REC_HAVE_UID) {
 		s->have_ids = true;
@@ -550,12 +557,9 @@ static void format_process(struct audit_line *l, const struct hid_fw_record *rec
 		first = false;
 	}
 	/* Who made the request, without the kernel address the hook gives
-	 * (the hidraw file): a program through hidraw, or a kernel driver. */
+	 * (the hidraw file, the calling program's context). */
 	put_key(l, "source", first);
-	if (p->hidraw)
-		PUT_LITERAL(l, "\"hidraw\"");
-	else
-		PUT_LITERAL(l, "\"kernel\"");
+	put_string(l, p->source, strlen(p->source));
 	/* An io_uring thread, or credentials put over the task's own: the
 	 * ids and comm above need not be the sender's, and no sender's
 	 * allow applied. */

@@ -23,12 +23,17 @@ struct audit_processes;
  * messages; the record's request names the type and ID. */
 #define AUDIT_RULE_UNDECLARED "(report type and ID the descriptor does not declare)"
 
+/* Who made the request of REC, as records name it: "hidraw" (a program
+ * through a hidraw node), "bpf" (a HID-BPF program through a kfunc) or
+ * "kernel" (a driver). */
+const char *audit_source_name(const struct hid_fw_record *rec);
+
 /* Who made a request, as far as the record and /proc tell: what the
  * record's "process" object holds, for the outlets (journal, Linux audit)
  * to give the same facts. Strings are NUL-terminated. */
 struct audit_subject {
 	bool have_pid, have_ids, have_comm;
-	bool hidraw;			/* a program through hidraw, not a driver */
+	const char *source;		/* audit_source_name(): who made it */
 	uint32_t pid, tid, uid, gid;
 	size_t comm_len;
 	size_t exe_len;			/* 0: gone or unreadable */

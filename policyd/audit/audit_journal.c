@@ -134,7 +134,7 @@ static void add_process(struct journal_entry *e, const struct audit_subject *p)
 			 p->read_later & AUDIT_READ_LATER_UNIT ? " unit" : "");
 		add(e, "HID_POLICY_SUBJECT_READ_LATER", "%s", later + 1);
 	}
-	add(e, "HID_POLICY_SOURCE", "%s", p->hidraw ? "hidraw" : "kernel");
+	add(e, "HID_POLICY_SOURCE", "%s", p->source);
 	if (p->lent)
 		add(e, "HID_POLICY_SUBJECT_IDENTITY_LENT", "1");
 }
@@ -175,7 +175,9 @@ int audit_journal_decision(struct journal_entry *e, const struct hid_fw_record *
 	add(e, "PRIORITY", "%d", deny && enforced ? LOG_WARNING : deny ? LOG_NOTICE : LOG_INFO);
 	add(e, "SYSLOG_IDENTIFIER", "%s", "hid-policyd");
 	if (!proc->have_pid)
-		snprintf(subject, sizeof(subject), "%s", proc->hidraw ? "a program" : "a kernel driver");
+		snprintf(subject, sizeof(subject), "%s",
+			 !strcmp(proc->source, "kernel") ? "a kernel driver" :
+			 !strcmp(proc->source, "bpf") ? "a HID-BPF program" : "a program");
 	else if (proc->have_ids)
 		snprintf(subject, sizeof(subject), "%s (pid %u, uid %u)", comm, proc->pid, proc->uid);
 	else

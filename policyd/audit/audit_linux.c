@@ -137,7 +137,7 @@ int audit_linux_decision(char *buf, size_t size, const struct hid_fw_record *rec
 		put_text(&m, "oexe", proc->exe, proc->exe_len);
 	if (proc->unit_len)
 		put_text(&m, "ounit", proc->unit, proc->unit_len);
-	put(&m, " source=%s", proc->hidraw ? "hidraw" : "kernel");
+	put(&m, " source=%s", proc->source);
 	if (proc->lent)
 		put(&m, " identity_lent=1");
 	if (span) {

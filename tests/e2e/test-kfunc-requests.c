@@ -14,10 +14,10 @@
  * three, and a rule on the last byte refuses it wherever the byte would
  * reach the device. Each case checks the kfunc's return, what the device
  * received (its length names the kernel's behaviour, so a kernel that
- * changes it again fails here), and the audit record. 6.12 also tells the
- * calling program a refused SET_REPORT went through (see
- * refused_set_report_ret()): the decision and the device are checked
- * apart from that return.
+ * changes it again fails here), and the audit record (source "bpf", not
+ * "hidraw"). 6.12 also tells the calling program a refused SET_REPORT
+ * went through (see refused_set_report_ret()): the decision and the
+ * device are checked apart from that return.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -165,6 +165,19 @@ static size_t denials(struct policyd_case *c, const char *rule, size_t want)
 	return policyd_audit_count(&c->run, filters, want, 3000);
 }
 
+/* Those of them told as made by SOURCE ("hidraw", "bpf"). */
+static size_t denials_from(struct policyd_case *c, const char *rule, const char *source,
+			   size_t want)
+{
+	char hid_id[32], name[64], from[32];
+	const char *filters[] = { hid_id, name, from, "enforced=true", NULL };
+
+	snprintf(hid_id, sizeof(hid_id), "device.hid_id=%d", c->dev.hid_id);
+	snprintf(name, sizeof(name), "rule.name=%s", rule);
+	snprintf(from, sizeof(from), "process.source=%s", source);
+	return policyd_audit_count(&c->run, filters, want, 3000);
+}
+
 /* One daemon for both cases, which only differ in what they send. */
 POLICYD_SHARED_FIXTURE(shared_daemon, policy);
 
@@ -199,6 +212,10 @@ static void test_a_command_byte_is_decided_alike_on_every_kernel(void)
 	CHECK_EQ(run(skel->progs.output_report, &c.dev, refused), -EPERM);
 	CHECK_EQ(denials(&c, "feature-command-0x90", 2), 2);
 	CHECK_EQ(denials(&c, "output-command-0x90", 1), 1);
+	/* the records tell the program's requests from hidraw's */
+	CHECK_EQ(denials_from(&c, "feature-command-0x90", "hidraw", 1), 1);
+	CHECK_EQ(denials_from(&c, "feature-command-0x90", "bpf", 1), 1);
+	CHECK_EQ(denials_from(&c, "output-command-0x90", "bpf", 1), 1);
 	usleep(200 * 1000);	/* output reports reach uhid asynchronously */
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_SET_REPORT, -1), 0);
 	CHECK_EQ(uhid_dev_count(&c.dev, UHID_DEV_OUTPUT, -1), 0);

@@ -149,6 +149,42 @@ static void test_other_records_get_their_own_message_ids(void)
 	json_decref(other);
 }
 
+/*
+ * A request a HID-BPF program made through a kfunc (HID_FW_REC_FROM_BPF)
+ * is told as the program's in every outlet, not as a hidraw client's:
+ * the hook's source is then the program's context, not a file, and
+ * an auditor looking for who opened a node must not be sent there.
+ */
+static void test_a_kfunc_request_is_told_as_a_hid_bpf_program_s(void)
+{
+	struct hid_fw_record rec = deny_record();
+	struct audit_subject proc;
+	struct journal_entry e;
+	struct audit_line line = {};
+	char msg[AUDIT_LINUX_MESSAGE_MAX];
+
+	rec.flags |= HID_FW_REC_FROM_BPF;
+	audit_subject_read(&rec, NULL, &proc);
+	CHECK(!strcmp(proc.source, "bpf"), "source %s", proc.source);
+	CHECK_OK(audit_journal_decision(&e, &rec, &dualsense_ctx, &proc, NULL));
+	CHECK_FIELD(&e, "HID_POLICY_SOURCE", "bpf");
+	journal_entry_done(&e);
+	CHECK_OK(audit_linux_decision(msg, sizeof(msg), &rec, &dualsense_ctx, &proc, NULL));
+	CHECK(strstr(msg, " source=bpf"), "%s", msg);
+	CHECK_OK(audit_format_record(&line, &rec, &dualsense_ctx, 0));
+	CHECK(memmem(line.buf, line.len, "\"source\":\"bpf\"", strlen("\"source\":\"bpf\"")), "%.*s", (int)line.len, line.buf);
+	audit_line_free(&line);
+
+	/* the flag means nothing without a source: a driver's request */
+	rec.source = 0;
+	audit_subject_read(&rec, NULL, &proc);
+	CHECK(!strcmp(proc.source, "kernel"), "source %s", proc.source);
+	rec.source = 0xffff888004a1b000ULL;
+	rec.flags &= ~HID_FW_REC_FROM_BPF;
+	audit_subject_read(&rec, NULL, &proc);
+	CHECK(!strcmp(proc.source, "hidraw"), "source %s", proc.source);
+}
+
 static void test_linux_audit_messages_cannot_be_forged_by_names(void)
 {
 	struct hid_dev_info dev = dualsense;
@@ -380,6 +416,8 @@ static const struct test_case tests[] = {
 	{ "other_records_get_their_own_message_ids", test_other_records_get_their_own_message_ids },
 	{ "linux_audit_messages_cannot_be_forged_by_names",
 	  test_linux_audit_messages_cannot_be_forged_by_names },
+	{ "a_kfunc_request_is_told_as_a_hid_bpf_program_s",
+	  test_a_kfunc_request_is_told_as_a_hid_bpf_program_s },
 	{ "the_rate_limit_counts_what_it_holds_and_tells_it_once",
 	  test_the_rate_limit_counts_what_it_holds_and_tells_it_once },
 	{ "an_output_report_is_named_as_the_policy_names_it",
