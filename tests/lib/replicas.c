@@ -558,9 +558,23 @@ const struct replica_model replica_switch_pro = {
 	"Nintendo Co., Ltd. Pro Controller",
 	BUS_USB, 0x057e, 0x2009, switch_pro_rdesc, sizeof(switch_pro_rdesc), switch_pro_answer,
 };
+/*
+ * What the Steam Deck's controller sends at rest: a Valve input report,
+ * not numbered, 64 bytes: report version 1 (16 bits, little-endian), type
+ * 9 (the Deck's state), length 64, then nothing pressed and the sticks,
+ * pads and motion at zero (SDL's steam/controller_structs.h,
+ * ValveInReportHeader_t; hid-steam's steam_do_deck_input_event reads the
+ * same). SDL reads one when it opens the controller, to tell its interface
+ * from the Deck's keyboard and mouse, which share its IDs
+ * (SDL_hidapi_steamdeck.c, HIDAPI_DriverSteamDeck_InitDevice).
+ */
+static const uint8_t steam_deck_idle_input[64] = { [0] = 0x01, [2] = 0x09, [3] = 0x40 };
+
 const struct replica_model replica_steam_deck = {
 	"Valve Software Steam Deck Controller",
 	BUS_USB, 0x28de, 0x1205, steam_rdesc, sizeof(steam_rdesc), steam_answer,
+	/* "about 4 ms" (SDL_hidapi_steamdeck.c, update_rate_us) */
+	steam_deck_idle_input, sizeof(steam_deck_idle_input), 4,
 };
 const struct replica_model replica_steam_controller = {
 	"Valve Software Steam Controller",

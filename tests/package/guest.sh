@@ -14,7 +14,8 @@
 #   - bob's SDL 2 program (Debian's libSDL2, its HIDAPI DualSense driver)
 #     opens the controller, reads its calibration, sets rumble and lights:
 #     every request reaches the device, none is refused; the same with a
-#     DualShock 4 and a Switch Pro Controller replica. On USB, not uhid:
+#     DualShock 4, a Switch Pro Controller and a Steam Deck controller
+#     replica. On USB, not uhid:
 #     SDL's hidapi (src/hidapi/linux/hid.c, hid_enumerate) drops a USB HID
 #     device with no USB device above its hidraw node, as a uhid device
 #     has, and SDL then drives the controller through evdev, without its
@@ -79,21 +80,31 @@ cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
 SUBSYSTEM=="hidraw", KERNELS=="*054C:0CE6*", MODE="0666"
 SUBSYSTEM=="hidraw", KERNELS=="*054C:09CC*", MODE="0666"
 SUBSYSTEM=="hidraw", KERNELS=="*057E:2009*", MODE="0666"
+SUBSYSTEM=="hidraw", KERNELS=="*28DE:1205*", MODE="0666"
 RULES
 udevadm control --reload
-"$build/tests/hid-virtual-device" --replica dualsense --usb > "$tmp/device.log" 2>&1 &
-dev_pid=$!
-for _ in $(seq 300); do
-	[ -s "$tmp/device.log" ] && break
-	sleep 0.1
-done
-read -r sysname hidraw < "$tmp/device.log"
-node=$hidraw	# hid-virtual-device prints the node's path
-# The daemon's decision for the device: udev opens the node once it is made.
-for _ in $(seq 600); do
-	[ "$(stat -c %a "$node" 2>/dev/null)" = 666 ] && [ -e "/run/hid-policy/devices/$sysname" ] && break
-	sleep 0.1
-done
+
+# Start replica NAME on USB, its log in LOG: sets rep_pid, rep_sysname and
+# rep_node (the hidraw node hid-virtual-device prints), once the daemon
+# has decided on the device and udev has opened its node (or 60 s).
+start_replica() {
+	local name=$1 log=$2
+	"$build/tests/hid-virtual-device" --replica "$name" --usb > "$log" 2>&1 &
+	rep_pid=$!
+	for _ in $(seq 300); do
+		[ -s "$log" ] && break
+		sleep 0.1
+	done
+	read -r rep_sysname rep_node < "$log"
+	for _ in $(seq 600); do
+		[ "$(stat -c %a "$rep_node" 2>/dev/null)" = 666 ] &&
+			[ -e "/run/hid-policy/devices/$rep_sysname" ] && break
+		sleep 0.1
+	done
+}
+
+start_replica dualsense "$tmp/device.log"
+dev_pid=$rep_pid sysname=$rep_sysname node=$rep_node
 if [ -e "/run/hid-policy/devices/$sysname" ]; then
 	pass hid_policyd_decides_on_the_replica
 else
@@ -151,21 +162,13 @@ check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02'
 # The same game with the other controllers SDL drives through hidapi, one
 # at a time, each a USB replica with the controller's descriptor: NAME,
 # then what the device's log shows of SDL's calibration read and of its
-# effects (extended regular expressions).
+# effects (extended regular expressions), and what the first is (default:
+# its calibration read).
 sdl_controller() {
-	local name=$1 calibration=$2 effects=$3 log=$tmp/$1.log sysname= node= pid st from
-	"$build/tests/hid-virtual-device" --replica "$name" --usb > "$log" 2>&1 &
-	pid=$!
-	for _ in $(seq 300); do
-		[ -s "$log" ] && break
-		sleep 0.1
-	done
-	read -r sysname node < "$log"
-	for _ in $(seq 600); do
-		[ "$(stat -c %a "$node" 2>/dev/null)" = 666 ] &&
-			[ -e "/run/hid-policy/devices/$sysname" ] && break
-		sleep 0.1
-	done
+	local name=$1 calibration=$2 effects=$3 setup=${4:-calibration_read}
+	local log=$tmp/$1.log sysname node pid st from
+	start_replica "$name" "$log"
+	pid=$rep_pid sysname=$rep_sysname node=$rep_node
 	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$sysname"
 	from=$(($(wc -l < "$log") + 1))
 	runuser -u bob -- "$build/tests/sdl-gamepad" "$name" > "$tmp/sdl-$name.out" 2>&1
@@ -181,7 +184,7 @@ sdl_controller() {
 	fi
 	kill "$pid"
 	wait "$pid"
-	check "sdl_${name}_calibration_read_reaches_the_device" grep -Eq "$calibration" "$tmp/$name-sdl.log"
+	check "sdl_${name}_${setup}_reaches_the_device" grep -Eq "$calibration" "$tmp/$name-sdl.log"
 	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects" "$tmp/$name-sdl.log"
 }
 # DualShock 4: calibration in feature report 0x02, rumble and light bar in
@@ -193,6 +196,13 @@ sdl_controller dualshock4 'GET_REPORT feature report 0x02$' 'OUTPUT output repor
 # policy refuses subcommand 0x11 (flash write) alone.
 sdl_controller switch-pro 'OUTPUT output report 0x01, [0-9]+ bytes: 01( [0-9a-f]{2}){9} 10 ' \
 	'OUTPUT output report 0x10,'
+# Steam Deck: no calibration to read; SDL turns the controller's mouse and
+# keyboard emulation off with settings (command 0x87 in unnumbered feature
+# report 0) and rumbles with command 0xeb (SDL_hidapi_steamdeck.c,
+# DisableDeckLizardMode, _RumbleJoystick). The shipped policy refuses the
+# Deck's update commands (0x90 to 0x95) alone.
+sdl_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 ' \
+	'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 eb ' settings_write
 check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
 	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$build/tests/sdl-gamepad\$'"
 

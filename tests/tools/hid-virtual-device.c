@@ -4,7 +4,8 @@
  *
  * Usage: hid-virtual-device [--bus usb|bluetooth] [--vid 0xVVVV]
  *                           [--pid 0xPPPP] [--name NAME]
- *        hid-virtual-device --replica dualsense|dualshock4|switch-pro [--usb]
+ *        hid-virtual-device --replica dualsense|dualshock4|switch-pro|steam-deck
+ *                           [--usb]
  * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
  * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
  * as the real device does, tests/lib/replicas.h) and prints one line per
@@ -126,6 +127,7 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 		{ "dualsense", &replica_dualsense },
 		{ "dualshock4", &replica_dualshock4 },
 		{ "switch-pro", &replica_switch_pro },
+		{ "steam-deck", &replica_steam_deck },
 	};
 	int r;
 
@@ -134,7 +136,7 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 		if (!strcmp(name, replicas[i].name))
 			*model = replicas[i].model;
 	if (!*model) {
-		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro)\n",
+		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro, steam-deck)\n",
 			name);
 		return -EINVAL;
 	}

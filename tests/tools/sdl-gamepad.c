@@ -3,10 +3,11 @@
  * sdl-gamepad: open the first game controller with the system's SDL 2, as
  * a game does, with SDL's HIDAPI drivers (their default), and use what a
  * game uses: the controller's calibration (SDL reads it when it opens the
- * controller), its sensors, rumble, the light bar where it has one and the
- * player light.
+ * controller; on the Steam Deck, SDL turns the controller's mouse and
+ * keyboard emulation off instead), its sensors, rumble, the light bar where
+ * it has one and the player light.
  *
- * Usage: sdl-gamepad dualsense|dualshock4|switch-pro
+ * Usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck
  * Opens the first controller SDL takes for one of that type, whatever
  * other controllers there are. Prints what SDL says of the controller and
  * each call's result; exits 0
@@ -28,6 +29,7 @@
 #define SDL_INIT_SENSOR		0x00008000u
 #define SDL_SENSOR_ACCEL	1
 #define SDL_SENSOR_GYRO		2
+#define SDL_CONTROLLER_TYPE_UNKNOWN	0
 #define SDL_CONTROLLER_TYPE_PS4	4
 #define SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO 5
 #define SDL_CONTROLLER_TYPE_PS5	7
@@ -41,6 +43,7 @@ struct sdl {
 	int (*NumJoysticks)(void);
 	int (*IsGameController)(int index);
 	int (*GameControllerTypeForIndex)(int index);
+	const char *(*GameControllerNameForIndex)(int index);
 	void *(*GameControllerOpen)(int index);
 	const char *(*GameControllerName)(void *gc);
 	int (*GameControllerGetType)(void *gc);
@@ -65,6 +68,7 @@ static int load(struct sdl *s)
 		{ "SDL_NumJoysticks", (void **)&s->NumJoysticks },
 		{ "SDL_IsGameController", (void **)&s->IsGameController },
 		{ "SDL_GameControllerTypeForIndex", (void **)&s->GameControllerTypeForIndex },
+		{ "SDL_GameControllerNameForIndex", (void **)&s->GameControllerNameForIndex },
 		{ "SDL_GameControllerOpen", (void **)&s->GameControllerOpen },
 		{ "SDL_GameControllerName", (void **)&s->GameControllerName },
 		{ "SDL_GameControllerGetType", (void **)&s->GameControllerGetType },
@@ -99,19 +103,35 @@ static int said(struct sdl *s, const char *what, int r)
 	return r == 0;
 }
 
-/* What SDL makes of each controller: the type it names and the HIDAPI
+/* What SDL makes of each controller: the type it names, and the name
+ * where SDL 2 has no type of its own for it (the Steam Deck's HIDAPI driver
+ * names it "Steam Deck": SDL_hidapi_steamdeck.c, _InitDevice), the HIDAPI
  * driver's hint, and whether the controller has a light bar
- * (SDL_GameControllerSetLED: the Switch Pro Controller has none). */
+ * (SDL_GameControllerSetLED: the Switch Pro Controller and the Deck have
+ * none). */
 static const struct controller {
 	const char *name;
 	int type;
+	const char *sdl_name;
 	const char *driver_hint;
 	int light_bar;
 } controllers[] = {
-	{ "dualsense", SDL_CONTROLLER_TYPE_PS5, "SDL_JOYSTICK_HIDAPI_PS5", 1 },
-	{ "dualshock4", SDL_CONTROLLER_TYPE_PS4, "SDL_JOYSTICK_HIDAPI_PS4", 1 },
-	{ "switch-pro", SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO, "SDL_JOYSTICK_HIDAPI_SWITCH", 0 },
+	{ "dualsense", SDL_CONTROLLER_TYPE_PS5, NULL, "SDL_JOYSTICK_HIDAPI_PS5", 1 },
+	{ "dualshock4", SDL_CONTROLLER_TYPE_PS4, NULL, "SDL_JOYSTICK_HIDAPI_PS4", 1 },
+	{ "switch-pro", SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO, NULL, "SDL_JOYSTICK_HIDAPI_SWITCH", 0 },
+	{ "steam-deck", SDL_CONTROLLER_TYPE_UNKNOWN, "Steam Deck", "SDL_JOYSTICK_HIDAPI_STEAMDECK", 0 },
 };
+
+/* Is SDL's controller INDEX one of WANT's? */
+static int is_wanted(struct sdl *s, int index, const struct controller *want)
+{
+	const char *name;
+
+	if (!s->IsGameController(index) || s->GameControllerTypeForIndex(index) != want->type)
+		return 0;
+	name = s->GameControllerNameForIndex(index);
+	return !want->sdl_name || (name && !strcmp(name, want->sdl_name));
+}
 
 int main(int argc, char **argv)
 {
@@ -124,7 +144,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], controllers[c].name))
 			want = &controllers[c];
 	if (!want) {
-		fprintf(stderr, "usage: sdl-gamepad dualsense|dualshock4|switch-pro\n");
+		fprintf(stderr, "usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck\n");
 		return 2;
 	}
 	if (load(&s))
@@ -144,7 +164,7 @@ int main(int argc, char **argv)
 		s.GameControllerUpdate();
 		/* the controller of that type among those SDL found */
 		for (int j = 0; j < s.NumJoysticks() && !gc; j++)
-			if (s.IsGameController(j) && s.GameControllerTypeForIndex(j) == want->type)
+			if (is_wanted(&s, j, want))
 				gc = s.GameControllerOpen(j);
 		if (!gc)
 			s.Delay(100);
@@ -169,7 +189,8 @@ int main(int argc, char **argv)
 	 * the read fails: that the read reached the device, the device's log
 	 * says. The Switch driver has them when it read the IMU calibration
 	 * from the controller's flash (SDL_hidapi_switch.c,
-	 * LoadIMUCalibration). */
+	 * LoadIMUCalibration). The Deck's has them from the start
+	 * (SDL_hidapi_steamdeck.c, _OpenJoystick). */
 	printf("sensors: gyro %d, accel %d\n", s.GameControllerHasSensor(gc, SDL_SENSOR_GYRO),
 	       s.GameControllerHasSensor(gc, SDL_SENSOR_ACCEL));
 	ok &= s.GameControllerHasSensor(gc, SDL_SENSOR_GYRO) && s.GameControllerHasSensor(gc, SDL_SENSOR_ACCEL);
