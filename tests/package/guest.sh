@@ -161,15 +161,14 @@ check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02'
 
 # The same game with the other controllers SDL drives through hidapi, one
 # at a time, each a USB replica with the controller's descriptor: NAME,
-# then what the device's log shows of SDL's calibration read and of its
-# effects (extended regular expressions), and what the first is (default:
-# its calibration read).
+# then what the device's log shows of SDL's setup (extended regular
+# expressions) and of its effects, and what the setup is (default: the
+# calibration read).
 sdl_controller() {
-	local name=$1 calibration=$2 effects=$3 setup=${4:-calibration_read}
-	local log=$tmp/$1.log sysname node pid st from
+	local name=$1 setup_re=$2 effects_re=$3 setup=${4:-calibration_read}
+	local log=$tmp/$1.log st from
 	start_replica "$name" "$log"
-	pid=$rep_pid sysname=$rep_sysname node=$rep_node
-	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$sysname"
+	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$rep_sysname"
 	from=$(($(wc -l < "$log") + 1))
 	runuser -u bob -- "$build/tests/sdl-gamepad" "$name" > "$tmp/sdl-$name.out" 2>&1
 	st=$?
@@ -179,13 +178,13 @@ sdl_controller() {
 		pass "sdl_opens_the_${name}_and_every_call_succeeds"
 	else
 		echo "exit $st" | say; say < "$tmp/sdl-$name.out"
-		{ head -n1 "$log"; ls -l /run/hid-policy/devices/ "$node"; } 2>&1 | say
+		{ head -n1 "$log"; ls -l /run/hid-policy/devices/ "$rep_node"; } 2>&1 | say
 		fail "sdl_opens_the_${name}_and_every_call_succeeds"
 	fi
-	kill "$pid"
-	wait "$pid"
-	check "sdl_${name}_${setup}_reaches_the_device" grep -Eq "$calibration" "$tmp/$name-sdl.log"
-	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects" "$tmp/$name-sdl.log"
+	kill "$rep_pid"
+	wait "$rep_pid"
+	check "sdl_${name}_${setup}_reaches_the_device" grep -Eq "$setup_re" "$tmp/$name-sdl.log"
+	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects_re" "$tmp/$name-sdl.log"
 }
 # DualShock 4: calibration in feature report 0x02, rumble and light bar in
 # output report 0x05 (SDL_hidapi_ps4.c).
