@@ -117,6 +117,14 @@ run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
 fail_line() { echo "FAIL: $1" | tee -a "$log"; }
 
 step() { echo "== $*" >&2; }
+# The CPU seconds (user + system) this shell's ended children took, into
+# $cpu_now: /proc's cutime and cstime, in USER_HZ (100) ticks, read
+# without a fork (a $(...) would count its own subshell's children).
+children_cpu() {
+	local st
+	read -ra st < "/proc/$BASHPID/stat"
+	cpu_now=$(((st[15] + st[16]) / 100))
+}
 
 step "dependencies"
 if ! "$repo/scripts/deps.sh"; then
@@ -192,7 +200,7 @@ prepare_vm_suites() {
 }
 
 prepare_kernel() {
-	local k=$1 kernel_out image kbuild s
+	local k=$1 kernel_out image kbuild s cpu_now cpu_start build_start
 	local suites=() suites_ok=()
 
 	# port-debug by default: only debug_suites
@@ -215,10 +223,15 @@ prepare_kernel() {
 	for s in "${suites[@]}"; do
 		if [ -x "tests/$s/build.sh" ]; then
 			step "host build for suite $s ($k)"
+			children_cpu
+			cpu_start=$cpu_now
+			build_start=$SECONDS
 			if ! run "tests/$s/build.sh" "$build" "$(dirname "$image")" "$kbuild"; then
 				fail_line "$k/$s/build"
 				continue
 			fi
+			children_cpu
+			step "host build for suite $s ($k) took $((SECONDS - build_start)) s, $((cpu_now - cpu_start)) CPU-s"
 		fi
 		suites_ok+=("$s")
 	done
@@ -234,6 +247,9 @@ prepare_kernel() {
 boot_suites() {
 	local k=$1 image=$2 kbuild=$3 label=$4 options=$5 st failed_before
 	local timeout=${HID_POLICY_VM_TIMEOUT:-3600} slow=1 start=$SECONDS
+	local cpu_now cpu_start
+	children_cpu
+	cpu_start=$cpu_now
 	shift 5
 	# the debug kernels run several times slower: so may the VM, and the
 	# tests wait that much longer for what must happen (a daemon's start)
@@ -268,7 +284,8 @@ boot_suites() {
 			fail_line "$k/$label/suites_exited_with_status_${st}_without_naming_a_failure"
 		fi
 	fi
-	step "boot $k/$label took $((SECONDS - start)) s"
+	children_cpu
+	step "boot $k/$label took $((SECONDS - start)) s, $((cpu_now - cpu_start)) CPU-s"
 }
 
 # The boots run side by side, HID_POLICY_VM_LANES at a time (default: twice
