@@ -12,7 +12,7 @@
 #include "policyd_case.h"
 
 static void start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
-		  const char *policy, bool shared)
+		  const char *policy, bool shared, const char *const *extra_args)
 {
 	c->shared = false;
 	CHECK_OK(uhid_dev_create(&c->dev, dev_cfg));
@@ -20,7 +20,7 @@ static void start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 	if (shared)
 		CHECK_OK(chmod(c->run.dir, 0755));
 	CHECK_OK(policyd_write_policy(&c->run, "50-test.json", policy));
-	CHECK_OK(policyd_start(&c->run, NULL));
+	CHECK_OK(policyd_start(&c->run, extra_args));
 	c->fd = uhid_dev_open_hidraw(&c->dev, 0);
 	CHECK_OK(c->fd);
 }
@@ -28,13 +28,19 @@ static void start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 			const char *policy)
 {
-	start(c, dev_cfg, policy, false);
+	start(c, dev_cfg, policy, false, NULL);
+}
+
+void policyd_case_start_args(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			     const char *policy, const char *const *extra_args)
+{
+	start(c, dev_cfg, policy, false, extra_args);
 }
 
 void policyd_case_start_shared(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 			       const char *policy)
 {
-	start(c, dev_cfg, policy, true);
+	start(c, dev_cfg, policy, true, NULL);
 }
 
 /* Is PID alive, not a zombie? A shared daemon is the harness's child, not

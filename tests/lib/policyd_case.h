@@ -22,6 +22,9 @@ struct policyd_case {
  * 50-test.json, open the hidraw node. */
 void policyd_case_start(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
 			const char *policy);
+/* The same with more hid-policyd options (NULL-terminated). */
+void policyd_case_start_args(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
+			     const char *policy, const char *const *extra_args);
 /* The same with the run directory open to other users (mkdtemp makes it
  * 0700), so that they reach the control socket as on a real system. */
 void policyd_case_start_shared(struct policyd_case *c, const struct uhid_dev_config *dev_cfg,
