@@ -636,7 +636,8 @@ static void show_missing_drop_record(struct policyd_case *c, size_t round, size_
 		lines[n++ % 8] = strdup(line);
 	}
 	for (size_t i = n > 8 ? n - 8 : 0; i < n; i++)
-		test_log("audit: %s", lines[i % 8] ? lines[i % 8] : "?");
+		test_log("audit: %.*s", lines[i % 8] ? (int)strcspn(lines[i % 8], "\n") : 1,
+			 lines[i % 8] ? lines[i % 8] : "?");
 	for (size_t i = 0; i < 8; i++)
 		free(lines[i]);
 	free(line);
@@ -659,8 +660,8 @@ static void test_a_reload_adds_and_removes_the_input_filter_without_a_window(voi
 	struct requester rq;
 	size_t seen;
 
-	/* Without the device's record budget: the requester below refuses
-	 * itself up to 2,000 times a second, and once it has spent the
+	/* Without the device's record budget: the requester below is
+	 * refused up to 2,000 times a second, and once it has spent the
 	 * budget (HID_FW_BUDGET_BURST, refilled at HID_FW_BUDGET_RATE a
 	 * second) a dropped report is counted with the denials over it,
 	 * not recorded (seen on the port with two virtual CPUs). */
