@@ -41,6 +41,9 @@ packages=(
 	# debhelper's meson sequence, lintian; the trixie root the package is
 	# installed into (debootstrap) and its ext4 image (e2fsprogs)
 	debhelper dpkg-dev fakeroot lintian debootstrap e2fsprogs
+	# the RPM spec (rpm/, tests/package/rpm.sh): built with rpmbuild on this
+	# Debian machine and checked with rpmlint; no Fedora system is involved
+	rpm rpmlint cpio bzip2 file
 )
 
 # From bookworm-backports: the upstream kernel the tests also run on.

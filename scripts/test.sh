@@ -12,7 +12,9 @@
 #   package   the Debian package (tests/package): built from the tree,
 #             lintian, install/upgrade/purge in a chroot, then installed
 #             with apt into a Debian trixie root booted with its own
-#             systemd on each test kernel (not on the -debug ones); not
+#             systemd on each test kernel (not on the -debug ones); then
+#             the RPM spec (tests/package/rpm.sh): built with rpmbuild on
+#             this machine, rpmlint, its files against the .debs'; not
 #             part of the default run: it needs the network once, for
 #             debootstrap
 #   vm        every VM suite below
@@ -174,7 +176,9 @@ run_host_suites() {
 					step "Debian root on $k"
 					run tests/package/vm.sh "$build" "$k" "$image" || true
 				done
-			fi ;;
+			fi
+			# The RPM spec, built here and compared with the .debs above.
+			run tests/package/rpm.sh "$build" || true ;;
 		esac
 	done
 }
