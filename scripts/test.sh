@@ -14,12 +14,12 @@
 #             with apt into a Debian trixie root booted with its own
 #             systemd on each test kernel (not on the -debug ones); then
 #             the RPM spec (tests/package/rpm.sh): built with rpmbuild on
-#             this machine, rpmlint, its files against the .debs'; not
-#             part of the default run: it needs the network once, for
-#             debootstrap
+#             this machine, rpmlint, its files against the .debs'. The
+#             first run needs the network, for debootstrap (the root is
+#             cached)
 #   vm        every VM suite below
 #   smoke kernel e2e policies vendor audit-trail demo ...   one VM suite (tests/S/run.sh or build/tests/S/test-*)
-# Without arguments: unit, harness, cold-cache and vm.
+# Without arguments: unit, harness, cold-cache, package and vm.
 #
 # VM suites run on each test kernel, each kernel's in several boots
 # (scripts/vm-boots), the boots of all kernels side by side (see "lanes"
@@ -97,7 +97,7 @@ fi
 # guests as share a core.
 slow_lanes=$(((lanes + cores - 1) / cores))
 declare -A boot_count=()
-[ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache vm)
+[ ${#args[@]} -gt 0 ] || args=(unit harness cold-cache package vm)
 for s in "${args[@]}"; do
 	case "$s" in
 	unit|harness|cold-cache|package) host_suites+=("$s") ;;
@@ -171,7 +171,7 @@ run_host_suites() {
 			if run tests/package/run.sh "$build"; then
 				for k in "${kernels[@]}"; do
 					[[ "$k" != *-debug ]] || continue
-					image=$(kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p')
+					image=$(package_kernel "$k")
 					[ -n "$image" ] || { fail_line "$k/debian/setup/kernel-build"; continue; }
 					step "Debian root on $k"
 					run tests/package/vm.sh "$build" "$k" "$image" || true
@@ -182,6 +182,21 @@ run_host_suites() {
 		esac
 	done
 }
+# The image of kernel K for the package suite's guests: the one the VM
+# suites' preparation built (waited for, so that it is built once and
+# under nice), or kernel/build's own when no VM suite runs.
+package_kernel() {
+	local k=$1
+	if [ ${#vm_suites[@]} -gt 0 ]; then
+		while [ ! -f "$log.prep-$k" ] && kill -0 "$prep_pid" 2>/dev/null; do
+			sleep 2
+		done
+		[ -f "$log.prep-$k" ] && head -n1 "$log.prep-$k"
+		return 0
+	fi
+	nice -n 10 kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p'
+}
+
 host_pid=
 start_host_suites() {
 	[ ${#host_suites[@]} -gt 0 ] && [ -z "$host_pid" ] || return 0
