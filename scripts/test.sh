@@ -113,6 +113,9 @@ for s in "${args[@]}"; do
 done
 
 log=$(mktemp)
+# The run's own log: subshells write to logs of their own ($log.host,
+# $log.boot-K-N) but find the kernels' preparation at $run_log.prep-K.
+run_log=$log
 trap 'rm -f "$log" "$log".boot-* "$log".prep-* "$log".host' EXIT
 # Every output line is shown and kept; results are counted from the copy.
 run() { "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
@@ -188,10 +191,10 @@ run_host_suites() {
 package_kernel() {
 	local k=$1
 	if [ ${#vm_suites[@]} -gt 0 ]; then
-		while [ ! -f "$log.prep-$k" ] && kill -0 "$prep_pid" 2>/dev/null; do
+		while [ ! -f "$run_log.prep-$k" ] && kill -0 "$prep_pid" 2>/dev/null; do
 			sleep 2
 		done
-		[ -f "$log.prep-$k" ] && head -n1 "$log.prep-$k"
+		[ -f "$run_log.prep-$k" ] && head -n1 "$run_log.prep-$k"
 		return 0
 	fi
 	nice -n 10 kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p'
@@ -390,16 +393,14 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 		done
 		[ ${#pending[@]} -eq 0 ] && [ ${#queued[@]} -eq 0 ] || sleep 2
 	done
-	wait "$prep_pid"
-	start_host_suites
-	# Every boot, and the host suites: bash forgets the status of a
-	# background child that ended long before (seen: "wait: pid N is not
-	# a child of this shell" for a port boot at the end of a 58-minute
-	# run), and the results are counted from the logs anyway.
-	wait
 fi
 start_host_suites
-[ -z "$host_pid" ] || wait "$host_pid"
+# The preparation, every boot and the host suites, with one wait: bash
+# forgets the status of a background child that ended once a new process
+# reuses its pid (pid_max 32768, and a kernel build forks tens of
+# thousands: "wait: pid N is not a child of this shell" for a port boot
+# at the end of a run). The results are counted from the logs.
+wait
 boot_logs=()
 for k in "${kernels[@]}"; do
 	for ((n = 0; n < ${boot_count[$k]:-0}; n++)); do
