@@ -10,7 +10,8 @@
 #     to users by a udev rule as game launchers' rules do: a user's own
 #     "updater" sending the firmware update's feature report 0xF4 is
 #     refused with EPERM, the device never sees it, and the journal's
-#     record names the user and the program;
+#     record names the user and the program, and so does Linux audit's
+#     (ausearch) once the administrator turns that outlet on;
 #   - bob's SDL 2 program (Debian's libSDL2, its HIDAPI DualSense driver)
 #     opens the controller, reads its calibration, sets rumble and lights:
 #     every request reaches the device, none is refused; the same with a
@@ -139,6 +140,52 @@ if [ $rec_ok -eq 1 ]; then
 else
 	grep '^HID_POLICY\|^MESSAGE=' "$tmp/journal" | say
 	fail journal_records_the_refusal_with_the_user_and_the_program
+fi
+
+# The same refusal in Linux audit, switched on as hid-policyd(8) says
+# (Linux audit): --linux-audit, and CAP_AUDIT_WRITE added to the unit's
+# bounding set, in a drop-in an administrator writes with systemctl edit.
+# Debian's auditd (installed in the root, enabled by its package for
+# multi-user.target, which the guest's command does not wait for: started
+# here) turns auditing on; the record is the one ausearch reads.
+mkdir -p /etc/systemd/system/hid-policyd.service.d
+cat > /etc/systemd/system/hid-policyd.service.d/linux-audit.conf <<'UNIT'
+[Service]
+CapabilityBoundingSet=CAP_AUDIT_WRITE
+ExecStart=
+ExecStart=/usr/sbin/hid-policyd --linux-audit
+UNIT
+systemctl daemon-reload
+if systemctl start auditd.service && systemctl is-active -q auditd.service; then
+	pass auditd_is_running
+else
+	systemctl status --no-pager auditd.service 2>&1 | tail -n 15 | say
+	fail auditd_is_running
+fi
+if systemctl restart hid-policyd.service; then
+	pass hid_policyd_restarts_with_linux_audit
+else
+	journalctl -b -u hid-policyd --no-pager | tail -n 20 | say
+	fail hid_policyd_restarts_with_linux_audit
+fi
+runuser -u bob -- /home/bob/fw-updater "$node" 0xf4
+check users_updater_is_refused_again_after_the_restart test $? -eq 1
+aud_ok=0
+for _ in $(seq 50); do
+	ausearch -m USER_DEVICE --success no > "$tmp/ausearch" 2>/dev/null
+	if grep 'op=hid-request-denied' "$tmp/ausearch" | grep 'report_id=0xf4' |
+		grep "ouid=$bob_uid " | grep -q 'ocomm="fw-updater"'; then
+		aud_ok=1
+		break
+	fi
+	sleep 0.2
+done
+if [ $aud_ok -eq 1 ]; then
+	pass ausearch_finds_the_refusal_with_the_user_and_the_program
+else
+	say < "$tmp/ausearch"
+	journalctl -b -u hid-policyd --no-pager | grep -i audit | tail -n 5 | say
+	fail ausearch_finds_the_refusal_with_the_user_and_the_program
 fi
 
 # A game: bob's SDL program opens the controller as games do, reads its
