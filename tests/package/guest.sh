@@ -74,6 +74,13 @@ check steam_devices_rules_are_installed test -f /lib/udev/rules.d/60-steam-input
 # bob is an ordinary user.
 useradd -m -G sudo alice && useradd -m bob
 printf 'alice:alice-password\nbob:bob-password\n' | chpasswd
+# What they run of the tree, where they can read it: the checkout may be
+# private to root (a clone under /root, mode 0700, shared read-only).
+tools=/usr/local/lib/hid-policy-test
+install -d -m 0755 "$tools"
+install -m 0755 "$build/tests/sdl-gamepad" "$tools/"
+install -m 0644 "$repo/tests/package/pty-answer.py" "$tools/"
+sdl=$tools/sdl-gamepad
 
 # 2. The controller, opened to every user as launchers' udev rules do.
 cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
@@ -192,7 +199,7 @@ fi
 # calibration, sets rumble, the light bar and the player light. What the
 # device received from then on is the game's.
 from=$(($(wc -l < "$tmp/device.log") + 1))
-runuser -u bob -- env SDL_LOGGING='input=debug' "$build/tests/sdl-gamepad" dualsense > "$tmp/sdl.out" 2>&1
+runuser -u bob -- env SDL_LOGGING='input=debug' "$sdl" dualsense > "$tmp/sdl.out" 2>&1
 st=$?
 sleep 1
 tail -n "+$from" "$tmp/device.log" > "$tmp/device-sdl.log"
@@ -217,7 +224,7 @@ sdl_controller() {
 	start_replica "$name" "$log"
 	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$rep_sysname"
 	from=$(($(wc -l < "$log") + 1))
-	runuser -u bob -- "$build/tests/sdl-gamepad" "$name" > "$tmp/sdl-$name.out" 2>&1
+	runuser -u bob -- "$sdl" "$name" > "$tmp/sdl-$name.out" 2>&1
 	st=$?
 	sleep 1
 	tail -n "+$from" "$log" > "$tmp/$name-sdl.log"
@@ -250,12 +257,12 @@ sdl_controller switch-pro 'OUTPUT output report 0x01, [0-9]+ bytes: 01( [0-9a-f]
 sdl_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 ' \
 	'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 eb ' settings_write
 check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
-	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$build/tests/sdl-gamepad\$'"
+	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$sdl\$'"
 
 # 4. polkit: hid-policyctl starts its own agent on a terminal.
 echo alice-password > "$tmp/alice"
 echo bob-password > "$tmp/bob"
-runuser -u alice -- python3 "$repo/tests/package/pty-answer.py" 240 -- \
+runuser -u alice -- python3 "$tools/pty-answer.py" 240 -- \
 	hid-policyctl reload < "$tmp/alice" > "$tmp/alice.out" 2>&1
 st=$?
 if [ $st -eq 0 ] && grep -q "AUTHENTICATING FOR org.hid-policy.reload" "$tmp/alice.out"; then
@@ -264,7 +271,7 @@ else
 	echo "exit $st" | say; say < "$tmp/alice.out"
 	fail admin_in_group_sudo_reloads_through_polkit_and_pkttyagent
 fi
-runuser -u bob -- python3 "$repo/tests/package/pty-answer.py" 240 -- \
+runuser -u bob -- python3 "$tools/pty-answer.py" 240 -- \
 	hid-policyctl reload < "$tmp/bob" > "$tmp/bob.out" 2>&1
 st=$?
 if [ $st -ne 0 ] && [ $st -ne 124 ] && grep -q "not authorized" "$tmp/bob.out"; then
@@ -292,7 +299,7 @@ check without_the_firewall_the_same_request_reaches_the_device \
 
 # The same game without the firewall: tells a refusal of ours from a
 # replica SDL does not take for a controller.
-runuser -u bob -- "$build/tests/sdl-gamepad" dualsense > "$tmp/sdl.out" 2>&1
+runuser -u bob -- "$sdl" dualsense > "$tmp/sdl.out" 2>&1
 st=$?
 [ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl.out"; }
 check sdl_opens_the_dualsense_without_the_firewall test $st -eq 0
