@@ -117,6 +117,21 @@ static int protect_without_rules(struct enforcer *en, struct managed_device *m,
 	return 0;
 }
 
+int enforce_know_self(struct enforcer *en, const char *exe)
+{
+	int r = policy_exe_identity(exe, &en->self_exe);
+
+	if (r < 0)
+		say(LOG_WARNING, "cannot tell which file this program runs from (%s): %s; the HID++ feature indexes rules name are not asked, and every feature but IRoot stays refused",
+		    exe, strerror(-r));
+	else if (r == POLICY_EXE_LAYERS_SHARE)
+		say(LOG_WARNING, "this program runs from an overlay whose layers are on different file systems, without xino: a file of another layer with the same inode number, run by root, passes as this program's HID++ and nRF questions");
+	en->self_exe_known = r >= 0;
+	en->features.self_exe = r >= 0 ? &en->self_exe : NULL;
+	en->nrf.self_exe = en->features.self_exe;
+	return r;
+}
+
 void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,
 			   struct policy_device *pdev)
 {

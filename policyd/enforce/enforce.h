@@ -36,6 +36,20 @@ struct enforcer {
 	struct hid_rule_exe self_exe;
 };
 
+/*
+ * Which file this daemon runs from (EXE, "/proc/self/exe"), as the
+ * firewall sees it: the one executable whose HID++ and nRF questions pass
+ * the guards its rules compile in (policy_compile()). Returns 0, or
+ * POLICY_EXE_LAYERS_SHARE when the file is on an overlay whose layers are
+ * on different file systems without xino (a live system's root, the
+ * package suite's guest): its identity is then known, and shared with any
+ * file of another layer that has its inode number, which only root can
+ * run there as the daemon does (the guards ask for uid 0 too); said with
+ * a warning. A negative errno: not known, said; every feature but IRoot
+ * stays refused where rules name features.
+ */
+int enforce_know_self(struct enforcer *en, const char *exe);
+
 /* The policy_device of INFO as EN compiles it: the HID++ feature indexes
  * it told, and the daemon's executable as the one that asks them. */
 void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,

@@ -253,13 +253,7 @@ static int start(struct daemon *d)
 	d->enforcer.nrf.epoll_fd = d->epoll_fd;
 	/* The one program whose HID++ questions with software ID 0 pass
 	 * (policy_compile()): this one, as the firewall sees its file. */
-	r = policy_exe_identity("/proc/self/exe", &d->enforcer.self_exe);
-	if (r < 0)
-		say(LOG_WARNING, "cannot tell which file this program runs from: %s; the HID++ feature indexes rules name are not asked, and every feature but IRoot stays refused",
-		    strerror(-r));
-	d->enforcer.self_exe_known = r == 0;
-	d->enforcer.features.self_exe = r == 0 ? &d->enforcer.self_exe : NULL;
-	d->enforcer.nrf.self_exe = d->enforcer.features.self_exe;
+	enforce_know_self(&d->enforcer, "/proc/self/exe");
 	r = unit_watch_open(&d->enforcer.units);
 	if (r < 0) {
 		say(LOG_ERR, "cannot watch units starting and stopping: %s", strerror(-r));

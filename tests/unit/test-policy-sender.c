@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/util.h"
+#include "enforce/enforce.h"
 #include "policy-helpers.h"
 
 static const struct policy_device DEVICE = { .bus = 0x03, .vendor = 0x1234, .product = 0x5704 };
@@ -196,6 +197,62 @@ static void an_executable_on_an_overlay_is_known_by_the_overlay(void)
 	CHECK_EQ(same_fs.dev, kernel_dev(root.st_dev));
 	CHECK_EQ(same_fs.dev, kernel_dev(file.st_dev));
 	CHECK_EQ(same_fs.ino, (uint64_t)file.st_ino);
+	CHECK_OK(umount2(dir, MNT_DETACH));
+	CHECK_OK(rmdir(dir));
+}
+
+/* The daemon itself may run from such an overlay: a live system's root,
+ * or the package suite's guest, where apt put hid-policyd in the tmpfs
+ * layer above the shared Debian root. It knows its executable all the
+ * same, so that its HID++ questions pass the guard its rules compile in
+ * (policy_compile()) and a receiver's features are learned. Before, it
+ * took itself for no program there: its own questions were refused, and
+ * with them, the receiver never asked, every HID++ 1.0 register request
+ * to the receiver (Solaar's first read: 10 ff 83 b5 03) stayed refused. */
+static void the_daemon_run_from_an_overlay_whose_layers_share_inodes_knows_itself(void)
+{
+	static const char rules[] =
+		"{'name': 'no-dfu', 'request': 'output_report', 'report_id': '0x10',"
+		" 'hidpp_feature': '0x00D0', 'sender': {'origin': 'user'}, 'action': 'deny'}";
+	const uint8_t question[7] = { 0x10, 0xff, 0x00, 0x00, 0x00, 0xd0, 0x00 };
+	char dir[] = "/tmp/hp-overlay.XXXXXX", path[256];
+	struct policy_device dev = DEVICE;
+	struct enforcer en = { .features.epoll_fd = -1, .nrf.epoll_fd = -1 };
+	struct hid_rule_exe identity;
+	struct hid_device_rules r;
+	struct policy_verdict v;
+	struct diag d = {};
+	struct policy *p;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	enter_own_namespaces();
+	mount_overlay(dir, false);
+	snprintf(path, sizeof(path), "%s/merged/updater", dir);
+	CHECK_EQ(policy_exe_identity(path, &identity), POLICY_EXE_LAYERS_SHARE);
+
+	CHECK_EQ(enforce_know_self(&en, path), POLICY_EXE_LAYERS_SHARE);
+	CHECK(en.self_exe_known, "the daemon takes itself for no program");
+	CHECK(en.features.self_exe == &en.self_exe && en.nrf.self_exe == &en.self_exe,
+	      "the learners do not know the daemon's executable");
+	CHECK_EQ(en.self_exe.ino, identity.ino);
+	CHECK_EQ(en.self_exe.dev, identity.dev);
+
+	/* its question, getFeature(DFU) with software ID 0 as root, passes
+	 * the rules of a device that has told nothing yet */
+	p = load_rules(rules, &d);
+	CHECK(p, "policy rejected");
+	dev.learner_exe = &en.self_exe;
+	CHECK_EQ(policy_compile(p, &dev, &r, NULL), 0);
+	policy_evaluate(&r, &(struct policy_request){
+				.kind = HID_RULE_KIND_OUTPUT_REPORT, .report_id = 0x10,
+				.data = question, .len = sizeof(question),
+				.sender = &(struct policy_sender_id){
+					.known = true, .uid = 0, .gid = 0, .exe_known = true,
+					.exe_ino = en.self_exe.ino, .exe_dev = en.self_exe.dev } },
+			&v);
+	CHECK(!v.enforced, "the daemon's own question is refused");
+	policy_free(p);
+	diag_done(&d);
 	CHECK_OK(umount2(dir, MNT_DETACH));
 	CHECK_OK(rmdir(dir));
 }
@@ -649,6 +706,8 @@ static const struct test_case tests[] = {
 	{ "an_executable_is_its_device_and_inode", an_executable_is_its_device_and_inode },
 	{ "an_executable_on_an_overlay_is_known_by_the_overlay",
 	  an_executable_on_an_overlay_is_known_by_the_overlay },
+	{ "the_daemon_run_from_an_overlay_whose_layers_share_inodes_knows_itself",
+	  the_daemon_run_from_an_overlay_whose_layers_share_inodes_knows_itself },
 	{ "senders_that_mean_nothing_are_errors", senders_that_mean_nothing_are_errors },
 	{ "a_missing_executable_is_a_warning", a_missing_executable_is_a_warning },
 	{ "a_dry_run_assumes_what_a_sender_names_is_there",
