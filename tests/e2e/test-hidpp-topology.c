@@ -26,9 +26,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +60,8 @@
 static enum test_dev_backend backend;
 static enum logi_receiver_kind kind;
 static unsigned int failures;
+/* topo_start() runs this hid-policyd (NULL: the build's) */
+static const char *daemon_file;
 
 static void expect(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -208,6 +214,7 @@ static void topo_start(struct topo *t, bool paired_at_start,
 
 	snprintf(policies, sizeof(policies), "%s/policies", src);
 	CHECK_OK(policyd_prepare(&t->run));
+	t->run.daemon = daemon_file;
 	CHECK_OK(policyd_start(&t->run, args));
 	t->fd = uhid_dev_open_hidraw(&t->dev, 0);
 	CHECK_OK(t->fd);
@@ -620,7 +627,115 @@ static void a_receiver_whose_writes_stall_does_not_hold_up_another_devices_hotpl
 	topo_end(&t);
 }
 
+/* The answer to the HID++ 1.0 register request Q (20 bytes; byte 2 its
+ * sub-ID, byte 3 the register, byte 4 its parameter) read from FD within
+ * TIMEOUT_MS: true when the receiver answered it. Other reports
+ * (notifications, answers to others) are skipped. */
+static bool register_answered(int fd, const uint8_t *q, int timeout_ms)
+{
+	uint8_t r[32];
+
+	for (long end = clock_ms() + timeout_ms; clock_ms() < end;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 50) != 1)
+			continue;
+		n = read(fd, r, sizeof(r));
+		if (n >= 5 && r[1] == q[1] && r[2] == q[2] && r[3] == q[3] && r[4] == q[4])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Solaar's first question to a receiver it opens, a HID++ 1.0 register
+ * read at 0xFF: long register 0xB5 (pairing information), part 0x03, the
+ * receiver's serial number (Solaar receiver.py Receiver.initialize,
+ * RECEIVER_INFO; sent as 10 ff 83 b5 03: sub-ID 0x83 is in byte 2, where a
+ * HID++ 2.0 message has its feature index). Until the receiver told the
+ * daemon that it speaks HID++ 1.0 there (no feature at 0xFF) the rules
+ * naming features refuse it with every index but IRoot's; once it told,
+ * the read passes and the receiver answers. With OVERLAY the daemon runs
+ * from an overlay whose layers are on different file systems, as apt
+ * installs it in the package suite's Debian guest (a tmpfs over the shared
+ * root): there it took itself for no program, refused its own questions,
+ * and the read stayed refused for good.
+ */
+static void solaars_register_read_of_the_receiver_passes_once_it_told(bool overlay)
+{
+	const uint8_t q[7] = { 0x10, SELF, 0x83, 0xb5, 0x03, 0x00, 0x00 };
+	const char *build = getenv("HID_POLICY_BUILDDIR") ?: "build";
+	char dir[] = "/tmp/hp-daemon-overlay.XXXXXX", path[PATH_MAX], options[PATH_MAX + 256];
+	char want[256];
+	struct topo t;
+	int err = EPERM;
+
+	if (kind == LOGI_DIRECT)
+		SKIP("a Bluetooth LE mouse has no receiver");
+	if (overlay) {
+		/* lower: the build's policyd directory (9p); upper: a tmpfs */
+		CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+		snprintf(path, sizeof(path), "%s/rw", dir);
+		CHECK_OK(mkdir(path, 0755));
+		CHECK_OK(mount("tmpfs", path, "tmpfs", 0, "mode=0755"));
+		snprintf(path, sizeof(path), "%s/rw/upper", dir);
+		CHECK_OK(mkdir(path, 0755));
+		snprintf(path, sizeof(path), "%s/rw/work", dir);
+		CHECK_OK(mkdir(path, 0755));
+		snprintf(path, sizeof(path), "%s/merged", dir);
+		CHECK_OK(mkdir(path, 0755));
+		snprintf(options, sizeof(options),
+			 "lowerdir=%s/policyd,upperdir=%s/rw/upper,workdir=%s/rw/work,xino=off",
+			 build, dir, dir);
+		CHECK(mount("overlay", path, "overlay", 0, options) == 0, "mount overlay %s: %s",
+		      options, strerror(errno));
+		snprintf(path, sizeof(path), "%s/merged/hid-policyd", dir);
+		daemon_file = path;
+	}
+	topo_start(&t, true, NULL);
+	daemon_file = NULL;
+	if (overlay)
+		expect(policyd_said(&t.run, "without xino", 3000 * test_slow_factor()),
+		       "the daemon warns that it runs from an overlay whose layers share inode numbers");
+	told_segment(NULL, "0xff", want, sizeof(want));
+	expect(policyd_said(&t.run, want, LEARN_MS * test_slow_factor()),
+	       "the daemon logs that the receiver has no HID++ 2.0 feature at 0xff (\"%s\")", want);
+	for (long end = clock_ms() + LEARN_MS * test_slow_factor(); err && clock_ms() < end;) {
+		err = user_write(&t, t.fd, q, sizeof(q));
+		if (err)
+			usleep(100000);
+	}
+	expect(err == 0, "Solaar's read 10 ff 83 b5 03 from uid %d passes: %s", USER_UID,
+	       err ? strerror(err) : "written");
+	expect(!err && register_answered(t.fd, q, 2000 * test_slow_factor()),
+	       "the receiver answers Solaar's read");
+	topo_end(&t);
+	if (overlay) {
+		snprintf(path, sizeof(path), "%s/merged", dir);
+		CHECK_OK(umount2(path, MNT_DETACH));
+		snprintf(path, sizeof(path), "%s/rw", dir);
+		CHECK_OK(umount2(path, MNT_DETACH));
+		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+		CHECK_OK(system(path));
+	}
+}
+
+static void solaars_register_read_of_the_receiver_passes(void)
+{
+	solaars_register_read_of_the_receiver_passes_once_it_told(false);
+}
+
+static void solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems(void)
+{
+	solaars_register_read_of_the_receiver_passes_once_it_told(true);
+}
+
 static const struct test_case receiver_cases[] = {
+	{ "solaars_register_read_of_the_receiver_passes",
+	  solaars_register_read_of_the_receiver_passes, 180 },
+	{ "solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems",
+	  solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems, 180 },
 	{ "paired_at_start_dfu_family_is_refused_and_settings_pass",
 	  paired_at_start_dfu_family_is_refused_and_settings_pass, 180 },
 	{ "paired_later_dfu_family_is_refused_and_settings_pass",

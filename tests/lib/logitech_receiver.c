@@ -34,6 +34,11 @@
 #define REG_CONNECTION_STATE	0x02
 #define FAKE_DEVICE_ARRIVAL	0x02
 #define REG_PAIRING_INFO	0xb5
+#define REG_DFU_MODE		0xf0	/* fwupd: HIDPP_REGISTER_DEVICE_FIRMWARE_UPDATE_MODE */
+#define REG_FIRMWARE		0xf1	/* Solaar: Registers.FIRMWARE */
+#define RECEIVER_INFO		0x03	/* 0xB5's part: serial, max devices */
+#define MAX_DEVICES		6
+#define ERR10_INVALID_VALUE	0x03
 #define ERR10_INVALID_SUBID	0x01
 #define ERR10_INVALID_ADDRESS	0x02
 #define ERR10_UNKNOWN_DEVICE	0x08
@@ -134,6 +139,8 @@ struct logi_receiver {
 	unsigned int dfu_reached;
 	uint8_t last_dfu[LONG_LEN];
 	unsigned int arrivals;
+	unsigned int dfu_mode_writes;	/* register 0xF0 writes taken */
+	uint8_t firmware[8];	/* register 0xF1, parts 1-4: two bytes each */
 };
 
 static long long now_us(void)
@@ -306,6 +313,18 @@ static void pairing_information(struct logi_receiver *rep, const uint8_t *q)
 	uint8_t index = (uint8_t)((q[4] & 0x0f) + 1);
 	const struct paired *p = index <= 6 ? &rep->slots[index] : NULL;
 
+	/* The receiver's own: its serial number and how many devices it
+	 * pairs (Solaar receiver.py Receiver.initialize: serial in bytes 1-4
+	 * of what follows the register, max_devices in byte 6). */
+	if (q[4] == RECEIVER_INFO) {
+		r[5] = 0x8e;
+		r[6] = 0x3f;
+		r[7] = 0x21;
+		r[8] = 0x07;
+		r[10] = MAX_DEVICES;
+		answer(rep, r, sizeof(r));
+		return;
+	}
 	if (!p || !p->paired) {
 		hidpp10_error(rep, q, ERR10_INVALID_ADDRESS);
 		return;
@@ -350,6 +369,15 @@ static void receiver_question(struct logi_receiver *rep, const uint8_t *q)
 		connected += rep->slots[i].connected;
 	switch (q[2]) {
 	case SET_REGISTER:
+		if (q[3] == REG_DFU_MODE) {
+			/* "ICP": the receiver resets into its bootloader and
+			 * answers nothing (fwupd fu-logitech-hidpp-runtime-
+			 * unifying.c, fu_logitech_hidpp_runtime_unifying_detach,
+			 * sends it without waiting for an answer); the replica
+			 * stays, and counts it */
+			rep->dfu_mode_writes++;
+			return;
+		}
 		if (q[3] != REG_NOTIFICATIONS && q[3] != REG_CONNECTION_STATE)
 			break;
 		delay = answer_delay(rep);
@@ -368,6 +396,18 @@ static void receiver_question(struct logi_receiver *rep, const uint8_t *q)
 			r[5] = 0x09;	/* wireless, software present */
 		} else if (q[3] == REG_CONNECTION_STATE) {
 			r[5] = (uint8_t)connected;
+		} else if (q[3] == REG_FIRMWARE && q[4] >= 1 && q[4] <= 4 && q[4] != 3) {
+			/* part 1: firmware major, minor; 2: build; 4:
+			 * bootloader (Solaar hidpp10.py get_firmware, fwupd
+			 * fu_logitech_hidpp_runtime_unifying_setup_internal) */
+			r[4] = q[4];
+			r[5] = rep->firmware[2 * (q[4] - 1)];
+			r[6] = rep->firmware[2 * (q[4] - 1) + 1];
+		} else if (q[3] == REG_FIRMWARE && q[4] == 3) {
+			/* the hardware version: INVALID_VALUE on 12.01
+			 * firmware (fwupd skips the part for it) */
+			hidpp10_error(rep, q, ERR10_INVALID_VALUE);
+			return;
 		} else {
 			break;
 		}
@@ -649,6 +689,9 @@ struct logi_receiver *logi_receiver_new(enum logi_receiver_kind kind,
 	rep->min_ms = DEFAULT_MIN_MS;
 	rep->max_ms = DEFAULT_MAX_MS;
 	rep->seed = (unsigned int)getpid();
+	/* RQR12.11_B0032, bootloader 01.02_B0009: a Nordic Unifying
+	 * receiver's (bcdDevice 0x1211) */
+	memcpy(rep->firmware, (const uint8_t[]){ 0x12, 0x11, 0x00, 0x32, 0, 0, 0x02, 0x09 }, 8);
 	pthread_mutex_init(&rep->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -862,6 +905,16 @@ unsigned int logi_receiver_questions(struct logi_receiver *rep, uint8_t index, i
 	for (int s = 0; counts && s < 16; s++)
 		if (sw < 0 || s == sw)
 			n += counts[s];
+	pthread_mutex_unlock(&rep->lock);
+	return n;
+}
+
+unsigned int logi_receiver_dfu_mode_writes(struct logi_receiver *rep)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&rep->lock);
+	n = rep->dfu_mode_writes;
 	pthread_mutex_unlock(&rep->lock);
 	return n;
 }

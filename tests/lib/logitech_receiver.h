@@ -20,8 +20,12 @@
  *   0xFF (receiver), HID++ 1.0: set register 0x00 (notifications) and
  *   0x02 (connection state; 02 = "fake device arrival": a 0x41
  *   notification for each connected device follows the acknowledgement);
- *   get register 0x02 (connected count); get long register 0xB5 (pairing
- *   information, serial, name of a paired device); a HID++ 2.0 question
+ *   get register 0x02 (connected count); get register 0xF1 (firmware
+ *   version, RQR12.11_B0032, parts 1, 2 and 4); get long register 0xB5
+ *   (part 0x03: the receiver's serial and maximum of devices; pairing
+ *   information, serial, name of a paired device); set register 0xF0
+ *   (DFU mode, fwupd's "ICP"): taken without an answer, as the receiver
+ *   that resets into its bootloader does; a HID++ 2.0 question
  *   gets error 0x01 (invalid sub-ID). DJ 0x20: switch to DJ mode, get
  *   paired devices (a DJ "paired" notification for each).
  *   1-6 with nothing paired: HID++ 1.0 error 0x08 (unknown device); a
@@ -141,6 +145,9 @@ unsigned int logi_receiver_dpi_set(struct logi_receiver *rep, uint8_t index, uin
 /* Questions to IRoot or IFeatureSet that reached the device at INDEX
  * (0xFF: the receiver) with software ID SW (-1: any). */
 unsigned int logi_receiver_questions(struct logi_receiver *rep, uint8_t index, int sw);
+/* The receiver's DFU mode writes (register 0xF0, fwupd's "ICP") that
+ * reached it; it takes them silently. */
+unsigned int logi_receiver_dfu_mode_writes(struct logi_receiver *rep);
 /* The receiver's "fake device arrival" writes that reached it. */
 unsigned int logi_receiver_arrival_requests(struct logi_receiver *rep);
 

@@ -124,7 +124,7 @@ int policyd_start(struct policyd_run *run, const char *const *extra_args)
 	}
 	if (run->pid == 0) {
 		const char *argv[32] = {
-			daemon_path(), "--foreground",
+			run->daemon ? run->daemon : daemon_path(), "--foreground",
 			"--config-dir", run->config_dir,
 			"--audit-log", run->audit_log,
 			"--state-dir", run->state_dir,

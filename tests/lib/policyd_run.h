@@ -25,6 +25,9 @@ struct policyd_run {
 	 * policyd_prepare() sets) the tests accept the risk, so that the
 	 * input path is tested on upstream kernels too. */
 	bool refuse_unsafe_input;
+	/* Run this file instead of the build's hid-policyd (NULL: the
+	 * build's); set after policyd_prepare(). */
+	const char *daemon;
 };
 
 /* Create the directories and write one policy file NAME with TEXT. */
