@@ -675,6 +675,38 @@ static const uint8_t ble_mouse_rdesc[] = {
 	VENDOR_COLLECTION(0x02, LONG, 19),
 };
 
+/* A Unifying receiver on USB has three HID interfaces: a boot keyboard
+ * (0), a boot mouse (1), both with an interrupt IN endpoint alone, and
+ * HID++ (2), with an interrupt IN endpoint alone too: programs' output
+ * reports reach it as SET_REPORT on ep0. hid-logitech-dj drops the first
+ * two (logi_dj_probe: no HID++ collection on a recvr_type_dj receiver,
+ * -ENODEV), which then have no driver and no hidraw node. Their
+ * descriptors here are the HID 1.11 boot keyboard's and boot mouse's
+ * (appendix E.6, E.10), not the receiver's own, which add media keys and
+ * a wheel: no test reaches them. */
+static const uint8_t boot_keyboard_rdesc[] = {
+	0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7,
+	0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x08, 0x81, 0x02,
+	0x95, 0x01, 0x75, 0x08, 0x81, 0x01,
+	0x95, 0x05, 0x75, 0x01, 0x05, 0x08, 0x19, 0x01, 0x29, 0x05, 0x91, 0x02,
+	0x95, 0x01, 0x75, 0x03, 0x91, 0x01,
+	0x95, 0x06, 0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65,
+	0x81, 0x00, 0xc0,
+};
+
+static const uint8_t boot_mouse_rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x09, 0x01, 0xa1, 0x00,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x03, 0x15, 0x00, 0x25, 0x01, 0x95, 0x03, 0x75, 0x01,
+	0x81, 0x02, 0x95, 0x01, 0x75, 0x05, 0x81, 0x01,
+	0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x15, 0x81, 0x25, 0x7f, 0x75, 0x08, 0x95, 0x02,
+	0x81, 0x06, 0xc0, 0xc0,
+};
+
+static const struct uhid_dev_usb_function unifying_usb_before[] = {
+	{ 1, 1, boot_keyboard_rdesc, sizeof(boot_keyboard_rdesc) },
+	{ 1, 2, boot_mouse_rdesc, sizeof(boot_mouse_rdesc) },
+};
+
 /* ---- the replica ---- */
 
 struct logi_receiver *logi_receiver_new(enum logi_receiver_kind kind,
@@ -808,6 +840,16 @@ int logi_receiver_create(struct logi_receiver *rep, struct uhid_dev *dev)
 		cfg.product = 0xc52b;
 		cfg.rdesc = replica_unifying.rdesc;
 		cfg.rdesc_size = replica_unifying.rdesc_size;
+		/* the receiver's release: firmware 12.11, on a Nordic chip
+		 * (fwupd fu_logitech_hidpp_runtime_probe: 0x12xx) */
+		cfg.version = 0x1211;
+		if (rep->backend == TEST_DEV_USB) {
+			cfg.name = "USB Receiver";
+			cfg.usb_manufacturer = "Logitech";
+			cfg.usb_before = unifying_usb_before;
+			cfg.usb_n_before = ARRAY_SIZE(unifying_usb_before);
+			cfg.usb_no_out_endpoint = true;
+		}
 		break;
 	case LOGI_BOLT:
 		cfg.product = 0xc548;

@@ -496,23 +496,34 @@ static const uint8_t steam_rdesc[] = {
 	0xc0,
 };
 
-/* The receiver's HID++/DJ interface: HID++ short and long reports in the
- * collections hid-logitech-dj looks for (vendor page 0xff00, usage 1 and 2),
- * DJ reports in the third; arrays of bytes, as on the real receiver. */
-#define ARRAY_BYTES(usage, count) \
-	0x95, (count), 0x09, (usage), INPUT, 0x00, 0x09, (usage), OUTPUT, 0x00
+/*
+ * The receiver's HID++/DJ interface (interface 2 of a Unifying receiver,
+ * 046D:C52B, 98 bytes, the length its HID descriptor gives), items in the
+ * receiver's order: HID++ short (0x10, 6 bytes) and long (0x11, 19 bytes)
+ * reports, each in its vendor collection (0xff000001, 0xff000002, which
+ * hid-logitech-dj and Solaar look for), the DJ reports 0x20 (14 bytes) and
+ * 0x21 (31 bytes) in the third (0xff000004); input and output, arrays of
+ * bytes. Report ID, size, count, logical range, then usage, input,
+ * usage, output: the same layout as the HID++ collections of other
+ * Logitech receivers' and devices' recorded descriptors.
+ */
+#define HIDPP_REPORT(usage, id, count) \
+	0x85, (id), 0x75, 0x08, 0x95, (count), 0x15, 0x00, 0x26, 0xff, 0x00, \
+	0x09, (usage), INPUT, 0x00, 0x09, (usage), OUTPUT, 0x00
 static const uint8_t unifying_rdesc[] = {
-	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, BYTE_FIELDS,
-	0x85, HIDPP_SHORT, ARRAY_BYTES(0x01, 6),
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01,
+	HIDPP_REPORT(0x01, HIDPP_SHORT, 6),
 	0xc0,
-	0x06, 0x00, 0xff, 0x09, 0x02, 0xa1, 0x01, BYTE_FIELDS,
-	0x85, HIDPP_LONG, ARRAY_BYTES(0x02, 19),
+	0x06, 0x00, 0xff, 0x09, 0x02, 0xa1, 0x01,
+	HIDPP_REPORT(0x02, HIDPP_LONG, 19),
 	0xc0,
-	0x06, 0x00, 0xff, 0x09, 0x04, 0xa1, 0x01, BYTE_FIELDS,
-	0x85, DJ_SHORT, ARRAY_BYTES(0x41, 14),
-	0x85, 0x21, ARRAY_BYTES(0x42, 31),
+	0x06, 0x00, 0xff, 0x09, 0x04, 0xa1, 0x01,
+	HIDPP_REPORT(0x41, DJ_SHORT, 14),
+	0x85, 0x21, 0x95, 0x1f, 0x15, 0x00, 0x26, 0xff, 0x00,
+	0x09, 0x42, INPUT, 0x00, 0x09, 0x42, OUTPUT, 0x00,
 	0xc0,
 };
+_Static_assert(sizeof(unifying_rdesc) == 98, "the receiver's interface 2 descriptor is 98 bytes");
 
 /*
  * What a DualSense sends over USB at rest: input report 0x01, 64 bytes

@@ -261,10 +261,25 @@ static void *device_thread(void *arg)
 	return NULL;
 }
 
+/* Is the HID device SYSNAME on USB interface number INTF? */
+static bool on_usb_interface(const char *sysname, size_t intf)
+{
+	char path[320], number[8];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/../bInterfaceNumber", sysname);
+	n = read_file(path, number, sizeof(number) - 1);
+	if (n <= 0)
+		return false;
+	number[n] = '\0';
+	return strtoul(number, NULL, 16) == intf;
+}
+
 /* Find our device in sysfs by bus/vendor/product and its unique token
  * (uhid gives it as phys, USB as the serial number, HID_UNIQ); of several,
  * the first created (lowest hid_id): a driver may add devices of its own
- * with the same identity (hid-steam's hidraw client). */
+ * with the same identity (hid-steam's hidraw client). On USB with
+ * interfaces before the test's, the HID device of the test's interface. */
 static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	char prefix[32], path[320], uevent[1024], want[96];
@@ -291,6 +306,9 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 			continue;
 		uevent[n] = '\0';
 		if (!strstr(uevent, want))
+			continue;
+		if (dev->backend == TEST_DEV_USB && cfg->usb_n_before &&
+		    !on_usb_interface(de->d_name, cfg->usb_n_before))
 			continue;
 		id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
 		if (found && id > dev->hid_id)

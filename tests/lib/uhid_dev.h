@@ -71,6 +71,17 @@ struct uhid_dev;
 typedef void (*uhid_dev_request_fn)(struct uhid_dev *dev, const struct uhid_dev_record *req,
 				    void *userdata);
 
+/* USB: a HID interface of the device besides the one a test talks to (a
+ * Logitech receiver's boot keyboard and mouse): its own report descriptor
+ * and interrupt IN endpoint; what the host asks of it is answered (SET_IDLE,
+ * its descriptors, a keyboard's LED report taken), never recorded. */
+struct uhid_dev_usb_function {
+	uint8_t subclass;	/* bInterfaceSubClass: 1, boot interface */
+	uint8_t protocol;	/* bInterfaceProtocol: 1 keyboard, 2 mouse */
+	const uint8_t *rdesc;
+	size_t rdesc_size;
+};
+
 struct uhid_dev_config {
 	enum test_dev_backend backend;	/* default TEST_DEV_UHID */
 	const char *name;	/* default "hid-policy test device"; USB: the
@@ -99,6 +110,16 @@ struct uhid_dev_config {
 	 * and a hidraw node: for drivers that bind later, may fail to, or
 	 * keep hidraw to themselves (hid-steam). */
 	bool no_hidraw_wait;
+	/* USB only (ignored elsewhere). The interfaces before the one
+	 * described here, which takes the next interface number (N_BEFORE):
+	 * NULL, none. */
+	const struct uhid_dev_usb_function *usb_before;
+	size_t usb_n_before;
+	/* Its interface has an interrupt IN endpoint alone: output reports
+	 * reach the device as SET_REPORT on ep0 (usbhid falls back to it,
+	 * hidraw's write too), as on a Logitech receiver's HID++ interface. */
+	bool usb_no_out_endpoint;
+	const char *usb_manufacturer;	/* the manufacturer string; NULL: none */
 };
 
 struct usb_gadget_dev;

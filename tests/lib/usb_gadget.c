@@ -9,6 +9,10 @@
  * The device: one configuration, one HID interface, an interrupt IN
  * endpoint (input reports) and an interrupt OUT endpoint, so that
  * hid_hw_output_report reaches the device there, as on most gamepads.
+ * Or, as a Logitech receiver has it, HID interfaces before that one (its
+ * boot keyboard and mouse, each with its interrupt IN endpoint), whose
+ * requests are answered and not recorded, and the test's interface with
+ * an interrupt IN endpoint alone, its output reports on ep0.
  *
  * Blocking raw-gadget calls are ended by a signal sent to the thread that
  * waits in them (raw-gadget has no non-blocking mode).
@@ -42,6 +46,8 @@
 #define MAX_POWER 50		/* bMaxPower, in 2 mA: 100 mA */
 #define STRING_PRODUCT 1
 #define STRING_SERIAL 2
+#define STRING_MANUFACTURER 3
+#define MAX_INTERFACES 3	/* a receiver's keyboard, mouse and HID++ */
 #define STRING_MAX_CHARS 126	/* a string descriptor is at most 255 bytes */
 #define LANGID_EN_US 0x0409
 #define STOP_SIGNAL SIGUSR2
@@ -58,9 +64,21 @@ struct hid_class_descriptor {
 	uint16_t wReportLength;
 } __attribute__((packed));
 
-/* The configuration with everything in it, as GET_DESCRIPTOR returns it. */
-#define CONFIG_TOTAL (USB_DT_CONFIG_SIZE + USB_DT_INTERFACE_SIZE + \
-		      sizeof(struct hid_class_descriptor) + 2 * USB_DT_ENDPOINT_SIZE)
+/* The configuration with everything in it, as GET_DESCRIPTOR returns it:
+ * at most this long. */
+#define CONFIG_MAX (USB_DT_CONFIG_SIZE + MAX_INTERFACES * (USB_DT_INTERFACE_SIZE + \
+		    sizeof(struct hid_class_descriptor) + USB_DT_ENDPOINT_SIZE) + USB_DT_ENDPOINT_SIZE)
+
+/* One HID interface: its class descriptor, interrupt IN endpoint and
+ * report descriptor. */
+struct gadget_intf {
+	struct usb_interface_descriptor desc;
+	struct hid_class_descriptor hid;
+	struct usb_endpoint_descriptor ep_in_desc;
+	int ep_in;			/* raw-gadget endpoint handle */
+	uint8_t rdesc[HID_MAX_DESCRIPTOR_SIZE];
+	size_t rdesc_size;
+};
 
 /* raw-gadget's argument structs end in a flexible array: these give
  * them room. */
@@ -82,18 +100,21 @@ struct usb_gadget_dev {
 	bool ep0_running;
 	bool out_running;		/* the ep0 thread's, read once it is gone */
 	bool configured;		/* atomic: set by the ep0 thread */
-	int ep_in, ep_out;		/* raw-gadget endpoint handles */
+	int ep_out;			/* raw-gadget endpoint handle */
 	pthread_mutex_t in_lock;	/* one input report at a time */
 	bool numbered;			/* the descriptor has report IDs */
 
 	struct usb_device_descriptor device;
-	struct hid_class_descriptor hid;
-	struct usb_endpoint_descriptor ep_in_desc, ep_out_desc;
-	uint8_t config[CONFIG_TOTAL];
-	uint8_t rdesc[HID_MAX_DESCRIPTOR_SIZE];
-	size_t rdesc_size;
+	unsigned int n_intf;
+	unsigned int main;		/* the test's interface: the last */
+	struct gadget_intf intf[MAX_INTERFACES];
+	bool has_out;			/* the test's interface has an OUT endpoint */
+	struct usb_endpoint_descriptor ep_out_desc;
+	uint8_t config[CONFIG_MAX];
+	size_t config_size;
 	uint8_t product[2 + 2 * STRING_MAX_CHARS];	/* string descriptors */
 	uint8_t serial[2 + 2 * STRING_MAX_CHARS];
+	uint8_t manufacturer[2 + 2 * STRING_MAX_CHARS];	/* [0] == 0: none */
 };
 
 static void on_stop_signal(int sig)
@@ -179,11 +200,14 @@ static void endpoint_descriptor(struct usb_endpoint_descriptor *ep, uint8_t addr
 }
 
 /* The UDC's endpoints that take an interrupt endpoint in each direction:
- * a fixed one brings its number, a configurable one takes a free one. */
+ * a fixed one brings its number, a configurable one takes a free one. One
+ * interface: the first of each. Several: configurable IN endpoints, which
+ * take the numbers a receiver's have (0x81, 0x82, ...: raw-gadget enables
+ * the first free endpoint that takes a descriptor's number and type). */
 static int pick_endpoints(struct usb_gadget_dev *g, uint8_t *in_addr, uint8_t *out_addr)
 {
 	struct usb_raw_eps_info info;
-	int in = -1, out = -1, n;
+	int in = -1, out = -1, n, any_in = 0;
 
 	memset(&info, 0, sizeof(info));
 	n = ioctl(g->fd, USB_RAW_IOCTL_EPS_INFO, &info);
@@ -194,16 +218,27 @@ static int pick_endpoints(struct usb_gadget_dev *g, uint8_t *in_addr, uint8_t *o
 
 		if (!caps->type_int)
 			continue;
+		if (caps->dir_in && info.eps[i].addr == USB_RAW_EP_ADDR_ANY)
+			any_in++;
 		if (in < 0 && caps->dir_in)
 			in = i;
 		else if (out < 0 && caps->dir_out)
 			out = i;
 	}
-	if (in < 0 || out < 0)
+	if (in < 0 || (g->has_out && out < 0))
 		return -ENODEV;
-	*in_addr = info.eps[in].addr == USB_RAW_EP_ADDR_ANY ? 1 : info.eps[in].addr;
-	*out_addr = info.eps[out].addr == USB_RAW_EP_ADDR_ANY ? 2 : info.eps[out].addr;
-	*in_addr |= USB_DIR_IN;
+	if (g->n_intf > 1) {
+		if ((unsigned int)any_in < g->n_intf)
+			return -ENODEV;
+		for (unsigned int k = 0; k < g->n_intf; k++)
+			in_addr[k] = (uint8_t)(USB_DIR_IN | (k + 1));
+	} else {
+		in_addr[0] = info.eps[in].addr == USB_RAW_EP_ADDR_ANY ? 1 : info.eps[in].addr;
+		in_addr[0] |= USB_DIR_IN;
+	}
+	if (g->has_out)
+		*out_addr = info.eps[out].addr == USB_RAW_EP_ADDR_ANY ? g->n_intf + 1 :
+									info.eps[out].addr;
 	return 0;
 }
 
@@ -217,22 +252,15 @@ static void put_descriptor(uint8_t *out, size_t *at, const void *desc)
 }
 
 static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_config *cfg,
-			      const char *serial, uint8_t in_addr, uint8_t out_addr)
+			      const char *serial, const uint8_t *in_addr, uint8_t out_addr)
 {
 	struct usb_config_descriptor config = {
 		.bLength = USB_DT_CONFIG_SIZE,
 		.bDescriptorType = USB_DT_CONFIG,
-		.wTotalLength = htole16(CONFIG_TOTAL),
-		.bNumInterfaces = 1,
+		.bNumInterfaces = (uint8_t)g->n_intf,
 		.bConfigurationValue = CONFIG_VALUE,
 		.bmAttributes = USB_CONFIG_ATT_ONE,
 		.bMaxPower = MAX_POWER,
-	};
-	struct usb_interface_descriptor intf = {
-		.bLength = USB_DT_INTERFACE_SIZE,
-		.bDescriptorType = USB_DT_INTERFACE,
-		.bNumEndpoints = 2,
-		.bInterfaceClass = USB_CLASS_HID,
 	};
 	size_t at = 0;
 
@@ -244,27 +272,50 @@ static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_co
 		.idVendor = htole16(cfg->vendor),
 		.idProduct = htole16(cfg->product),
 		.bcdDevice = htole16(cfg->version),
+		.iManufacturer = cfg->usb_manufacturer ? STRING_MANUFACTURER : 0,
 		.iProduct = STRING_PRODUCT,
 		.iSerialNumber = STRING_SERIAL,
 		.bNumConfigurations = 1,
 	};
-	g->hid = (struct hid_class_descriptor){
-		.bLength = sizeof(g->hid),
-		.bDescriptorType = HID_DT_HID,
-		.bcdHID = htole16(0x0111),
-		.bNumDescriptors = 1,
-		.bReportType = HID_DT_REPORT,
-		.wReportLength = htole16(g->rdesc_size),
-	};
-	endpoint_descriptor(&g->ep_in_desc, in_addr);
-	endpoint_descriptor(&g->ep_out_desc, out_addr);
 	put_descriptor(g->config, &at, &config);
-	put_descriptor(g->config, &at, &intf);
-	put_descriptor(g->config, &at, &g->hid);
-	put_descriptor(g->config, &at, &g->ep_in_desc);
-	put_descriptor(g->config, &at, &g->ep_out_desc);
+	for (unsigned int k = 0; k < g->n_intf; k++) {
+		struct gadget_intf *f = &g->intf[k];
+		bool out = k == g->main && g->has_out;
+
+		f->desc = (struct usb_interface_descriptor){
+			.bLength = USB_DT_INTERFACE_SIZE,
+			.bDescriptorType = USB_DT_INTERFACE,
+			.bInterfaceNumber = (uint8_t)k,
+			.bNumEndpoints = out ? 2 : 1,
+			.bInterfaceClass = USB_CLASS_HID,
+		};
+		if (k < g->main) {
+			f->desc.bInterfaceSubClass = cfg->usb_before[k].subclass;
+			f->desc.bInterfaceProtocol = cfg->usb_before[k].protocol;
+		}
+		f->hid = (struct hid_class_descriptor){
+			.bLength = sizeof(f->hid),
+			.bDescriptorType = HID_DT_HID,
+			.bcdHID = htole16(0x0111),
+			.bNumDescriptors = 1,
+			.bReportType = HID_DT_REPORT,
+			.wReportLength = htole16(f->rdesc_size),
+		};
+		endpoint_descriptor(&f->ep_in_desc, in_addr[k]);
+		put_descriptor(g->config, &at, &f->desc);
+		put_descriptor(g->config, &at, &f->hid);
+		put_descriptor(g->config, &at, &f->ep_in_desc);
+		if (out) {
+			endpoint_descriptor(&g->ep_out_desc, out_addr);
+			put_descriptor(g->config, &at, &g->ep_out_desc);
+		}
+	}
+	g->config_size = at;
+	((struct usb_config_descriptor *)g->config)->wTotalLength = htole16((uint16_t)at);
 	string_descriptor(g->product, cfg->name);
 	string_descriptor(g->serial, serial);
+	if (cfg->usb_manufacturer)
+		string_descriptor(g->manufacturer, cfg->usb_manufacturer);
 }
 
 /* ep0's data stages. A failed one (the host gave up, or we are stopping)
@@ -308,17 +359,25 @@ static bool set_configuration(struct usb_gadget_dev *g, const struct usb_ctrlreq
 	int r;
 
 	if (le16toh(c->wValue) == CONFIG_VALUE && !g->configured) {
-		g->ep_in = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->ep_in_desc);
-		g->ep_out = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->ep_out_desc);
-		if (g->ep_in < 0 || g->ep_out < 0)
-			return false;
+		for (unsigned int k = 0; k < g->n_intf; k++) {
+			g->intf[k].ep_in = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->intf[k].ep_in_desc);
+			if (g->intf[k].ep_in < 0)
+				return false;
+		}
+		if (g->has_out) {
+			g->ep_out = ioctl(g->fd, USB_RAW_IOCTL_EP_ENABLE, &g->ep_out_desc);
+			if (g->ep_out < 0)
+				return false;
+		}
 		if (ioctl(g->fd, USB_RAW_IOCTL_VBUS_DRAW, MAX_POWER) < 0 ||
 		    ioctl(g->fd, USB_RAW_IOCTL_CONFIGURE, 0) < 0)
 			return false;
-		r = pthread_create(&g->out_thread, NULL, out_thread, g);
-		if (r)
-			return false;
-		g->out_running = true;
+		if (g->has_out) {
+			r = pthread_create(&g->out_thread, NULL, out_thread, g);
+			if (r)
+				return false;
+			g->out_running = true;
+		}
 		__atomic_store_n(&g->configured, true, __ATOMIC_RELEASE);
 	}
 	ep0_out(g, c, NULL);
@@ -328,15 +387,16 @@ static bool set_configuration(struct usb_gadget_dev *g, const struct usb_ctrlreq
 static bool get_descriptor(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
 {
 	static const uint8_t langids[] = { 4, USB_DT_STRING, LANGID_EN_US & 0xff, LANGID_EN_US >> 8 };
-	uint16_t value = le16toh(c->wValue);
+	uint16_t value = le16toh(c->wValue), intf = le16toh(c->wIndex);
 	uint8_t type = value >> 8, index = value & 0xff;
+	const struct gadget_intf *f = intf < g->n_intf ? &g->intf[intf] : NULL;
 
 	switch (type) {
 	case USB_DT_DEVICE:
 		ep0_in(g, c, &g->device, sizeof(g->device));
 		return true;
 	case USB_DT_CONFIG:
-		ep0_in(g, c, g->config, sizeof(g->config));
+		ep0_in(g, c, g->config, g->config_size);
 		return true;
 	case USB_DT_STRING:
 		if (index == 0)
@@ -345,14 +405,21 @@ static bool get_descriptor(struct usb_gadget_dev *g, const struct usb_ctrlreques
 			ep0_in(g, c, g->product, g->product[0]);
 		else if (index == STRING_SERIAL)
 			ep0_in(g, c, g->serial, g->serial[0]);
+		else if (index == STRING_MANUFACTURER && g->manufacturer[0])
+			ep0_in(g, c, g->manufacturer, g->manufacturer[0]);
 		else
 			return false;
 		return true;
 	case HID_DT_HID:
-		ep0_in(g, c, &g->hid, sizeof(g->hid));
+		if (!f)
+			return false;
+		ep0_in(g, c, &f->hid, sizeof(f->hid));
 		return true;
 	case HID_DT_REPORT:
-		ep0_in(g, c, g->rdesc, g->rdesc_size);
+		/* the interface's, in wIndex */
+		if (!f)
+			return false;
+		ep0_in(g, c, f->rdesc, f->rdesc_size);
 		return true;
 	}
 	return false;	/* device qualifier, BOS, ...: a USB 2.0 device without them */
@@ -452,10 +519,35 @@ static bool set_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c
 	return true;
 }
 
+/* A class request to another interface than the test's: answered as a
+ * boot keyboard or mouse that reports nothing does; its SET_REPORT (a
+ * keyboard's LEDs) taken, not recorded. */
+static bool other_interface_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+{
+	static const uint8_t idle, report_protocol = 1;
+
+	switch (c->bRequest) {
+	case HID_REQ_SET_REPORT:
+	case HID_REQ_SET_IDLE:
+	case HID_REQ_SET_PROTOCOL:
+		ep0_out(g, c, NULL);
+		return true;
+	case HID_REQ_GET_IDLE:
+		ep0_in(g, c, &idle, 1);
+		return true;
+	case HID_REQ_GET_PROTOCOL:
+		ep0_in(g, c, &report_protocol, 1);
+		return true;
+	}
+	return false;
+}
+
 static bool class_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
 {
 	static const uint8_t idle, report_protocol = 1;
 
+	if ((le16toh(c->wIndex) & 0xff) != g->main)
+		return other_interface_request(g, c);
 	switch (c->bRequest) {
 	case HID_REQ_GET_REPORT:
 		return get_report(g, c);
@@ -581,25 +673,35 @@ int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg
 			 const char *serial, struct usb_gadget_dev **out)
 {
 	struct usb_gadget_dev *g;
-	uint8_t in_addr, out_addr;
+	uint8_t in_addr[MAX_INTERFACES], out_addr = 0;
 	int r;
 
-	if (cfg->rdesc_size > sizeof(g->rdesc))
+	if (cfg->rdesc_size > HID_MAX_DESCRIPTOR_SIZE || cfg->usb_n_before >= MAX_INTERFACES)
 		return -EINVAL;
+	for (size_t k = 0; k < cfg->usb_n_before; k++)
+		if (cfg->usb_before[k].rdesc_size > HID_MAX_DESCRIPTOR_SIZE)
+			return -EINVAL;
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	g->dev = dev;
 	g->fd = -1;
 	pthread_mutex_init(&g->in_lock, NULL);
-	memcpy(g->rdesc, cfg->rdesc, cfg->rdesc_size);
-	g->rdesc_size = cfg->rdesc_size;
-	g->numbered = rdesc_numbers_reports(g->rdesc, g->rdesc_size);
+	g->main = (unsigned int)cfg->usb_n_before;
+	g->n_intf = g->main + 1;
+	g->has_out = !cfg->usb_no_out_endpoint;
+	for (unsigned int k = 0; k < g->main; k++) {
+		memcpy(g->intf[k].rdesc, cfg->usb_before[k].rdesc, cfg->usb_before[k].rdesc_size);
+		g->intf[k].rdesc_size = cfg->usb_before[k].rdesc_size;
+	}
+	memcpy(g->intf[g->main].rdesc, cfg->rdesc, cfg->rdesc_size);
+	g->intf[g->main].rdesc_size = cfg->rdesc_size;
+	g->numbered = rdesc_numbers_reports(cfg->rdesc, cfg->rdesc_size);
 	install_stop_handler();
 
 	r = bind_udc(g);
 	if (r == 0)
-		r = pick_endpoints(g, &in_addr, &out_addr);
+		r = pick_endpoints(g, in_addr, &out_addr);
 	if (r < 0)
 		goto fail;
 	build_descriptors(g, cfg, serial, in_addr, out_addr);
@@ -641,7 +743,7 @@ int usb_gadget_dev_send_input(struct usb_gadget_dev *g, const void *data, size_t
 
 	if (size > IO_MAX)
 		return -EINVAL;
-	b.io.ep = g->ep_in;
+	b.io.ep = g->intf[g->main].ep_in;
 	b.io.flags = 0;
 	b.io.length = size;
 	memcpy(b.io.data, data, size);

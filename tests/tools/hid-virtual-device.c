@@ -4,7 +4,7 @@
  *
  * Usage: hid-virtual-device [--bus usb|bluetooth] [--vid 0xVVVV]
  *                           [--pid 0xPPPP] [--name NAME]
- *        hid-virtual-device --replica dualsense|dualshock4|switch-pro|steam-deck
+ *        hid-virtual-device --replica dualsense|dualshock4|switch-pro|steam-deck|unifying
  *                           [--usb]
  * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
  * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
@@ -12,7 +12,12 @@
  * request that reaches the device, until SIGTERM or SIGINT.
  * --usb makes the replica a USB device on dummy_hcd (raw-gadget) that
  * usbhid binds, instead of a uhid device; there it sends its input
- * reports at rest while usbhid polls it, as the real one does. User-space
+ * reports at rest while usbhid polls it, as the real one does.
+ * unifying is a Logitech Unifying receiver (tests/lib/logitech_receiver.h:
+ * on USB, its three interfaces, HID++ on the third) with a mouse paired at
+ * index 1 and connected (HID++ 2.0: name, battery, adjustable DPI, and the
+ * DFU-family features), answering as the receiver and the mouse do; the
+ * node printed is the receiver's HID++ interface's. User-space
  * HID libraries (SDL's hidapi) take a USB HID device without a USB device
  * above it in sysfs for no device at all. What reaches the device, one
  * line each (the first 16 bytes of what was sent):
@@ -27,7 +32,13 @@
 
 #include "uhid_dev.h"
 #include "harness.h"
+#include "logitech_receiver.h"
 #include "replicas.h"
+
+/* The mouse paired to the unifying replica: an MX Master 3's wireless PID
+ * (Solaar descriptors.py), at index 1. */
+#define UNIFYING_MOUSE_WPID 0x4082
+#define UNIFYING_MOUSE_INDEX 1
 
 #define HIDRAW_WAIT_MS 10000
 #define BYTES_SHOWN 16
@@ -115,10 +126,11 @@ static void print_request(const struct uhid_dev_record *rec)
 	printf("\n");
 }
 
-/* The replica named NAME on DEV (BACKEND), its hidraw node there. */
+/* The replica named NAME on DEV (BACKEND), its hidraw node there; a
+ * receiver's in *RECEIVER. */
 static int create_replica(const char *name, enum test_dev_backend backend,
 			  const struct replica_model **model, struct replica **rep,
-			  struct uhid_dev *dev)
+			  struct logi_receiver **receiver, struct uhid_dev *dev)
 {
 	static const struct {
 		const char *name;
@@ -132,11 +144,17 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 	int r;
 
 	*model = NULL;
+	if (!strcmp(name, "unifying")) {
+		*receiver = logi_receiver_new(LOGI_UNIFYING, backend);
+		logi_receiver_pair(*receiver, UNIFYING_MOUSE_INDEX, &logi_table_mouse,
+				   UNIFYING_MOUSE_WPID, true);
+		return logi_receiver_create(*receiver, dev);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(replicas) && !*model; i++)
 		if (!strcmp(name, replicas[i].name))
 			*model = replicas[i].model;
 	if (!*model) {
-		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro, steam-deck)\n",
+		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro, steam-deck, unifying)\n",
 			name);
 		return -EINVAL;
 	}
@@ -178,6 +196,7 @@ int main(int argc, char **argv)
 	struct idle_sender idle = {};
 	const struct replica_model *model = NULL;
 	struct replica *rep = NULL;
+	struct logi_receiver *receiver = NULL;
 	struct uhid_dev dev;
 	int c, r;
 
@@ -222,15 +241,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hid-virtual-device: --usb is for a --replica\n");
 		return 2;
 	}
-	r = replica_name ? create_replica(replica_name, backend, &model, &rep, &dev) :
+	r = replica_name ? create_replica(replica_name, backend, &model, &rep, &receiver, &dev) :
 			   uhid_dev_create(&dev, &cfg);
 	if (r < 0) {
 		fprintf(stderr, "hid-virtual-device: cannot create the device: %s\n",
 			strerror(-r));
 		replica_free(rep);
+		logi_receiver_free(receiver);
 		return 1;
 	}
-	for (int id = 0; !rep && id < 256; id++) {
+	for (int id = 0; !rep && !receiver && id < 256; id++) {
 		zeros[0] = id;
 		uhid_dev_set_get_reply(&dev, id, zeros, sizeof(zeros), 0);
 	}
@@ -279,7 +299,10 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	idle_sender_stop(&idle);
-	uhid_dev_destroy(&dev);
+	if (receiver)
+		logi_receiver_free(receiver);	/* destroys DEV */
+	else
+		uhid_dev_destroy(&dev);
 	replica_free(rep);
 	return 0;
 }
