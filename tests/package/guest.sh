@@ -21,6 +21,16 @@
 #     device with no USB device above its hidraw node, as a uhid device
 #     has, and SDL then drives the controller through evdev, without its
 #     calibration, sensors, rumble or lights;
+#   - a Logitech Unifying receiver replica on USB with a mouse paired
+#     (tests/lib/logitech_receiver.h: the receiver's three interfaces,
+#     HID++ on the third), bound by hid-logitech-dj as on a user's machine:
+#     bob's Solaar (Debian's) lists the receiver and its mouse and changes
+#     the mouse's DPI, which reaches the device; bob's own program sending
+#     a DFU-family request is refused, and journaled with his uid and the
+#     program; fwupd (Debian's, as fwupd.service) lists the receiver with
+#     its firmware version, and its switch of the receiver into DFU mode
+#     (register 0xF0, "ICP") while it installs a local cabinet passes,
+#     while the same bytes from bob's program are refused;
 #   - hid-policyctl reload through the real polkitd: an admin (group sudo)
 #     typing her password to hid-policyctl's own agent (pkttyagent) is let
 #     through, an ordinary user refused;
@@ -258,6 +268,161 @@ sdl_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 '
 	'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 eb ' settings_write
 check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
 	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$sdl\$'"
+
+# 3b. Solaar and fwupd with a Unifying receiver. From here the vendor
+# drivers bind what they know: hid-logitech-dj takes the receiver, drops
+# its keyboard and mouse interfaces and gives the paired mouse a node of
+# its own, as on a user's machine. Its nodes are opened to bob as Solaar's
+# udev rule does for the seat's user (uaccess; bob has no seat here).
+echo 0 > /sys/module/hid/parameters/ignore_special_drivers
+cat > /etc/udev/rules.d/70-test-open-receiver.rules <<'RULES'
+# the test's stand-in for Solaar's uaccess rule: the receiver's nodes to everyone
+SUBSYSTEM=="hidraw", KERNELS=="*046D:C52B*", MODE="0666"
+RULES
+udevadm control --reload
+# fwupd, D-Bus activated, would probe the receiver as it comes: it starts
+# after the daemon learned it, as at boot (see below)
+systemctl stop fwupd.service 2>/dev/null
+install -o bob -m 0755 "$build/tests/hidraw-write" /home/bob/logi-updater
+start_replica unifying "$tmp/receiver.log"
+receiver_pid=$rep_pid rsys=$rep_sysname rnode=$rep_node
+check hid_policyd_decides_on_the_unifying_receiver test -e "/run/hid-policy/devices/$rsys"
+# Until the receiver told the daemon that it speaks HID++ 1.0 at 0xFF, and
+# the mouse where it has its DFU-family features, the rules refuse every
+# feature index but IRoot's there, HID++ 1.0 register reads included: a
+# program that asks in the first milliseconds after the receiver comes is
+# refused (hid-policyd(8), HID++ feature indexes).
+told=
+for _ in $(seq 300); do
+	told=$(journalctl -b -u hid-policyd --no-pager -o cat | grep "^$rsys .*HID++ feature indexes it told: 0xff: .*; 1: 0x00c1" | tail -n1)
+	[ -n "$told" ] && break
+	sleep 0.2
+done
+if [ -n "$told" ]; then
+	pass hid_policyd_learns_the_receiver_and_its_mouse
+	echo "$told" | say
+else
+	journalctl -b -u hid-policyd --no-pager -o cat | grep "$rsys" | tail -n 20 | say
+	fail hid_policyd_learns_the_receiver_and_its_mouse
+fi
+
+runuser -u bob -- env HOME=/home/bob solaar show > "$tmp/solaar-show.out" 2>&1
+st=$?
+if [ $st -eq 0 ] && grep -q "Unifying Receiver" "$tmp/solaar-show.out" &&
+	grep -q "MX Replica" "$tmp/solaar-show.out"; then
+	pass solaar_show_lists_the_receiver_and_its_mouse
+else
+	echo "exit $st" | say; say < "$tmp/solaar-show.out"
+	fail solaar_show_lists_the_receiver_and_its_mouse
+fi
+# setSensorDpi (function 3 of the DPI feature, 0x2201 at index 5) at the
+# mouse's index 1: 1600 dpi, 06 40 (Solaar settings_templates.py, DpiSlidingXY / AdjustableDpi)
+from=$(($(wc -l < "$tmp/receiver.log") + 1))
+runuser -u bob -- env HOME=/home/bob solaar config 1 dpi 1600 > "$tmp/solaar-config.out" 2>&1
+st=$?
+sleep 1
+tail -n "+$from" "$tmp/receiver.log" > "$tmp/receiver-solaar.log"
+if [ $st -eq 0 ]; then
+	pass solaar_changes_the_mouses_dpi
+else
+	echo "exit $st" | say; say < "$tmp/solaar-config.out"
+	fail solaar_changes_the_mouses_dpi
+fi
+check solaar_dpi_setting_reaches_the_mouse 	grep -Eq 'report 0x11, 20 bytes: 11 01 05 3[0-9a-f] 00 06 40' "$tmp/receiver-solaar.log"
+check no_request_of_solaar_is_refused bash -c "! journalctl -b --no-pager -o export \
+	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_COMM=solaar\$'"
+
+# bob's own updater: setDfuControl(enterDfu, "DFU") of DfuControlSigned
+# (0x00C2, at index 0x1f of the mouse) through the receiver's node.
+from=$(($(wc -l < "$tmp/receiver.log") + 1))
+runuser -u bob -- /home/bob/logi-updater "$rnode" 11 01 1f 1e 01 00 00 00 44 46 55 00 00 00 00 00 00 00 00 00
+st=$?
+sleep 1
+check users_dfu_family_request_is_refused_with_eperm test "$st" -eq 1
+check refused_dfu_family_request_never_reaches_the_receiver \
+	bash -c "! tail -n '+$from' '$tmp/receiver.log' | grep -q ' 11 01 1f 1e'"
+journal_names_bob() {
+	local report=$1
+	for _ in $(seq 50); do
+		journalctl -b --no-pager -o export MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 \
+			HID_POLICY_ACTION=deny HID_POLICY_REPORT_ID="$report" > "$tmp/journal" 2>/dev/null
+		grep -qx "HID_POLICY_SUBJECT_UID=$bob_uid" "$tmp/journal" &&
+			grep -qx "HID_POLICY_SUBJECT_COMM=logi-updater" "$tmp/journal" && return 0
+		sleep 0.2
+	done
+	grep '^HID_POLICY\|^MESSAGE=' "$tmp/journal" | say
+	return 1
+}
+check journal_records_the_dfu_refusal_with_the_user_and_the_program journal_names_bob 0x11
+
+# fwupd as fwupd.service: it lists the receiver with the firmware version
+# it reads from register 0xF1 (fu-logitech-hidpp-runtime-unifying.c).
+timeout 120 fwupdmgr get-devices --json > "$tmp/fwupd.json" 2> "$tmp/fwupd.err"
+st=$?
+guid=$(python3 - "$tmp/fwupd.json" <<'PY'
+import json, sys
+for d in json.load(open(sys.argv[1])).get("Devices", []):
+    if d.get("Version") == "RQR12.11_B0032" and d.get("Guid"):
+        print(d["Guid"][0]); break
+PY
+)
+if [ $st -eq 0 ] && [ -n "$guid" ]; then
+	pass fwupdmgr_lists_the_receiver_with_its_firmware_version
+else
+	echo "exit $st" | say; say < "$tmp/fwupd.err"; head -c 3000 "$tmp/fwupd.json" | say
+	journalctl -b -u fwupd --no-pager | tail -n 20 | say
+	fail fwupdmgr_lists_the_receiver_with_its_firmware_version
+fi
+# A local cabinet for the receiver (a firmware developer's, hence
+# OnlyTrusted=false): fwupd switches the receiver into its bootloader
+# (10 ff 80 f0 "ICP") first; the replica stays, so the install then fails
+# waiting for the bootloader, after the switch passed.
+mkdir -p "$tmp/cab"
+head -c 16384 /dev/zero | tr '\0' '\377' > "$tmp/cab/firmware.bin"
+cat > "$tmp/cab/firmware.metainfo.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<component type="firmware">
+  <id>org.hid-policy.test.UnifyingReceiver.firmware</id>
+  <name>Unifying Receiver</name>
+  <summary>Test firmware for the Unifying receiver replica</summary>
+  <provides><firmware type="flashed">${guid:-none}</firmware></provides>
+  <metadata_license>CC0-1.0</metadata_license>
+  <project_license>proprietary</project_license>
+  <releases>
+    <release version="RQR12.11_B0033" urgency="low">
+      <description><p>A test release.</p></description>
+    </release>
+  </releases>
+  <custom><value key="LVFS::VersionFormat">plain</value></custom>
+</component>
+XML
+printf '\n[fwupd]\nOnlyTrusted=false\n' >> /etc/fwupd/fwupd.conf
+systemctl restart fwupd.service
+from=$(($(wc -l < "$tmp/receiver.log") + 1))
+(cd "$tmp/cab" && fwupdtool build-cabinet "$tmp/receiver.cab" firmware.bin firmware.metainfo.xml) \
+	> "$tmp/cab.log" 2>&1 || say < "$tmp/cab.log"
+timeout 180 fwupdmgr install --assume-yes --no-reboot-check --allow-reinstall --allow-older \
+	"$tmp/receiver.cab" > "$tmp/fwupd-install.out" 2>&1
+sleep 1
+tail -n "+$from" "$tmp/receiver.log" > "$tmp/receiver-fwupd.log"
+if grep -q 'report 0x10, 7 bytes: 10 ff 80 f0 49 43 50' "$tmp/receiver-fwupd.log"; then
+	pass fwupd_service_switches_the_receiver_into_dfu_mode
+else
+	say < "$tmp/fwupd-install.out"
+	journalctl -b -u hid-policyd --no-pager -o cat | grep "$rsys" | tail -n 10 | say
+	fail fwupd_service_switches_the_receiver_into_dfu_mode
+fi
+from=$(($(wc -l < "$tmp/receiver.log") + 1))
+runuser -u bob -- /home/bob/logi-updater "$rnode" 10 ff 80 f0 49 43 50
+st=$?
+sleep 1
+check users_dfu_mode_switch_is_refused_with_eperm test "$st" -eq 1
+check users_dfu_mode_switch_never_reaches_the_receiver \
+	bash -c "! tail -n '+$from' '$tmp/receiver.log' | grep -q '10 ff 80 f0'"
+check journal_records_the_dfu_mode_refusal_with_the_user_and_the_program journal_names_bob 0x10
+kill "$receiver_pid"
+wait "$receiver_pid"
+echo 1 > /sys/module/hid/parameters/ignore_special_drivers
 
 # 4. polkit: hid-policyctl starts its own agent on a terminal.
 echo alice-password > "$tmp/alice"
