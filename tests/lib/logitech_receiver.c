@@ -95,6 +95,15 @@ const struct logi_table logi_table_mouse_updated = {
 	.n = 32,
 };
 
+const struct logi_table logi_table_settings_mouse = {
+	.features = {
+		HIDPP_F_ROOT, HIDPP_F_FEATURE_SET, 0x0003, HIDPP_F_DEVICE_NAME,
+		HIDPP_F_BATTERY, HIDPP_F_ADJUSTABLE_DPI,
+		HIDPP_F_DFU_CONTROL_SIGNED, HIDPP_F_DFU, HIDPP_F_RDFU,
+	},
+	.n = 9,
+};
+
 struct paired {
 	bool paired, connected;
 	struct logi_table table;

@@ -82,6 +82,11 @@ bool logi_feature_is_dfu_family(uint16_t feature);
  * info, name, battery, DPI and ordinary features up to RDFU at 0x1d, DFU
  * at 0x1e, DfuControlSigned at 0x1f. */
 extern const struct logi_table logi_table_mouse;
+/* A mouse as a settings program (Solaar) sees one, few features beside
+ * those it reads and writes: IRoot, IFeatureSet, firmware info (0x0003,
+ * no entity), name, battery, DPI at 0x05, then DfuControlSigned at 0x06,
+ * DFU at 0x07 and RDFU at 0x08. */
+extern const struct logi_table logi_table_settings_mouse;
 /* The same mouse after an update: RDFU moved to 0x05, where DPI was; DPI
  * at 0x1d, where RDFU was. */
 extern const struct logi_table logi_table_mouse_updated;

@@ -294,7 +294,7 @@ check hid_policyd_decides_on_the_unifying_receiver test -e "/run/hid-policy/devi
 # refused (hid-policyd(8), HID++ feature indexes).
 told=
 for _ in $(seq 300); do
-	told=$(journalctl -b -u hid-policyd --no-pager -o cat | grep "^$rsys .*HID++ feature indexes it told: 0xff: .*; 1: 0x00c1" | tail -n1)
+	told=$(journalctl -b -u hid-policyd --no-pager -o cat | grep "^$rsys .*HID++ feature indexes it told: 0xff: .*; 1: 0x00c1 none, 0x00c2 at 0x06" | tail -n1)
 	[ -n "$told" ] && break
 	sleep 0.2
 done
@@ -333,14 +333,14 @@ check no_request_of_solaar_is_refused bash -c "! journalctl -b --no-pager -o exp
 	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_COMM=solaar\$'"
 
 # bob's own updater: setDfuControl(enterDfu, "DFU") of DfuControlSigned
-# (0x00C2, at index 0x1f of the mouse) through the receiver's node.
+# (0x00C2, at index 0x06 of the mouse) through the receiver's node.
 from=$(($(wc -l < "$tmp/receiver.log") + 1))
-runuser -u bob -- /home/bob/logi-updater "$rnode" 11 01 1f 1e 01 00 00 00 44 46 55 00 00 00 00 00 00 00 00 00
+runuser -u bob -- /home/bob/logi-updater "$rnode" 11 01 06 1e 01 00 00 00 44 46 55 00 00 00 00 00 00 00 00 00
 st=$?
 sleep 1
 check users_dfu_family_request_is_refused_with_eperm test "$st" -eq 1
 check refused_dfu_family_request_never_reaches_the_receiver \
-	bash -c "! tail -n '+$from' '$tmp/receiver.log' | grep -q ' 11 01 1f 1e'"
+	bash -c "! tail -n '+$from' '$tmp/receiver.log' | grep -q ' 11 01 06 1e'"
 journal_names_bob() {
 	local report=$1
 	for _ in $(seq 50); do

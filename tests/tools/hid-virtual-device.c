@@ -15,8 +15,8 @@
  * reports at rest while usbhid polls it, as the real one does.
  * unifying is a Logitech Unifying receiver (tests/lib/logitech_receiver.h:
  * on USB, its three interfaces, HID++ on the third) with a mouse paired at
- * index 1 and connected (HID++ 2.0: name, battery, adjustable DPI, and the
- * DFU-family features), answering as the receiver and the mouse do; the
+ * index 1 and connected (HID++ 2.0, logi_table_settings_mouse: name,
+ * battery, adjustable DPI, and the DFU-family features), answering as the receiver and the mouse do; the
  * node printed is the receiver's HID++ interface's. User-space
  * HID libraries (SDL's hidapi) take a USB HID device without a USB device
  * above it in sysfs for no device at all. What reaches the device, one
@@ -146,7 +146,7 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 	*model = NULL;
 	if (!strcmp(name, "unifying")) {
 		*receiver = logi_receiver_new(LOGI_UNIFYING, backend);
-		logi_receiver_pair(*receiver, UNIFYING_MOUSE_INDEX, &logi_table_mouse,
+		logi_receiver_pair(*receiver, UNIFYING_MOUSE_INDEX, &logi_table_settings_mouse,
 				   UNIFYING_MOUSE_WPID, true);
 		return logi_receiver_create(*receiver, dev);
 	}
