@@ -311,6 +311,8 @@ st=$?
 if [ $st -eq 0 ] && grep -q "Unifying Receiver" "$tmp/solaar-show.out" &&
 	grep -q "MX Replica" "$tmp/solaar-show.out"; then
 	pass solaar_show_lists_the_receiver_and_its_mouse
+	grep -E "^solaar version|Receiver$|Firmware *:|Bootloader *:|^  1: |Battery:|Sensitivity|DPI" \
+		"$tmp/solaar-show.out" | head -n 12 | say
 else
 	echo "exit $st" | say; say < "$tmp/solaar-show.out"
 	fail solaar_show_lists_the_receiver_and_its_mouse
@@ -368,6 +370,7 @@ PY
 )
 if [ $st -eq 0 ] && [ -n "$guid" ]; then
 	pass fwupdmgr_lists_the_receiver_with_its_firmware_version
+	fwupdmgr --version 2>/dev/null | head -n 3 | say
 else
 	echo "exit $st" | say; say < "$tmp/fwupd.err"; head -c 3000 "$tmp/fwupd.json" | say
 	journalctl -b -u fwupd --no-pager | tail -n 20 | say
@@ -407,6 +410,8 @@ sleep 1
 tail -n "+$from" "$tmp/receiver.log" > "$tmp/receiver-fwupd.log"
 if grep -q 'report 0x10, 7 bytes: 10 ff 80 f0 49 43 50' "$tmp/receiver-fwupd.log"; then
 	pass fwupd_service_switches_the_receiver_into_dfu_mode
+	grep 'report 0x10, 7 bytes: 10 ff 80 f0' "$tmp/receiver-fwupd.log" | say
+	tail -n 2 "$tmp/fwupd-install.out" | say
 else
 	say < "$tmp/fwupd-install.out"
 	journalctl -b -u hid-policyd --no-pager -o cat | grep "$rsys" | tail -n 10 | say
