@@ -19,7 +19,13 @@
 #include "common/util.h"
 
 #define PKTTYAGENT "/usr/bin/pkttyagent"
-#define AGENT_READY_TIMEOUT_MS 5000
+/* pkttyagent registers with polkitd over D-Bus before it signals: on an
+ * idle machine in milliseconds, but 5 s were not enough on a test guest
+ * sharing two cores with four others, and the request then failed with no
+ * agent to ask. Its own D-Bus calls give up after 25 s (GLib's default
+ * timeout), so a longer wait only ever waits for an agent still on its
+ * way; a registered or failed agent ends the wait at once. */
+#define AGENT_READY_TIMEOUT_MS 25000
 
 int ctl_connect(struct ctl_conn *c, const char *path)
 {
