@@ -519,24 +519,22 @@ static bool set_report(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c
 	return true;
 }
 
-/* A class request to another interface than the test's: answered as a
- * boot keyboard or mouse that reports nothing does; its SET_REPORT (a
- * keyboard's LEDs) taken, not recorded. */
-static bool other_interface_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
+/* What every interface answers alike: idle rate 0 (report only on
+ * change), report protocol, and their settings taken and ignored. */
+static bool idle_or_protocol_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
 {
 	static const uint8_t idle, report_protocol = 1;
 
 	switch (c->bRequest) {
-	case HID_REQ_SET_REPORT:
-	case HID_REQ_SET_IDLE:
-	case HID_REQ_SET_PROTOCOL:
-		ep0_out(g, c, NULL);
-		return true;
 	case HID_REQ_GET_IDLE:
 		ep0_in(g, c, &idle, 1);
 		return true;
 	case HID_REQ_GET_PROTOCOL:
 		ep0_in(g, c, &report_protocol, 1);
+		return true;
+	case HID_REQ_SET_IDLE:
+	case HID_REQ_SET_PROTOCOL:
+		ep0_out(g, c, NULL);
 		return true;
 	}
 	return false;
@@ -544,27 +542,23 @@ static bool other_interface_request(struct usb_gadget_dev *g, const struct usb_c
 
 static bool class_request(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
 {
-	static const uint8_t idle, report_protocol = 1;
+	bool main_interface = (le16toh(c->wIndex) & 0xff) == g->main;
 
-	if ((le16toh(c->wIndex) & 0xff) != g->main)
-		return other_interface_request(g, c);
 	switch (c->bRequest) {
 	case HID_REQ_GET_REPORT:
+		if (!main_interface)
+			return false;
 		return get_report(g, c);
 	case HID_REQ_SET_REPORT:
+		/* another interface's (a boot keyboard's LEDs): taken, not
+		 * recorded; it reports nothing, so has no GET_REPORT */
+		if (!main_interface) {
+			ep0_out(g, c, NULL);
+			return true;
+		}
 		return set_report(g, c);
-	case HID_REQ_GET_IDLE:
-		ep0_in(g, c, &idle, 1);
-		return true;
-	case HID_REQ_GET_PROTOCOL:
-		ep0_in(g, c, &report_protocol, 1);
-		return true;
-	case HID_REQ_SET_IDLE:
-	case HID_REQ_SET_PROTOCOL:
-		ep0_out(g, c, NULL);
-		return true;
 	}
-	return false;
+	return idle_or_protocol_request(g, c);
 }
 
 static void control(struct usb_gadget_dev *g, const struct usb_ctrlrequest *c)
