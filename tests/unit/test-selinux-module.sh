@@ -222,7 +222,9 @@ runtime_dir=$(src_define RUNTIME_DIR_DEFAULT policyd/common/ctl_protocol.h)
 saved_dir=$(src_define SAVED_POLICY_DIR_DEFAULT policyd/service/saved_policy.h)
 pin_root=$(src_define HID_FW_PIN_ROOT bpf/hid_firewall.h)
 for pair in "/usr/sbin/hid-policyd hid_policyd_exec_t" \
+	    "/usr/bin/hid-policyd hid_policyd_exec_t" \
 	    "/usr/local/sbin/hid-policyd hid_policyd_exec_t" \
+	    "/usr/local/bin/hid-policyd hid_policyd_exec_t" \
 	    "/usr/lib/systemd/system/hid-policyd.service hid_policyd_unit_t" \
 	    "$admin_dir/10-local.json hid_policyd_conf_t" \
 	    "$vendor_dir/50-default.json hid_policyd_conf_t" \
