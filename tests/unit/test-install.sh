@@ -49,23 +49,13 @@ pass() { echo "PASS: $suite/$1"; }
 fail() { echo "FAIL: $suite/$1"; failed=$((failed + 1)); }
 
 # The build's directories as shell assignments: prefix=/usr/local,
-# sbindir=/usr/local/sbin, ... (relative ones made absolute under prefix).
-if ! meson introspect --buildoptions "$build" > "$tmp/options.json" 2> "$tmp/err"; then
-	sed 's/^/    /' "$tmp/err"
-	fail destdir_install_holds_exactly_the_expected_files
-	exit 1
-fi
-dirs=$(python3 - "$tmp/options.json" <<'EOF'
-import json, os, shlex, sys
-opts = {o["name"]: o["value"] for o in json.load(open(sys.argv[1]))
-        if o["section"] == "directory"}
-prefix = opts["prefix"]
-for name, value in sorted(opts.items()):
-    path = value if os.path.isabs(value) else os.path.join(prefix, value)
-    print(f"{name}={shlex.quote(path)}")
-EOF
-) || { fail destdir_install_holds_exactly_the_expected_files; exit 1; }
-eval "$dirs"
+# sbindir=/usr/local/sbin, ...
+# shellcheck source=tests/lib/meson-install.sh
+. "$repo/tests/lib/meson-install.sh"
+meson_install_dirs "$build" "$tmp/dirs" ||
+	{ fail destdir_install_holds_exactly_the_expected_files; exit 1; }
+# shellcheck source=/dev/null # the directories, written just above
+. "$tmp/dirs"
 
 # Each expected line with the directories filled in.
 while IFS= read -r line; do
@@ -74,12 +64,8 @@ while IFS= read -r line; do
 done <<< "$expected_files" | sort > "$tmp/expected"
 
 root=$tmp/root
-if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet > "$tmp/log" 2>&1; then
-	sed 's/^/    /' "$tmp/log"
-	fail destdir_install_holds_exactly_the_expected_files
-	exit 1
-fi
-(cd "$root" && find . ! -type d | sed 's|^\.||' | sort) > "$tmp/installed"
+meson_install_files "$build" "$root" "$tmp/installed" ||
+	{ fail destdir_install_holds_exactly_the_expected_files; exit 1; }
 
 if diff -u "$tmp/expected" "$tmp/installed" > "$tmp/diff"; then
 	pass destdir_install_holds_exactly_the_expected_files
@@ -92,6 +78,7 @@ fi
 # The binary is executable; configured files name it at its installed path
 # and carry no unreplaced @VARIABLE@.
 why=()
+# shellcheck disable=SC2154 # sbindir and prefix: from the directories sourced above
 [ -x "$root$sbindir/hid-policyd" ] || why+=("$sbindir/hid-policyd is not executable")
 for f in "$prefix/lib/systemd/system/hid-policyd.service" \
 	 "$prefix/lib/systemd/system/hid-policy-announce.service" \

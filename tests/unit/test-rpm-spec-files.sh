@@ -23,39 +23,18 @@ if ! command -v rpmspec > /dev/null; then
 fi
 
 # The build's directories: prefix=/usr/local, sbindir=/usr/local/sbin, ...
-if ! meson introspect --buildoptions "$build" > "$tmp/options.json" 2> "$tmp/err"; then
-	sed 's/^/    /' "$tmp/err"
-	fail spec_lists_every_installed_file
-	exit 1
-fi
-dirs=$(python3 - "$tmp/options.json" <<'EOF'
-import json, os, shlex, sys
-opts = {o["name"]: o["value"] for o in json.load(open(sys.argv[1]))}
-prefix = opts["prefix"]
-def absolute(value, default):
-    value = value or default
-    return value if os.path.isabs(value) else os.path.join(prefix, value)
-for name in ("bindir", "sbindir", "datadir", "mandir", "sysconfdir",
-             "localstatedir"):
-    print(f"{name}={shlex.quote(absolute(opts[name], ''))}")
-print(f"prefix={shlex.quote(prefix)}")
-print("unitdir=" + shlex.quote(absolute(opts["systemdsystemunitdir"], "lib/systemd/system")))
-print("udevrulesdir=" + shlex.quote(absolute(opts["udevrulesdir"], "lib/udev/rules.d")))
-EOF
-) || { fail spec_lists_every_installed_file; exit 1; }
-eval "$dirs"
+# shellcheck source=tests/lib/meson-install.sh
+. "$repo/tests/lib/meson-install.sh"
+meson_install_dirs "$build" "$tmp/dirs" || { fail spec_lists_every_installed_file; exit 1; }
+# shellcheck source=/dev/null # the directories, written just above
+. "$tmp/dirs"
 
 root=$tmp/root
-if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet > "$tmp/log" 2>&1; then
-	sed 's/^/    /' "$tmp/log"
-	fail spec_lists_every_installed_file
-	exit 1
-fi
-(cd "$root" && find . ! -type d | sed 's|^\.||' | sort) > "$tmp/installed"
+meson_install_files "$build" "$root" "$tmp/installed" || { fail spec_lists_every_installed_file; exit 1; }
 
 # The spec with this build's directories; the files its own %install makes
 # are the paths after %{buildroot} there.
-# shellcheck disable=SC2154 # set by the eval above
+# shellcheck disable=SC2154 # set by the directories sourced above
 if ! rpmspec -P --load "$repo/rpm/debian-test.macros" \
 	--define "buildroot /BUILDROOT" \
 	--define "_prefix $prefix" --define "_bindir $bindir" \
