@@ -191,13 +191,30 @@ run_host_suites() {
 package_kernel() {
 	local k=$1
 	if [ ${#vm_suites[@]} -gt 0 ]; then
-		while [ ! -f "$run_log.prep-$k" ] && kill -0 "$prep_pid" 2>/dev/null; do
+		while [ ! -f "$run_log.prep-$k" ] && prep_running; do
 			sleep 2
 		done
 		[ -f "$run_log.prep-$k" ] && head -n1 "$run_log.prep-$k"
 		return 0
 	fi
 	nice -n 10 kernel/build --kernel "$k" | sed -n 's/^KERNEL_IMAGE=//p'
+}
+
+# Whether the kernels' preparation (below) still runs. Its pid alone
+# cannot tell: pid_max is 32768 and kernel builds fork tens of thousands
+# of processes, so by the time it is asked a finished preparation's pid
+# may be another process's, and a wait for its file would never end. The
+# pid with the start time it had (clock ticks after boot, field 22 of
+# /proc/PID/stat) is that process only; a zombie has ended.
+prep_pid= prep_start=
+prep_start_time() {
+	local stat
+	stat=$(cat "/proc/$prep_pid/stat" 2>/dev/null) || return 0
+	read -ra stat <<< "${stat##*) }"	# from field 3, after the name
+	[ "${stat[0]}" = Z ] || echo "${stat[19]}"
+}
+prep_running() {
+	[ -n "$prep_pid" ] && [ -n "$prep_start" ] && [ "$(prep_start_time)" = "$prep_start" ]
 }
 
 host_pid=
@@ -332,6 +349,7 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 		done
 	) &
 	prep_pid=$!
+	prep_start=$(prep_start_time)
 	pending=("${kernels[@]}")
 	declare -A boot_line=() boot_pid=() kernel_index=()
 	for i in "${!kernels[@]}"; do
@@ -343,7 +361,7 @@ if [ ${#vm_suites[@]} -gt 0 ]; then
 		# their files are looked at: once that has ended, a kernel
 		# without its file gets none.
 		prep_alive=0
-		kill -0 "$prep_pid" 2>/dev/null && prep_alive=1
+		prep_running && prep_alive=1
 		left=()
 		for k in ${pending[@]+"${pending[@]}"}; do
 			if [ ! -f "$log.prep-$k" ]; then
