@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/input.h>
 
@@ -22,6 +23,12 @@ struct replica {
 	uint8_t *flash;			/* the Switch's SPI flash */
 	unsigned int delay_ms;		/* before each GET_REPORT answer */
 	atomic_uint answered;		/* GET_REPORTs answered */
+	/* The DualSense on Bluetooth: sends its full report 0x31 (set from
+	 * the device's thread, read from the sender's), its reports' counter
+	 * (the sender's alone), and when it connected (its sensor clock). */
+	atomic_bool full_reports;
+	uint8_t input_seq;
+	struct timespec connected;
 };
 
 /* Little-endian 16-bit values into a report. */
@@ -88,6 +95,169 @@ static void dualsense_answer(struct replica *rep, struct uhid_dev *dev,
 		reply_get(dev, r, 64);
 		break;
 	}
+}
+
+/* ---- Sony DualSense on Bluetooth ---- */
+
+/* Its MAC address, in the order of sony_mac: another controller than the
+ * USB replica's, as hid-playstation refuses a second device with the same
+ * address (ps_devices_list_add) and SDL prefers a controller's USB
+ * connection to its Bluetooth one of the same serial number
+ * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_InitDevice). */
+static const uint8_t dualsense_bt_mac[6] = { 0x9a, 0x78, 0x56, 0xef, 0xcd, 0xab };
+
+/* The HIDP header byte of each kind of report, which the CRC covers first
+ * (hid-playstation PS_INPUT_CRC32_SEED, PS_OUTPUT_, PS_FEATURE_). */
+#define PS_CRC_INPUT 0xa1
+#define PS_CRC_FEATURE 0xa3
+
+#define DS_BT_INPUT_SIZE 78		/* report 0x31, its CRC included */
+#define DS_BT_SIMPLE_SIZE 10		/* report 0x01 */
+#define DS_BT_CALIBRATION_SIZE 41	/* the same sizes as over USB, the */
+#define DS_BT_PAIRING_SIZE 20		/* last 4 bytes the CRC */
+#define DS_BT_FIRMWARE_SIZE 64
+/* 0x31's sensor clock counts in thirds of a microsecond (hid-playstation
+ * dualsense_parse_report) */
+#define DS_CLOCK_PER_US 3
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	put_le16(p, (int)(v & 0xffff));
+	put_le16(p + 2, (int)(v >> 16));
+}
+
+/* CRC-32 (IEEE, reflected: zlib's crc32) of SEED, then DATA, as the
+ * kernel computes it (ps_check_crc32: crc32_le from ~0 over the seed and
+ * the data, inverted) and SDL (SDL_hidapi_ps5.c, VerifyCRC). */
+static uint32_t ps_crc32(uint8_t seed, const uint8_t *data, size_t len)
+{
+	uint32_t crc = 0xffffffff;
+
+	for (size_t i = 0; i <= len; i++) {
+		crc ^= i ? data[i - 1] : seed;
+		for (int bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+/* A report of SIZE bytes signed: the CRC of the others in its last 4. */
+static void ps_sign(uint8_t seed, uint8_t *r, size_t size)
+{
+	put_le32(r + size - 4, ps_crc32(seed, r, size - 4));
+}
+
+/*
+ * The calibration a real DualSense gives (feature report 0x05, as recorded
+ * by hid-tools, hidtools/device/sony_gamepad.py, PS5Controller.get_report):
+ * le16 from byte 1, in dualsense_get_calibration_data's order, gyroscope
+ * bias -1, -14, 4, its ranges +8861/-8866, +8850/-8878, +8890/-8879, speed
+ * 540 both ways, accelerometer ranges +8187/-8187, +8067/-8295,
+ * +8199/-8196; then 05 00, which neither driver reads.
+ */
+static const uint8_t dualsense_bt_calibration[] = {
+	0x05, 0xff, 0xff, 0xf2, 0xff, 0x04, 0x00, 0x9d, 0x22, 0x5e, 0xdd, 0x92,
+	0x22, 0x52, 0xdd, 0xba, 0x22, 0x51, 0xdd, 0x1c, 0x02, 0x1c, 0x02, 0xfb,
+	0x1f, 0x05, 0xe0, 0x83, 0x1f, 0x99, 0xdf, 0x07, 0x20, 0xfc, 0xdf, 0x05,
+	0x00,
+};
+
+/*
+ * A real DualSense's firmware information over Bluetooth (feature report
+ * 0x20, hid-tools as above), but for its CRC, which ps_sign gives again
+ * (the recorded one, 98 d8 b3 b7, is what it gives): the build date "Aug
+ * 18 2020" and time "06:20:29", hardware version 0x00000313 (le32 at 24),
+ * firmware version 0x0100001e (le32 at 28), update version 0x0204 (le16
+ * at 44: older than 2.21, so hid-playstation drives the motors the first
+ * way, dualsense_create, and SDL emulates rumble the old way,
+ * HIDAPI_DriverPS5_UpdateEffects).
+ */
+static const uint8_t dualsense_bt_firmware[DS_BT_FIRMWARE_SIZE - 4] = {
+	0x20, 0x41, 0x75, 0x67, 0x20, 0x31, 0x38, 0x20, 0x32, 0x30, 0x32, 0x30,
+	0x30, 0x36, 0x3a, 0x32, 0x30, 0x3a, 0x32, 0x39, 0x03, 0x00, 0x04, 0x00,
+	0x13, 0x03, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x01, 0x41, 0x0a, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x02, 0x00, 0x00,
+	0x2a, 0x00, 0x01, 0x00, 0x06, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, 0x00,
+};
+
+/*
+ * Feature reports, each signed with its CRC (hid-playstation ps_get_report
+ * checks it over Bluetooth and fails the probe on a wrong one). Reading
+ * one switches the controller from its simple report 0x01 to the full
+ * report 0x31 (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_InitDevice: the serial
+ * number and firmware reads "will also enable enhanced reports over
+ * Bluetooth"; hid-playstation reads all three before it takes reports).
+ * The pairing information's bytes after the MAC address are not known
+ * from a recording: zeros. What it is not asked, it does not answer.
+ */
+static void dualsense_bt_answer(struct replica *rep, struct uhid_dev *dev,
+				const struct uhid_dev_record *req)
+{
+	uint8_t r[DS_BT_FIRMWARE_SIZE] = { req->rnum };
+	size_t size;
+
+	if (req->request != UHID_DEV_GET_REPORT || req->rtype != UHID_FEATURE_REPORT)
+		return;
+	switch (req->rnum) {
+	case 0x05:	/* DS_FEATURE_REPORT_CALIBRATION */
+		memcpy(r, dualsense_bt_calibration, sizeof(dualsense_bt_calibration));
+		size = DS_BT_CALIBRATION_SIZE;
+		break;
+	case 0x09:	/* DS_FEATURE_REPORT_PAIRING_INFO, the MAC from byte 1 */
+		memcpy(r + 1, dualsense_bt_mac, sizeof(dualsense_bt_mac));
+		size = DS_BT_PAIRING_SIZE;
+		break;
+	case 0x20:	/* DS_FEATURE_REPORT_FIRMWARE_INFO */
+		memcpy(r, dualsense_bt_firmware, sizeof(dualsense_bt_firmware));
+		size = DS_BT_FIRMWARE_SIZE;
+		break;
+	default:
+		return;
+	}
+	ps_sign(PS_CRC_FEATURE, r, size);
+	atomic_store(&rep->full_reports, true);
+	reply_get(dev, r, size);
+}
+
+/*
+ * Its input reports at rest. Until switched, the simple report 0x01
+ * (SDL's PS5SimpleStatePacket_t): sticks centred, the hat released (8 in
+ * the low half of byte 5), triggers released. Then the full report 0x31:
+ * byte 1 (which neither driver reads) 0, then hid-playstation's struct
+ * dualsense_input_report from byte 2: sticks centred, the report counter
+ * at 8, the hat released (byte 9), motion at zero, the sensor clock (le32
+ * at 29) counting since the controller connected, both touch points lifted
+ * (bit 7 at 34 and 38), on battery at 85% (status at 54: discharging,
+ * level 8); the CRC last. SDL sets the light bar over Bluetooth only once
+ * that clock is past 3.4 s, when the controller's own connection light has
+ * ended (HIDAPI_DriverPS5_CheckPendingLEDReset).
+ */
+static size_t dualsense_bt_input(struct replica *rep, uint8_t *r)
+{
+	static const uint8_t simple[DS_BT_SIMPLE_SIZE] = {
+		0x01, 0x80, 0x80, 0x80, 0x80, 0x08,
+	};
+	struct timespec now;
+	uint64_t us;
+
+	if (!atomic_load(&rep->full_reports)) {
+		memcpy(r, simple, sizeof(simple));
+		return sizeof(simple);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	us = (uint64_t)(now.tv_sec - rep->connected.tv_sec) * 1000000 +
+	     (now.tv_nsec - rep->connected.tv_nsec) / 1000;
+	memset(r, 0, DS_BT_INPUT_SIZE);
+	r[0] = 0x31;
+	memset(r + 2, 0x80, 4);
+	r[8] = rep->input_seq++;
+	r[9] = 0x08;
+	put_le32(r + 29, (uint32_t)(us * DS_CLOCK_PER_US));
+	r[34] = 0x80;
+	r[38] = 0x80;
+	r[54] = 0x08;
+	ps_sign(PS_CRC_INPUT, r, DS_BT_INPUT_SIZE);
+	return DS_BT_INPUT_SIZE;
 }
 
 static void dualshock4_answer(struct replica *rep, struct uhid_dev *dev,
@@ -455,6 +625,62 @@ static const uint8_t dualsense_rdesc[] = {
 };
 _Static_assert(sizeof(dualsense_rdesc) == 273, "the DualSense's USB descriptor is 273 bytes");
 
+/*
+ * A DualSense's report descriptor over Bluetooth as the controller sends it
+ * (279 bytes), as recorded by hid-tools (hidtools/device/sony_gamepad.py,
+ * PS5ControllerBluetooth; the kernel's HID selftests drive
+ * hid-playstation with it, tools/testing/selftests/hid/tests/test_sony.py).
+ * Its report 0x01 is the simple one a game sees before the host switches
+ * the controller (4 stick bytes, the hat, 14 buttons, the triggers: 9
+ * bytes after the ID); 0x31 is both the full input report and the output
+ * report (77 bytes each after the ID, the CRC in the last 4); 0x32 to 0x39
+ * carry audio; the features are the USB ones but for the update reports
+ * 0xf4 and 0xf5, which it does not declare (the updaters work over USB).
+ */
+#define DS_BT_OUT(id, count) 0x85, (id), 0x09, (id), 0x95, (count), OUTPUT, 0x02
+#define DS_BT_OUT16(id, count) \
+	0x85, (id), 0x09, (id), 0x96, (count) & 0xff, (count) >> 8, OUTPUT, 0x02
+static const uint8_t dualsense_bt_rdesc[] = {
+	0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,	/* Generic Desktop, Gamepad, Application */
+	0x85, 0x01,				/* input 0x01, the simple report */
+	0x09, 0x30, 0x09, 0x31, 0x09, 0x32, 0x09, 0x35,	/* X, Y, Z, Rz: the sticks */
+	BYTE_FIELDS, 0x95, 0x04, INPUT, 0x02,
+	0x09, 0x39,				/* hat switch: 4 bits, 0..7, 0..315 degrees */
+	0x15, 0x00, 0x25, 0x07, 0x35, 0x00, 0x46, 0x3b, 0x01, 0x65, 0x14,
+	0x75, 0x04, 0x95, 0x01, INPUT, 0x42, 0x65, 0x00,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x0e,	/* 14 buttons, 6 bits padding */
+	0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x0e, INPUT, 0x02,
+	0x75, 0x06, 0x95, 0x01, INPUT, 0x01,
+	0x05, 0x01, 0x09, 0x33, 0x09, 0x34,	/* Rx, Ry: the triggers */
+	BYTE_FIELDS, 0x95, 0x02, INPUT, 0x02,
+	0x06, 0x00, 0xff, BYTE_FIELDS, 0x95, 0x4d,	/* vendor defined, 77 bytes */
+	0x85, 0x31, 0x09, 0x31, OUTPUT, 0x02,	/* 0x31: output (effects, lights) */
+	0x09, 0x3b, INPUT, 0x02,		/* and the full input report */
+	DS_BT_OUT(0x32, 141),
+	DS_BT_OUT(0x33, 205),
+	DS_BT_OUT16(0x34, 269),
+	DS_BT_OUT16(0x35, 333),
+	DS_BT_OUT16(0x36, 397),
+	DS_BT_OUT16(0x37, 461),
+	DS_BT_OUT16(0x38, 525),
+	DS_BT_OUT16(0x39, 546),
+	0x06, 0x80, 0xff,			/* vendor page 0xff80: features */
+	DS_FEATURE(0x05, 0x33, 40),		/* calibration */
+	DS_FEATURE(0x08, 0x34, 47),
+	DS_FEATURE(0x09, 0x24, 19),		/* pairing information */
+	DS_FEATURE(0x20, 0x26, 63),		/* firmware information */
+	DS_FEATURE(0x22, 0x40, 63),
+	DS_FEATURE(0x80, 0x28, 63),		/* NVS and test commands */
+	DS_FEATURE(0x81, 0x29, 63),
+	DS_FEATURE(0x82, 0x2a, 9),		/* stick calibration */
+	DS_FEATURE(0x83, 0x2b, 63),
+	DS_FEATURE(0xf1, 0x31, 63),
+	DS_FEATURE(0xf2, 0x32, 15),
+	DS_FEATURE(0xf0, 0x30, 63),
+	0xc0,
+};
+_Static_assert(sizeof(dualsense_bt_rdesc) == 279, "the DualSense's Bluetooth descriptor is 279 bytes");
+
 /* Report sizes below count the bytes after the report ID. */
 static const uint8_t dualshock4_rdesc[] = {
 	0x05, 0x01, 0x09, 0x05, 0xa1, 0x01,	/* Generic Desktop, Gamepad, Application */
@@ -547,6 +773,16 @@ const struct replica_model replica_dualsense = {
 	 * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_SetEnhancedMode) */
 	dualsense_idle_input, sizeof(dualsense_idle_input), 4,
 };
+const struct replica_model replica_dualsense_bt = {
+	/* its Bluetooth name, which BlueZ gives hidp for the HID device's */
+	"DualSense Wireless Controller",
+	BUS_BLUETOOTH, 0x054c, 0x0ce6, dualsense_bt_rdesc, sizeof(dualsense_bt_rdesc),
+	dualsense_bt_answer,
+	/* one report every 4 ms, as the USB replica's (SDL gives no rate
+	 * for the reports over Bluetooth: its 1000 Hz there is the sensors',
+	 * HIDAPI_DriverPS5_SetEnhancedMode) */
+	NULL, 0, 4, dualsense_bt_input,
+};
 /*
  * What a DualShock 4 sends over USB at rest: input report 0x01, 64 bytes
  * (hid-playstation struct dualshock4_input_report_usb): sticks centred,
@@ -609,6 +845,16 @@ const struct probe_request replica_dualsense_probe[] = {
 	GET(0x20, "get-feature-20-firmware-info"),
 	GET(0x05, "get-feature-05-calibration"),
 	OUT(0x02, "output-02-reset-leds"),
+	{ 0 },
+};
+
+/* hid-playstation dualsense_create over Bluetooth: the same reads, each
+ * answer's CRC checked, and the LED reset in output report 0x31 */
+const struct probe_request replica_dualsense_bt_probe[] = {
+	GET(0x09, "get-feature-09-pairing-info"),
+	GET(0x20, "get-feature-20-firmware-info"),
+	GET(0x05, "get-feature-05-calibration"),
+	OUT(0x31, "output-31-reset-leds"),
 	{ 0 },
 };
 
@@ -706,6 +952,7 @@ struct replica *replica_new(const struct replica_model *model, const struct prob
 	while (probe && probe[rep->n_probe].what)
 		rep->n_probe++;
 	CHECK(rep->n_probe <= MAX_PROBE, "%u probe requests, at most %d", rep->n_probe, MAX_PROBE);
+	clock_gettime(CLOCK_MONOTONIC, &rep->connected);
 	if (model == &replica_switch_pro) {
 		rep->flash = malloc(SWITCH_FLASH_SIZE);
 		CHECK(rep->flash, "out of memory");
@@ -782,4 +1029,14 @@ void replica_forget_probe(struct replica *rep)
 {
 	for (unsigned int i = 0; i < rep->n_probe; i++)
 		atomic_store(&rep->seen[i], 0);
+}
+
+size_t replica_next_input(struct replica *rep, uint8_t *buf)
+{
+	if (rep->model->next_input)
+		return rep->model->next_input(rep, buf);
+	if (!rep->model->idle_input)
+		return 0;
+	memcpy(buf, rep->model->idle_input, rep->model->idle_input_size);
+	return rep->model->idle_input_size;
 }

@@ -41,13 +41,22 @@ struct replica_model {
 	const uint8_t *idle_input;
 	size_t idle_input_size;
 	unsigned int idle_input_interval_ms;
+	/* For a device whose unasked reports change as it runs (a counter,
+	 * its clock, the report the host switched it to): the next one,
+	 * written to BUF (UHID_DEV_REPORT_MAX bytes), its size returned; sent
+	 * every idle_input_interval_ms. NULL: idle_input, always the same. */
+	size_t (*next_input)(struct replica *rep, uint8_t *buf);
 };
 
-extern const struct replica_model replica_dualsense, replica_dualshock4,
+/* replica_dualsense_bt is a DualSense on Bluetooth (bus BUS_BLUETOOTH, for
+ * uhid): its Bluetooth descriptor, its answers signed with their CRC, and
+ * its input reports: the simple report 0x01 until the host reads one of
+ * its feature reports, the full report 0x31 from then on. */
+extern const struct replica_model replica_dualsense, replica_dualsense_bt, replica_dualshock4,
 	replica_switch_pro, replica_steam_deck, replica_steam_controller, replica_unifying;
 
 /* What the drivers ask at probe, per driver. */
-extern const struct probe_request replica_dualsense_probe[],
+extern const struct probe_request replica_dualsense_probe[], replica_dualsense_bt_probe[],
 	replica_dualshock4_probe_playstation[], replica_dualshock4_probe_sony[],
 	replica_switch_pro_probe[], replica_steam_probe[], replica_unifying_probe[];
 
@@ -75,3 +84,7 @@ unsigned int replica_probe_count(const struct replica *rep);
 unsigned int replica_probe_missing(struct replica *rep, bool log);
 /* Forget which probe requests were seen (before a driver binds again). */
 void replica_forget_probe(struct replica *rep);
+
+/* The input report the device sends next, unasked, into BUF
+ * (UHID_DEV_REPORT_MAX bytes): its size, 0 for a device that sends none. */
+size_t replica_next_input(struct replica *rep, uint8_t *buf);

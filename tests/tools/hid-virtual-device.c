@@ -6,6 +6,7 @@
  *                           [--pid 0xPPPP] [--name NAME]
  *        hid-virtual-device --replica dualsense|dualshock4|switch-pro|steam-deck|unifying
  *                           [--usb]
+ *        hid-virtual-device --replica dualsense-bt
  * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
  * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
  * as the real device does, tests/lib/replicas.h) and prints one line per
@@ -13,6 +14,10 @@
  * --usb makes the replica a USB device on dummy_hcd (raw-gadget) that
  * usbhid binds, instead of a uhid device; there it sends its input
  * reports at rest while usbhid polls it, as the real one does.
+ * dualsense-bt is a DualSense on Bluetooth, a uhid device on bus
+ * Bluetooth (no --usb): once up, it sends its input reports unasked,
+ * as a controller does over Bluetooth, the simple report until the host
+ * reads a feature report, the full one (0x31, signed) from then on.
  * unifying is a Logitech Unifying receiver (tests/lib/logitech_receiver.h:
  * on USB, its three interfaces, HID++ on the third) with a mouse paired at
  * index 1 and connected (HID++ 2.0, logi_table_settings_mouse: name,
@@ -49,6 +54,7 @@ static volatile sig_atomic_t stop;
 struct idle_sender {
 	struct uhid_dev *dev;
 	const struct replica_model *model;
+	struct replica *rep;
 	bool stop;			/* atomic */
 	pthread_t thread;
 	bool running;
@@ -62,9 +68,10 @@ static void *idle_sender_thread(void *arg)
 	const struct timespec pause = {
 		.tv_nsec = s->model->idle_input_interval_ms * 1000000L,
 	};
+	uint8_t report[UHID_DEV_REPORT_MAX];
 
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
-		uhid_dev_send_input(s->dev, s->model->idle_input, s->model->idle_input_size);
+		uhid_dev_send_input(s->dev, report, replica_next_input(s->rep, report));
 		nanosleep(&pause, NULL);
 	}
 	return NULL;
@@ -137,6 +144,7 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 		const struct replica_model *model;
 	} replicas[] = {
 		{ "dualsense", &replica_dualsense },
+		{ "dualsense-bt", &replica_dualsense_bt },
 		{ "dualshock4", &replica_dualshock4 },
 		{ "switch-pro", &replica_switch_pro },
 		{ "steam-deck", &replica_steam_deck },
@@ -154,8 +162,12 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 		if (!strcmp(name, replicas[i].name))
 			*model = replicas[i].model;
 	if (!*model) {
-		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualshock4, switch-pro, steam-deck, unifying)\n",
+		fprintf(stderr, "hid-virtual-device: no replica '%s' (dualsense, dualsense-bt, dualshock4, switch-pro, steam-deck, unifying)\n",
 			name);
+		return -EINVAL;
+	}
+	if ((*model)->bus == BUS_BLUETOOTH && backend != TEST_DEV_UHID) {
+		fprintf(stderr, "hid-virtual-device: %s is a Bluetooth device: no --usb\n", name);
 		return -EINVAL;
 	}
 	*rep = replica_new(*model, NULL);
@@ -254,9 +266,12 @@ int main(int argc, char **argv)
 		zeros[0] = id;
 		uhid_dev_set_get_reply(&dev, id, zeros, sizeof(zeros), 0);
 	}
-	if (model && model->idle_input && backend == TEST_DEV_USB) {
+	/* On USB while usbhid polls; a Bluetooth device sends unasked. */
+	if (model && (model->idle_input || model->next_input) &&
+	    (backend == TEST_DEV_USB || model->bus == BUS_BLUETOOTH)) {
 		idle.dev = &dev;
 		idle.model = model;
+		idle.rep = rep;
 		r = -pthread_create(&idle.thread, NULL, idle_sender_thread, &idle);
 		if (r < 0) {
 			fprintf(stderr, "hid-virtual-device: %s\n", strerror(-r));
