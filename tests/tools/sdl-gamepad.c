@@ -7,9 +7,12 @@
  * keyboard emulation off instead), its sensors, rumble, the light bar where
  * it has one and the player light.
  *
- * Usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck
+ * Usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck [NODE]
  * Opens the first controller SDL takes for one of that type, whatever
- * other controllers there are. Prints what SDL says of the controller and
+ * other controllers there are; with NODE, the one SDL drives through
+ * that hidraw node (SDL_GameControllerPathForIndex, SDL 2.24 and later:
+ * the path its HIDAPI driver opened), to tell a controller on Bluetooth
+ * from the same model on USB. Prints what SDL says of the controller and
  * each call's result; exits 0
  * when SDL opened that controller through its HIDAPI driver and every call
  * succeeded, 1 otherwise, 2 on a usage error or when libSDL2-2.0.so.0
@@ -44,6 +47,7 @@ struct sdl {
 	int (*IsGameController)(int index);
 	int (*GameControllerTypeForIndex)(int index);
 	const char *(*GameControllerNameForIndex)(int index);
+	const char *(*GameControllerPathForIndex)(int index);
 	void *(*GameControllerOpen)(int index);
 	const char *(*GameControllerName)(void *gc);
 	int (*GameControllerGetType)(void *gc);
@@ -69,6 +73,7 @@ static int load(struct sdl *s)
 		{ "SDL_IsGameController", (void **)&s->IsGameController },
 		{ "SDL_GameControllerTypeForIndex", (void **)&s->GameControllerTypeForIndex },
 		{ "SDL_GameControllerNameForIndex", (void **)&s->GameControllerNameForIndex },
+		{ "SDL_GameControllerPathForIndex", (void **)&s->GameControllerPathForIndex },
 		{ "SDL_GameControllerOpen", (void **)&s->GameControllerOpen },
 		{ "SDL_GameControllerName", (void **)&s->GameControllerName },
 		{ "SDL_GameControllerGetType", (void **)&s->GameControllerGetType },
@@ -122,12 +127,15 @@ static const struct controller {
 	{ "steam-deck", SDL_CONTROLLER_TYPE_UNKNOWN, "Steam Deck", "SDL_JOYSTICK_HIDAPI_STEAMDECK", 0 },
 };
 
-/* Is SDL's controller INDEX one of WANT's? */
-static int is_wanted(struct sdl *s, int index, const struct controller *want)
+/* Is SDL's controller INDEX one of WANT's, at NODE when given? */
+static int is_wanted(struct sdl *s, int index, const struct controller *want, const char *node)
 {
-	const char *name;
+	const char *name, *path;
 
 	if (!s->IsGameController(index) || s->GameControllerTypeForIndex(index) != want->type)
+		return 0;
+	path = s->GameControllerPathForIndex(index);
+	if (node && (!path || strcmp(path, node)))
 		return 0;
 	name = s->GameControllerNameForIndex(index);
 	return !want->sdl_name || (name && !strcmp(name, want->sdl_name));
@@ -136,15 +144,16 @@ static int is_wanted(struct sdl *s, int index, const struct controller *want)
 int main(int argc, char **argv)
 {
 	const struct controller *want = NULL;
+	const char *node = argc == 3 ? argv[2] : NULL;
 	struct sdl s;
 	void *gc = NULL;
 	int ok = 1, i;
 
-	for (size_t c = 0; argc == 2 && c < sizeof(controllers) / sizeof(controllers[0]); c++)
+	for (size_t c = 0; (argc == 2 || argc == 3) && c < sizeof(controllers) / sizeof(controllers[0]); c++)
 		if (!strcmp(argv[1], controllers[c].name))
 			want = &controllers[c];
 	if (!want) {
-		fprintf(stderr, "usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck\n");
+		fprintf(stderr, "usage: sdl-gamepad dualsense|dualshock4|switch-pro|steam-deck [NODE]\n");
 		return 2;
 	}
 	if (load(&s))
@@ -164,14 +173,14 @@ int main(int argc, char **argv)
 		s.GameControllerUpdate();
 		/* the controller of that type among those SDL found */
 		for (int j = 0; j < s.NumJoysticks() && !gc; j++)
-			if (is_wanted(&s, j, want))
+			if (is_wanted(&s, j, want, node))
 				gc = s.GameControllerOpen(j);
 		if (!gc)
 			s.Delay(100);
 	}
 	if (!gc) {
-		fprintf(stderr, "sdl-gamepad: no %s among %d joysticks (%s)\n", want->name,
-			s.NumJoysticks(), s.GetError());
+		fprintf(stderr, "sdl-gamepad: no %s%s%s among %d joysticks (%s)\n", want->name,
+			node ? " at " : "", node ? node : "", s.NumJoysticks(), s.GetError());
 		s.Quit();
 		return 1;
 	}
@@ -183,8 +192,9 @@ int main(int argc, char **argv)
 	/* The gyroscope and accelerometer, which SDL has through its HIDAPI
 	 * driver alone (evdev gives it none). The DualSense driver has them in
 	 * its enhanced mode, which over USB it takes when the first input
-	 * report is the 64-byte one (SDL_hidapi_ps5.c,
-	 * HIDAPI_DriverPS5_InitDevice, _SetEnhancedMode); it reads the
+	 * report is the 64-byte one, over Bluetooth when it is the full
+	 * report 0x31 or the rumble hint is on, as set above
+	 * (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_InitDevice, _SetEnhancedMode); it reads the
 	 * calibration (feature report 0x05) then, and goes on without it when
 	 * the read fails: that the read reached the device, the device's log
 	 * says. The Switch driver has them when it read the IMU calibration
