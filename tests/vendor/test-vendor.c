@@ -103,18 +103,20 @@ struct vendor_device {
 
 #define SWITCH_SUBCMD(id) 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, (id)
 
-/* The DualSense's, on USB and Bluetooth alike: hidraw hands the device a
- * feature report its descriptor does not declare (the update reports are
- * not in the Bluetooth one), so the rules must hold there too. */
-#define DUALSENSE_REFUSED \
+/* The DualSense's, on USB and Bluetooth alike, the firmware update's
+ * refused by UPDATE_RULE: its rule on USB; on Bluetooth, whose descriptor
+ * declares no update report, the firewall's refusal of a report the
+ * descriptor does not declare, before any rule. */
+#define UNDECLARED "(report type and ID the descriptor does not declare)"
+#define DUALSENSE_REFUSED(update_rule) \
 	{ REQ(SET_FEATURE, "set-feature-f4-00-update-start", 64, 0xf4, 0x00, 0x39), \
-	  .rule = "dualsense-deny-firmware-update" }, \
+	  .rule = (update_rule) }, \
 	{ REQ(SET_FEATURE, "set-feature-f4-01-write-image", 64, 0xf4, 0x01, 0x39), \
-	  .rule = "dualsense-deny-firmware-update" }, \
+	  .rule = (update_rule) }, \
 	{ REQ(SET_FEATURE, "set-feature-f4-02-verify", 64, 0xf4, 0x02), \
-	  .rule = "dualsense-deny-firmware-update" }, \
+	  .rule = (update_rule) }, \
 	{ REQ(SET_FEATURE, "set-feature-f4-03-finalize", 64, 0xf4, 0x03), \
-	  .rule = "dualsense-deny-firmware-update" }, \
+	  .rule = (update_rule) }, \
 	{ REQ(SET_FEATURE, "set-feature-80-0302-nvs-unlock", 64, \
 	      0x80, 0x03, 0x02, 0x65, 0x32, 0x40, 0x0c), \
 	  .rule = "dualsense-deny-nvs-unlock" }, \
@@ -126,7 +128,7 @@ static const struct vendor_device devices[] = {
 		.name = "sony-dualsense",
 		.model = &replica_dualsense,
 		.side = { "playstation", replica_dualsense_probe, 3 },
-		.refused = { DUALSENSE_REFUSED },
+		.refused = { DUALSENSE_REFUSED("dualsense-deny-firmware-update") },
 	},
 	{
 		/* the same controller on Bluetooth, as many PC users connect
@@ -136,7 +138,7 @@ static const struct vendor_device devices[] = {
 		.name = "sony-dualsense-bt",
 		.model = &replica_dualsense_bt,
 		.side = { "playstation", replica_dualsense_bt_probe, 3 },
-		.refused = { DUALSENSE_REFUSED },
+		.refused = { DUALSENSE_REFUSED(UNDECLARED) },
 	},
 	{
 		.name = "sony-dualshock4",
