@@ -16,11 +16,20 @@
 #     opens the controller, reads its calibration, sets rumble and lights:
 #     every request reaches the device, none is refused; the same with a
 #     DualShock 4, a Switch Pro Controller and a Steam Deck controller
-#     replica. On USB, not uhid:
+#     replica. These on USB, not uhid:
 #     SDL's hidapi (src/hidapi/linux/hid.c, hid_enumerate) drops a USB HID
 #     device with no USB device above its hidraw node, as a uhid device
 #     has, and SDL then drives the controller through evdev, without its
 #     calibration, sensors, rumble or lights;
+#   - a DualSense on Bluetooth, a uhid device on bus Bluetooth (SDL's
+#     hidapi looks for no USB device above one of those), bound by
+#     hid-playstation as on a user's machine: its probe (feature reads
+#     signed with a CRC, the LED reset in output report 0x31) reaches the
+#     device through the firewall, none refused; bob's SDL program drives
+#     it in its Bluetooth mode (calibration, rumble and lights in output
+#     report 0x31), every request reaching the device; bob's updater's
+#     0xF4, which the Bluetooth descriptor does not declare, is refused
+#     with EPERM before any rule and never reaches it;
 #   - a Logitech Unifying receiver replica on USB with a mouse paired
 #     (tests/lib/logitech_receiver.h: the receiver's three interfaces,
 #     HID++ on the third), bound by hid-logitech-dj as on a user's machine:
@@ -102,12 +111,14 @@ SUBSYSTEM=="hidraw", KERNELS=="*28DE:1205*", MODE="0666"
 RULES
 udevadm control --reload
 
-# Start replica NAME on USB, its log in LOG: sets rep_pid, rep_sysname and
-# rep_node (the hidraw node hid-virtual-device prints), once the daemon
-# has decided on the device and udev has opened its node (or 60 s).
+# Start replica NAME on USB (on uhid when the third argument is uhid), its
+# log in LOG: sets rep_pid, rep_sysname and rep_node (the hidraw node
+# hid-virtual-device prints), once the daemon has decided on the device and
+# udev has opened its node (or 60 s).
 start_replica() {
-	local name=$1 log=$2
-	"$build/tests/hid-virtual-device" --replica "$name" --usb > "$log" 2>&1 &
+	local name=$1 log=$2 usb=--usb
+	[ "${3-}" = uhid ] && usb=
+	"$build/tests/hid-virtual-device" --replica "$name" $usb > "$log" 2>&1 &
 	rep_pid=$!
 	for _ in $(seq 300); do
 		[ -s "$log" ] && break
@@ -268,6 +279,129 @@ sdl_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 '
 	'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 eb ' settings_write
 check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
 	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$sdl\$'"
+
+# 3a. A DualSense on Bluetooth, as many PC users connect it: a uhid device
+# on bus Bluetooth with the controller's Bluetooth descriptor and answers
+# (tests/lib/replicas.h, replica_dualsense_bt), which SDL's hidapi takes
+# (a Bluetooth device has no USB device above it to look for). Bound by
+# hid-playstation as on a user's machine: its probe reads the pairing,
+# firmware and calibration reports, each signed with a CRC it checks, and
+# resets the LEDs with output report 0x31; read again once the firewall is
+# attached, none of it is refused. bob's game drives the controller in its
+# Bluetooth mode (SDL_hidapi_ps5.c: the full report 0x31 in, effects in
+# output report 0x31 with their CRC); bob's updater is refused.
+bt_special=$(cat /sys/module/hid/parameters/ignore_special_drivers)
+echo 0 > /sys/module/hid/parameters/ignore_special_drivers
+cat > /etc/udev/rules.d/70-test-open-bt-controller.rules <<'RULES'
+# the test's stand-in for a game launcher's rule: the Bluetooth DualSense to everyone
+SUBSYSTEM=="hidraw", KERNELS=="0005:054C:0CE6.*", MODE="0666"
+RULES
+udevadm control --reload
+bt_started=$SECONDS
+start_replica dualsense-bt "$tmp/bt.log" uhid
+bt_pid=$rep_pid bt_sys=$rep_sysname bt_node=$rep_node
+check hid_policyd_decides_on_the_bluetooth_dualsense test -e "/run/hid-policy/devices/$bt_sys"
+# bound once its input devices are there: gamepad, motion sensors, touchpad
+bt_bound() {
+	local n
+	for _ in $(seq 100); do
+		n=$(ls -d "/sys/bus/hid/devices/$bt_sys"/input/input* 2>/dev/null | wc -l)
+		[ "$(basename "$(readlink "/sys/bus/hid/devices/$bt_sys/driver")")" = playstation ] &&
+			[ "$n" -ge 3 ] && return 0
+		sleep 0.1
+	done
+	echo "driver: $(readlink "/sys/bus/hid/devices/$bt_sys/driver"), $n input devices" | say
+	dmesg | grep -i "playstation\|$bt_sys" | tail -n 10 | say
+	return 1
+}
+check hid_playstation_binds_the_bluetooth_dualsense bt_bound
+# The probe again, now that the firewall is attached.
+from=$(($(wc -l < "$tmp/bt.log") + 1))
+echo "$bt_sys" > /sys/bus/hid/drivers/playstation/unbind
+echo "$bt_sys" > /sys/bus/hid/drivers/playstation/bind
+check hid_playstation_binds_the_bluetooth_dualsense_again bt_bound
+sleep 1
+tail -n "+$from" "$tmp/bt.log" > "$tmp/bt-probe.log"
+bt_probe_reached() {
+	local re
+	# the kernel's output report: its sequence in the high half of byte
+	# 1, tag 0x10 in byte 2 (hid-playstation dualsense_init_output_report)
+	for re in 'GET_REPORT feature report 0x09$' 'GET_REPORT feature report 0x20$' \
+		'GET_REPORT feature report 0x05$' 'OUTPUT output report 0x31, 78 bytes: 31 [0-9a-f]0 10 '; do
+		grep -Eq "$re" "$tmp/bt-probe.log" || { echo "not received: $re" | say; return 1; }
+	done
+}
+check hid_playstation_probe_over_bluetooth_reaches_the_device bt_probe_reached
+bt_denials() {
+	journalctl -b --no-pager -o export MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 \
+		HID_POLICY_ACTION=deny HID_POLICY_DEVICE="$bt_sys" "$@" 2>/dev/null
+}
+# No refusal of the device's in the journal (none naming LINE, when given).
+bt_refused_none() { ! bt_denials | grep -qxF "${1:-HID_POLICY_ACTION=deny}"; }
+check no_probe_request_over_bluetooth_is_refused bt_refused_none
+# hidraw's node is made anew when the driver binds again
+bt_node=
+for _ in $(seq 100); do
+	bt_node=/dev/$(ls "/sys/bus/hid/devices/$bt_sys/hidraw" 2>/dev/null | head -n1)
+	[ "$(stat -c %a "$bt_node" 2>/dev/null)" = 666 ] && break
+	sleep 0.1
+done
+
+# bob's updater: the firmware update's first report. The Bluetooth
+# descriptor does not declare it: the firewall refuses it before any rule,
+# and the record says so (hid-policyd(8)).
+runuser -u bob -- /home/bob/fw-updater "$bt_node" 0xf4
+st=$?
+sleep 1
+check users_updater_over_bluetooth_is_refused_with_eperm test "$st" -eq 1
+check refused_request_over_bluetooth_never_reaches_the_device \
+	bash -c "! grep -q 'feature report 0xf4' '$tmp/bt.log'"
+bt_denial_names_bob() {
+	for _ in $(seq 50); do
+		bt_denials HID_POLICY_REPORT_ID=0xf4 > "$tmp/bt-journal"
+		grep -qx "HID_POLICY_SUBJECT_UID=$bob_uid" "$tmp/bt-journal" &&
+			grep -qx "HID_POLICY_SUBJECT_COMM=fw-updater" "$tmp/bt-journal" &&
+			grep -qxF "HID_POLICY_RULE=(report type and ID the descriptor does not declare)" \
+				"$tmp/bt-journal" && return 0
+		sleep 0.2
+	done
+	grep '^HID_POLICY\|^MESSAGE=' "$tmp/bt-journal" | say
+	return 1
+}
+check journal_records_the_refusal_over_bluetooth_with_the_user_and_the_reason bt_denial_names_bob
+
+# The game. SDL sets the light bar over Bluetooth once the controller's
+# own connection light has ended, 3.4 s by its clock
+# (HIDAPI_DriverPS5_CheckPendingLEDReset): a game opens it later than that.
+while [ $((SECONDS - bt_started)) -lt 4 ]; do sleep 0.2; done
+from=$(($(wc -l < "$tmp/bt.log") + 1))
+runuser -u bob -- env SDL_LOGGING='input=debug' "$sdl" dualsense "$bt_node" > "$tmp/sdl-bt.out" 2>&1
+st=$?
+sleep 1
+tail -n "+$from" "$tmp/bt.log" > "$tmp/bt-sdl.log"
+if [ $st -eq 0 ]; then
+	pass sdl_opens_the_bluetooth_dualsense_and_every_call_succeeds
+	say < "$tmp/sdl-bt.out"
+	grep 'OUTPUT output report 0x31, 78 bytes: 31 02' "$tmp/bt-sdl.log" | head -n 6 | say
+else
+	echo "exit $st" | say; say < "$tmp/sdl-bt.out"
+	{ ls -l "$bt_node"; udevadm info "$bt_node"; } 2>&1 | say
+	fail sdl_opens_the_bluetooth_dualsense_and_every_call_succeeds
+fi
+check sdl_bluetooth_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05$' "$tmp/bt-sdl.log"
+# SDL's output report 0x31: 0x02 in byte 1, then its effects
+# (DS5EffectsState_t): enable bits, the right and left motor. This
+# firmware (update version 2.04) gets the emulated rumble, halved:
+# 0x80 and 0x40 asked, 40 and 20 sent (HIDAPI_DriverPS5_UpdateEffects).
+check sdl_bluetooth_rumble_reaches_the_device \
+	grep -Eq 'OUTPUT output report 0x31, 78 bytes: 31 02 03 [0-9a-f]{2} 40 20 ' "$tmp/bt-sdl.log"
+# the light bar and player lights: 0x04 and 0x10 in the second enable byte
+check sdl_bluetooth_lights_reach_the_device \
+	grep -Eq 'OUTPUT output report 0x31, 78 bytes: 31 02 [0-9a-f]{2} (04|14) ' "$tmp/bt-sdl.log"
+check no_request_of_the_game_over_bluetooth_is_refused bt_refused_none "HID_POLICY_SUBJECT_EXE=$sdl"
+kill "$bt_pid"
+wait "$bt_pid"
+echo "$bt_special" > /sys/module/hid/parameters/ignore_special_drivers
 
 # 3b. Solaar and fwupd with a Unifying receiver. From here the vendor
 # drivers bind what they know: hid-logitech-dj takes the receiver, drops
