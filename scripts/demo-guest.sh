@@ -154,7 +154,7 @@ say "a DualSense controller appears (a replica: the controller's USB IDs and rep
 coproc dev { exec stdbuf -oL "$build/tests/hid-virtual-device" --replica dualsense; }
 # shellcheck disable=SC2154 # coproc sets dev_PID
 dev_pid=$dev_PID
-read -r -t $((30 * slow)) sysname hidraw <&"${dev[0]}" || broken controller-appears "the replica never got a hidraw node"
+read -r -t $((30 * slow)) sysname hidraw _ <&"${dev[0]}" || broken controller-appears "the replica never got a hidraw node"
 rdesc_size=$(wc -c < "/sys/bus/hid/devices/$sysname/report_descriptor")
 echo "   $sysname at $hidraw: $(sed -n 's/^HID_NAME=//p' "/sys/bus/hid/devices/$sysname/uevent"), a $rdesc_size-byte report descriptor"
 # The descriptor declares the reports the story's programs send: feature

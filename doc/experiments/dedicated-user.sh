@@ -61,7 +61,7 @@ own_dirs() {
 
 echo "kernel $(uname -r), kernel.unprivileged_bpf_disabled=$(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 coproc dev1 { exec stdbuf -oL "$build/tests/hid-virtual-device" --vid 0x054c --pid 0x0ce6; }
-read -r _ hidraw1 <&"${dev1[0]}"
+read -r _ hidraw1 _ <&"${dev1[0]}"
 chmod 0666 "$hidraw1"
 
 say "1. /sys/fs/bpf mode 0700, as systemd mounts it; /sys/fs/bpf/hid-policy owned by uid $user"
@@ -82,7 +82,7 @@ echo "    audit record's process: $(tail -n 1 /var/log/hid-policy/audit.jsonl | 
 
 say "3. a device hotplugged after the sandbox (CAP_BPF alone)"
 coproc dev2 { exec stdbuf -oL "$build/tests/hid-virtual-device" --vid 0x054c --pid 0x0ce6; }
-read -r sys2 hidraw2 <&"${dev2[0]}"
+read -r sys2 hidraw2 _ <&"${dev2[0]}"
 chmod 0666 "$hidraw2"
 sleep 2
 grep "$sys2" /tmp/daemon.log | indent

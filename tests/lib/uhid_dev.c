@@ -323,24 +323,84 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	return found;
 }
 
-static bool find_hidraw(struct uhid_dev *dev)
+/* The hidraw node of HID device SYSNAME, "/dev/hidrawN", into NODE:
+ * false while it has none, or its node is not in /dev yet. */
+static bool hidraw_of(const char *sysname, char *node, size_t size)
 {
 	char path[320];
 	struct dirent *de;
+	bool found = false;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/hidraw", dev->syspath);
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/hidraw", sysname);
 	dir = opendir(path);
 	if (!dir)
 		return false;
-	while ((de = readdir(dir))) {
+	while (!found && (de = readdir(dir))) {
 		if (strncmp(de->d_name, "hidraw", 6))
 			continue;
-		snprintf(dev->hidraw, sizeof(dev->hidraw), "/dev/%s", de->d_name);
-		break;
+		snprintf(node, size, "/dev/%s", de->d_name);
+		found = access(node, F_OK) == 0;
 	}
 	closedir(dir);
-	return dev->hidraw[0] && access(dev->hidraw, F_OK) == 0;
+	return found;
+}
+
+static bool find_hidraw(struct uhid_dev *dev)
+{
+	return hidraw_of(dev->sysname, dev->hidraw, sizeof(dev->hidraw));
+}
+
+/* The value of KEY ("HID_PHYS=") in HID device SYSNAME's uevent, with its
+ * newline, into OUT; false when there is none. */
+static bool uevent_line(const char *sysname, const char *key, char *out, size_t size)
+{
+	char path[320], uevent[1024];
+	const char *at, *end;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", sysname);
+	n = read_file(path, uevent, sizeof(uevent) - 1);
+	if (n <= 0)
+		return false;
+	uevent[n] = '\0';
+	at = strstr(uevent, key);
+	if (!at || (at != uevent && at[-1] != '\n'))
+		return false;
+	end = strchr(at, '\n');
+	snprintf(out, size, "%.*s", (int)(end ? end - at + 1 : (long)strlen(at)), at);
+	return true;
+}
+
+/* A HID device besides DEV with DEV's identity and phys and a hidraw node:
+ * hid-steam's client (steam_create_client_hid copies the real device's
+ * bus, IDs and phys and connects hidraw to it alone). Fills NODE. */
+static bool find_client_hidraw(const struct uhid_dev *dev, struct hidraw_node *node)
+{
+	char prefix[32], phys[96], other[96];
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+
+	if (!uevent_line(dev->sysname, "HID_PHYS=", phys, sizeof(phys)))
+		return false;
+	/* "BBBB:VVVV:PPPP.": the sysname up to the device's number */
+	snprintf(prefix, sizeof(prefix), "%.15s", dev->sysname);
+	dir = opendir("/sys/bus/hid/devices");
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) || !strcmp(de->d_name, dev->sysname))
+			continue;
+		if (!uevent_line(de->d_name, "HID_PHYS=", other, sizeof(other)) ||
+		    strcmp(other, phys) || !hidraw_of(de->d_name, node->path, sizeof(node->path)))
+			continue;
+		snprintf(node->sysname, sizeof(node->sysname), "%s", de->d_name);
+		node->hid_id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
+		found = true;
+	}
+	closedir(dir);
+	return found;
 }
 
 /* Send the stream report until told to stop; a report the kernel refuses
@@ -525,6 +585,25 @@ int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms)
 		usleep(2000);
 	}
 	return 0;
+}
+
+int uhid_dev_wait_user_hidraw(struct uhid_dev *dev, struct hidraw_node *node, int timeout_ms)
+{
+	long deadline = now_ms() + (long)timeout_ms * test_slow_factor();
+
+	for (;;) {
+		if (find_hidraw(dev)) {
+			snprintf(node->sysname, sizeof(node->sysname), "%s", dev->sysname);
+			snprintf(node->path, sizeof(node->path), "%s", dev->hidraw);
+			node->hid_id = dev->hid_id;
+			return 0;
+		}
+		if (find_client_hidraw(dev, node))
+			return 0;
+		if (now_ms() > deadline)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
 }
 
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size)

@@ -181,6 +181,19 @@ void uhid_dev_destroy(struct uhid_dev *dev);
  * test_slow_factor(). */
 int uhid_dev_wait_hidraw(struct uhid_dev *dev, int timeout_ms);
 
+/* A hidraw node and the HID device it belongs to. */
+struct hidraw_node {
+	char sysname[256];		/* e.g. 0003:28DE:1205.000B */
+	int hid_id;			/* last field of the sysfs name */
+	char path[300];			/* /dev/hidrawN */
+};
+
+/* Wait until the hidraw node users open for the device exists: its own,
+ * or, where its driver connects hidraw to a HID device of its own with the
+ * device's identity and phys instead (hid-steam's client), that device's.
+ * Fills *NODE; 0 or -ETIMEDOUT after TIMEOUT_MS times test_slow_factor(). */
+int uhid_dev_wait_user_hidraw(struct uhid_dev *dev, struct hidraw_node *node, int timeout_ms);
+
 /* Inject an input report as the device would send it. */
 int uhid_dev_send_input(struct uhid_dev *dev, const void *data, size_t size);
 

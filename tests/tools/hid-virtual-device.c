@@ -7,7 +7,10 @@
  *        hid-virtual-device --replica dualsense|dualshock4|switch-pro|steam-deck|unifying
  *                           [--usb]
  *        hid-virtual-device --replica dualsense-bt
- * Prints "SYSNAME HIDRAW" once the device is ready, then answers requests
+ * Prints "SYSNAME HIDRAW HIDRAW_DEVICE" once the device is ready: its HID
+ * device, the hidraw node users open and the HID device that node is on
+ * (SYSNAME, or where the driver gives the node to a device of its own, as
+ * hid-steam does to its client, that device). Then it answers requests
  * (SET_REPORT accepted, GET_REPORT answered with zeros; a replica answers
  * as the real device does, tests/lib/replicas.h) and prints one line per
  * request that reaches the device, until SIGTERM or SIGINT.
@@ -133,11 +136,12 @@ static void print_request(const struct uhid_dev_record *rec)
 	printf("\n");
 }
 
-/* The replica named NAME on DEV (BACKEND), its hidraw node there; a
- * receiver's in *RECEIVER. */
+/* The replica named NAME on DEV (BACKEND), the hidraw node users open
+ * in *NODE; a receiver's in *RECEIVER. */
 static int create_replica(const char *name, enum test_dev_backend backend,
 			  const struct replica_model **model, struct replica **rep,
-			  struct logi_receiver **receiver, struct uhid_dev *dev)
+			  struct logi_receiver **receiver, struct uhid_dev *dev,
+			  struct hidraw_node *node)
 {
 	static const struct {
 		const char *name;
@@ -156,7 +160,8 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 		*receiver = logi_receiver_new(LOGI_UNIFYING, backend);
 		logi_receiver_pair(*receiver, UNIFYING_MOUSE_INDEX, &logi_table_settings_mouse,
 				   UNIFYING_MOUSE_WPID, true);
-		return logi_receiver_create(*receiver, dev);
+		r = logi_receiver_create(*receiver, dev);
+		return r < 0 ? r : uhid_dev_wait_user_hidraw(dev, node, HIDRAW_WAIT_MS);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(replicas) && !*model; i++)
 		if (!strcmp(name, replicas[i].name))
@@ -174,7 +179,7 @@ static int create_replica(const char *name, enum test_dev_backend backend,
 	r = replica_create_on(*rep, dev, backend);
 	if (r < 0)
 		return r;
-	r = uhid_dev_wait_hidraw(dev, HIDRAW_WAIT_MS);
+	r = uhid_dev_wait_user_hidraw(dev, node, HIDRAW_WAIT_MS);
 	if (r < 0)
 		uhid_dev_destroy(dev);
 	return r;
@@ -209,6 +214,7 @@ int main(int argc, char **argv)
 	const struct replica_model *model = NULL;
 	struct replica *rep = NULL;
 	struct logi_receiver *receiver = NULL;
+	struct hidraw_node node;
 	struct uhid_dev dev;
 	int c, r;
 
@@ -253,7 +259,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hid-virtual-device: --usb is for a --replica\n");
 		return 2;
 	}
-	r = replica_name ? create_replica(replica_name, backend, &model, &rep, &receiver, &dev) :
+	r = replica_name ? create_replica(replica_name, backend, &model, &rep, &receiver, &dev,
+					  &node) :
 			   uhid_dev_create(&dev, &cfg);
 	if (r < 0) {
 		fprintf(stderr, "hid-virtual-device: cannot create the device: %s\n",
@@ -281,7 +288,11 @@ int main(int argc, char **argv)
 		}
 		idle.running = true;
 	}
-	printf("%s %s\n", dev.sysname, dev.hidraw);
+	if (!replica_name) {
+		snprintf(node.sysname, sizeof(node.sysname), "%s", dev.sysname);
+		snprintf(node.path, sizeof(node.path), "%s", dev.hidraw);
+	}
+	printf("%s %s %s\n", dev.sysname, node.path, node.sysname);
 	fflush(stdout);
 
 	sigaction(SIGTERM, &sa, NULL);

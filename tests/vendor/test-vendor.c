@@ -445,55 +445,6 @@ static void wait_input_devices(const char *syspath, bool there)
 	test_log("the input devices of %s did not %s", syspath, there ? "come back" : "go");
 }
 
-/* hid-steam's client: another device with the replica's identity and
- * phys, which carries the hidraw node. Fills sysname/hid_id/hidraw. */
-static bool find_client(const struct uhid_dev *dev, char *syspath, size_t size, int *hid_id,
-			char *hidraw, size_t hidraw_size)
-{
-	char prefix[32], path[PATH_MAX], uevent[1024], want[96];
-	bool found = false;
-	struct dirent *de;
-	DIR *dir;
-
-	snprintf(prefix, sizeof(prefix), "%.15s", dev->sysname);
-	snprintf(want, sizeof(want), "HID_PHYS=%s\n", dev->phys);
-	dir = opendir("/sys/bus/hid/devices");
-	if (!dir)
-		return false;
-	while (!found && (de = readdir(dir))) {
-		ssize_t n;
-		DIR *raw;
-		struct dirent *r;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)) || !strcmp(de->d_name, dev->sysname))
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", de->d_name);
-		n = read_file(path, uevent, sizeof(uevent) - 1);
-		if (n <= 0)
-			continue;
-		uevent[n] = '\0';
-		if (!strstr(uevent, want))
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/hidraw", de->d_name);
-		raw = opendir(path);
-		if (!raw)
-			continue;
-		while ((r = readdir(raw)))
-			if (!strncmp(r->d_name, "hidraw", 6)) {
-				snprintf(hidraw, hidraw_size, "/dev/%s", r->d_name);
-				found = true;
-				break;
-			}
-		closedir(raw);
-		if (found) {
-			snprintf(syspath, size, "/sys/bus/hid/devices/%s", de->d_name);
-			*hid_id = (int)strtol(de->d_name + strlen(prefix), NULL, 16);
-		}
-	}
-	closedir(dir);
-	return found;
-}
-
 /* ---- the firewall ---- */
 
 static bool protected_now(const char *sysname, int hid_id)
@@ -649,35 +600,23 @@ static void wait_quiet(struct uhid_dev *dev)
  * client device's that hid-steam puts in its place. */
 static void check_refused_all(struct uhid_dev *dev)
 {
-	char syspath[PATH_MAX], hidraw[300], sysname[256];
-	int hid_id = dev->hid_id, fd;
+	struct hidraw_node node;
+	int fd;
 
-	if (current->hidraw_is_client) {
-		bool found = false;
-
-		for (int waited = 0; !found && waited < BIND_TIMEOUT_MS; waited += 50) {
-			found = find_client(dev, syspath, sizeof(syspath), &hid_id, hidraw,
-					    sizeof(hidraw));
-			if (!found)
-				usleep(50000);
-		}
-		CHECK(found, "%s: no client device with a hidraw node", side->driver);
-		snprintf(sysname, sizeof(sysname), "%s", strrchr(syspath, '/') + 1);
-	} else {
-		CHECK_OK(uhid_dev_wait_hidraw(dev, BIND_TIMEOUT_MS));
-		snprintf(hidraw, sizeof(hidraw), "%s", dev->hidraw);
-		snprintf(sysname, sizeof(sysname), "%s", dev->sysname);
-	}
-	check_line(protected_now(sysname, hid_id), "hidraw-device-is-protected");
+	CHECK_OK(uhid_dev_wait_user_hidraw(dev, &node, BIND_TIMEOUT_MS));
+	CHECK(current->hidraw_is_client == !!strcmp(node.sysname, dev->sysname),
+	      "%s: hidraw on %s, expected it on %s", side->driver, node.sysname,
+	      current->hidraw_is_client ? "a client device" : dev->sysname);
+	check_line(protected_now(node.sysname, node.hid_id), "hidraw-device-is-protected");
 	wait_quiet(dev);
-	fd = open(hidraw, O_RDWR | O_CLOEXEC);
-	CHECK(fd >= 0, "%s: %s", hidraw, strerror(errno));
+	fd = open(node.path, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", node.path, strerror(errno));
 	/* hid-steam hands the controller to its client: its own input
 	 * devices go while the client is open */
 	if (current->hidraw_is_client)
 		wait_input_devices(dev->syspath, false);
 	for (size_t i = 0; i < MAX_REFUSED && current->refused[i].name; i++)
-		check_refused(dev, fd, hid_id, &current->refused[i]);
+		check_refused(dev, fd, node.hid_id, &current->refused[i]);
 	close(fd);
 	/* hid-steam takes the controller back once its client is closed:
 	 * lizard mode again, then its input devices. Let it finish before the
