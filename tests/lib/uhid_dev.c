@@ -275,11 +275,30 @@ static bool on_usb_interface(const char *sysname, size_t intf)
 	return strtoul(number, NULL, 16) == intf;
 }
 
+/* Is HID device SYSNAME on the USB device whose serial number is SERIAL? */
+static bool on_usb_serial(const char *sysname, const char *serial)
+{
+	char path[320], value[96];
+	ssize_t n;
+
+	/* the HID device, its USB interface, the USB device */
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/../../serial", sysname);
+	n = read_file(path, value, sizeof(value) - 1);
+	if (n <= 0)
+		return false;
+	value[n] = '\0';
+	value[strcspn(value, "\n")] = '\0';
+	return !strcmp(value, serial);
+}
+
 /* Find our device in sysfs by bus/vendor/product and its unique token
- * (uhid gives it as phys, USB as the serial number, HID_UNIQ); of several,
- * the first created (lowest hid_id): a driver may add devices of its own
- * with the same identity (hid-steam's hidraw client). On USB with
- * interfaces before the test's, the HID device of the test's interface. */
+ * (uhid gives it as phys; USB as the USB device's serial number, which
+ * usbhid also copies to HID_UNIQ, but hid-playstation and hid-sony put the
+ * controller's MAC address there once they probed it: dualsense_create,
+ * dualshock4_create, sony_check_add; BT as HID_UNIQ); of several, the
+ * first created (lowest hid_id): a driver may add devices of its own with
+ * the same identity (hid-steam's hidraw client). On USB with interfaces
+ * before the test's, the HID device of the test's interface. */
 static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	char prefix[32], path[320], uevent[1024], want[96];
@@ -300,13 +319,18 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
-		snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", de->d_name);
-		n = read_file(path, uevent, sizeof(uevent) - 1);
-		if (n <= 0)
-			continue;
-		uevent[n] = '\0';
-		if (!strstr(uevent, want))
-			continue;
+		if (dev->backend == TEST_DEV_USB) {
+			if (!on_usb_serial(de->d_name, dev->phys))
+				continue;
+		} else {
+			snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", de->d_name);
+			n = read_file(path, uevent, sizeof(uevent) - 1);
+			if (n <= 0)
+				continue;
+			uevent[n] = '\0';
+			if (!strstr(uevent, want))
+				continue;
+		}
 		if (dev->backend == TEST_DEV_USB && cfg->usb_n_before &&
 		    !on_usb_interface(de->d_name, cfg->usb_n_before))
 			continue;

@@ -142,7 +142,7 @@ struct uhid_dev {
 	char sysname[256];		/* e.g. 0003:1234:5678.000A */
 	char syspath[300];		/* /sys/bus/hid/devices/<sysname> */
 	char hidraw[300];		/* /dev/hidrawN ("" until found) */
-	char phys[64];			/* uhid: HID_PHYS; USB, BT: HID_UNIQ */
+	char phys[64];			/* uhid: HID_PHYS; USB: the USB serial number; BT: HID_UNIQ */
 
 	pthread_t thread;
 	bool thread_running;
