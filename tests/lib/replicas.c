@@ -45,8 +45,13 @@ static void reply_get(struct uhid_dev *dev, const uint8_t *data, size_t size)
 
 /* ---- Sony: feature reports read with GET_REPORT, USB (no CRC) ---- */
 
-/* A MAC address, in the byte order the controllers send it. */
-static const uint8_t sony_mac[6] = { 0x56, 0x34, 0x12, 0xef, 0xcd, 0xab };
+/* The controllers' MAC addresses, in the byte order they send them: each
+ * its own, as two controllers have. hid-playstation takes one device per
+ * address, and refuses a second controller with the same one
+ * (ps_devices_list_add: "Duplicate device found"), hid-sony likewise
+ * (sony_check_add_dev_list). */
+static const uint8_t dualsense_mac[6] = { 0x56, 0x34, 0x12, 0xef, 0xcd, 0xab };
+static const uint8_t dualshock4_mac[6] = { 0x57, 0x34, 0x12, 0xef, 0xcd, 0xab };
 
 /*
  * Gyroscope and accelerometer calibration as the USB reports carry it
@@ -82,7 +87,7 @@ static void dualsense_answer(struct replica *rep, struct uhid_dev *dev,
 		reply_get(dev, r, 41);
 		break;
 	case 0x09:	/* DS_FEATURE_REPORT_PAIRING_INFO, 20 bytes, MAC from byte 1 */
-		memcpy(r + 1, sony_mac, sizeof(sony_mac));
+		memcpy(r + 1, dualsense_mac, sizeof(dualsense_mac));
 		reply_get(dev, r, 20);
 		break;
 	case 0x20:	/* DS_FEATURE_REPORT_FIRMWARE_INFO, 64 bytes: hardware
@@ -274,7 +279,7 @@ static void dualshock4_answer(struct replica *rep, struct uhid_dev *dev,
 		break;
 	case 0x12:	/* pairing information (hid-playstation), 16 bytes */
 	case 0x81:	/* MAC address (hid-sony), 7 bytes */
-		memcpy(r + 1, sony_mac, sizeof(sony_mac));
+		memcpy(r + 1, dualshock4_mac, sizeof(dualshock4_mac));
 		reply_get(dev, r, req->rnum == 0x12 ? 16 : 7);
 		break;
 	case 0xa3:	/* firmware information, 49 bytes: hardware version
