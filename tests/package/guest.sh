@@ -1,22 +1,30 @@
 #!/bin/bash
 # In the guest (scripts/vm.sh --root on the Debian trixie root of
-# tests/package/debian-root.sh, its own systemd as PID 1): hid-policy
-# installed as a Debian user installs it, then used as people use it.
+# tests/package/debian-root.sh, its own systemd as PID 1, booted with
+# --vendor-drivers): hid-policy installed as a Debian user installs it,
+# then used as people use it, on a machine whose kernel binds its vendor
+# HID drivers to the devices they know, as users' kernels do.
 #   - apt installs the .deb (the guest has no network: its dependencies
 #     are in the root); the maintainer scripts enable and start
 #     hid-policyd under systemd;
 #   - a DualSense replica (the controller's own descriptor, streaming its
 #     input reports) on USB, a dummy_hcd device that usbhid binds, opened
-#     to users by a udev rule as game launchers' rules do: a user's own
-#     "updater" sending the firmware update's feature report 0xF4 is
-#     refused with EPERM, the device never sees it, and the journal's
-#     record names the user and the program, and so does Linux audit's
-#     (ausearch) once the administrator turns that outlet on;
+#     to users by a udev rule as game launchers' rules do, and bound by
+#     hid-playstation: a user's own "updater" sending the firmware
+#     update's feature report 0xF4 is refused with EPERM, the device never
+#     sees it, and the journal's record names the user and the program,
+#     and so does Linux audit's (ausearch) once the administrator turns
+#     that outlet on;
 #   - bob's SDL 2 program (Debian's libSDL2, its HIDAPI DualSense driver)
-#     opens the controller, reads its calibration, sets rumble and lights:
-#     every request reaches the device, none is refused; the same with a
-#     DualShock 4, a Switch Pro Controller and a Steam Deck controller
-#     replica. These on USB, not uhid:
+#     opens the controller through hidraw beside the kernel's driver, reads
+#     its calibration, sets rumble and lights: every request reaches the
+#     device, none is refused; the same with a DualShock 4 (hid-sony on
+#     Linux 6.1, hid-playstation from 6.2), a Switch Pro Controller
+#     (hid-nintendo) and a Steam Deck controller replica (hid-steam, whose
+#     client device carries the hidraw node SDL opens, protected too;
+#     hid-generic on 6.1). Each is bound by the driver its kernel has for
+#     it; bound again once the firewall is attached, the driver's whole
+#     probe reaches the device, none of it refused. These on USB, not uhid:
 #     SDL's hidapi (src/hidapi/linux/hid.c, hid_enumerate) drops a USB HID
 #     device with no USB device above its hidraw node, as a uhid device
 #     has, and SDL then drives the controller through evdev, without its
@@ -32,7 +40,7 @@
 #     with EPERM before any rule and never reaches it;
 #   - a Logitech Unifying receiver replica on USB with a mouse paired
 #     (tests/lib/logitech_receiver.h: the receiver's three interfaces,
-#     HID++ on the third), bound by hid-logitech-dj as on a user's machine:
+#     HID++ on the third), bound by hid-logitech-dj:
 #     bob's Solaar (Debian's) lists the receiver and its mouse and changes
 #     the mouse's DPI, which reaches the device; bob's own program sending
 #     a DFU-family request is refused, and journaled with his uid and the
@@ -44,7 +52,11 @@
 #     typing her password to hid-policyctl's own agent (pkttyagent) is let
 #     through, an ordinary user refused;
 #   - apt purges the package: the daemon stops, the firewall is detached
-#     (the same request then reaches the device), the state is gone.
+#     (the same request then reaches the device), the state is gone; with
+#     the receiver plugged in again, fwupd lists the same devices of the
+#     replicas as with the firewall (issue 40): the receiver (not its
+#     paired mouse), and, in neither case, the DualSense, which no fwupd
+#     plugin claims.
 # Usage (in the guest): tests/package/guest.sh BUILD_DIR
 set -uo pipefail
 
@@ -62,12 +74,23 @@ check() {
 say() { sed 's/^/    /'; }
 tmp=$(mktemp -d)
 dev_pid=
-cleanup() { [ -z "$dev_pid" ] || kill "$dev_pid" 2>/dev/null; rm -rf "$tmp"; }
+receiver_pid=
+cleanup() {
+	local pid
+	for pid in $dev_pid $receiver_pid; do
+		kill "$pid" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
 trap cleanup EXIT
 
 . /etc/os-release
 check guest_is_debian_trixie_with_systemd_as_pid_1 \
 	test "$VERSION_CODENAME" = trixie -a "$(cat /proc/1/comm)" = systemd
+# As on a user's machine, the vendor drivers bind what they know
+# (hid-core's ignore_special_drivers, left at 0: tests/package/vm.sh).
+check vendor_hid_drivers_bind_what_they_know \
+	test "$(cat /sys/module/hid/parameters/ignore_special_drivers)" = 0
 
 # 1. Install as a user would.
 deb=$(ls "$build"/package/hid-policy_*_*.deb 2>/dev/null | head -n1)
@@ -101,7 +124,9 @@ install -m 0755 "$build/tests/sdl-gamepad" "$tools/"
 install -m 0644 "$repo/tests/package/pty-answer.py" "$tools/"
 sdl=$tools/sdl-gamepad
 
-# 2. The controller, opened to every user as launchers' udev rules do.
+# 2. Game controllers, plugged in by a user, bound by the kernel's drivers
+# for them, and opened to every user as game launchers' udev rules do, so
+# that games reach them through hidraw.
 cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
 # the test's stand-in for a game launcher's rule: the controllers to everyone
 SUBSYSTEM=="hidraw", KERNELS=="*054C:0CE6*", MODE="0666"
@@ -111,10 +136,16 @@ SUBSYSTEM=="hidraw", KERNELS=="*28DE:1205*", MODE="0666"
 RULES
 udevadm control --reload
 
+# Until apt purges the package (section 5), hid-policyd decides on every
+# device that comes.
+firewall=installed
+
 # Start replica NAME on USB (on uhid when the third argument is uhid), its
-# log in LOG: sets rep_pid, rep_sysname and rep_node (the hidraw node
-# hid-virtual-device prints), once the daemon has decided on the device and
-# udev has opened its node (or 60 s).
+# log in LOG: sets rep_pid, rep_sysname (its
+# HID device), rep_node (the hidraw node users open) and rep_node_sysname
+# (the HID device that node is on: rep_sysname, or hid-steam's client), as
+# hid-virtual-device prints them, once the daemon has decided on both
+# devices and udev has opened the node (or 60 s).
 start_replica() {
 	local name=$1 log=$2 usb=--usb
 	[ "${3-}" = uhid ] && usb=
@@ -124,23 +155,150 @@ start_replica() {
 		[ -s "$log" ] && break
 		sleep 0.1
 	done
-	read -r rep_sysname rep_node < "$log"
+	read -r rep_sysname rep_node rep_node_sysname < "$log"
 	for _ in $(seq 600); do
 		[ "$(stat -c %a "$rep_node" 2>/dev/null)" = 666 ] &&
-			[ -e "/run/hid-policy/devices/$rep_sysname" ] && break
+			{ [ $firewall = purged ] || { [ -e "/run/hid-policy/devices/$rep_sysname" ] &&
+				[ -e "/run/hid-policy/devices/$rep_node_sysname" ]; }; } && break
 		sleep 0.1
 	done
 }
 
-start_replica dualsense "$tmp/device.log"
+# Run CMD as bob, with the device's log LOG marked first: CMD's output in
+# $tmp/TAG.out, what the device received meanwhile in $tmp/TAG.device;
+# returns CMD's status. (LOG TAG CMD...)
+run_as_bob() {
+	local log=$1 tag=$2 from st
+	shift 2
+	from=$(($(wc -l < "$log") + 1))
+	runuser -u bob -- "$@" > "$tmp/$tag.out" 2>&1
+	st=$?
+	sleep 1
+	tail -n "+$from" "$log" > "$tmp/$tag.device"
+	return $st
+}
+
+# The journal from a mark on: journal_mark sets jmark to its last entry's
+# cursor; none_refused_since MARK succeeds when the firewall journaled no
+# refusal after MARK, and shows the refusals otherwise.
+journal_mark() {
+	jmark=$(journalctl -b -n 1 --show-cursor --no-pager -o cat | sed -n 's/^-- cursor: //p')
+}
+none_refused_since() {
+	journalctl -b --no-pager -o export --after-cursor="$1" \
+		MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny > "$tmp/refusals"
+	[ -s "$tmp/refusals" ] || return 0
+	grep '^HID_POLICY_\(DEVICE\|SOURCE\|REQUEST\|REPORT_ID\|RULE\|SUBJECT_COMM\)=' \
+		"$tmp/refusals" | say
+	return 1
+}
+
+# What a user's kernel binds to each controller, as the vendor suite has it
+# (tests/vendor/test-vendor.c, devices[]): the driver, and a request of its
+# probe (the probe lists of tests/lib/replicas.c) as the device's log
+# shows it. Linux 6.1 gives the DualShock 4 to hid-sony
+# (hid-playstation has it from 6.2); its hid-steam does not know the Steam
+# Deck's controller (28DE:1205), which hid-generic binds there.
+on_6_1=0
+[[ $(uname -r) =~ ^6\.1([.-]|$) ]] && on_6_1=1
+driver_of() {
+	case $1 in
+	dualsense) echo "playstation GET_REPORT feature report 0x09$" ;;
+	dualshock4)
+		if [ $on_6_1 = 1 ]; then
+			echo "sony GET_REPORT feature report 0x81$"
+		else
+			echo "playstation GET_REPORT feature report 0x12$"
+		fi ;;
+	switch-pro) echo "nintendo OUTPUT output report 0x80, [0-9]+ bytes: 80 02" ;;
+	steam-deck)
+		if [ $on_6_1 = 1 ]; then
+			echo hid-generic
+		else
+			echo "hid-steam SET_REPORT feature report 0x00, [0-9]+ bytes: 00 ae "
+		fi ;;
+	esac
+}
+bound_driver() { basename "$(readlink "/sys/bus/hid/devices/$1/driver")"; }
+hidraw_node() {
+	local d
+	for d in "/sys/bus/hid/devices/$1"/hidraw/hidraw*; do
+		[ -e "$d" ] && echo "/dev/${d##*/}"
+	done
+}
+
+# The controller NAME, just started: the firewall protects it (and, where
+# the driver gives its hidraw node to a device of its own, as hid-steam
+# does to its client, that device: the node SDL opens), and the driver
+# its kernel has for it binds it.
+controller_is_bound_and_protected() {
+	local name=$1 drv
+	read -r drv _ <<< "$(driver_of "$name")"
+	if grep -qx protected "/run/hid-policy/devices/$rep_sysname"; then
+		pass "hid_policyd_protects_the_${name}"
+	else
+		{ head -n 1 "$tmp/$name.log"; ls -l /run/hid-policy/devices/ "$rep_node"; } 2>&1 | say
+		journalctl -b -u hid-policyd --no-pager | tail -n 20 | say
+		fail "hid_policyd_protects_the_${name}"
+	fi
+	if [ "$rep_node_sysname" != "$rep_sysname" ]; then
+		check "hid_policyd_protects_the_${name}_node_on_the_${drv}_client" \
+			grep -qx protected "/run/hid-policy/devices/$rep_node_sysname"
+	fi
+	if [ "$(bound_driver "$rep_sysname")" = "$drv" ]; then
+		pass "${name}_is_bound_by_${drv}"
+	else
+		echo "bound to \"$(bound_driver "$rep_sysname")\"; the kernel said:" | say
+		dmesg | tail -n 15 | say
+		fail "${name}_is_bound_by_${drv}"
+	fi
+}
+
+# A game: bob's SDL program opens the controller NAME as games do, beside
+# its kernel driver, and does what games do (tests/tools/sdl-gamepad.c);
+# what the device (its log LOG) received from then on is the game's: it
+# shows SDL's setup (SETUP_RE, extended regular expression; SETUP names it,
+# default: the calibration read) and its effects (EFFECTS_RE). Then the
+# driver's probe again, through the firewall: at plug time the driver
+# probes before hid-policyd attaches it (doc/security.md, 1.); bound again,
+# as a reload of the driver does, it binds, and its probe reaches the
+# device (one of its requests is in the log after the bind). Nothing the
+# game or the driver sent is refused. hid-generic's probe asks the device
+# nothing.
+game_and_driver() {
+	local name=$1 log=$2 setup_re=$3 effects_re=$4 setup=${5:-calibration_read}
+	local drv probe_re st from mark
+	read -r drv probe_re <<< "$(driver_of "$name")"
+	journal_mark
+	mark=$jmark
+	run_as_bob "$log" "sdl-$name" env SDL_LOGGING='input=debug' "$sdl" "$name"
+	st=$?
+	if [ $st -eq 0 ]; then
+		pass "sdl_opens_the_${name}_and_every_call_succeeds"
+	else
+		echo "exit $st" | say; say < "$tmp/sdl-$name.out"
+		{ ls -l /run/hid-policy/devices/ "$rep_node"; udevadm info "$rep_node"; } 2>&1 | say
+		fail "sdl_opens_the_${name}_and_every_call_succeeds"
+	fi
+	check "sdl_${name}_${setup}_reaches_the_device" grep -Eq "$setup_re" "$tmp/sdl-$name.device"
+	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects_re" "$tmp/sdl-$name.device"
+	if [ "$drv" != hid-generic ]; then
+		from=$(($(wc -l < "$log") + 1))
+		echo "$rep_sysname" > "/sys/bus/hid/drivers/$drv/unbind"
+		echo "$rep_sysname" > "/sys/bus/hid/drivers/$drv/bind"
+		sleep 1
+		check "${drv}_binds_the_${name}_again_with_the_firewall_attached" \
+			test "$(bound_driver "$rep_sysname")" = "$drv"
+		check "${drv}_probe_reaches_the_${name}_through_the_firewall" \
+			grep -Eq "$probe_re" <(tail -n "+$from" "$log")
+	fi
+	check "no_request_of_the_game_or_${drv}_to_the_${name}_is_refused" none_refused_since "$mark"
+}
+
+# A user plugs in a DualSense.
+start_replica dualsense "$tmp/dualsense.log"
 dev_pid=$rep_pid sysname=$rep_sysname node=$rep_node
-if [ -e "/run/hid-policy/devices/$sysname" ]; then
-	pass hid_policyd_decides_on_the_replica
-else
-	ls -l /run/hid-policy/devices/ "$node" 2>&1 | say
-	journalctl -b -u hid-policyd --no-pager | tail -n 20 | say
-	fail hid_policyd_decides_on_the_replica
-fi
+controller_is_bound_and_protected dualsense
 
 # 3. bob's own updater: the firmware update's first report.
 install -o bob -m 0755 "$build/tests/hidraw-set-feature" /home/bob/fw-updater
@@ -148,7 +306,7 @@ runuser -u bob -- /home/bob/fw-updater "$node" 0xf4
 st=$?
 check users_updater_is_refused_with_eperm test "$st" -eq 1
 sleep 1
-check refused_request_never_reaches_the_device bash -c "! grep -q 'feature report 0xf4' '$tmp/device.log'"
+check refused_request_never_reaches_the_device bash -c "! grep -q 'feature report 0xf4' '$tmp/dualsense.log'"
 bob_uid=$(id -u bob)
 rec_ok=0
 for _ in $(seq 50); do
@@ -216,69 +374,43 @@ else
 	fail ausearch_finds_the_refusal_with_the_user_and_the_program
 fi
 
-# A game: bob's SDL program opens the controller as games do, reads its
-# calibration, sets rumble, the light bar and the player light. What the
-# device received from then on is the game's.
-from=$(($(wc -l < "$tmp/device.log") + 1))
-runuser -u bob -- env SDL_LOGGING='input=debug' "$sdl" dualsense > "$tmp/sdl.out" 2>&1
-st=$?
-sleep 1
-tail -n "+$from" "$tmp/device.log" > "$tmp/device-sdl.log"
-if [ $st -eq 0 ]; then
-	pass sdl_opens_the_dualsense_and_every_call_succeeds
-else
-	echo "exit $st" | say; say < "$tmp/sdl.out"
-	{ ls -l "$node"; udevadm info "$node"; } 2>&1 | say
-	fail sdl_opens_the_dualsense_and_every_call_succeeds
-fi
-check sdl_calibration_read_reaches_the_device grep -q 'GET_REPORT feature report 0x05' "$tmp/device-sdl.log"
-check sdl_rumble_and_lights_reach_the_device grep -q 'OUTPUT output report 0x02' "$tmp/device-sdl.log"
+# A game on the DualSense: its calibration in feature report 0x05, rumble
+# and lights in output report 0x02 (SDL_hidapi_ps5.c). Its driver's probe
+# again: the node may be another one after it.
+game_and_driver dualsense "$tmp/dualsense.log" 'GET_REPORT feature report 0x05$' \
+	'OUTPUT output report 0x02,'
+node=$(hidraw_node "$sysname")
 
 # The same game with the other controllers SDL drives through hidapi, one
 # at a time, each a USB replica with the controller's descriptor: NAME,
 # then what the device's log shows of SDL's setup (extended regular
 # expressions) and of its effects, and what the setup is (default: the
 # calibration read).
-sdl_controller() {
-	local name=$1 setup_re=$2 effects_re=$3 setup=${4:-calibration_read}
-	local log=$tmp/$1.log st from
-	start_replica "$name" "$log"
-	check "hid_policyd_decides_on_the_${name}" test -e "/run/hid-policy/devices/$rep_sysname"
-	from=$(($(wc -l < "$log") + 1))
-	runuser -u bob -- "$sdl" "$name" > "$tmp/sdl-$name.out" 2>&1
-	st=$?
-	sleep 1
-	tail -n "+$from" "$log" > "$tmp/$name-sdl.log"
-	if [ $st -eq 0 ]; then
-		pass "sdl_opens_the_${name}_and_every_call_succeeds"
-	else
-		echo "exit $st" | say; say < "$tmp/sdl-$name.out"
-		{ head -n1 "$log"; ls -l /run/hid-policy/devices/ "$rep_node"; } 2>&1 | say
-		fail "sdl_opens_the_${name}_and_every_call_succeeds"
-	fi
+other_controller() {
+	local name=$1
+	start_replica "$name" "$tmp/$name.log"
+	controller_is_bound_and_protected "$name"
+	game_and_driver "$name" "$tmp/$name.log" "${@:2}"
 	kill "$rep_pid"
 	wait "$rep_pid"
-	check "sdl_${name}_${setup}_reaches_the_device" grep -Eq "$setup_re" "$tmp/$name-sdl.log"
-	check "sdl_${name}_effects_reach_the_device" grep -Eq "$effects_re" "$tmp/$name-sdl.log"
 }
 # DualShock 4: calibration in feature report 0x02, rumble and light bar in
 # output report 0x05 (SDL_hidapi_ps4.c).
-sdl_controller dualshock4 'GET_REPORT feature report 0x02$' 'OUTPUT output report 0x05,'
+other_controller dualshock4 'GET_REPORT feature report 0x02$' 'OUTPUT output report 0x05,'
 # Switch Pro Controller: the calibration read from its flash, subcommand
 # 0x10 (SPI flash read) in byte 10 of output report 0x01; rumble in output
 # report 0x10 (SDL_hidapi_switch.c). Of output report 0x01, the shipped
 # policy refuses subcommand 0x11 (flash write) alone.
-sdl_controller switch-pro 'OUTPUT output report 0x01, [0-9]+ bytes: 01( [0-9a-f]{2}){9} 10 ' \
+other_controller switch-pro 'OUTPUT output report 0x01, [0-9]+ bytes: 01( [0-9a-f]{2}){9} 10 ' \
 	'OUTPUT output report 0x10,'
 # Steam Deck: no calibration to read; SDL turns the controller's mouse and
 # keyboard emulation off with settings (command 0x87 in unnumbered feature
 # report 0) and rumbles with command 0xeb (SDL_hidapi_steamdeck.c,
-# DisableDeckLizardMode, _RumbleJoystick). The shipped policy refuses the
-# Deck's update commands (0x90 to 0x95) alone.
-sdl_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 ' \
+# DisableDeckLizardMode, _RumbleJoystick), through hid-steam's client,
+# which hands them to the controller (steam_client_ll_raw_request). The
+# shipped policy refuses the Deck's update commands (0x90 to 0x95) alone.
+other_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87 ' \
 	'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 eb ' settings_write
-check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o export \
-	MESSAGE_ID=e57c57e8dd994f3c8bc7b44fef8b4185 HID_POLICY_ACTION=deny | grep -q '^HID_POLICY_SUBJECT_EXE=$sdl\$'"
 
 # 3a. A DualSense on Bluetooth, as many PC users connect it: a uhid device
 # on bus Bluetooth with the controller's Bluetooth descriptor and answers
@@ -290,8 +422,6 @@ check no_request_of_the_game_is_refused bash -c "! journalctl -b --no-pager -o e
 # attached, none of it is refused. bob's game drives the controller in its
 # Bluetooth mode (SDL_hidapi_ps5.c: the full report 0x31 in, effects in
 # output report 0x31 with their CRC); bob's updater is refused.
-bt_special=$(cat /sys/module/hid/parameters/ignore_special_drivers)
-echo 0 > /sys/module/hid/parameters/ignore_special_drivers
 cat > /etc/udev/rules.d/70-test-open-bt-controller.rules <<'RULES'
 # the test's stand-in for a game launcher's rule: the Bluetooth DualSense to everyone
 SUBSYSTEM=="hidraw", KERNELS=="0005:054C:0CE6.*", MODE="0666"
@@ -401,14 +531,12 @@ check sdl_bluetooth_lights_reach_the_device \
 check no_request_of_the_game_over_bluetooth_is_refused bt_refused_none "HID_POLICY_SUBJECT_EXE=$sdl"
 kill "$bt_pid"
 wait "$bt_pid"
-echo "$bt_special" > /sys/module/hid/parameters/ignore_special_drivers
 
-# 3b. Solaar and fwupd with a Unifying receiver. From here the vendor
-# drivers bind what they know: hid-logitech-dj takes the receiver, drops
-# its keyboard and mouse interfaces and gives the paired mouse a node of
-# its own, as on a user's machine. Its nodes are opened to bob as Solaar's
-# udev rule does for the seat's user (uaccess; bob has no seat here).
-echo 0 > /sys/module/hid/parameters/ignore_special_drivers
+# 3b. Solaar and fwupd with a Unifying receiver. hid-logitech-dj takes the
+# receiver, drops its keyboard and mouse interfaces and gives the paired
+# mouse a node of its own, as on a user's machine. Its nodes are opened to
+# bob as Solaar's udev rule does for the seat's user (uaccess; bob has no
+# seat here).
 cat > /etc/udev/rules.d/70-test-open-receiver.rules <<'RULES'
 # the test's stand-in for Solaar's uaccess rule: the receiver's nodes to everyone
 SUBSYSTEM=="hidraw", KERNELS=="*046D:C52B*", MODE="0666"
@@ -491,13 +619,32 @@ journal_names_bob() {
 }
 check journal_records_the_dfu_refusal_with_the_user_and_the_program journal_names_bob 0x11
 
+# fwupd's devices of the replicas, fwupd.service started after them, as
+# at boot (fwupdmgr's D-Bus activation gives up after 25 s, which fwupd's
+# start took on latest with five guests on two cores; systemctl waits for
+# the unit, Type=dbus, as long as its own timeout): fwupdmgr get-devices
+# --json, asked every 5 s until two answers in a row list the same devices
+# of the replicas, the receiver among them (fwupd may list devices below
+# the receiver later than the receiver), at most 24 times. The last answer in
+# OUT.json, fwupdmgr's errors in OUT.err, the devices of the replicas
+# (tests/package/fwupd-replica-devices.py) in OUT.list; fails when the
+# answers never settled.
+fwupd_devices() {
+	local out=$1 prev=
+	timeout 300 systemctl start fwupd.service || journalctl -b -u fwupd --no-pager | tail -n 20 | say
+	for _ in $(seq 24); do
+		timeout 120 fwupdmgr get-devices --json > "$out.json" 2> "$out.err" &&
+			python3 "$repo/tests/package/fwupd-replica-devices.py" < "$out.json" > "$out.list" &&
+			grep -q '^receiver | ' "$out.list" && [ "$(cat "$out.list")" = "$prev" ] && return 0
+		prev=$(cat "$out.list" 2>/dev/null)
+		sleep 5
+	done
+	return 1
+}
+
 # fwupd as fwupd.service: it lists the receiver with the firmware version
 # it reads from register 0xF1 (fu-logitech-hidpp-runtime-unifying.c).
-# Started first, as at boot: fwupdmgr's D-Bus activation gives up after
-# 25 s, which fwupd's start took on latest with five guests on two cores;
-# systemctl waits for the unit (Type=dbus) as long as its own timeout.
-timeout 300 systemctl start fwupd.service || journalctl -b -u fwupd --no-pager | tail -n 20 | say
-timeout 120 fwupdmgr get-devices --json > "$tmp/fwupd.json" 2> "$tmp/fwupd.err"
+fwupd_devices "$tmp/fwupd"
 st=$?
 guid=$(python3 - "$tmp/fwupd.json" <<'PY'
 import json, sys
@@ -509,8 +656,9 @@ PY
 if [ $st -eq 0 ] && [ -n "$guid" ]; then
 	pass fwupdmgr_lists_the_receiver_with_its_firmware_version
 	fwupdmgr --version 2>/dev/null | head -n 3 | say
+	say < "$tmp/fwupd.list"
 else
-	echo "exit $st" | say; say < "$tmp/fwupd.err"; head -c 3000 "$tmp/fwupd.json" | say
+	say < "$tmp/fwupd.err"; head -c 3000 "$tmp/fwupd.json" | say
 	journalctl -b -u fwupd --no-pager | tail -n 20 | say
 	fail fwupdmgr_lists_the_receiver_with_its_firmware_version
 fi
@@ -565,7 +713,7 @@ check users_dfu_mode_switch_never_reaches_the_receiver \
 check journal_records_the_dfu_mode_refusal_with_the_user_and_the_program journal_names_bob 0x10
 kill "$receiver_pid"
 wait "$receiver_pid"
-echo 1 > /sys/module/hid/parameters/ignore_special_drivers
+receiver_pid=
 
 # 4. polkit: hid-policyctl starts its own agent on a terminal.
 echo alice-password > "$tmp/alice"
@@ -589,7 +737,9 @@ else
 	fail ordinary_user_is_refused_by_polkit
 fi
 
-# 5. Purge: the daemon stops, the firewall goes, the state goes.
+# 5. Purge, as a user who no longer wants the firewall does: the daemon
+# stops, the firewall goes, the state goes, and the programs work as they
+# did before hid-policy was installed.
 if DEBIAN_FRONTEND=noninteractive apt-get purge -y hid-policy > "$tmp/apt.log" 2>&1; then
 	pass apt_purges_the_package
 else
@@ -603,13 +753,41 @@ runuser -u bob -- /home/bob/fw-updater "$node" 0xf4
 st=$?
 sleep 1
 check without_the_firewall_the_same_request_reaches_the_device \
-	bash -c "[ $st -eq 0 ] && grep -q 'feature report 0xf4' '$tmp/device.log'"
+	bash -c "[ $st -eq 0 ] && grep -q 'feature report 0xf4' '$tmp/dualsense.log'"
 
 # The same game without the firewall: tells a refusal of ours from a
 # replica SDL does not take for a controller.
-runuser -u bob -- "$sdl" dualsense > "$tmp/sdl.out" 2>&1
+run_as_bob "$tmp/dualsense.log" sdl-dualsense-purged "$sdl" dualsense
 st=$?
-[ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl.out"; }
+[ $st -eq 0 ] || { echo "exit $st" | say; say < "$tmp/sdl-dualsense-purged.out"; }
 check sdl_opens_the_dualsense_without_the_firewall test $st -eq 0
+
+# fwupd without the firewall (issue 40: "fwupdmgr get-devices finds the
+# Logitech receiver and DualSense replicas as it does without us"): the
+# receiver plugged in again beside the DualSense, which stayed, fwupd
+# started after them as before, and its devices of the replicas are the
+# ones it listed with the firewall (section 3b): the same names, plugin,
+# versions and GUIDs. The receiver is listed in both cases (its paired
+# mouse in neither: seen on 6.1 and 6.12); the DualSense in neither, as no
+# fwupd plugin claims it: no quirk of Debian trixie's fwupd 2.0.20
+# (/usr/share/fwupd/quirks.d/builtin.quirk.gz) names vendor 054C, nor does
+# one in fwupd's plugins/ upstream (August 2026).
+firewall=purged
+systemctl stop fwupd.service
+start_replica unifying "$tmp/receiver-purged.log"
+receiver_pid=$rep_pid
+if fwupd_devices "$tmp/fwupd-purged" && cmp -s "$tmp/fwupd.list" "$tmp/fwupd-purged.list"; then
+	pass fwupd_lists_the_same_devices_of_the_replicas_as_with_the_firewall
+	say < "$tmp/fwupd-purged.list"
+else
+	diff -u "$tmp/fwupd.list" "$tmp/fwupd-purged.list" | say
+	say < "$tmp/fwupd-purged.err"
+	fail fwupd_lists_the_same_devices_of_the_replicas_as_with_the_firewall
+fi
+check fwupd_lists_the_dualsense_in_neither_case \
+	bash -c "! grep -q '^dualsense | ' '$tmp/fwupd.list' '$tmp/fwupd-purged.list'"
+kill "$receiver_pid"
+wait "$receiver_pid"
+receiver_pid=
 
 exit $((failed > 0))
