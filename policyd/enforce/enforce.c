@@ -59,6 +59,47 @@ static bool reports_parsed_now(const struct enforcer *en, const struct hid_dev_i
 	return false;
 }
 
+/* Publish the decision on M for udev; one that was held goes with it. */
+static void publish(struct enforcer *en, struct managed_device *m, bool protected)
+{
+	m->decision_held_until = 0;
+	decisions_publish(en->runtime_dir, m->info.sysname, protected);
+}
+
+/* Has device HID_ID told, in its first round of learning, what it can of
+ * what its rules need (or is nothing asked of it)? */
+static bool first_learning_ended(const struct enforcer *en, uint32_t hid_id)
+{
+	return feature_indexes_first_rounds_ended(&en->features, hid_id) &&
+	       nrf_modules_first_round_ended(&en->nrf, hid_id);
+}
+
+/*
+ * Until a device has told what its rules need (HID++ feature indexes, nRF
+ * modules), the rules refuse more than they name: every HID++ request but
+ * IRoot's, every configuration frame. A program that opens the node as
+ * soon as udev opens it (Solaar and fwupd watch udev) would be refused its
+ * first requests, though nothing in them is dangerous. So the device's
+ * first decision, which udev waits for before it opens the node to users,
+ * waits for its first round of learning to end (told, failed or late, as
+ * the learners decide), at most DECISION_HOLD_MS; its firewall is attached
+ * meanwhile. A device that has a decision already (the daemon restarted,
+ * a reload, a later compile) is not held: its nodes are open, and a late
+ * decision would only delay what changes with it (its hiddev nodes
+ * closed). Returns true when M's decision waits.
+ */
+static bool hold_decision(struct enforcer *en, struct managed_device *m)
+{
+	if (first_learning_ended(en, m->info.hid_id))
+		return false;
+	if (m->decision_held_until)
+		return true;
+	if (decisions_read(en->runtime_dir, m->info.sysname) != -ENOENT)
+		return false;
+	m->decision_held_until = boottime_ms() + DECISION_HOLD_MS;
+	return true;
+}
+
 /* M was protected, but its instance is no longer registered: someone
  * unregistered it through its pin (doc/security.md, section 3), and
  * attaching it again failed with R. Said once; retried by
@@ -69,7 +110,7 @@ static void firewall_lost(struct enforcer *en, struct managed_device *m, int r)
 		say(LOG_ERR, "firewall of %s (%s) was detached outside hid-policyd; cannot attach it again: %s; the device is not protected (retrying every %d ms)",
 		    m->info.sysname, m->info.name, strerror(-r), CHECK_INTERVAL_MS);
 		record_lost_firewall(en, m, false, r);
-		decisions_publish(en->runtime_dir, m->info.sysname, false);
+		publish(en, m, false);
 	}
 	m->protected = false;
 	m->lost = true;
@@ -113,7 +154,7 @@ static int protect_without_rules(struct enforcer *en, struct managed_device *m,
 	m->lost = false;
 	m->mode = HID_RULES_MODE_ENFORCE;
 	m->n_rules = 0;
-	decisions_publish(en->runtime_dir, info->sysname, true);
+	publish(en, m, true);
 	return 0;
 }
 
@@ -214,7 +255,7 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 		m->lost = false;
 		m->n_rules = 0;
 		allows_end_device(en, info->hid_id, "no rule set matches the device any more");
-		decisions_publish(en->runtime_dir, info->sysname, false);
+		publish(en, m, false);
 		return 0;
 	}
 	if (r < 0) {
@@ -309,7 +350,8 @@ static int apply_policy(struct enforcer *en, const struct policy *policy,
 	m->lost = false;
 	m->mode = rules->mode;
 	m->n_rules = rules->n_rules;
-	decisions_publish(en->runtime_dir, info->sysname, true);
+	if (!hold_decision(en, m))
+		publish(en, m, true);
 	return 0;
 }
 
@@ -538,4 +580,42 @@ void enforce_nrf_modules_tick(struct enforcer *en)
 
 	for (size_t i = 0; i < n; i++)
 		device_listed(en, changed[i]);
+}
+
+void enforce_held_decisions(struct enforcer *en)
+{
+	uint64_t now = boottime_ms();
+
+	for (size_t i = 0; i < en->state->n_devices; i++) {
+		struct managed_device *m = &en->state->devices[i];
+		bool ended;
+
+		if (!m->decision_held_until)
+			continue;
+		ended = first_learning_ended(en, m->info.hid_id);
+		if (!ended && now < m->decision_held_until)
+			continue;
+		if (!device_present(en, &m->info)) {
+			/* Its remove event follows: nothing to publish. */
+			m->decision_held_until = 0;
+			continue;
+		}
+		if (!ended)
+			say(LOG_INFO, "%s (%s): its first round of learning did not end in %d ms: its decision is published for udev, and what it has not told stays refused",
+			    m->info.sysname, m->info.name, DECISION_HOLD_MS);
+		publish(en, m, m->protected);
+	}
+}
+
+uint64_t enforce_held_decisions_due(const struct enforcer *en)
+{
+	uint64_t due = 0;
+
+	for (size_t i = 0; i < en->state->n_devices; i++) {
+		uint64_t t = en->state->devices[i].decision_held_until;
+
+		if (t && (!due || t < due))
+			due = t;
+	}
+	return due;
 }

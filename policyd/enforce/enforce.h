@@ -60,6 +60,15 @@ void enforce_policy_device(struct enforcer *en, const struct hid_dev_info *info,
  * ring-buffer loss counter is read at least as often. */
 #define CHECK_INTERVAL_MS 1000
 
+/* How long a new device's first decision may wait for its first round of
+ * learning (enforce.c, hold_decision()). Below the 5 s udev's helper waits
+ * for a decision (--timeout 5, data/60-hid-policy.rules): udev opens the
+ * node from the decision rather than closing it on a time-out, to open it
+ * again when the decision comes. A receiver's first round takes a few
+ * hundred milliseconds (0xFF, then six device indexes, 500 ms at most for
+ * each question); what is not told by then stays refused. */
+#define DECISION_HOLD_MS 3000
+
 /* Compile and enforce the policy (and exceptions) for one device. Returns
  * 0 when the kernel holds the device's rules with its temporary allows as
  * they are now (when the policy cannot be compiled for it: the policy's
@@ -104,6 +113,14 @@ bool enforce_nrf_modules_ready(struct enforcer *en, int fd);
 /* Rounds due and answers late: go on, and put what changed in force. Due
  * at nrf_modules_due(&en->nrf). */
 void enforce_nrf_modules_tick(struct enforcer *en);
+
+/* Publish the decisions held for a first round of learning that has
+ * ended, or that DECISION_HOLD_MS cut short; nothing for a device gone.
+ * Due when learning goes on, and at enforce_held_decisions_due(). */
+void enforce_held_decisions(struct enforcer *en);
+/* The next time a held decision is published whatever was learned
+ * (CLOCK_BOOTTIME ms); 0: none held. */
+uint64_t enforce_held_decisions_due(const struct enforcer *en);
 
 /* End temporary allow E (its audit record: allows_end) and put its
  * device's rules in force without it. */

@@ -147,6 +147,7 @@ static void start_asking(struct feature_indexes *fi, struct device_learner *d,
 	int r;
 
 	hidpp_learner_close(&d->learner);
+	d->tried = true;
 	/* A function of the device that speaks no HID++ (a receiver's
 	 * keyboard and mouse interfaces, which its rule set matches too):
 	 * nothing to ask, and no HID++ message passes its declared-reports
@@ -242,12 +243,29 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
 	start_asking(fi, d, info, rules, features, n, now_ms);
 }
 
+bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32_t hid_id)
+{
+	const struct device_learner *d = find(fi, hid_id), *rcv;
+
+	if (!d)
+		return true;
+	if (!d->receiver_id)
+		return d->tried && hidpp_learner_first_rounds_ended(&d->learner, -1);
+	/* A receiver comes before its paired devices' nodes (hid-logitech-dj
+	 * adds them from its probe); at a start, sysfs may list them first. */
+	rcv = find(fi, d->receiver_id);
+	return rcv && rcv->tried &&
+	       hidpp_learner_first_rounds_ended(&rcv->learner, hidpp_device_slot(d->receiver_index));
+}
+
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id)
 {
 	struct device_learner *d = find(fi, hid_id);
 
-	if (d)
-		hidpp_learner_close(&d->learner);
+	if (!d)
+		return;
+	hidpp_learner_close(&d->learner);
+	d->tried = false;
 }
 
 void feature_indexes_forget(struct feature_indexes *fi, uint32_t hid_id)

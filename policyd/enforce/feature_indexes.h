@@ -24,6 +24,10 @@ struct device_learner {
 	uint32_t hid_id;
 	struct hidpp_learner learner;
 	bool said_unreachable;	/* the node could not be opened: said once */
+	/* Asking was tried since the device was followed or last unbound:
+	 * its learner asks, or nothing can be learned (no HID++ report, its
+	 * rules refuse the daemon, its node cannot be opened). */
+	bool tried;
 	/* a paired device's own node: its receiver and device index */
 	uint32_t receiver_id;
 	uint8_t receiver_index;
@@ -61,6 +65,13 @@ size_t feature_indexes_paired(const struct feature_indexes *fi, uint32_t receive
 void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_info *info,
 			    const struct hid_device_rules *rules, const uint16_t *features,
 			    size_t n, uint64_t now_ms);
+
+/* Has what the device HID_ID can learn in its first round been learned:
+ * asking was tried since it was bound and its learner's first round ended
+ * at every device index asked? A paired device's own node: its
+ * receiver's first round at 0xFF and at its device index ended (its
+ * receiver not followed: not yet). True for a device nothing is asked of. */
+bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32_t hid_id);
 
 /* INFO's device was unbound: close its node, keep its answers. */
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id);

@@ -96,6 +96,7 @@ static void start_asking(struct nrf_modules *nm, struct nrf_device *d,
 	int r;
 
 	stop_asking(nm, d);
+	d->tried = true;
 	/* A function of the device without the channel (a dongle's mouse
 	 * interface, which the rule set matches too): nothing to ask. */
 	if (!declares_feature(info, NRF_CONFIG_REPORT_FEATURE))
@@ -150,6 +151,13 @@ void nrf_modules_follow(struct nrf_modules *nm, const struct hid_dev_info *info,
 	if (d->learner.fd >= 0)
 		return;		/* asking, or told, since this bind */
 	start_asking(nm, d, info, rules, now_ms);
+}
+
+bool nrf_modules_first_round_ended(const struct nrf_modules *nm, uint32_t hid_id)
+{
+	const struct nrf_device *d = find(nm, hid_id);
+
+	return !d || (d->tried && nrf_learner_first_round_ended(&d->learner));
 }
 
 void nrf_modules_describe(const struct nrf_config_table *t, char *buf, size_t size)

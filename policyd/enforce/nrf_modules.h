@@ -20,6 +20,10 @@ struct nrf_device {
 	uint32_t hid_id;
 	struct nrf_learner learner;
 	bool said_unreachable;	/* the node could not be asked: said once */
+	/* Asking was tried since this bind: its learner asks, or nothing
+	 * can be listed (no channel, its rules refuse the daemon, its node
+	 * cannot be opened). */
+	bool tried;
 };
 
 struct nrf_modules {
@@ -43,6 +47,11 @@ const struct nrf_config_table *nrf_modules_of(const struct nrf_modules *nm, uint
  * nrf_modules_tick(), after RULES are in force. */
 void nrf_modules_follow(struct nrf_modules *nm, const struct hid_dev_info *info,
 			const struct hid_device_rules *rules, bool wanted, uint64_t now_ms);
+
+/* Has the device HID_ID listed what it can in its first round: asking was
+ * tried since it was bound, and the first round ended (listed or failed)?
+ * True for a device nothing is asked of. */
+bool nrf_modules_first_round_ended(const struct nrf_modules *nm, uint32_t hid_id);
 
 /* The device's driver was unbound, or the device removed: stop asking and
  * forget what it listed (the next bind asks anew). */

@@ -181,6 +181,7 @@ static int round_failed(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 
 	forget_slot(l, s, changed);
 	l->verifying &= (uint8_t)~bit(s);
+	l->first_pending &= (uint8_t)~bit(s);
 	l->ask_at[s] = now_ms + l->backoff[s];
 	l->backoff[s] = l->backoff[s] * 2 > HIDPP_LEARN_RETRY_MAX_MS ? HIDPP_LEARN_RETRY_MAX_MS :
 								       l->backoff[s] * 2;
@@ -196,6 +197,7 @@ static int round_done(struct hidpp_learner *l, const struct hidpp_feature_index 
 	set_slot(l, s, answers, changed);
 	l->link_up |= bit(s);
 	l->verifying &= (uint8_t)~bit(s);
+	l->first_pending &= (uint8_t)~bit(s);
 	l->backoff[s] = HIDPP_LEARN_RETRY_MS;
 	l->slot = -1;
 	return ask_next_slot(l, now_ms);
@@ -239,9 +241,13 @@ static int speaks_hidpp10(struct hidpp_learner *l, uint64_t now_ms, bool *change
 							    .device = device };
 	if (l->slot == 0 && !l->receiver) {
 		l->receiver = true;
-		for (int s = 1; s < HIDPP_DEVICE_SLOTS; s++)
+		for (int s = 1; s < HIDPP_DEVICE_SLOTS; s++) {
 			if (!l->ask_at[s])
 				l->ask_at[s] = now_ms;
+			/* Part of the first round now: a paired device's
+			 * node opens once its own has ended. */
+			l->first_pending |= bit(s);
+		}
 	}
 	return round_done(l, answers, now_ms, changed);
 }
@@ -341,6 +347,9 @@ static int announced(struct hidpp_learner *l, int slot, uint8_t link_flags, uint
 		 * lost). */
 		l->link_up &= (uint8_t)~bit(slot);
 		l->verifying &= (uint8_t)~bit(slot);
+		/* Nothing there answers now: waiting would only delay
+		 * what cannot be learned. */
+		l->first_pending &= (uint8_t)~bit(slot);
 		forget_slot(l, slot, changed);
 		if (l->slot == slot)
 			l->slot = -1;
@@ -472,7 +481,17 @@ int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms)
 		l->ask_at[s] = now_ms ? now_ms : 1;
 		l->backoff[s] = HIDPP_LEARN_RETRY_MS;
 	}
+	/* Nothing is asked on a learner without a node or features. */
+	if (l->fd >= 0 && l->n_features)
+		l->first_pending |= slots;
 	return ask_next_slot(l, now_ms);
+}
+
+bool hidpp_learner_first_rounds_ended(const struct hidpp_learner *l, int slot)
+{
+	uint8_t waited = slot < 0 ? 0xff : (uint8_t)(bit(0) | bit(slot));
+
+	return l->fd < 0 || !(l->first_pending & waited);
 }
 
 bool hidpp_learner_asks(const struct hidpp_learner *l, const uint16_t *features, size_t n)
@@ -527,5 +546,6 @@ void hidpp_learner_close(struct hidpp_learner *l)
 	 * and the questions due, start anew at the next open. */
 	l->link_up = 0;
 	l->verifying = 0;
+	l->first_pending = 0;
 	memset(l->ask_at, 0, sizeof(l->ask_at));
 }

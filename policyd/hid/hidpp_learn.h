@@ -96,6 +96,10 @@ struct hidpp_learner {
 	uint32_t backoff[HIDPP_DEVICE_SLOTS];	/* the next wait after a failed round */
 	uint32_t verify_wait[HIDPP_DEVICE_SLOTS]; /* the next wait between checks */
 	uint64_t verified_at[HIDPP_DEVICE_SLOTS]; /* the last check's start */
+	/* bit s: slot s is to be asked and its first round since the node
+	 * opened has not ended (the daemon holds the device's decision for
+	 * udev until it has: enforce.c, hold_decision()) */
+	uint8_t first_pending;
 	/* the round in progress */
 	int slot;		/* -1: none */
 	enum hidpp_learn_step step;
@@ -133,6 +137,13 @@ bool hidpp_learner_asks(const struct hidpp_learner *l, const uint16_t *features,
 /* Ask the device indexes of SLOTS (bit s: slot s) now, from device index
  * 0xFF on when SLOTS has bit 0. */
 int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms);
+
+/* Has the first round since the node opened ended, answered or failed (or
+ * the receiver said the device's link is down), at every device index
+ * asked (SLOT < 0), or at SLOT and at 0xFF (whose answer tells whether
+ * SLOT, a paired device, is asked at all)? A closed learner waits for
+ * nothing. */
+bool hidpp_learner_first_rounds_ended(const struct hidpp_learner *l, int slot);
 
 /* Read what the device sent (the node is non-blocking) and go on asking.
  * *CHANGED: the table changed. -ENODEV: the node is gone. */

@@ -55,6 +55,7 @@ static int round_failed(struct nrf_learner *l, uint64_t now_ms, bool *changed)
 {
 	l->asking = false;
 	l->rounds_failed++;
+	l->first_round_ended = true;
 	if (l->table.told)
 		*changed = true;
 	l->table = (struct nrf_config_table){ 0 };
@@ -142,6 +143,7 @@ static bool tables_equal(const struct nrf_config_table *a, const struct nrf_conf
 static int round_done(struct nrf_learner *l, bool *changed)
 {
 	l->asking = false;
+	l->first_round_ended = true;
 	l->round.told = true;
 	l->backoff = NRF_LEARN_RETRY_MS;
 	if (!tables_equal(&l->round, &l->table))
@@ -267,6 +269,11 @@ uint64_t nrf_learner_due(const struct nrf_learner *l)
 	if (l->asking)
 		return l->deadline_ms;
 	return l->ex || l->send ? l->ask_at : 0;
+}
+
+bool nrf_learner_first_round_ended(const struct nrf_learner *l)
+{
+	return (!l->ex && !l->send) || l->first_round_ended;
 }
 
 int nrf_learner_fd(const struct nrf_learner *l)

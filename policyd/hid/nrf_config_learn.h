@@ -103,6 +103,10 @@ struct nrf_learner {
 	uint64_t deadline_ms;	/* CLOCK_BOOTTIME: the question's answer is late */
 	uint64_t questions;	/* asked since init, for the tests and the log */
 	uint64_t rounds_failed;
+	/* A round has ended, listed or failed, since the node opened (the
+	 * daemon holds the device's decision for udev until then:
+	 * enforce.c, hold_decision()). */
+	bool first_round_ended;
 };
 
 /* A learner with no node: nothing told. */
@@ -121,6 +125,10 @@ void nrf_learner_close(struct nrf_learner *l);
 /* The descriptor the event loop watches: readable when an answer is ready;
  * -1: none. */
 int nrf_learner_fd(const struct nrf_learner *l);
+
+/* Has the first round since the node opened ended, listed or failed? A
+ * closed learner waits for nothing. */
+bool nrf_learner_first_round_ended(const struct nrf_learner *l);
 
 /* Start a round now. */
 int nrf_learner_ask(struct nrf_learner *l, uint64_t now_ms);

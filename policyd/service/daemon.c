@@ -431,9 +431,12 @@ int daemon_run(const struct daemon_config *cfg)
 
 		uint64_t asked_due = feature_indexes_due(&d.enforcer.features);
 		uint64_t listed_due = nrf_modules_due(&d.enforcer.nrf);
+		uint64_t held_due = enforce_held_decisions_due(&d.enforcer);
 
 		if (listed_due && (!asked_due || listed_due < asked_due))
 			asked_due = listed_due;
+		if (held_due && (!asked_due || held_due < asked_due))
+			asked_due = held_due;
 
 		/* Repeats of a decision are told when due, or sooner. */
 		if (repeats_due >= 0 && repeats_due < timeout)
@@ -470,6 +473,8 @@ int daemon_run(const struct daemon_config *cfg)
 			records_waiting = records_read(&d.records, RECORDS_PER_ROUND) > 0;
 		enforce_feature_indexes_tick(&d.enforcer);
 		enforce_nrf_modules_tick(&d.enforcer);
+		/* After the learners: a round that ended publishes at once. */
+		enforce_held_decisions(&d.enforcer);
 		audit_flush(&d.audit);
 		check_dropped(&d);
 		now = boottime_ms();

@@ -24,6 +24,9 @@ struct managed_device {
 				 * and could not be attached again: retried at
 				 * every check (enforce_check_firewalls) */
 	bool check_failed;	/* the last check could not tell (said once) */
+	/* CLOCK_BOOTTIME ms: its first decision is held from udev until its
+	 * first round of learning ends, or until then (0: not held). */
+	uint64_t decision_held_until;
 	/* The policy's rules in force, without exceptions (NULL: none yet):
 	 * when a new policy cannot be compiled for the device they stay, and
 	 * temporary allows are still placed before them, and ended. */

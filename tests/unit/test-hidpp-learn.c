@@ -442,6 +442,52 @@ static void a_queue_that_may_have_overflowed_forgets_paired_devices(void)
 	scripted_done(&s);
 }
 
+/* The daemon holds a receiver's node from udev until its first round has
+ * ended at each device index: told (1), refused (2, nothing paired), late
+ * (3, silent) or announced off (4, silent); a paired device's node waits
+ * for 0xFF and its own index alone. */
+static void the_first_round_ends_at_each_device_index_told_refused_late_or_off(void)
+{
+	struct scripted s;
+
+	scripted_start(&s, HIDPP_REPORT_SHORT);
+	model_receiver(&s);
+	s.slots[3].silent = true;
+	s.slots[4].silent = true;
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, -1), "waits before anything is asked");
+	CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, -1), "0xFF asked, yet nothing waits");
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, 1),
+	      "index 1 does not wait for 0xFF, which tells whether it is asked");
+	serve(&s, 1);
+	CHECK(s.l.receiver, "0xFF not taken for a receiver");
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, 1), "index 1 not waited for once 0xFF told");
+	serve(&s, 100);
+	CHECK(knows(&s, 1), "index 1 not learned");
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, 1), "index 1 told, yet waited for");
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, 2), "index 2 refused, yet waited for");
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, 3), "index 3 not waited for while asked");
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, -1), "the whole receiver not waited for");
+	/* 4 goes off while 3 is asked; 3 answers late */
+	SAYS(&s, 0x10, 0x04, 0x41, 0x04, 0x40 | 0x02, 0x4d, 0x40);
+	learner_reads(&s);
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, 4), "an index announced off is waited for");
+	later(&s, HIDPP_LEARN_ANSWER_MS);
+	serve(&s, 100);
+	later(&s, HIDPP_LEARN_ANSWER_MS);
+	serve(&s, 100);
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, 3), "a late index still waited for");
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, -1), "the receiver waited for after its round");
+	/* later rounds (a new link, a check) do not make it wait again */
+	SAYS(&s, 0x10, 0x04, 0x41, 0x04, 0x02, 0x4d, 0x40);
+	learner_reads(&s);
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, -1), "a device connecting made it wait again");
+	/* a new node: its first round again */
+	hidpp_learner_close(&s.l);
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, -1), "a closed learner waits");
+	scripted_done(&s);
+}
+
 static void a_closed_node_is_gone(void)
 {
 	struct scripted s;
@@ -501,6 +547,7 @@ static const struct test_case tests[] = {
 	{ "a_link_loss_forgets_and_a_new_firmwares_indexes_are_learned", a_link_loss_forgets_and_a_new_firmwares_indexes_are_learned },
 	{ "a_repeated_arrival_keeps_the_answers_and_is_checked_less_often", a_repeated_arrival_keeps_the_answers_and_is_checked_less_often },
 	{ "a_queue_that_may_have_overflowed_forgets_paired_devices", a_queue_that_may_have_overflowed_forgets_paired_devices },
+	{ "the_first_round_ends_at_each_device_index_told_refused_late_or_off", the_first_round_ends_at_each_device_index_told_refused_late_or_off },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 	{ "a_write_that_blocks_does_not_hold_the_caller", a_write_that_blocks_does_not_hold_the_caller },
 };

@@ -261,6 +261,39 @@ static void a_late_answer_fails_the_round_and_is_not_taken_after(void)
 	CHECK(!s.l.asking && !s.l.table.told, "a late answer was taken");
 }
 
+/* The daemon holds the device's node from udev until its first round has
+ * ended: listed, or failed (late here); later rounds hold nothing. */
+static void the_first_round_ends_listed_or_late(void)
+{
+	struct scripted s;
+
+	scripted_start(&s);
+	CHECK(!nrf_learner_first_round_ended(&s.l), "a node open but not asked yet taken for one whose round ended");
+	CHECK_OK(nrf_learner_ask(&s.l, s.now));
+	serve(&s, 30);
+	CHECK(!nrf_learner_first_round_ended(&s.l), "a round halfway is not waited for");
+	s.now = nrf_learner_due(&s.l);
+	CHECK_OK(nrf_learner_tick(&s.l, s.now, &s.changed));
+	CHECK(!s.l.asking, "the late round did not end");
+	CHECK(nrf_learner_first_round_ended(&s.l), "a late round still waited for");
+	/* the next round, listed, holds nothing meanwhile */
+	s.now = nrf_learner_due(&s.l);
+	CHECK_OK(nrf_learner_tick(&s.l, s.now, &s.changed));
+	CHECK(s.l.asking, "not asked again");
+	CHECK(nrf_learner_first_round_ended(&s.l), "a second round waited for");
+	serve(&s, 1000);
+	check_reboot_at(&s, 0x14);
+
+	scripted_start(&s);
+	CHECK_OK(nrf_learner_ask(&s.l, s.now));
+	serve(&s, 1000);
+	check_reboot_at(&s, 0x14);
+	CHECK(nrf_learner_first_round_ended(&s.l), "a listed round still waited for");
+	/* a learner without a node waits for nothing */
+	nrf_learner_init(&s.l);
+	CHECK(nrf_learner_first_round_ended(&s.l), "a learner without a node waits");
+}
+
 static void a_failing_device_is_asked_again_with_a_growing_backoff(void)
 {
 	struct scripted s;
@@ -335,6 +368,7 @@ static const struct test_case tests[] = {
 	{ "answers_echoing_another_question_are_not_taken", answers_echoing_another_question_are_not_taken },
 	{ "a_module_named_twice_fails_the_round", a_module_named_twice_fails_the_round },
 	{ "a_late_answer_fails_the_round_and_is_not_taken_after", a_late_answer_fails_the_round_and_is_not_taken_after },
+	{ "the_first_round_ends_listed_or_late", the_first_round_ends_listed_or_late },
 	{ "a_failing_device_is_asked_again_with_a_growing_backoff", a_failing_device_is_asked_again_with_a_growing_backoff },
 	{ "a_failed_round_forgets_what_was_told", a_failed_round_forgets_what_was_told },
 };
