@@ -15,7 +15,9 @@
  * and at 1, fails with EPERM and never reaches the device; a DPI setting
  * (setSensorDpi, software ID 0xA, 0xB) reaches it once the daemon has
  * logged the indexes the device told, and the daemon never logged one it
- * did not. The cases: paired at start; paired later; a user's flood of
+ * did not. The cases: a client that opens the receiver's node the moment
+ * udev opens it (the real udevd, the repository's rule); paired at start;
+ * paired later; a user's flood of
  * "fake device arrival" register writes; a firmware update that moves
  * RDFU to the DPI feature's index; lost, late and busy answers; a device
  * whose writes stall while another device is plugged in.
@@ -39,6 +41,7 @@
 #include "harness.h"
 #include "logitech_receiver.h"
 #include "policyd_run.h"
+#include "udevd_run.h"
 #include "uhid_dev.h"
 #include "user_writer.h"
 
@@ -721,6 +724,141 @@ static void solaars_register_read_of_the_receiver_passes_once_it_told(bool overl
 	}
 }
 
+/* The answer to Q (on FD within TIMEOUT_MS): a report whose bytes FROM to
+ * UPTO - 1 are Q's (a register read's answer echoes its device index,
+ * sub-ID, register and part; a feature's, its index and function byte). */
+static bool answer_seen(int fd, const uint8_t *q, size_t from, size_t upto, int timeout_ms)
+{
+	uint8_t r[32];
+
+	for (long end = clock_ms() + timeout_ms; clock_ms() < end;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 50) != 1)
+			continue;
+		n = read(fd, r, sizeof(r));
+		if (n >= (ssize_t)upto && !memcmp(r + from, q + from, upto - from))
+			return true;
+	}
+	return false;
+}
+
+/* udev opened NODE to users (the stand-in rule's 0666) within
+ * TIMEOUT_MS: how long it took (ms), or -1. A udev-driven client
+ * (Solaar, fwupd) opens a node once udev tells it the node is there,
+ * after the rules ran; the mode is the last thing they change. */
+static long opened_to_users(const char *node, int timeout_ms)
+{
+	long start = clock_ms();
+	struct stat st;
+
+	for (;;) {
+		if (stat(node, &st) == 0 && (st.st_mode & 0066) == 0066)
+			return clock_ms() - start;
+		if (clock_ms() - start > timeout_ms)
+			return -1;
+		usleep(1000);
+	}
+}
+
+/* What a client sends first, the moment the node is open to it, from uid
+ * 1000 on FD: NAME, Q (LEN bytes) must pass and be answered (bytes FROM
+ * to UPTO - 1 echoed). */
+static void passes_at_once(struct topo *t, int fd, const char *name, const uint8_t *q,
+			   size_t len, size_t from, size_t upto)
+{
+	int err = user_write(t, fd, q, len);
+
+	expect(err == 0, "%s (%02x %02x %02x %02x ...) from uid %d the moment udev opened the node passes: %s",
+	       name, q[0], q[1], q[2], q[3], USER_UID, err ? strerror(err) : "written");
+	expect(!err && answer_seen(fd, q, from, upto, 2000 * test_slow_factor()),
+	       "%s is answered", name);
+}
+
+/*
+ * The receiver is plugged in while udev and the daemon run: the rule
+ * holds its node until the daemon decides, and a client that opens it the
+ * moment udev opens it to users (Solaar and fwupd watch udev) sends at
+ * once Solaar's first register reads at 0xFF (firmware, 10 ff 81 f1 01;
+ * serial, 10 ff 83 b5 03: Solaar receiver.py) and a feature read at the
+ * paired mouse's index 1 (getDeviceNameCount). Each passes and is
+ * answered, because the daemon decides once the receiver's first round of
+ * HID++ questions has ended; the DFU family is refused all the same. On a
+ * Unifying receiver the mouse's own node (hid-logitech-dj's) opens once
+ * the receiver's round at index 1 ended, and a read there passes too.
+ */
+static void a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused(void)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	uint8_t name_index = logi_table_index(&logi_table_mouse, HIDPP_F_DEVICE_NAME);
+	const uint8_t firmware[7] = { 0x10, SELF, 0x81, 0xf1, 0x01 };
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	const uint8_t name_count[20] = { 0x11, PAIRED, name_index, 0x00 | SW_SETTINGS };
+	const uint8_t own_name_count[20] = { 0x11, SELF, name_index, 0x00 | SW_SETTINGS_OWN };
+	char policies[512], hidraw[300] = "";
+	const char *args[] = { "--config-dir", policies, "--runtime-dir", "/run/hid-policy", NULL };
+	struct udevd_run u;
+	struct topo t;
+	long took;
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	t.fd = t.own_fd = -1;
+	failures = 0;
+	r = udevd_start(&u, true, UDEVD_OPEN_TO_USERS_RULE);
+	if (r == -ENOENT)
+		SKIP("systemd-udevd is not installed (Debian package udev; scripts/deps.sh)");
+	CHECK_OK(r);
+	CHECK_OK(test_dev_generic_driver_only(false));
+	snprintf(policies, sizeof(policies), "%s/policies", src);
+	CHECK_OK(policyd_prepare(&t.run));
+	CHECK_OK(policyd_start(&t.run, args));
+	CHECK_OK(user_writer_start(&t.user, USER_UID, USER_UID));
+
+	t.rep = logi_receiver_new(kind, backend);
+	logi_receiver_pair(t.rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
+	CHECK_OK(logi_receiver_create(t.rep, &t.dev));
+	took = opened_to_users(t.dev.hidraw, 10000 * test_slow_factor());
+	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	passes_at_once(&t, t.fd, "Solaar's firmware read", firmware, sizeof(firmware), 1, 5);
+	passes_at_once(&t, t.fd, "Solaar's serial read", serial, sizeof(serial), 1, 5);
+	passes_at_once(&t, t.fd, "a feature read at index 1", name_count, sizeof(name_count), 1, 4);
+	test_log("udev opened the receiver's node %ld ms after it appeared", took);
+	expect(took < 5000, "the node opened from the daemon's decision, before the rule's 5 s time-out (%ld ms)",
+	       took);
+
+	if (kind == LOGI_UNIFYING) {
+		CHECK_OK(logi_receiver_child_hidraw(&t.dev, PAIRED, hidraw, sizeof(hidraw), t.own,
+						    sizeof(t.own), CHILD_MS * test_slow_factor()));
+		took = opened_to_users(hidraw, 10000 * test_slow_factor());
+		CHECK(took >= 0, "udev never opened the mouse's own node %s to users", hidraw);
+		t.own_fd = open(hidraw, O_RDWR | O_CLOEXEC);
+		CHECK(t.own_fd >= 0, "%s: %s", hidraw, strerror(errno));
+		/* hid-logitech-dj passes the answer on with the device's index */
+		passes_at_once(&t, t.own_fd, "a feature read on the mouse's own node", own_name_count,
+			       sizeof(own_name_count), 2, 4);
+	}
+	dfu_family_refused(&t, &logi_table_mouse, "the moment udev opened the nodes");
+
+	/* A reload and a restart (which asks the receiver anew) hold
+	 * nothing: the decisions are published, the nodes stay open. */
+	CHECK_OK(policyd_reload(&t.run));
+	policyd_stop(&t.run, false);
+	CHECK_OK(policyd_start(&t.run, args));
+	CHECK(policyd_said(&t.run, "adopted", 10000 * test_slow_factor()),
+	      "the restarted daemon did not adopt the receiver's firewall");
+	CHECK_OK(udevd_wait_idle(5000));
+	expect(opened_to_users(t.dev.hidraw, 0) >= 0,
+	       "the receiver's node stays open to users over a reload and a restart");
+	expect(kind != LOGI_UNIFYING || opened_to_users(hidraw, 0) >= 0,
+	       "the mouse's own node stays open to users over a reload and a restart");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
 static void solaars_register_read_of_the_receiver_passes(void)
 {
 	solaars_register_read_of_the_receiver_passes_once_it_told(false);
@@ -732,6 +870,8 @@ static void solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_fi
 }
 
 static const struct test_case receiver_cases[] = {
+	{ "a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused",
+	  a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused, 180 },
 	{ "solaars_register_read_of_the_receiver_passes",
 	  solaars_register_read_of_the_receiver_passes, 180 },
 	{ "solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems",

@@ -39,10 +39,7 @@
 
 /* Stand-in for the rules that open controllers to users (Steam's
  * 60-steam-input.rules, uaccess). */
-static const char open_to_users_rule[] =
-	"# test stand-in for 60-steam-input.rules and uaccess: no ACTION, as\n"
-	"# theirs, so that \"udevadm trigger\" (change) applies it again\n"
-	"KERNEL==\"hidraw*|hiddev*\", MODE=\"0666\", TAG+=\"uaccess\"\n";
+static const char open_to_users_rule[] = UDEVD_OPEN_TO_USERS_RULE;
 
 static void udev_start(struct udevd_run *u, bool with_policy_rule)
 {

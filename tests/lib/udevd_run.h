@@ -16,6 +16,15 @@
  * 60-steam-input.rules does. */
 #define UDEVD_TEST_RULE_FILE "/run/udev/rules.d/60-steam-input.rules"
 
+/* A rule that opens every hidraw and hiddev node to everybody, standing in
+ * for the rules that open controllers to users (Steam's
+ * 60-steam-input.rules, uaccess): no ACTION, as theirs, so that "udevadm
+ * trigger" (change) applies it again. */
+#define UDEVD_OPEN_TO_USERS_RULE \
+	"# test stand-in for 60-steam-input.rules and uaccess: no ACTION, as\n" \
+	"# theirs, so that \"udevadm trigger\" (change) applies it again\n" \
+	"KERNEL==\"hidraw*|hiddev*\", MODE=\"0666\", TAG+=\"uaccess\"\n"
+
 struct udevd_run {
 	pid_t pid;
 	char log[64];		/* udevd's stderr */
