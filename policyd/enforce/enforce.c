@@ -600,7 +600,9 @@ void enforce_held_decisions(struct enforcer *en)
 			m->decision_held_until = 0;
 			continue;
 		}
-		if (!ended)
+		/* Unbound, it has no node to open (a receiver's interface
+		 * that no driver takes): nothing worth saying. */
+		if (!ended && m->info.bound)
 			say(LOG_INFO, "%s (%s): its first round of learning did not end in %d ms: its decision is published for udev, and what it has not told stays refused",
 			    m->info.sysname, m->info.name, DECISION_HOLD_MS);
 		publish(en, m, m->protected);
