@@ -776,6 +776,43 @@ static void passes_at_once(struct topo *t, int fd, const char *name, const uint8
 	       "%s is answered", name);
 }
 
+/* The daemon as udev's rule finds it: the shipped rules, its decisions in
+ * /run/hid-policy (the rule's helper reads them there). */
+static char udev_policies[512];
+static const char *const udev_daemon_args[] = {
+	"--config-dir", udev_policies, "--runtime-dir", "/run/hid-policy", NULL,
+};
+
+/* The real udevd with the repository's rule and one that opens every
+ * node to users after it, the daemon, a user's writer; then the receiver
+ * plugged in (the mouse paired at 1 when PAIRED), its answers to the
+ * daemon's questions lost when LOST. */
+static void udev_topo_start(struct topo *t, struct udevd_run *u, bool paired, bool lost)
+{
+	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = t->own_fd = -1;
+	failures = 0;
+	r = udevd_start(u, true, UDEVD_OPEN_TO_USERS_RULE);
+	if (r == -ENOENT)
+		SKIP("systemd-udevd is not installed (Debian package udev; scripts/deps.sh)");
+	CHECK_OK(r);
+	CHECK_OK(test_dev_generic_driver_only(false));
+	snprintf(udev_policies, sizeof(udev_policies), "%s/policies", src);
+	CHECK_OK(policyd_prepare(&t->run));
+	CHECK_OK(policyd_start(&t->run, udev_daemon_args));
+	CHECK_OK(user_writer_start(&t->user, USER_UID, USER_UID));
+	t->rep = logi_receiver_new(kind, backend);
+	if (paired)
+		logi_receiver_pair(t->rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
+	/* every question but the kernel's and the test's */
+	if (lost)
+		logi_receiver_lose(t->rep, 100000, SPARED);
+	CHECK_OK(logi_receiver_create(t->rep, &t->dev));
+}
+
 /*
  * The receiver is plugged in while udev and the daemon run: the rule
  * holds its node until the daemon decides, and a client that opens it the
@@ -790,35 +827,17 @@ static void passes_at_once(struct topo *t, int fd, const char *name, const uint8
  */
 static void a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused(void)
 {
-	const char *src = getenv("HID_POLICY_SRCDIR") ?: ".";
 	uint8_t name_index = logi_table_index(&logi_table_mouse, HIDPP_F_DEVICE_NAME);
 	const uint8_t firmware[7] = { 0x10, SELF, 0x81, 0xf1, 0x01 };
 	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
 	const uint8_t name_count[20] = { 0x11, PAIRED, name_index, 0x00 | SW_SETTINGS };
 	const uint8_t own_name_count[20] = { 0x11, SELF, name_index, 0x00 | SW_SETTINGS_OWN };
-	char policies[512], hidraw[300] = "";
-	const char *args[] = { "--config-dir", policies, "--runtime-dir", "/run/hid-policy", NULL };
+	char hidraw[300] = "";
 	struct udevd_run u;
 	struct topo t;
 	long took;
-	int r;
 
-	memset(&t, 0, sizeof(t));
-	t.fd = t.own_fd = -1;
-	failures = 0;
-	r = udevd_start(&u, true, UDEVD_OPEN_TO_USERS_RULE);
-	if (r == -ENOENT)
-		SKIP("systemd-udevd is not installed (Debian package udev; scripts/deps.sh)");
-	CHECK_OK(r);
-	CHECK_OK(test_dev_generic_driver_only(false));
-	snprintf(policies, sizeof(policies), "%s/policies", src);
-	CHECK_OK(policyd_prepare(&t.run));
-	CHECK_OK(policyd_start(&t.run, args));
-	CHECK_OK(user_writer_start(&t.user, USER_UID, USER_UID));
-
-	t.rep = logi_receiver_new(kind, backend);
-	logi_receiver_pair(t.rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
-	CHECK_OK(logi_receiver_create(t.rep, &t.dev));
+	udev_topo_start(&t, &u, true, false);
 	took = opened_to_users(t.dev.hidraw, 10000 * test_slow_factor());
 	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
 	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
@@ -847,7 +866,7 @@ static void a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_
 	 * nothing: the decisions are published, the nodes stay open. */
 	CHECK_OK(policyd_reload(&t.run));
 	policyd_stop(&t.run, false);
-	CHECK_OK(policyd_start(&t.run, args));
+	CHECK_OK(policyd_start(&t.run, udev_daemon_args));
 	CHECK(policyd_said(&t.run, "adopted", 10000 * test_slow_factor()),
 	      "the restarted daemon did not adopt the receiver's firewall");
 	CHECK_OK(udevd_wait_idle(5000));
@@ -855,6 +874,36 @@ static void a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_
 	       "the receiver's node stays open to users over a reload and a restart");
 	expect(kind != LOGI_UNIFYING || opened_to_users(hidraw, 0) >= 0,
 	       "the mouse's own node stays open to users over a reload and a restart");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
+ * A receiver that answers none of the daemon's questions (lost): its
+ * first round ends when 0xFF's answer is late, and the node opens then,
+ * from the daemon's decision, well before the rule's 5 s time-out would
+ * have kept it closed; what it did not tell stays refused (Solaar's
+ * serial read, with every feature index but IRoot's).
+ */
+static void a_receiver_that_never_answers_the_daemon_opens_from_its_decision(void)
+{
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	struct udevd_run u;
+	struct topo t;
+	long took;
+	int err;
+
+	udev_topo_start(&t, &u, false, true);
+	took = opened_to_users(t.dev.hidraw, 10000 * test_slow_factor());
+	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	test_log("udev opened the receiver's node %ld ms after it appeared", took);
+	expect(took < 5000, "the node opened from the daemon's decision, before the rule's 5 s time-out (%ld ms)",
+	       took);
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	err = user_write(&t, t.fd, serial, sizeof(serial));
+	expect(err == EPERM, "Solaar's serial read, at an index the receiver did not tell, is refused: %s",
+	       err ? strerror(err) : "written");
 	topo_end(&t);
 	CHECK_OK(udevd_stop(&u));
 }
@@ -872,6 +921,8 @@ static void solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_fi
 static const struct test_case receiver_cases[] = {
 	{ "a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused",
 	  a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused, 180 },
+	{ "a_receiver_that_never_answers_the_daemon_opens_from_its_decision",
+	  a_receiver_that_never_answers_the_daemon_opens_from_its_decision, 180 },
 	{ "solaars_register_read_of_the_receiver_passes",
 	  solaars_register_read_of_the_receiver_passes, 180 },
 	{ "solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems",
