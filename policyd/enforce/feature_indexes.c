@@ -197,6 +197,9 @@ static void follow_receiver(struct feature_indexes *fi, struct device_learner *d
 
 	hidpp_learner_close(&d->learner);
 	hidpp_learner_init(&d->learner, 0, features, n);
+	if (d->receiver_id != info->receiver_id || d->receiver_index != info->receiver_index)
+		d->receiver_rounds = rcv ? hidpp_learner_rounds_ended(&rcv->learner,
+						hidpp_device_slot(info->receiver_index)) : 0;
 	d->receiver_id = info->receiver_id;
 	d->receiver_index = info->receiver_index;
 	/* A receiver not followed yet (its node comes first, or later):
@@ -246,6 +249,7 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
 bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32_t hid_id)
 {
 	const struct device_learner *d = find(fi, hid_id), *rcv;
+	int slot;
 
 	if (!d)
 		return true;
@@ -254,8 +258,17 @@ bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32
 	/* A receiver comes before its paired devices' nodes (hid-logitech-dj
 	 * adds them from its probe); at a start, sysfs may list them first. */
 	rcv = find(fi, d->receiver_id);
-	return rcv && rcv->tried &&
-	       hidpp_learner_first_rounds_ended(&rcv->learner, hidpp_device_slot(d->receiver_index));
+	if (!rcv || !rcv->tried)
+		return false;
+	slot = hidpp_device_slot(d->receiver_index);
+	if (!hidpp_learner_first_rounds_ended(&rcv->learner, slot))
+		return false;
+	/* hid-logitech-dj makes the node when the device connects, which
+	 * may be long after the receiver's first round (a mouse asleep at
+	 * plug-in, paired later): the receiver asks it then, as it says it
+	 * connected. */
+	return rcv->learner.fd < 0 || ((rcv->learner.table.answered >> slot) & 1) ||
+	       hidpp_learner_rounds_ended(&rcv->learner, slot) != d->receiver_rounds;
 }
 
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id)

@@ -32,6 +32,8 @@ struct device_learner {
 	uint32_t receiver_id;
 	uint8_t receiver_index;
 	struct hidpp_features derived;	/* from the receiver's answers */
+	uint16_t receiver_rounds;	/* its receiver's rounds ended at its index
+					 * when this node was first followed */
 	bool said_receiver;	/* its receiver asks none of its features: said once */
 };
 
@@ -69,8 +71,11 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
 /* Has what the device HID_ID can learn in its first round been learned:
  * asking was tried since it was bound and its learner's first round ended
  * at every device index asked? A paired device's own node: its
- * receiver's first round at 0xFF and at its device index ended (its
- * receiver not followed: not yet). True for a device nothing is asked of. */
+ * receiver's first round at 0xFF and at its device index ended, and the
+ * receiver knows the device at that index or a round there ended since
+ * the node came (a device that connects after the receiver's first
+ * round); its receiver not followed: not yet. True for a device nothing
+ * is asked of. */
 bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32_t hid_id);
 
 /* INFO's device was unbound: close its node, keep its answers. */

@@ -182,6 +182,7 @@ static int round_failed(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 	forget_slot(l, s, changed);
 	l->verifying &= (uint8_t)~bit(s);
 	l->first_pending &= (uint8_t)~bit(s);
+	l->rounds_ended[s]++;
 	l->ask_at[s] = now_ms + l->backoff[s];
 	l->backoff[s] = l->backoff[s] * 2 > HIDPP_LEARN_RETRY_MAX_MS ? HIDPP_LEARN_RETRY_MAX_MS :
 								       l->backoff[s] * 2;
@@ -198,6 +199,7 @@ static int round_done(struct hidpp_learner *l, const struct hidpp_feature_index 
 	l->link_up |= bit(s);
 	l->verifying &= (uint8_t)~bit(s);
 	l->first_pending &= (uint8_t)~bit(s);
+	l->rounds_ended[s]++;
 	l->backoff[s] = HIDPP_LEARN_RETRY_MS;
 	l->slot = -1;
 	return ask_next_slot(l, now_ms);
@@ -350,6 +352,7 @@ static int announced(struct hidpp_learner *l, int slot, uint8_t link_flags, uint
 		/* Nothing there answers now: waiting would only delay
 		 * what cannot be learned. */
 		l->first_pending &= (uint8_t)~bit(slot);
+		l->rounds_ended[slot]++;
 		forget_slot(l, slot, changed);
 		if (l->slot == slot)
 			l->slot = -1;
@@ -485,6 +488,11 @@ int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms)
 	if (l->fd >= 0 && l->n_features)
 		l->first_pending |= slots;
 	return ask_next_slot(l, now_ms);
+}
+
+uint16_t hidpp_learner_rounds_ended(const struct hidpp_learner *l, int slot)
+{
+	return l->rounds_ended[slot];
 }
 
 bool hidpp_learner_first_rounds_ended(const struct hidpp_learner *l, int slot)

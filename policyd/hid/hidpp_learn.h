@@ -100,6 +100,10 @@ struct hidpp_learner {
 	 * opened has not ended (the daemon holds the device's decision for
 	 * udev until it has: enforce.c, hold_decision()) */
 	uint8_t first_pending;
+	/* rounds ended at slot s since the node opened (told, failed, or
+	 * the link announced down; wraps): a paired device's node that
+	 * appears later waits for one (feature_indexes.c) */
+	uint16_t rounds_ended[HIDPP_DEVICE_SLOTS];
 	/* the round in progress */
 	int slot;		/* -1: none */
 	enum hidpp_learn_step step;
@@ -144,6 +148,9 @@ int hidpp_learner_ask(struct hidpp_learner *l, uint8_t slots, uint64_t now_ms);
  * SLOT, a paired device, is asked at all)? A closed learner waits for
  * nothing. */
 bool hidpp_learner_first_rounds_ended(const struct hidpp_learner *l, int slot);
+
+/* How many rounds ended at SLOT since the node opened (wraps). */
+uint16_t hidpp_learner_rounds_ended(const struct hidpp_learner *l, int slot);
 
 /* Read what the device sent (the node is non-blocking) and go on asking.
  * *CHANGED: the table changed. -ENODEV: the node is gone. */

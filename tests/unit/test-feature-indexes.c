@@ -9,8 +9,10 @@
  * device" at an empty index). Checks: nothing waits for a device no rule
  * asks of; a device waits until bound and asked, and its paired device's
  * node until the receiver's round ended at 0xFF and at its index (told or
- * refused), not for the receiver's other indexes; a node that cannot be
- * opened waits for nothing; an unbind makes the next bind wait again.
+ * refused), not for the receiver's other indexes, and when it connects
+ * after the receiver's first round, until a round at its index ended
+ * after it came; a node that cannot be opened waits for nothing; an unbind
+ * makes the next bind wait again.
  */
 #include <errno.h>
 #include <string.h>
@@ -139,6 +141,37 @@ static void a_paired_device_waits_for_its_receivers_round_at_0xff_and_its_index(
 	feature_indexes_done(&fi);
 }
 
+/* A mouse asleep when the receiver came: hid-logitech-dj makes its node
+ * when it connects, after the receiver's first round; the node waits for
+ * the round the receiver starts at its index as it announces it. */
+static void a_device_that_connects_after_the_receivers_first_round_waits_for_a_round_at_its_index(void)
+{
+	struct feature_indexes fi = indexes();
+	struct hid_dev_info rcv = device(RECEIVER_ID, false), mouse = paired(PAIRED_ID, RECEIVER_ID);
+	const uint8_t connected[HIDPP_SHORT_LEN] = { 0x10, 0x01, 0x41, 0x04, 0x02, 0x4d, 0x40 };
+	uint64_t now = 1000;
+	uint32_t hid_id;
+	int dev;
+
+	feature_indexes_follow(&fi, &rcv, NULL, asked, ARRAY_SIZE(asked), now);
+	dev = receiver_asks(&fi, now);
+	receiver_answers(&fi, dev, true, now + 5);	/* 0xFF: a receiver */
+	for (int slot = 1; slot < HIDPP_DEVICE_SLOTS; slot++)
+		receiver_answers(&fi, dev, true, now + 10);	/* nothing answers */
+	CHECK(ended(&fi, RECEIVER_ID), "the receiver still waits after its first round");
+	feature_indexes_follow(&fi, &mouse, NULL, asked, ARRAY_SIZE(asked), now + 100);
+	CHECK(!ended(&fi, PAIRED_ID), "a device that connected later is taken for told before it was asked");
+	CHECK_EQ(write(dev, connected, sizeof(connected)), (ssize_t)sizeof(connected));
+	CHECK(feature_indexes_ready(&fi, fi.items[0].learner.fd, now + 110, &hid_id) >= 0,
+	      "the announcement was not read");
+	CHECK(!ended(&fi, PAIRED_ID), "taken for told while its index is asked");
+	receiver_answers(&fi, dev, false, now + 115);	/* the ping's echo */
+	receiver_answers(&fi, dev, true, now + 120);	/* gone again: the round fails */
+	CHECK(ended(&fi, PAIRED_ID), "still waits once the round at its index ended");
+	close(dev);
+	feature_indexes_done(&fi);
+}
+
 /* hid-logitech-dj's node for a paired device, whose receiver no rule asks
  * of (or that sysfs listed first at a start): it waits, for the bound. */
 static void a_paired_device_of_a_receiver_not_followed_waits(void)
@@ -168,6 +201,7 @@ static void a_node_that_cannot_be_opened_waits_for_nothing(void)
 static const struct test_case tests[] = {
 	{ "nothing_waits_for_a_device_no_rule_asks_of", nothing_waits_for_a_device_no_rule_asks_of },
 	{ "a_paired_device_waits_for_its_receivers_round_at_0xff_and_its_index", a_paired_device_waits_for_its_receivers_round_at_0xff_and_its_index },
+	{ "a_device_that_connects_after_the_receivers_first_round_waits_for_a_round_at_its_index", a_device_that_connects_after_the_receivers_first_round_waits_for_a_round_at_its_index },
 	{ "a_paired_device_of_a_receiver_not_followed_waits", a_paired_device_of_a_receiver_not_followed_waits },
 	{ "a_node_that_cannot_be_opened_waits_for_nothing", a_node_that_cannot_be_opened_waits_for_nothing },
 };
