@@ -879,6 +879,43 @@ static void a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_
 }
 
 /*
+ * A mouse that connects after the receiver came (asleep at plug-in, or
+ * paired later): hid-logitech-dj makes its node then, and a client that
+ * opens it the moment udev does (fwupd probes a paired device there) has
+ * its feature read passed and answered, the DFU family refused.
+ */
+static void a_mouse_that_connects_later_opens_once_the_receiver_asked_it(void)
+{
+	uint8_t name_index = logi_table_index(&logi_table_mouse, HIDPP_F_DEVICE_NAME);
+	const uint8_t own_name_count[20] = { 0x11, SELF, name_index, 0x00 | SW_SETTINGS_OWN };
+	char hidraw[300];
+	struct udevd_run u;
+	struct topo t;
+	long took;
+
+	if (kind != LOGI_UNIFYING)
+		SKIP("only hid-logitech-dj's Unifying receiver gives a paired device a node");
+	udev_topo_start(&t, &u, false, false);
+	CHECK(opened_to_users(t.dev.hidraw, 10000 * test_slow_factor()) >= 0,
+	      "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	logi_receiver_pair(t.rep, PAIRED, &logi_table_mouse, MOUSE_WPID, true);
+	CHECK_OK(logi_receiver_child_hidraw(&t.dev, PAIRED, hidraw, sizeof(hidraw), t.own,
+					    sizeof(t.own), CHILD_MS * test_slow_factor()));
+	took = opened_to_users(hidraw, 10000 * test_slow_factor());
+	CHECK(took >= 0, "udev never opened the mouse's own node %s to users", hidraw);
+	test_log("udev opened the mouse's own node %ld ms after it appeared", took);
+	t.own_fd = open(hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.own_fd >= 0, "%s: %s", hidraw, strerror(errno));
+	passes_at_once(&t, t.own_fd, "a feature read on the mouse's own node", own_name_count,
+		       sizeof(own_name_count), 2, 4);
+	dfu_family_refused(&t, &logi_table_mouse, "the moment udev opened the mouse's node");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
  * A receiver that answers none of the daemon's questions (lost): its
  * first round ends when 0xFF's answer is late, and the node opens then,
  * from the daemon's decision, well before the rule's 5 s time-out would
@@ -921,6 +958,8 @@ static void solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_fi
 static const struct test_case receiver_cases[] = {
 	{ "a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused",
 	  a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused, 180 },
+	{ "a_mouse_that_connects_later_opens_once_the_receiver_asked_it",
+	  a_mouse_that_connects_later_opens_once_the_receiver_asked_it, 180 },
 	{ "a_receiver_that_never_answers_the_daemon_opens_from_its_decision",
 	  a_receiver_that_never_answers_the_daemon_opens_from_its_decision, 180 },
 	{ "solaars_register_read_of_the_receiver_passes",
