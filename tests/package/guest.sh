@@ -549,25 +549,11 @@ install -o bob -m 0755 "$build/tests/hidraw-write" /home/bob/logi-updater
 start_replica unifying "$tmp/receiver.log"
 receiver_pid=$rep_pid rsys=$rep_sysname rnode=$rep_node
 check hid_policyd_decides_on_the_unifying_receiver test -e "/run/hid-policy/devices/$rsys"
-# Until the receiver told the daemon that it speaks HID++ 1.0 at 0xFF, and
-# the mouse where it has its DFU-family features, the rules refuse every
-# feature index but IRoot's there, HID++ 1.0 register reads included: a
-# program that asks in the first milliseconds after the receiver comes is
-# refused (hid-policyd(8), HID++ feature indexes).
-told=
-for _ in $(seq 300); do
-	told=$(journalctl -b -u hid-policyd --no-pager -o cat | grep "^$rsys .*HID++ feature indexes it told: 0xff: .*; 1: 0x00c1 none, 0x00c2 at 0x06" | tail -n1)
-	[ -n "$told" ] && break
-	sleep 0.2
-done
-if [ -n "$told" ]; then
-	pass hid_policyd_learns_the_receiver_and_its_mouse
-	echo "$told" | say
-else
-	journalctl -b -u hid-policyd --no-pager -o cat | grep "$rsys" | tail -n 20 | say
-	fail hid_policyd_learns_the_receiver_and_its_mouse
-fi
-
+# Solaar runs the moment udev opened the receiver's node to bob
+# (start_replica): the daemon publishes its decision, which the node waits
+# for, once it learned the receiver and its mouse (hid-policyd(8), HID++
+# feature indexes); before that, every feature index but IRoot's was
+# refused there, HID++ 1.0 register reads included.
 runuser -u bob -- env HOME=/home/bob solaar show > "$tmp/solaar-show.out" 2>&1
 st=$?
 if [ $st -eq 0 ] && grep -q "Unifying Receiver" "$tmp/solaar-show.out" &&
@@ -578,6 +564,14 @@ if [ $st -eq 0 ] && grep -q "Unifying Receiver" "$tmp/solaar-show.out" &&
 else
 	echo "exit $st" | say; say < "$tmp/solaar-show.out"
 	fail solaar_show_lists_the_receiver_and_its_mouse
+fi
+told=$(journalctl -b -u hid-policyd --no-pager -o cat | grep "^$rsys .*HID++ feature indexes it told: 0xff: .*; 1: 0x00c1 none, 0x00c2 at 0x06" | tail -n1)
+if [ -n "$told" ]; then
+	pass hid_policyd_learns_the_receiver_and_its_mouse
+	echo "$told" | say
+else
+	journalctl -b -u hid-policyd --no-pager -o cat | grep "$rsys" | tail -n 20 | say
+	fail hid_policyd_learns_the_receiver_and_its_mouse
 fi
 # setSensorDpi (function 3 of the DPI feature, 0x2201 at index 5) at the
 # mouse's index 1: 1600 dpi, 06 40 (Solaar settings_templates.py, DpiSlidingXY / AdjustableDpi)
