@@ -328,6 +328,14 @@ static int take_from_slot(struct hidpp_learner *l, const uint8_t *r, uint64_t no
 	/* Before the ping's echo, answers to earlier questions are due. */
 	if (l->step == HIDPP_STEP_PING)
 		return 0;
+	/* hid-logitech-hidpp's probe ping, which Linux 6.1 sends with
+	 * software ID 0 too (a paired device's probe, while the receiver's
+	 * learner asks it): its echo carries 0x5A, which the daemon's ping
+	 * never does, and answers no question a round asks after the ping,
+	 * so it neither is the daemon's answer nor stands in for one. */
+	if (r[2] == HIDPP_ROOT_INDEX && r[3] == (HIDPP_ROOT_PING << 4 | HIDPP_LEARN_SW_ID) &&
+	    r[6] == HIDPP_KERNEL_PING_DATA)
+		return 0;
 	/* Software ID 0 at IRoot or IFeatureSet that answers nothing asked:
 	 * someone else asked (or the device misspoke); nothing of this round
 	 * can be trusted. */

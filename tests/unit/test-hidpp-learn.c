@@ -442,6 +442,44 @@ static void a_queue_that_may_have_overflowed_forgets_paired_devices(void)
 	scripted_done(&s);
 }
 
+/* Linux 6.1's hid-logitech-hidpp probes a paired device with a ping of
+ * software ID 0 and 0x5A while the receiver's learner asks it (seen in the
+ * topology suite on the port: the round failed, and the mouse's own node
+ * opened with its index unknown): its echo is the kernel's, not another
+ * asker's, and the round goes on. */
+static void the_kernels_probe_ping_echo_in_a_round_does_not_fail_it(void)
+{
+	struct scripted s;
+	uint8_t q[HIDPP_LONG_LEN], a[HIDPP_LONG_LEN];
+
+	scripted_start(&s, HIDPP_REPORT_LONG);
+	model_mouse(&s.slots[0]);
+	CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+	CHECK(next_question(&s, q), "no ping");
+	CHECK(model_answer(&s, q, a), "no echo");
+	send_report(&s, a, HIDPP_LONG_LEN);
+	learner_reads(&s);
+	CHECK_EQ(s.l.step, HIDPP_STEP_FEATURE_SET);
+	SAYS(&s, 0x11, 0xff, 0x00, 0x10, 0x04, 0x02, 0x5a);
+	learner_reads(&s);
+	serve(&s, 100);
+	CHECK(knows(&s, 0), "the kernel's ping echo failed the round");
+	CHECK_EQ(index_of(&s.l.table, 0xff, RDFU), 0x0d);
+	/* another asker's ping, with any other byte, still does */
+	scripted_done(&s);
+	scripted_start(&s, HIDPP_REPORT_LONG);
+	model_mouse(&s.slots[0]);
+	CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+	CHECK(next_question(&s, q), "no ping");
+	CHECK(model_answer(&s, q, a), "no echo");
+	send_report(&s, a, HIDPP_LONG_LEN);
+	learner_reads(&s);
+	SAYS(&s, 0x11, 0xff, 0x00, 0x10, 0x04, 0x02, 0x77);
+	learner_reads(&s);
+	CHECK_EQ(s.l.slot, -1);
+	scripted_done(&s);
+}
+
 /* The daemon holds a receiver's node from udev until its first round has
  * ended at each device index: told (1), refused (2, nothing paired), late
  * (3, silent) or announced off (4, silent); a paired device's node waits
@@ -547,6 +585,7 @@ static const struct test_case tests[] = {
 	{ "a_link_loss_forgets_and_a_new_firmwares_indexes_are_learned", a_link_loss_forgets_and_a_new_firmwares_indexes_are_learned },
 	{ "a_repeated_arrival_keeps_the_answers_and_is_checked_less_often", a_repeated_arrival_keeps_the_answers_and_is_checked_less_often },
 	{ "a_queue_that_may_have_overflowed_forgets_paired_devices", a_queue_that_may_have_overflowed_forgets_paired_devices },
+	{ "the_kernels_probe_ping_echo_in_a_round_does_not_fail_it", the_kernels_probe_ping_echo_in_a_round_does_not_fail_it },
 	{ "the_first_round_ends_at_each_device_index_told_refused_late_or_off", the_first_round_ends_at_each_device_index_told_refused_late_or_off },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 	{ "a_write_that_blocks_does_not_hold_the_caller", a_write_that_blocks_does_not_hold_the_caller },
