@@ -31,7 +31,9 @@
  *     table read in 2.
  * An answer from another device index or with another software ID is not
  * the daemon's; an unexpected answer at IRoot or IFeatureSet with software
- * ID 0, an error, a late or lost answer, or a disagreement ends the round:
+ * ID 0 (but the echo of hid-logitech-hidpp's probe ping, 0x5A, which Linux
+ * 6.1 sends with software ID 0 too), an error, a late or lost answer, or a
+ * disagreement ends the round:
  * the device index is unknown (its rules refuse every feature but IRoot) and
  * is asked again after a backoff (HIDPP_LEARN_RETRY_MS, doubling to
  * HIDPP_LEARN_RETRY_MAX_MS). Only a complete round's answers are in force.
