@@ -31,7 +31,12 @@ wait "$prep_pid" 2>/dev/null
 not_running() { ! prep_running; }
 check ended_preparation_is_not_running not_running
 
-# Its pid, now another process's: this shell stands in for it.
-prep_pid=$$
+# Its pid, now another process's: a process started later stands in for
+# it (0.1 s later: start times count in clock ticks of 10 ms or less, and
+# a pid is reused only long after the first process with it started).
+sleep 0.1
+sleep 30 &
+prep_pid=$!
 check process_that_reuses_the_pid_is_not_the_preparation not_running
+kill "$prep_pid"
 [ $failed -eq 0 ]
