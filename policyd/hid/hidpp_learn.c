@@ -181,7 +181,15 @@ static int round_failed(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 
 	forget_slot(l, s, changed);
 	l->verifying &= (uint8_t)~bit(s);
-	l->first_pending &= (uint8_t)~bit(s);
+	/* A failed round at a paired index (nothing paired there, a device
+	 * asleep) ends its first round: waiting would only hold the node.
+	 * At 0xFF it does not: the device itself, or the receiver, answers
+	 * its own questions, and one answer late (a receiver's queued behind
+	 * a slow mouse's) would open the node with 0xFF unknown, every
+	 * register read refused; the retry, or the daemon's bound on the
+	 * wait (DECISION_HOLD_MS), ends it. */
+	if (s != 0)
+		l->first_pending &= (uint8_t)~bit(s);
 	l->rounds_ended[s]++;
 	l->ask_at[s] = now_ms + l->backoff[s];
 	l->backoff[s] = l->backoff[s] * 2 > HIDPP_LEARN_RETRY_MAX_MS ? HIDPP_LEARN_RETRY_MAX_MS :

@@ -526,6 +526,34 @@ static void the_first_round_ends_at_each_device_index_told_refused_late_or_off(v
 	scripted_done(&s);
 }
 
+/* A receiver's own first answer late (a real receiver queues it behind a
+ * slow mouse's; seen on latest and on 6.1 over USB): its first round is
+ * not over until 0xFF has told, at the retry, or the daemon's bound ends
+ * it; else the node would open with 0xFF unknown and Solaar's first
+ * register read be refused. A paired index that fails (nothing paired)
+ * still ends its own round at once. */
+static void a_late_first_answer_at_0xff_keeps_the_first_round_open(void)
+{
+	struct scripted s;
+
+	scripted_start(&s, HIDPP_REPORT_SHORT);
+	model_receiver(&s);
+	s.slots[0].silent = true;
+	CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+	serve(&s, 1);
+	later(&s, HIDPP_LEARN_ANSWER_MS);
+	serve(&s, 100);
+	CHECK(!s.l.receiver, "a silent 0xFF taken for a receiver");
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, -1), "0xFF late, yet its first round ended");
+	s.slots[0].silent = false;
+	later(&s, HIDPP_LEARN_RETRY_MS);
+	serve(&s, 100);
+	CHECK(s.l.receiver, "0xFF not told at the retry");
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, 2), "index 2 refused, yet waited for");
+	CHECK(hidpp_learner_first_rounds_ended(&s.l, -1), "0xFF told at the retry, yet waited for");
+	scripted_done(&s);
+}
+
 static void a_closed_node_is_gone(void)
 {
 	struct scripted s;
@@ -587,6 +615,7 @@ static const struct test_case tests[] = {
 	{ "a_queue_that_may_have_overflowed_forgets_paired_devices", a_queue_that_may_have_overflowed_forgets_paired_devices },
 	{ "the_kernels_probe_ping_echo_in_a_round_does_not_fail_it", the_kernels_probe_ping_echo_in_a_round_does_not_fail_it },
 	{ "the_first_round_ends_at_each_device_index_told_refused_late_or_off", the_first_round_ends_at_each_device_index_told_refused_late_or_off },
+	{ "a_late_first_answer_at_0xff_keeps_the_first_round_open", a_late_first_answer_at_0xff_keeps_the_first_round_open },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 	{ "a_write_that_blocks_does_not_hold_the_caller", a_write_that_blocks_does_not_hold_the_caller },
 };
