@@ -35,7 +35,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -916,17 +915,6 @@ static void a_mouse_that_connects_later_opens_once_the_receiver_asked_it(void)
 	CHECK_OK(udevd_stop(&u));
 }
 
-/* Linux 6.1 (the port): told by the test run, else by the release. */
-static bool linux_6_1(void)
-{
-	const char *name = getenv("HID_POLICY_KERNEL_NAME");
-	struct utsname u;
-
-	if (name && *name)
-		return !strncmp(name, "port", 4);
-	return uname(&u) == 0 && !strncmp(u.release, "6.1.", 4);
-}
-
 /*
  * A paired mouse that answers each of the daemon's questions 300 ms late
  * (a radio link on its last legs; the round, some 40 questions, would take
@@ -945,14 +933,6 @@ static void a_receiver_whose_mouse_answers_slowly_opens_after_three_seconds(void
 	long took;
 	int err;
 
-	/* Seen in 2 runs of 2 on the port over USB (upstream passes): there
-	 * the daemon's first question at 0xFF went unanswered for 500 ms,
-	 * while hid-logitech-hidpp's own questions to the mouse (software
-	 * ID 0 on 6.1, so made slow too) were pending; the round failed and
-	 * the node opened at once, as it should on a failure. Why the
-	 * receiver's answer came late is not known yet. */
-	if (backend == TEST_DEV_USB && linux_6_1())
-		SKIP("Linux 6.1 over USB: the receiver's first answer to the daemon comes late while the kernel's own questions to the slow mouse are pending (not understood yet)");
 	udev_topo_start(&t, &u, true, true);
 	took = opened_to_users(t.dev.hidraw, 10000 * test_slow_factor());
 	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
