@@ -184,8 +184,8 @@ static int round_failed(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 	/* A failed round at a paired index (nothing paired there, a device
 	 * asleep) ends its first round: waiting would only hold the node.
 	 * At 0xFF it does not: the device itself, or the receiver, answers
-	 * its own questions, and one answer late (a receiver's queued behind
-	 * a slow mouse's) would open the node with 0xFF unknown, every
+	 * its own questions, and one answer late (the test replica's receiver
+	 * answers behind a slow mouse's; a busy device may too) would open the node with 0xFF unknown, every
 	 * register read refused; the retry, or the daemon's bound on the
 	 * wait (DECISION_HOLD_MS), ends it. */
 	if (s != 0)

@@ -261,34 +261,39 @@ static void *device_thread(void *arg)
 	return NULL;
 }
 
+/* Read the sysfs attribute REL (relative to HID device SYSNAME's
+ * directory) into BUF, its newline cut: false when it cannot be read. */
+static bool read_hid_attr(const char *sysname, const char *rel, char *buf, size_t size)
+{
+	char path[320];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/%s", sysname, rel);
+	n = read_file(path, buf, size - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
 /* Is the HID device SYSNAME on USB interface number INTF? */
 static bool on_usb_interface(const char *sysname, size_t intf)
 {
-	char path[320], number[8];
-	ssize_t n;
+	char number[8];
 
-	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/../bInterfaceNumber", sysname);
-	n = read_file(path, number, sizeof(number) - 1);
-	if (n <= 0)
-		return false;
-	number[n] = '\0';
-	return strtoul(number, NULL, 16) == intf;
+	return read_hid_attr(sysname, "../bInterfaceNumber", number, sizeof(number)) &&
+	       strtoul(number, NULL, 16) == intf;
 }
 
-/* Is HID device SYSNAME on the USB device whose serial number is SERIAL? */
+/* Is HID device SYSNAME on the USB device whose serial number is SERIAL?
+ * (the HID device, its USB interface, the USB device) */
 static bool on_usb_serial(const char *sysname, const char *serial)
 {
-	char path[320], value[96];
-	ssize_t n;
+	char value[96];
 
-	/* the HID device, its USB interface, the USB device */
-	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/../../serial", sysname);
-	n = read_file(path, value, sizeof(value) - 1);
-	if (n <= 0)
-		return false;
-	value[n] = '\0';
-	value[strcspn(value, "\n")] = '\0';
-	return !strcmp(value, serial);
+	return read_hid_attr(sysname, "../../serial", value, sizeof(value)) &&
+	       !strcmp(value, serial);
 }
 
 /* Find our device in sysfs by bus/vendor/product and its unique token

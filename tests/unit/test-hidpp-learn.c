@@ -526,7 +526,7 @@ static void the_first_round_ends_at_each_device_index_told_refused_late_or_off(v
 	scripted_done(&s);
 }
 
-/* A receiver's own first answer late (a real receiver queues it behind a
+/* A receiver's own first answer late (the e2e replica's answers behind a
  * slow mouse's; seen on latest and on 6.1 over USB): its first round is
  * not over until 0xFF has told, at the retry, or the daemon's bound ends
  * it; else the node would open with 0xFF unknown and Solaar's first
