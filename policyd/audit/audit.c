@@ -258,10 +258,10 @@ static void tell_full(struct audit_log *a)
 {
 	json_t *o = json_pack("{s:s, s:I, s:s}", "event", "audit_log_full",
 			      "max_size", (json_int_t)a->bound.max_size, "message",
-			      "decisions past the first of each device are counted, not written, until the log is rotated");
+			      "decisions past each user's first on each device are counted, not written, until the log is rotated");
 	_cleanup_free_ char *line = o ? json_line(o) : NULL;
 
-	say(LOG_WARNING, "the audit log %s is near its maximum size (%llu bytes): until it is rotated, only each device's first decision is written, the others are counted",
+	say(LOG_WARNING, "the audit log %s is near its maximum size (%llu bytes): until it is rotated, only each user's first decision on each device is written, the others are counted",
 	    a->path, (unsigned long long)a->bound.max_size);
 	if (line)
 		append_line(a, line, strlen(line));
@@ -272,15 +272,17 @@ static void tell_full(struct audit_log *a)
 	json_decref(o);
 }
 
-/* Write L, a decision standing for COUNT of them, as far as the size
- * bound lets: what it does not, it counts. */
+/* Write L, a decision of SUBJECT's standing for COUNT of them, as far as
+ * the size bound lets: what it does not, it counts. SUBJECT's uid is the
+ * kernel's or, where the kernel gave none, /proc's. */
 static int write_decision(struct audit_log *a, const struct audit_line *l,
 			  const struct hid_fw_record *rec, const struct audit_context *ctx,
-			  uint64_t count)
+			  const struct audit_subject *subject, uint64_t count)
 {
 	const char *sysname = ctx && ctx->device ? ctx->device->sysname : NULL;
+	uint32_t uid = subject->have_ids ? subject->uid : AUDIT_BOUND_NO_UID;
 
-	switch (audit_bound_decision(&a->bound, l->len + 1, rec->hid_id, sysname,
+	switch (audit_bound_decision(&a->bound, l->len + 1, rec->hid_id, uid, sysname,
 				     rec->action == HID_RULE_DENY, count)) {
 	case AUDIT_ROOM_COUNTED:
 		return 0;
@@ -305,7 +307,7 @@ static void tell_repeats(struct audit_log *a)
 	if (audit_format_repeat(&rp->line, rp->key, rp->key_len, &rp->span) < 0)
 		a->failed++;
 	else
-		write_decision(a, &rp->line, &rp->rec, &ctx, rp->span.count);
+		write_decision(a, &rp->line, &rp->rec, &ctx, &rp->subject, rp->span.count);
 	audit_outlets_record(&a->outlets, &rp->rec, &ctx, &rp->subject, &rp->span);
 	if (rp->rec.action == HID_RULE_DENY)
 		summarize_denial(a, &rp->rec, &ctx, &rp->span);
@@ -345,7 +347,7 @@ int audit_write_record(struct audit_log *a, const struct hid_fw_record *rec,
 		return 0;
 	}
 	tell_repeats(a);
-	r = write_decision(a, &a->line, rec, ctx, 1);
+	r = write_decision(a, &a->line, rec, ctx, &a->line.subject, 1);
 	/* Without memory for the key, the next repeat is a line of its own. */
 	if (a->coalesce_ms)
 		audit_repeat_set(&a->repeat, key, key_len);

@@ -29,6 +29,22 @@ static struct audit_unwritten *device(struct audit_bound *b, uint32_t hid_id, co
 	return u;
 }
 
+/* Whether UID may still put a decision on HID_ID into the reserve: it has
+ * not, and the table has room to remember it (reserve_take()). */
+static bool reserve_open(struct audit_bound *b, uint32_t hid_id, uint32_t uid)
+{
+	for (size_t i = 0; i < b->n_reserved; i++)
+		if (b->reserved[i].hid_id == hid_id && b->reserved[i].uid == uid)
+			return false;
+	return b->n_reserved < AUDIT_BOUND_RESERVED_MAX &&
+	       GROW(b->reserved, b->n_reserved, b->cap_reserved) == 0;
+}
+
+static void reserve_take(struct audit_bound *b, uint32_t hid_id, uint32_t uid)
+{
+	b->reserved[b->n_reserved++] = (struct audit_reserved){ .hid_id = hid_id, .uid = uid };
+}
+
 /* Is there room for LEN bytes below the reserve, or in it? */
 static enum audit_room room(struct audit_bound *b, size_t len, bool in_reserve_too)
 {
@@ -44,7 +60,8 @@ static enum audit_room room(struct audit_bound *b, size_t len, bool in_reserve_t
 }
 
 enum audit_room audit_bound_decision(struct audit_bound *b, size_t len, uint32_t hid_id,
-				     const char *sysname, bool deny, uint64_t count)
+				     uint32_t uid, const char *sysname, bool deny,
+				     uint64_t count)
 {
 	struct audit_unwritten *u = NULL;
 	enum audit_room r = room(b, len, false);
@@ -52,12 +69,13 @@ enum audit_room audit_bound_decision(struct audit_bound *b, size_t len, uint32_t
 	if (r != AUDIT_ROOM_COUNTED)
 		return r;
 	u = device(b, hid_id, sysname);
-	/* The device's first decision since the log filled up goes into
-	 * the reserve: a flood on one device hides no other device. */
-	if (u && !u->reserve_used) {
+	/* Each user's first decision on a device since the log filled up
+	 * goes into the reserve: a flood hides no other device, and no
+	 * other user's refusal on the flooded device. */
+	if (reserve_open(b, hid_id, uid)) {
 		r = room(b, len, true);
 		if (r != AUDIT_ROOM_COUNTED) {
-			u->reserve_used = true;
+			reserve_take(b, hid_id, uid);
 			return r;
 		}
 	}
@@ -135,6 +153,7 @@ void audit_bound_reset(struct audit_bound *b, uint64_t size)
 	b->size = size;
 	b->full_told = false;
 	b->n_devices = 0;
+	b->n_reserved = 0;
 	b->events = 0;
 	b->decisions_unattributed = 0;
 }
@@ -142,5 +161,6 @@ void audit_bound_reset(struct audit_bound *b, uint64_t size)
 void audit_bound_free(struct audit_bound *b)
 {
 	free(b->devices);
+	free(b->reserved);
 	*b = (struct audit_bound){};
 }

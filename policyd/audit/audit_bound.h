@@ -7,11 +7,12 @@
  * write.
  *
  *   below 15/16 of the maximum   every record is written
- *   up to the maximum            the reserve: a device's first decision
- *                                record since the log filled up, and the
- *                                daemon's other records (grants, detached
- *                                firewalls, counts), are written; a
- *                                device's further decisions are counted
+ *   up to the maximum            the reserve: each user's first decision
+ *                                record on each device since the log
+ *                                filled up, and the daemon's other records
+ *                                (grants, detached firewalls, counts), are
+ *                                written; a user's further decisions on
+ *                                that device are counted (per device)
  *   at the maximum               nothing more is written; all is counted
  *
  * When the log is reopened (rotated), the counts are written as one
@@ -30,14 +31,23 @@
 
 /* Devices counted one by one; past that, their decisions are counted
  * together (decisions_unattributed): hotplugs must not grow the table
- * without end. */
+ * without end. The users whose first decision on a device went into the
+ * reserve are kept to the same number of pairs; past it, counted. */
 #define AUDIT_BOUND_DEVICES_MAX		4096
+#define AUDIT_BOUND_RESERVED_MAX	4096
+/* The user of a decision whose record has no uid (the kernel's own). */
+#define AUDIT_BOUND_NO_UID		UINT32_MAX
 
 struct audit_unwritten {
 	uint32_t hid_id;
 	char sysname[32];		/* "" when unknown */
 	uint64_t denied, allowed;	/* decisions not written */
-	bool reserve_used;		/* a decision went into the reserve */
+};
+
+/* A user whose decision on a device went into the reserve. */
+struct audit_reserved {
+	uint32_t hid_id;
+	uint32_t uid;
 };
 
 struct audit_bound {
@@ -46,6 +56,8 @@ struct audit_bound {
 	bool full_told;			/* the "audit_log_full" record is out */
 	struct audit_unwritten *devices;
 	size_t n_devices, cap_devices;
+	struct audit_reserved *reserved;
+	size_t n_reserved, cap_reserved;
 	uint64_t events;		/* other records not written */
 	uint64_t decisions_unattributed; /* no room or memory to say whose */
 };
@@ -56,11 +68,13 @@ enum audit_room {
 	AUDIT_ROOM_COUNTED,		/* do not write it: counted */
 };
 
-/* May a decision of LEN bytes on HID_ID (SYSNAME may be NULL), standing for
- * COUNT decisions, be written? When not, its COUNT is counted. DENY: the
- * decision is a denial, else a logged allow. */
+/* May a decision of LEN bytes on HID_ID (SYSNAME may be NULL) by user UID
+ * (AUDIT_BOUND_NO_UID: none), standing for COUNT decisions, be written?
+ * When not, its COUNT is counted. DENY: the decision is a denial, else a
+ * logged allow. */
 enum audit_room audit_bound_decision(struct audit_bound *b, size_t len, uint32_t hid_id,
-				     const char *sysname, bool deny, uint64_t count);
+				     uint32_t uid, const char *sysname, bool deny,
+				     uint64_t count);
 /* May another record of LEN bytes be written? When not, it is counted. */
 enum audit_room audit_bound_event(struct audit_bound *b, size_t len);
 /* LEN bytes were appended. */

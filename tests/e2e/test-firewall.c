@@ -93,6 +93,45 @@ static int set_feature(int fd, uint8_t id, uint8_t byte1)
 	return ioctl(fd, HIDIOCSFEATURE(sizeof(buf)), buf) < 0 ? errno : 0;
 }
 
+/*
+ * set_feature() from a child running as UID, its errno in *ERR (255: it
+ * could not become UID). The child lives on until *RELEASE is closed, so
+ * that on kernels whose firewall records no uid the daemon still reads
+ * it from /proc; then reap it with waitpid().
+ */
+static pid_t set_feature_as(uid_t uid, int fd, uint8_t id, uint8_t byte1, int *err, int *release)
+{
+	int result[2], hold[2];
+	uint8_t e = 255;
+	pid_t child;
+	char c;
+
+	if (pipe2(result, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(hold, O_CLOEXEC) < 0) {
+		close(result[0]);
+		close(result[1]);
+		return -1;
+	}
+	child = fork();
+	if (child == 0) {
+		close(hold[1]);
+		if (!setresgid(uid, uid, uid) && !setresuid(uid, uid, uid))
+			e = (uint8_t)set_feature(fd, id, byte1);
+		if (write(result[1], &e, 1) != 1)
+			_exit(1);
+		_exit(read(hold[0], &c, 1) < 0);
+	}
+	close(result[1]);
+	close(hold[0]);
+	if (child < 0 || read(result[0], &e, 1) != 1)
+		e = 255;
+	close(result[0]);
+	*err = e;
+	*release = hold[1];
+	return child;
+}
+
 static int get_feature(int fd, uint8_t id)
 {
 	uint8_t buf[64] = { id };
@@ -966,7 +1005,8 @@ static void test_device_name_reaches_the_daemon_log_without_control_characters(v
 /*
  * The log's bound (--audit-log-max-size): a flood of distinct refusals on
  * device A fills the log to its reserve, after which A's decisions are
- * counted; a refusal on device B is still written; the file stays within
+ * counted; a refusal on device B is still written, and so is another
+ * user's on A (the flood hides no one else's); the file stays within
  * the bound; after a rotation (rename, SIGHUP, as logrotate does) the new
  * file's records_not_written record gives the counts per device, and the
  * decisions written, counted there, over budget and dropped add up to
@@ -987,10 +1027,12 @@ static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
 	char id_a[32], id_b[32];
 	const char *on_a[] = { "event=decision", id_a, NULL };
 	const char *on_b[] = { "event=decision", id_b, NULL };
+	const char *on_a_by_other[] = { "event=decision", id_a, "process.uid=1000", NULL };
 	json_t *counts, *d;
 	size_t i, written_a;
 	off_t size;
-	int fd_a, fd_b;
+	int fd_a, fd_b, other_err, release;
+	pid_t other;
 
 	cfg_b.name = "e2e test device B";
 	CHECK_OK(uhid_dev_create(&dev_a, test_device()));
@@ -1015,6 +1057,15 @@ static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
 	CHECK(policyd_said(&run, "near its maximum size", 10000), "the daemon did not say the log is full");
 	CHECK_EQ(set_feature(fd_b, 0xf0, 0x0b), EPERM);
 	CHECK_EQ(policyd_audit_count(&run, on_b, 1, 10000), 1);
+	/* the firewall's record budget for A refills at 100 a second: this
+	 * one reaches the daemon, which must write it */
+	usleep(50000);
+	other = set_feature_as(1000, fd_a, 0xf0, 0x0c, &other_err, &release);
+	CHECK(other > 0, "fork: %m");
+	CHECK_EQ(other_err, EPERM);
+	CHECK_EQ(policyd_audit_count(&run, on_a_by_other, 1, 10000), 1);
+	close(release);
+	waitpid(other, NULL, 0);
 	size = file_size(run.audit_log);
 	CHECK(size <= max, "the log is %lld bytes, past its bound", (long long)size);
 
@@ -1039,8 +1090,8 @@ static void test_the_log_bound_keeps_another_device_and_counts_the_rest(void)
 	CHECK_OK(policyd_stop(&run, false));
 	written_a = policyd_audit_count(&rotated, on_a, 0, 0) + policyd_audit_count(&run, on_a, 0, 0);
 	suppressed = policyd_audit_sum(&rotated, over, "denied") + policyd_audit_sum(&run, over, "denied");
-	said_totals(&run, flood + 1, written_a + counted_a + 1, flood - written_a - counted_a - suppressed);
-	test_log("%lu refusals on A, 1 on B, the log bounded at %ld bytes: %lld bytes; A %zu written, %llu counted at the bound, %llu over budget",
+	said_totals(&run, flood + 2, written_a + counted_a + 1, flood + 1 - written_a - counted_a - suppressed);
+	test_log("%lu refusals on A and 1 by another user, 1 on B, the log bounded at %ld bytes: %lld bytes; A %zu written, %llu counted at the bound, %llu over budget",
 		 flood, max, (long long)size, written_a, counted_a, suppressed);
 
 	close(fd_a);

@@ -631,6 +631,59 @@ static void test_the_bound_keeps_another_device_and_counts_the_rest(void)
 	audit_log_close(&a);
 }
 
+/*
+ * A flood by one user on a device, past the reserve, hides no other
+ * user's refusal on the same device: each user's first decision on each
+ * device since the log filled up is written (an auditor reads who else
+ * was refused); the same user's next is counted.
+ */
+static void test_the_bound_keeps_another_users_refusal_on_the_flooded_device(void)
+{
+	const uint64_t max = 64 * 1024;
+	const struct audit_context ctx = { .device = &dualsense, .rule_name = "r" };
+	struct hid_fw_record rec = deny_record(), other = deny_record();
+	char log[PATH_LEN], err[PATH_LEN];
+	long long flooder_after_full = 0, other_written = 0;
+	bool full = false;
+	struct audit_log a;
+	json_t *records, *d;
+	size_t i;
+
+	open_audit_with_stderr(&a, log, err);
+	a.bound.max_size = max;
+	a.summary_burst = 0;
+	for (long n = 0; n < 2000; n++) {
+		rec.payload[1] = (uint8_t)n;
+		rec.payload[2] = (uint8_t)(n >> 8);
+		CHECK_OK(audit_write_record(&a, &rec, &ctx));
+	}
+	/* another user (uid 1001), refused twice on the same device */
+	other.uid_gid = (uint64_t)100 << 32 | 1001;
+	memcpy(other.comm, "other-tool\0", 11);
+	other.payload[1] = 0x42;
+	CHECK_OK(audit_write_record(&a, &other, &ctx));
+	other.payload[1] = 0x43;
+	CHECK_OK(audit_write_record(&a, &other, &ctx));
+	CHECK_OK(audit_flush(&a));
+
+	records = log_records(log);
+	json_array_foreach(records, i, d) {
+		if (strcmp(json_path_str(d, "event") ?: "", "decision")) {
+			full |= !strcmp(json_path_str(d, "event") ?: "", "audit_log_full");
+			continue;
+		}
+		if (json_path_int(d, "process.uid") == 1001)
+			other_written++;
+		else if (full)
+			flooder_after_full++;
+	}
+	CHECK(full, "the flood did not fill the log to its reserve");
+	CHECK_EQ(flooder_after_full, 1);
+	CHECK_EQ(other_written, 1);
+	json_decref(records);
+	audit_log_close(&a);
+}
+
 static const struct test_case tests[] = {
 	{ "decision_line_holds_every_field", test_decision_line_holds_every_field },
 	{ "identity_the_kernel_did_not_give_is_read_from_proc",
@@ -647,6 +700,8 @@ static const struct test_case tests[] = {
 	  test_repeats_are_told_after_the_interval_and_at_close },
 	{ "the_bound_keeps_another_device_and_counts_the_rest",
 	  test_the_bound_keeps_another_device_and_counts_the_rest },
+	{ "the_bound_keeps_another_users_refusal_on_the_flooded_device",
+	  test_the_bound_keeps_another_users_refusal_on_the_flooded_device },
 	{ "a_record_names_the_executable_the_kernel_recorded",
 	  test_a_record_names_the_executable_the_kernel_recorded },
 	{ "a_unit_is_named_only_from_a_path_systemd_made",
