@@ -277,6 +277,27 @@ static bool read_hid_attr(const char *sysname, const char *rel, char *buf, size_
 	return true;
 }
 
+/* The value of KEY ("HID_PHYS=") in HID device SYSNAME's uevent, with its
+ * newline, into OUT; false when there is none. */
+static bool uevent_line(const char *sysname, const char *key, char *out, size_t size)
+{
+	char path[320], uevent[1024];
+	const char *at, *end;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", sysname);
+	n = read_file(path, uevent, sizeof(uevent) - 1);
+	if (n <= 0)
+		return false;
+	uevent[n] = '\0';
+	at = strstr(uevent, key);
+	if (!at || (at != uevent && at[-1] != '\n'))
+		return false;
+	end = strchr(at, '\n');
+	snprintf(out, size, "%.*s", (int)(end ? end - at + 1 : (long)strlen(at)), at);
+	return true;
+}
+
 /* Is the HID device SYSNAME on USB interface number INTF? */
 static bool on_usb_interface(const char *sysname, size_t intf)
 {
@@ -296,14 +317,25 @@ static bool on_usb_serial(const char *sysname, const char *serial)
 	       !strcmp(value, serial);
 }
 
+/* Is HID device SYSNAME on the USB port whose path is PORT, usbhid's phys
+ * up to the interface ("usb-dummy_hcd.0-1/")? */
+static bool on_usb_port(const char *sysname, const char *port)
+{
+	char phys[96];
+
+	return uevent_line(sysname, "HID_PHYS=", phys, sizeof(phys)) &&
+	       !strncmp(phys + strlen("HID_PHYS="), port, strlen(port));
+}
+
 /* Find our device in sysfs by bus/vendor/product and its unique token
  * (uhid gives it as phys; USB as the USB device's serial number, which
  * usbhid also copies to HID_UNIQ, but hid-playstation and hid-sony put the
  * controller's MAC address there once they probed it: dualsense_create,
- * dualshock4_create, sony_check_add; BT as HID_UNIQ); of several, the
- * first created (lowest hid_id): a driver may add devices of its own with
- * the same identity (hid-steam's hidraw client). On USB with interfaces
- * before the test's, the HID device of the test's interface. */
+ * dualshock4_create, sony_check_add; a USB device without one by the port
+ * of the UDC it holds alone; BT as HID_UNIQ); of several, the first
+ * created (lowest hid_id): a driver may add devices of its own with the
+ * same identity (hid-steam's hidraw client). On USB with interfaces before
+ * the test's, the HID device of the test's interface. */
 static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	char prefix[32], path[320], uevent[1024], want[96];
@@ -325,7 +357,8 @@ static bool find_sysfs(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
 		if (dev->backend == TEST_DEV_USB) {
-			if (!on_usb_serial(de->d_name, dev->phys))
+			if (cfg->usb_device && cfg->usb_device->no_serial ?
+			    !on_usb_port(de->d_name, dev->phys) : !on_usb_serial(de->d_name, dev->phys))
 				continue;
 		} else {
 			snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", de->d_name);
@@ -378,27 +411,6 @@ static bool hidraw_of(const char *sysname, char *node, size_t size)
 static bool find_hidraw(struct uhid_dev *dev)
 {
 	return hidraw_of(dev->sysname, dev->hidraw, sizeof(dev->hidraw));
-}
-
-/* The value of KEY ("HID_PHYS=") in HID device SYSNAME's uevent, with its
- * newline, into OUT; false when there is none. */
-static bool uevent_line(const char *sysname, const char *key, char *out, size_t size)
-{
-	char path[320], uevent[1024];
-	const char *at, *end;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/bus/hid/devices/%s/uevent", sysname);
-	n = read_file(path, uevent, sizeof(uevent) - 1);
-	if (n <= 0)
-		return false;
-	uevent[n] = '\0';
-	at = strstr(uevent, key);
-	if (!at || (at != uevent && at[-1] != '\n'))
-		return false;
-	end = strchr(at, '\n');
-	snprintf(out, size, "%.*s", (int)(end ? end - at + 1 : (long)strlen(at)), at);
-	return true;
 }
 
 /* A HID device besides DEV with DEV's identity and phys and a hidraw node:
@@ -499,6 +511,20 @@ static int start_uhid(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 	return 0;
 }
 
+/* The host side of dummy_hcd's UDC "dummy_udc.N" is dummy_hcd.N (dummy_hcd
+ * creates both platform devices with the same id, dummy_hcd.c init), whose
+ * one root port carries the gadget: usbhid's phys for it, up to the
+ * interface, into PORT (usb_make_path: "usb-" bus name "-" devpath). */
+static int usb_port_of(const char *udc, char *port, size_t size)
+{
+	const char *id = strrchr(udc, '.');
+
+	if (!id || strncmp(udc, "dummy_udc.", strlen("dummy_udc.")))
+		return -ENODEV;
+	snprintf(port, size, "usb-dummy_hcd%s-1/", id);
+	return 0;
+}
+
 int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 {
 	static unsigned int counter;
@@ -540,9 +566,11 @@ int uhid_dev_create(struct uhid_dev *dev, const struct uhid_dev_config *cfg)
 
 	dev->on_request = cfg->on_request;
 	dev->userdata = cfg->userdata;
-	if (usb)
+	if (usb) {
 		r = usb_gadget_dev_start(dev, &defaults, dev->phys, &dev->usb);
-	else if (bt)
+		if (r == 0 && cfg->usb_device && cfg->usb_device->no_serial)
+			r = usb_port_of(usb_gadget_dev_udc(dev->usb), dev->phys, sizeof(dev->phys));
+	} else if (bt)
 		r = bt_hidp_dev_start(dev, &defaults, dev->phys, sizeof(dev->phys), &dev->bt);
 	else
 		r = start_uhid(dev, &defaults);

@@ -80,6 +80,26 @@ struct uhid_dev_usb_function {
 	uint8_t protocol;	/* bInterfaceProtocol: 1 keyboard, 2 mouse */
 	const uint8_t *rdesc;
 	size_t rdesc_size;
+	uint16_t max_packet;	/* its endpoint's wMaxPacketSize; 0: as the
+				 * test's interface's */
+	uint8_t interval;	/* its bInterval; 0: as the test's interface's */
+};
+
+/* USB: the device as a real one describes itself, where it differs from
+ * the test device's defaults (a high-speed device: ep0 and interrupt
+ * endpoints of 64 and 1024 bytes, polled every 1 ms; bus powered, 100 mA;
+ * no configuration string; a serial number). */
+struct uhid_dev_usb_device {
+	bool full_speed;		/* 12 Mbit/s; interrupt packets of 64 bytes at most */
+	uint8_t ep0_max_packet;		/* bMaxPacketSize0; 0: 64 */
+	uint16_t max_packet;		/* the test's interface's endpoints' wMaxPacketSize */
+	uint8_t interval;		/* their bInterval (frames at full speed) */
+	uint8_t attributes;		/* bmAttributes; 0: 0x80, bus powered */
+	uint8_t max_power;		/* bMaxPower, in 2 mA; 0: 50 */
+	const char *configuration;	/* iConfiguration's string; NULL: none */
+	/* No iSerialNumber: the device is then found by the dummy_hcd port
+	 * it is on (each test device takes a UDC of its own). */
+	bool no_serial;
 };
 
 struct uhid_dev_config {
@@ -90,7 +110,8 @@ struct uhid_dev_config {
 				 * USB: always BUS_USB; BT: BUS_BLUETOOTH */
 	uint32_t vendor, product, version; /* USB: idVendor, idProduct, bcdDevice */
 	const char *uniq;	/* default ""; USB: the serial number, default a
-				 * token unique to this device; BT: always the
+				 * token unique to this device (none with
+				 * usb_device->no_serial); BT: always the
 				 * device side's address */
 	const char *phys;	/* default: a token unique to this device; USB:
 				 * usbhid's own (usb-dummy_hcd.N-1/input0) */
@@ -120,6 +141,7 @@ struct uhid_dev_config {
 	 * hidraw's write too), as on a Logitech receiver's HID++ interface. */
 	bool usb_no_out_endpoint;
 	const char *usb_manufacturer;	/* the manufacturer string; NULL: none */
+	const struct uhid_dev_usb_device *usb_device;	/* NULL: the defaults */
 };
 
 struct usb_gadget_dev;
@@ -142,7 +164,10 @@ struct uhid_dev {
 	char sysname[256];		/* e.g. 0003:1234:5678.000A */
 	char syspath[300];		/* /sys/bus/hid/devices/<sysname> */
 	char hidraw[300];		/* /dev/hidrawN ("" until found) */
-	char phys[64];			/* uhid: HID_PHYS; USB: the USB serial number; BT: HID_UNIQ */
+	char phys[64];			/* uhid: HID_PHYS; USB: the USB serial number, or
+					 * with none the UDC's host port, usbhid's phys
+					 * up to the interface ("usb-dummy_hcd.N-1/");
+					 * BT: HID_UNIQ */
 
 	pthread_t thread;
 	bool thread_running;

@@ -14,6 +14,20 @@
  * requests are answered and not recorded, and the test's interface with
  * an interrupt IN endpoint alone, its output reports on ep0.
  *
+ * By default a high-speed device (interrupt endpoints of 1024 bytes: every
+ * report a test sends is one packet). A replica of a real device gives its
+ * own speed, packet sizes, intervals, attributes and strings
+ * (uhid_dev_usb_device): raw-gadget passes the speed to the UDC
+ * (raw_ioctl_init: usb_raw_init.speed becomes the driver's max_speed, which
+ * udc-core gives dummy_udc_set_speed), dummy_hcd then reports the port as
+ * full speed (no USB_PORT_STAT_HIGH_SPEED in dummy_hub_control) and takes
+ * full-speed interrupt endpoints of up to 64 bytes (dummy_enable).
+ * dummy_hcd does not model bInterval: it serves interrupt URBs at each of
+ * its timer's ticks (125 us, DUMMY_TIMER_INT_NSECS), whatever the interval
+ * ("FIXME is it urb->interval since the last xfer?", dummy_timer); nor does
+ * it cut control transfers at the host's bMaxPacketSize0 (its ep0 takes
+ * 64-byte packets, dummy_udc_update_ep0), which only enumeration reads.
+ *
  * Blocking raw-gadget calls are ended by a signal sent to the thread that
  * waits in them (raw-gadget has no non-blocking mode).
  */
@@ -40,13 +54,21 @@
 #define IO_MAX UHID_DEV_REPORT_MAX
 /* A high-speed interrupt endpoint's largest packet: every report shorter
  * than this is one short packet, which ends the transfer on both sides. */
-#define EP_MAX_PACKET 1024
-#define EP_INTERVAL 4		/* 2^(4-1) microframes: 1 ms */
+#define HS_MAX_PACKET 1024
+#define HS_INTERVAL 4		/* 2^(4-1) microframes: 1 ms */
+#define FS_MAX_PACKET 64	/* a full-speed interrupt endpoint's largest */
+#define FS_INTERVAL 1		/* 1 frame: 1 ms */
+#define EP0_MAX_PACKET 64
 #define CONFIG_VALUE 1
+#define ATTRIBUTES USB_CONFIG_ATT_ONE	/* bus powered, no remote wakeup */
 #define MAX_POWER 50		/* bMaxPower, in 2 mA: 100 mA */
-#define STRING_PRODUCT 1
-#define STRING_SERIAL 2
-#define STRING_MANUFACTURER 3
+/* String indexes as a Logitech receiver numbers them (its lsusb -v:
+ * iManufacturer 1, iProduct 2, iConfiguration 4); the serial number, which
+ * it has not, takes 3. */
+#define STRING_MANUFACTURER 1
+#define STRING_PRODUCT 2
+#define STRING_SERIAL 3
+#define STRING_CONFIGURATION 4
 #define MAX_INTERFACES 3	/* a receiver's keyboard, mouse and HID++ */
 #define STRING_MAX_CHARS 126	/* a string descriptor is at most 255 bytes */
 #define LANGID_EN_US 0x0409
@@ -112,9 +134,12 @@ struct usb_gadget_dev {
 	struct usb_endpoint_descriptor ep_out_desc;
 	uint8_t config[CONFIG_MAX];
 	size_t config_size;
+	uint8_t max_power;		/* bMaxPower, in 2 mA */
+	char udc[64];			/* the UDC it is bound to: dummy_udc.N */
 	uint8_t product[2 + 2 * STRING_MAX_CHARS];	/* string descriptors */
-	uint8_t serial[2 + 2 * STRING_MAX_CHARS];
+	uint8_t serial[2 + 2 * STRING_MAX_CHARS];	/* [0] == 0: none */
 	uint8_t manufacturer[2 + 2 * STRING_MAX_CHARS];	/* [0] == 0: none */
+	uint8_t configuration[2 + 2 * STRING_MAX_CHARS];	/* [0] == 0: none */
 };
 
 static void on_stop_signal(int sig)
@@ -189,14 +214,15 @@ static void string_descriptor(uint8_t *out, const char *text)
 	}
 }
 
-static void endpoint_descriptor(struct usb_endpoint_descriptor *ep, uint8_t address)
+static void endpoint_descriptor(struct usb_endpoint_descriptor *ep, uint8_t address,
+				uint16_t max_packet, uint8_t interval)
 {
 	ep->bLength = USB_DT_ENDPOINT_SIZE;
 	ep->bDescriptorType = USB_DT_ENDPOINT;
 	ep->bEndpointAddress = address;
 	ep->bmAttributes = USB_ENDPOINT_XFER_INT;
-	ep->wMaxPacketSize = htole16(EP_MAX_PACKET);
-	ep->bInterval = EP_INTERVAL;
+	ep->wMaxPacketSize = htole16(max_packet);
+	ep->bInterval = interval;
 }
 
 /* The UDC's endpoints that take an interrupt endpoint in each direction:
@@ -251,36 +277,51 @@ static void put_descriptor(uint8_t *out, size_t *at, const void *desc)
 	*at += n;
 }
 
+/* The description's value V, or DEFAULT_VALUE where it gives none. */
+static unsigned int or_default(unsigned int v, unsigned int default_value)
+{
+	return v ? v : default_value;
+}
+
 static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_config *cfg,
 			      const char *serial, const uint8_t *in_addr, uint8_t out_addr)
 {
+	static const struct uhid_dev_usb_device defaults;
+	const struct uhid_dev_usb_device *d = cfg->usb_device ? cfg->usb_device : &defaults;
+	uint16_t max_packet = or_default(d->max_packet,
+					 d->full_speed ? FS_MAX_PACKET : HS_MAX_PACKET);
+	uint8_t interval = or_default(d->interval, d->full_speed ? FS_INTERVAL : HS_INTERVAL);
 	struct usb_config_descriptor config = {
 		.bLength = USB_DT_CONFIG_SIZE,
 		.bDescriptorType = USB_DT_CONFIG,
 		.bNumInterfaces = (uint8_t)g->n_intf,
 		.bConfigurationValue = CONFIG_VALUE,
-		.bmAttributes = USB_CONFIG_ATT_ONE,
-		.bMaxPower = MAX_POWER,
+		.iConfiguration = d->configuration ? STRING_CONFIGURATION : 0,
+		.bmAttributes = or_default(d->attributes, ATTRIBUTES),
+		.bMaxPower = or_default(d->max_power, MAX_POWER),
 	};
 	size_t at = 0;
 
+	g->max_power = config.bMaxPower;
 	g->device = (struct usb_device_descriptor){
 		.bLength = USB_DT_DEVICE_SIZE,
 		.bDescriptorType = USB_DT_DEVICE,
 		.bcdUSB = htole16(0x0200),
-		.bMaxPacketSize0 = 64,
+		.bMaxPacketSize0 = or_default(d->ep0_max_packet, EP0_MAX_PACKET),
 		.idVendor = htole16(cfg->vendor),
 		.idProduct = htole16(cfg->product),
 		.bcdDevice = htole16(cfg->version),
 		.iManufacturer = cfg->usb_manufacturer ? STRING_MANUFACTURER : 0,
 		.iProduct = STRING_PRODUCT,
-		.iSerialNumber = STRING_SERIAL,
+		.iSerialNumber = d->no_serial ? 0 : STRING_SERIAL,
 		.bNumConfigurations = 1,
 	};
 	put_descriptor(g->config, &at, &config);
 	for (unsigned int k = 0; k < g->n_intf; k++) {
 		struct gadget_intf *f = &g->intf[k];
 		bool out = k == g->main && g->has_out;
+		uint16_t intf_max_packet = max_packet;
+		uint8_t intf_interval = interval;
 
 		f->desc = (struct usb_interface_descriptor){
 			.bLength = USB_DT_INTERFACE_SIZE,
@@ -292,6 +333,8 @@ static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_co
 		if (k < g->main) {
 			f->desc.bInterfaceSubClass = cfg->usb_before[k].subclass;
 			f->desc.bInterfaceProtocol = cfg->usb_before[k].protocol;
+			intf_max_packet = or_default(cfg->usb_before[k].max_packet, max_packet);
+			intf_interval = or_default(cfg->usb_before[k].interval, interval);
 		}
 		f->hid = (struct hid_class_descriptor){
 			.bLength = sizeof(f->hid),
@@ -301,21 +344,24 @@ static void build_descriptors(struct usb_gadget_dev *g, const struct uhid_dev_co
 			.bReportType = HID_DT_REPORT,
 			.wReportLength = htole16(f->rdesc_size),
 		};
-		endpoint_descriptor(&f->ep_in_desc, in_addr[k]);
+		endpoint_descriptor(&f->ep_in_desc, in_addr[k], intf_max_packet, intf_interval);
 		put_descriptor(g->config, &at, &f->desc);
 		put_descriptor(g->config, &at, &f->hid);
 		put_descriptor(g->config, &at, &f->ep_in_desc);
 		if (out) {
-			endpoint_descriptor(&g->ep_out_desc, out_addr);
+			endpoint_descriptor(&g->ep_out_desc, out_addr, max_packet, interval);
 			put_descriptor(g->config, &at, &g->ep_out_desc);
 		}
 	}
 	g->config_size = at;
 	((struct usb_config_descriptor *)g->config)->wTotalLength = htole16((uint16_t)at);
 	string_descriptor(g->product, cfg->name);
-	string_descriptor(g->serial, serial);
+	if (!d->no_serial)
+		string_descriptor(g->serial, serial);
 	if (cfg->usb_manufacturer)
 		string_descriptor(g->manufacturer, cfg->usb_manufacturer);
+	if (d->configuration)
+		string_descriptor(g->configuration, d->configuration);
 }
 
 /* ep0's data stages. A failed one (the host gave up, or we are stopping)
@@ -369,7 +415,7 @@ static bool set_configuration(struct usb_gadget_dev *g, const struct usb_ctrlreq
 			if (g->ep_out < 0)
 				return false;
 		}
-		if (ioctl(g->fd, USB_RAW_IOCTL_VBUS_DRAW, MAX_POWER) < 0 ||
+		if (ioctl(g->fd, USB_RAW_IOCTL_VBUS_DRAW, g->max_power) < 0 ||
 		    ioctl(g->fd, USB_RAW_IOCTL_CONFIGURE, 0) < 0)
 			return false;
 		if (g->has_out) {
@@ -403,10 +449,12 @@ static bool get_descriptor(struct usb_gadget_dev *g, const struct usb_ctrlreques
 			ep0_in(g, c, langids, sizeof(langids));
 		else if (index == STRING_PRODUCT)
 			ep0_in(g, c, g->product, g->product[0]);
-		else if (index == STRING_SERIAL)
+		else if (index == STRING_SERIAL && g->serial[0])
 			ep0_in(g, c, g->serial, g->serial[0]);
 		else if (index == STRING_MANUFACTURER && g->manufacturer[0])
 			ep0_in(g, c, g->manufacturer, g->manufacturer[0]);
+		else if (index == STRING_CONFIGURATION && g->configuration[0])
+			ep0_in(g, c, g->configuration, g->configuration[0]);
 		else
 			return false;
 		return true;
@@ -624,10 +672,11 @@ static void *out_thread(void *arg)
 	return NULL;
 }
 
-/* Register on UDC (raw-gadget binds it at once, or fails with EBUSY). */
-static int run_on(struct usb_gadget_dev *g, const char *udc)
+/* Register on UDC at SPEED (raw-gadget binds it at once, or fails with
+ * EBUSY). */
+static int run_on(struct usb_gadget_dev *g, const char *udc, enum usb_device_speed speed)
 {
-	struct usb_raw_init init = { .speed = USB_SPEED_HIGH };
+	struct usb_raw_init init = { .speed = speed };
 	int r = 0;
 
 	g->fd = open("/dev/raw-gadget", O_RDWR | O_CLOEXEC);
@@ -639,12 +688,14 @@ static int run_on(struct usb_gadget_dev *g, const char *udc)
 		r = -errno;
 		close(g->fd);
 		g->fd = -1;
+		return r;
 	}
-	return r;
+	snprintf(g->udc, sizeof(g->udc), "%s", udc);
+	return 0;
 }
 
-/* The first dummy_hcd UDC no other gadget holds. */
-static int bind_udc(struct usb_gadget_dev *g)
+/* The first dummy_hcd UDC no other gadget holds, at SPEED. */
+static int bind_udc(struct usb_gadget_dev *g, enum usb_device_speed speed)
 {
 	DIR *dir = opendir(UDC_CLASS_DIR);
 	struct dirent *de;
@@ -655,7 +706,7 @@ static int bind_udc(struct usb_gadget_dev *g)
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, UDC_DRIVER ".", strlen(UDC_DRIVER ".")))
 			continue;
-		r = run_on(g, de->d_name);
+		r = run_on(g, de->d_name, speed);
 		if (r != -EBUSY)
 			break;
 	}
@@ -693,7 +744,8 @@ int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg
 	g->numbered = rdesc_numbers_reports(cfg->rdesc, cfg->rdesc_size);
 	install_stop_handler();
 
-	r = bind_udc(g);
+	r = bind_udc(g, cfg->usb_device && cfg->usb_device->full_speed ?
+			USB_SPEED_FULL : USB_SPEED_HIGH);
 	if (r == 0)
 		r = pick_endpoints(g, in_addr, &out_addr);
 	if (r < 0)
@@ -708,6 +760,11 @@ int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg
 fail:
 	usb_gadget_dev_stop(g);
 	return r;
+}
+
+const char *usb_gadget_dev_udc(const struct usb_gadget_dev *g)
+{
+	return g->udc;
 }
 
 void usb_gadget_join_sender(pthread_t thread)

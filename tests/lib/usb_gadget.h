@@ -14,6 +14,9 @@
  * (enumeration goes on in the background): 0 with *OUT set, or -errno. */
 int usb_gadget_dev_start(struct uhid_dev *dev, const struct uhid_dev_config *cfg,
 			 const char *serial, struct usb_gadget_dev **out);
+/* The UDC G is bound to ("dummy_udc.N"), whose device the host finds on
+ * the root port of dummy_hcd.N. */
+const char *usb_gadget_dev_udc(const struct usb_gadget_dev *g);
 /* Disconnect and free. */
 void usb_gadget_dev_stop(struct usb_gadget_dev *g);
 /* One input report on the interrupt IN endpoint; waits for the host. */
