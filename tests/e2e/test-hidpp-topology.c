@@ -941,7 +941,139 @@ static void solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_fi
 	solaars_register_read_of_the_receiver_passes_once_it_told(true);
 }
 
+/* The sysfs attribute DIR/NAME, its newline cut, into OUT ("" when it
+ * cannot be read); its length, or -1. */
+static ssize_t attr(const char *dir, const char *name, char *out, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	n = read_file(path, out, size - 1);
+	out[n > 0 ? n : 0] = '\0';
+	if (n > 0 && out[n - 1] == '\n')
+		out[--n] = '\0';
+	return n;
+}
+
+static void expect_attr(const char *dir, const char *name, const char *want)
+{
+	char value[128];
+
+	attr(dir, name, value, sizeof(value));
+	expect(!strcmp(value, want), "%s/%s is \"%s\", the receiver's is \"%s\"", dir, name,
+	       value, want);
+}
+
+/* The report descriptor length that USB interface INTF's HID descriptor
+ * declares (wDescriptorLength, what lsusb -v shows), from USB device
+ * USB's descriptors as the host read them (the device descriptor, then
+ * the configuration with all it holds); -1 when it has none. Also the
+ * configuration's wTotalLength in *TOTAL. */
+static int hid_descriptor_length(const char *usb, unsigned int intf, int *total)
+{
+	char path[PATH_MAX + 16];
+	uint8_t d[1024];
+	ssize_t n;
+	int in = -1;
+
+	*total = -1;
+	snprintf(path, sizeof(path), "%s/descriptors", usb);
+	n = read_file(path, d, sizeof(d));
+	for (ssize_t at = 0; n > 0 && at + 2 <= n && d[at] >= 2; at += d[at]) {
+		if (d[at + 1] == 2 && at + 4 <= n)		/* configuration */
+			*total = d[at + 2] | d[at + 3] << 8;
+		else if (d[at + 1] == 4 && at + 3 <= n)		/* interface */
+			in = d[at + 2];
+		else if (d[at + 1] == 0x21 && in == (int)intf && at + 9 <= n)	/* HID */
+			return d[at + 7] | d[at + 8] << 8;
+	}
+	return -1;
+}
+
+/*
+ * The Unifying replica describes itself as a real receiver with firmware
+ * RQR12.11 does (lsusb -v of RQR12.07, fwupd plugins/logitech-hidpp/data/
+ * lsusb-U0007.txt; of 12.10 and 12.11, see tests/lib/logitech_receiver.c):
+ * interface 2's report descriptor of 93 bytes; on USB a full-speed device,
+ * ep0 of 8 bytes, remote wakeup, 98 mA, the strings Logitech, USB Receiver
+ * and RQR12.11_B0032 and no serial number, interfaces 0, 1 and 2 (boot
+ * keyboard, boot mouse, HID++) with report descriptors of 59, 148 and 93
+ * bytes and interrupt IN endpoints of 8, 8 and 32 bytes polled every 8, 2
+ * and 2 ms, hid-logitech-dj bound to the third alone.
+ */
+static void the_unifying_receiver_describes_itself_as_a_real_rqr12_11_does(void)
+{
+	static const struct {
+		const char *subclass, *protocol, *ep, *max_packet, *interval;
+		int rdesc_size;
+	} intf[] = {
+		{ "01", "01", "ep_81", "0008", "08", 59 },
+		{ "01", "02", "ep_82", "0008", "02", 148 },
+		{ "00", "00", "ep_83", "0020", "02", 93 },
+	};
+	char hid[PATH_MAX], usb[PATH_MAX], dir[PATH_MAX + 16], driver[64], rdesc[4096];
+	struct logi_receiver *rep;
+	struct uhid_dev dev;
+	int total = -1;
+
+	if (kind != LOGI_UNIFYING)
+		SKIP("the Unifying receiver's descriptors");
+	failures = 0;
+	CHECK_OK(test_dev_generic_driver_only(false));
+	rep = logi_receiver_new(kind, backend);
+	CHECK_OK(logi_receiver_create(rep, &dev));
+	snprintf(dir, sizeof(dir), "%s/report_descriptor", dev.syspath);
+	expect(read_file(dir, rdesc, sizeof(rdesc)) == 93,
+	       "interface 2's report descriptor is not the receiver's 93 bytes");
+	driver_of(dev.syspath, driver, sizeof(driver));
+	expect(!strcmp(driver, "logitech-djreceiver"), "%s: driver %s", dev.sysname, driver);
+	if (backend != TEST_DEV_USB)
+		goto out;
+
+	/* the HID device, its interface (1-1:1.2), its USB device (1-1) */
+	CHECK(realpath(dev.syspath, hid), "%s: %s", dev.syspath, strerror(errno));
+	snprintf(usb, sizeof(usb), "%s", hid);
+	*strrchr(usb, '/') = '\0';
+	*strrchr(usb, '/') = '\0';
+	expect_attr(usb, "speed", "12");
+	expect_attr(usb, "bMaxPacketSize0", "8");
+	expect_attr(usb, "bcdDevice", "1211");
+	expect_attr(usb, "manufacturer", "Logitech");
+	expect_attr(usb, "product", "USB Receiver");
+	expect_attr(usb, "configuration", "RQR12.11_B0032");
+	expect_attr(usb, "bmAttributes", "a0");
+	expect_attr(usb, "bMaxPower", "98mA");
+	expect_attr(usb, "bNumInterfaces", " 3");
+	snprintf(dir, sizeof(dir), "%s/serial", usb);
+	expect(access(dir, F_OK) < 0, "the replica has a serial number (%s); the receiver has none",
+	       dir);
+	for (unsigned int k = 0; k < ARRAY_SIZE(intf); k++) {
+		char ep[PATH_MAX + 32];
+		int length;
+
+		snprintf(dir, sizeof(dir), "%s/%s:1.%u", usb, strrchr(usb, '/') + 1, k);
+		expect_attr(dir, "bInterfaceClass", "03");
+		expect_attr(dir, "bInterfaceSubClass", intf[k].subclass);
+		expect_attr(dir, "bInterfaceProtocol", intf[k].protocol);
+		expect_attr(dir, "bNumEndpoints", "01");
+		snprintf(ep, sizeof(ep), "%s/%s", dir, intf[k].ep);
+		expect_attr(ep, "wMaxPacketSize", intf[k].max_packet);
+		expect_attr(ep, "bInterval", intf[k].interval);
+		length = hid_descriptor_length(usb, k, &total);
+		expect(length == intf[k].rdesc_size,
+		       "interface %u's report descriptor: %d bytes, the receiver's %d", k, length,
+		       intf[k].rdesc_size);
+	}
+	expect(total == 84, "the configuration is %d bytes, the receiver's 84", total);
+out:
+	logi_receiver_free(rep);
+	CHECK(failures == 0, "%u check(s) failed (above)", failures);
+}
+
 static const struct test_case receiver_cases[] = {
+	{ "the_unifying_receiver_describes_itself_as_a_real_rqr12_11_does",
+	  the_unifying_receiver_describes_itself_as_a_real_rqr12_11_does, 60 },
 	{ "a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused",
 	  a_client_that_opens_the_receiver_when_udev_does_is_answered_and_dfu_refused, 180 },
 	{ "a_mouse_that_connects_later_opens_once_the_receiver_asked_it",

@@ -728,33 +728,76 @@ static const uint8_t steam_rdesc[] = {
 };
 
 /*
- * The receiver's HID++/DJ interface (interface 2 of a Unifying receiver,
- * 046D:C52B, 98 bytes, the length its HID descriptor gives), items in the
- * receiver's order: HID++ short (0x10, 6 bytes) and long (0x11, 19 bytes)
- * reports, each in its vendor collection (0xff000001, 0xff000002, which
- * hid-logitech-dj and Solaar look for), the DJ reports 0x20 (14 bytes) and
- * 0x21 (31 bytes) in the third (0xff000004); input and output, arrays of
- * bytes. Report ID, size, count, logical range, then usage, input,
- * usage, output: the same layout as the HID++ collections of other
- * Logitech receivers' and devices' recorded descriptors.
+ * The receiver's HID++/DJ interface, interface 2 of a Unifying receiver
+ * 046D:C52B with firmware RQR12.11 (bcdDevice 12.11, the firmware this
+ * replica gives, logitech_receiver.c), 93 bytes: HID++ short (0x10, 6
+ * bytes) and long (0x11, 19 bytes) reports, each in its vendor collection
+ * (0xff000001, 0xff000002, which hid-logitech-dj and Solaar look for), the
+ * DJ reports 0x20 (14 bytes) and 0x21 (31 bytes) in the third
+ * (0xff000004); input and output, arrays of bytes.
+ *
+ * The bytes are the receiver's, item for item, from a usbhid-dump of
+ * interface 2 of that receiver (lsusb -v beside it: bcdDevice 12.11,
+ * wDescriptorLength 93), in a public GitHub document, "USB HID device
+ * report descriptors" (found through the search index, file id
+ * 22408418873; its repository is not named there); a capture of a
+ * receiver through DeskHop (its passthrough_dump_descriptors, same index,
+ * file id 67621332366) has the same 93 bytes. Firmware RQR12.07 and
+ * RQR12.10 declare 93 bytes too (fwupd plugins/logitech-hidpp/data/
+ * lsusb-U0007.txt; the lsusb -v of an RQR12.10_B0032 in a blog post,
+ * index file id 28602587960). The Texas Instruments receivers' firmware
+ * (RQR24.xx) and RQR12.00 declare 98: the same reports, Report Size before
+ * Report Count, and the 0x21 report repeating the logical range (fwupd
+ * plugins/logitech-hidpp/data/lsusb-U0008.txt, RQR24.05).
  */
-#define HIDPP_REPORT(usage, id, count) \
-	0x85, (id), 0x75, 0x08, 0x95, (count), 0x15, 0x00, 0x26, 0xff, 0x00, \
-	0x09, (usage), INPUT, 0x00, 0x09, (usage), OUTPUT, 0x00
 static const uint8_t unifying_rdesc[] = {
-	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01,
-	HIDPP_REPORT(0x01, HIDPP_SHORT, 6),
-	0xc0,
-	0x06, 0x00, 0xff, 0x09, 0x02, 0xa1, 0x01,
-	HIDPP_REPORT(0x02, HIDPP_LONG, 19),
-	0xc0,
-	0x06, 0x00, 0xff, 0x09, 0x04, 0xa1, 0x01,
-	HIDPP_REPORT(0x41, DJ_SHORT, 14),
-	0x85, 0x21, 0x95, 0x1f, 0x15, 0x00, 0x26, 0xff, 0x00,
-	0x09, 0x42, INPUT, 0x00, 0x09, 0x42, OUTPUT, 0x00,
-	0xc0,
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor 0xff00) */
+	0x09, 0x01,		/* Usage (0x01): HID++ short */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x10,		/*  Report ID (0x10) */
+	0x95, 0x06,		/*  Report Count (6) */
+	0x75, 0x08,		/*  Report Size (8) */
+	0x15, 0x00,		/*  Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*  Logical Maximum (255) */
+	0x09, 0x01,		/*  Usage (0x01) */
+	0x81, 0x00,		/*  Input (Data, Array, Abs) */
+	0x09, 0x01,		/*  Usage (0x01) */
+	0x91, 0x00,		/*  Output (Data, Array, Abs) */
+	0xc0,			/* End Collection */
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor 0xff00) */
+	0x09, 0x02,		/* Usage (0x02): HID++ long */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x11,		/*  Report ID (0x11) */
+	0x95, 0x13,		/*  Report Count (19) */
+	0x75, 0x08,		/*  Report Size (8) */
+	0x15, 0x00,		/*  Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*  Logical Maximum (255) */
+	0x09, 0x02,		/*  Usage (0x02) */
+	0x81, 0x00,		/*  Input (Data, Array, Abs) */
+	0x09, 0x02,		/*  Usage (0x02) */
+	0x91, 0x00,		/*  Output (Data, Array, Abs) */
+	0xc0,			/* End Collection */
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor 0xff00) */
+	0x09, 0x04,		/* Usage (0x04): DJ */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x85, 0x20,		/*  Report ID (0x20) */
+	0x95, 0x0e,		/*  Report Count (14) */
+	0x75, 0x08,		/*  Report Size (8) */
+	0x15, 0x00,		/*  Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*  Logical Maximum (255) */
+	0x09, 0x41,		/*  Usage (0x41) */
+	0x81, 0x00,		/*  Input (Data, Array, Abs) */
+	0x09, 0x41,		/*  Usage (0x41) */
+	0x91, 0x00,		/*  Output (Data, Array, Abs) */
+	0x85, 0x21,		/*  Report ID (0x21) */
+	0x95, 0x1f,		/*  Report Count (31) */
+	0x09, 0x42,		/*  Usage (0x42) */
+	0x81, 0x00,		/*  Input (Data, Array, Abs) */
+	0x09, 0x42,		/*  Usage (0x42) */
+	0x91, 0x00,		/*  Output (Data, Array, Abs) */
+	0xc0,			/* End Collection */
 };
-_Static_assert(sizeof(unifying_rdesc) == 98, "the receiver's interface 2 descriptor is 98 bytes");
+_Static_assert(sizeof(unifying_rdesc) == 93, "RQR12.11's interface 2 descriptor is 93 bytes");
 
 /*
  * What a DualSense sends over USB at rest: input report 0x01, 64 bytes
