@@ -52,6 +52,10 @@
 #     its firmware version, and its switch of the receiver into DFU mode
 #     (register 0xF0, "ICP") while it installs a local cabinet passes,
 #     while the same bytes from bob's program are refused;
+#   - a DualSense plugged in while hid-policyd is stopped: its node stays
+#     closed, with no ACL for bob, and none for alice or bob when logind
+#     moves the seat's active session from one to the other; it opens to
+#     bob once the daemon runs again;
 #   - hid-policyctl reload through the real polkitd: an admin (group sudo)
 #     typing her password to hid-policyctl's own agent (pkttyagent) is let
 #     through, an ordinary user refused;
@@ -79,9 +83,10 @@ say() { sed 's/^/    /'; }
 tmp=$(mktemp -d)
 dev_pid=
 receiver_pid=
+closed_pid=
 cleanup() {
 	local pid
-	for pid in $dev_pid $receiver_pid; do
+	for pid in $dev_pid $receiver_pid $closed_pid; do
 		kill "$pid" 2>/dev/null
 	done
 	rm -rf "$tmp"
@@ -778,6 +783,73 @@ check journal_records_the_dfu_mode_refusal_with_the_user_and_the_program journal
 kill "$receiver_pid"
 wait "$receiver_pid"
 receiver_pid=
+
+# 3c. A node hid-policy keeps closed is no seat user's. With hid-policyd
+# stopped, a DualSense connected (on Bluetooth, a uhid device: no USB
+# gadget to wait for, beside the USB one still plugged in) waits for a
+# decision that does not come:
+# its rule set matches, so 60-hid-policy.rules keeps its node closed
+# (--on-timeout closed-if-matched): mode 0600, and no uaccess ACL,
+# although steam-devices tags it, since the rule's final RUN keeps the
+# uaccess builtin from running and 99-hid-policy-closed.rules takes the tag
+# off again. logind, when the seat's active session changes, gives the
+# new session's user an ACL on every node still tagged "uaccess"
+# (devnode_acl_all, which looks at the current tags): with alice's session
+# made the active one, and bob's again, the open DualSense's node follows
+# the session, the closed one stays nobody's. Once hid-policyd runs again
+# it decides and announces the node: it opens to bob.
+systemctl stop hid-policyd.service
+"$build/tests/hid-virtual-device" --replica dualsense-bt > "$tmp/closed.log" 2>&1 &
+closed_pid=$!
+closed_sys= closed_node=
+for _ in $(seq 300); do
+	read -r closed_sys closed_node _ < "$tmp/closed.log" 2>/dev/null
+	# udev writes its database once the event's rules are done
+	[[ "$closed_node" == /dev/hidraw* ]] &&
+		udevadm info -q property "$closed_node" 2>/dev/null | grep -q '^HID_POLICY=' && break
+	sleep 0.1
+done
+[[ "$closed_node" == /dev/hidraw* ]] || say < "$tmp/closed.log"
+closed_state() {
+	udevadm info -q property "$closed_node" | grep -qx HID_POLICY=closed &&
+		[ "$(stat -c %a "$closed_node")" = 600 ] && return 0
+	{ ls -l "$closed_node"; udevadm info -q property "$closed_node" | grep -E '^(HID_POLICY|TAGS|CURRENT_TAGS)='; } 2>&1 | say
+	return 1
+}
+# NODE's ACL has no entry for USER (a node that is not there fails).
+no_acl_for() {
+	local user=$1 node=$2 acl
+	acl=$(python3 "$tools/node-acl.py" "$node") || return 1
+	grep -q "^user:$user:" <<< "$acl" || return 0
+	say <<< "$acl"
+	return 1
+}
+check without_hid_policyd_the_dualsense_node_stays_closed closed_state
+check closed_node_carries_no_acl_for_bob no_acl_for bob "$closed_node"
+check bob_cannot_open_the_closed_node test "$(open_as bob "$closed_node")" = EACCES
+desktop_session alice
+check alices_new_session_becomes_the_active_one_on_seat0 session_is_active_on_seat0 alice
+alices_not_bobs() { has_acl alice "$1" && no_acl_for bob "$1"; }
+check logind_gives_the_open_node_to_alices_active_session alices_not_bobs "$node"
+check closed_node_carries_no_acl_for_alice no_acl_for alice "$closed_node"
+loginctl activate "$(seat_session_of bob)"
+check bobs_session_is_the_active_one_again session_is_active_on_seat0 bob
+check logind_gives_the_open_node_back_to_bob has_acl bob "$node"
+check closed_node_still_carries_no_acl_for_bob no_acl_for bob "$closed_node"
+systemctl stop desktop-alice.service
+systemctl start hid-policyd.service
+opened_to_bob() {
+	for _ in $(seq 300); do
+		[ -e "/run/hid-policy/devices/$closed_sys" ] && has_acl bob "$closed_node" && return 0
+		sleep 0.1
+	done
+	{ ls -l "$closed_node" "/run/hid-policy/devices/"; python3 "$tools/node-acl.py" "$closed_node"; } 2>&1 | say
+	return 1
+}
+check closed_node_opens_to_bob_once_hid_policyd_decides opened_to_bob
+kill "$closed_pid"
+wait "$closed_pid"
+closed_pid=
 
 # 4. polkit: hid-policyctl starts its own agent on a terminal.
 echo alice-password > "$tmp/alice"
