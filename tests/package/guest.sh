@@ -14,8 +14,9 @@
 #     carol, who has no session, cannot open them;
 #   - a DualSense replica (the controller's own descriptor, streaming its
 #     input reports) on USB, a dummy_hcd device that usbhid binds, opened
-#     to bob by steam-devices' rule, and bound by hid-playstation: a user's own "updater" sending the firmware
-#     update's feature report 0xF4 is refused with EPERM, the device never
+#     to bob by steam-devices' rule, and bound by hid-playstation: a
+#     user's own "updater" sending the firmware update's feature report
+#     0xF4 is refused with EPERM, the device never
 #     sees it, and the journal's record names the user and the program,
 #     and so does Linux audit's (ausearch) once the administrator turns
 #     that outlet on;
@@ -155,8 +156,9 @@ desktop_session() {
 		-E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=wayland -E XDG_SESSION_CLASS=user \
 		sleep infinity
 }
-# USER's session on seat0 (its id printed), once logind says it is the
-# seat's active one (or 30 s).
+# seat_session_of USER prints the id of USER's session on seat0;
+# session_is_active_on_seat0 USER succeeds once logind says that session
+# is the seat's active one (or fails after 30 s).
 seat_session_of() {
 	loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u && $4 == "seat0" { print $1 }'
 }
