@@ -7,11 +7,16 @@
 #   - apt installs the .deb (the guest has no network: its dependencies
 #     are in the root); the maintainer scripts enable and start
 #     hid-policyd under systemd;
+#   - bob logs in at seat0 as at a desktop (pam_systemd, logind: the
+#     seat's active session), and the nodes of the devices below reach him
+#     as on a desktop, through the uaccess ACL that Valve's steam-devices
+#     and Solaar's udev rules ask for: no rule of the test opens them;
+#     carol, who has no session, cannot open them;
 #   - a DualSense replica (the controller's own descriptor, streaming its
 #     input reports) on USB, a dummy_hcd device that usbhid binds, opened
-#     to users by a udev rule as game launchers' rules do, and bound by
-#     hid-playstation: a user's own "updater" sending the firmware
-#     update's feature report 0xF4 is refused with EPERM, the device never
+#     to bob by steam-devices' rule, and bound by hid-playstation: a
+#     user's own "updater" sending the firmware update's feature report
+#     0xF4 is refused with EPERM, the device never
 #     sees it, and the journal's record names the user and the program,
 #     and so does Linux audit's (ausearch) once the administrator turns
 #     that outlet on;
@@ -48,6 +53,10 @@
 #     its firmware version, and its switch of the receiver into DFU mode
 #     (register 0xF0, "ICP") while it installs a local cabinet passes,
 #     while the same bytes from bob's program are refused;
+#   - a DualSense plugged in while hid-policyd is stopped: its node stays
+#     closed, with no ACL for bob, and none for alice or bob when logind
+#     moves the seat's active session from one to the other; it opens to
+#     bob once the daemon runs again;
 #   - hid-policyctl reload through the real polkitd: an admin (group sudo)
 #     typing her password to hid-policyctl's own agent (pkttyagent) is let
 #     through, an ordinary user refused;
@@ -75,9 +84,10 @@ say() { sed 's/^/    /'; }
 tmp=$(mktemp -d)
 dev_pid=
 receiver_pid=
+closed_pid=
 cleanup() {
 	local pid
-	for pid in $dev_pid $receiver_pid; do
+	for pid in $dev_pid $receiver_pid $closed_pid; do
 		kill "$pid" 2>/dev/null
 	done
 	rm -rf "$tmp"
@@ -113,28 +123,99 @@ fi
 check steam_devices_rules_are_installed test -f /lib/udev/rules.d/60-steam-input.rules
 
 # Users: alice administers (group sudo, polkit's administrators on Debian),
-# bob is an ordinary user.
-useradd -m -G sudo alice && useradd -m bob
-printf 'alice:alice-password\nbob:bob-password\n' | chpasswd
+# bob is an ordinary user, carol another one, who has no session here.
+useradd -m -G sudo alice && useradd -m bob && useradd -m carol
+printf 'alice:alice-password\nbob:bob-password\ncarol:carol-password\n' | chpasswd
 # What they run of the tree, where they can read it: the checkout may be
 # private to root (a clone under /root, mode 0700, shared read-only).
 tools=/usr/local/lib/hid-policy-test
 install -d -m 0755 "$tools"
 install -m 0755 "$build/tests/sdl-gamepad" "$tools/"
-install -m 0644 "$repo/tests/package/pty-answer.py" "$tools/"
+install -m 0644 "$repo/tests/package/pty-answer.py" "$repo/tests/package/node-acl.py" "$tools/"
 sdl=$tools/sdl-gamepad
 
+# bob logs in at the machine, as a display manager logs a user in: a PAM
+# session through pam_systemd (Debian's common-session, in the stack of
+# "login"), on seat0, of class user and a graphical type, which logind
+# makes the seat's active session. The guest's kernel has no virtual
+# terminals (kernel/config.fragment: no CONFIG_VT), so seat0 has none
+# (systemd src/login/logind-seat.c, seat_has_vts: seat0 with
+# /sys/class/tty/tty0/active open), and logind activates each new session
+# on a seat without VTs at once (seat_attach_session), with no VT number
+# (src/login/logind-dbus.c, method_create_session: "Seat has no VTs but
+# VT number not 0"). pam_systemd takes XDG_SEAT, XDG_SESSION_TYPE and
+# XDG_SESSION_CLASS from the unit's environment, as PAM's own
+# (src/login/pam_systemd.c, getenv_harder; systemd 255's source, which
+# trixie's 257 keeps in these functions). The session's user is who
+# 73-seat-late.rules' uaccess builtin, and logind when the active session
+# changes (src/shared/devnode-acl.c, devnode_acl_all), give an ACL on
+# the nodes tagged "uaccess".
+desktop_session() {
+	local user=$1
+	systemd-run --quiet --unit="desktop-$user.service" -p PAMName=login -p User="$user" \
+		-E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=wayland -E XDG_SESSION_CLASS=user \
+		sleep infinity
+}
+# seat_session_of USER prints the id of USER's session on seat0;
+# session_is_active_on_seat0 USER succeeds once logind says that session
+# is the seat's active one (or fails after 30 s).
+seat_session_of() {
+	loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u && $4 == "seat0" { print $1 }'
+}
+session_is_active_on_seat0() {
+	local user=$1 id
+	for _ in $(seq 150); do
+		id=$(seat_session_of "$user")
+		[ -n "$id" ] && [ "$(loginctl show-session "$id" -p Seat -p Class -p Active -p State --value | paste -sd' ')" = \
+			"seat0 user yes active" ] && return 0
+		sleep 0.2
+	done
+	loginctl list-sessions --no-legend | say
+	[ -n "$id" ] && loginctl show-session "$id" | say
+	systemctl status --no-pager "desktop-$user.service" 2>&1 | tail -n 10 | say
+	return 1
+}
+desktop_session bob
+check bob_has_the_active_session_on_seat0 session_is_active_on_seat0 bob
+loginctl show-session "$(seat_session_of bob)" -p Seat -p Type -p Class -p State -p Active -p VTNr | paste -sd' ' | say
+
+# The ACL a node gives USER (node-acl.py, as getfacl prints it); and what
+# USER's open(2) of a node for reading and writing gives: "opened" or the
+# errno's name.
+has_acl() {
+	local user=$1 node=$2
+	python3 "$tools/node-acl.py" "$node" 2>/dev/null | grep -qx "user:$user:rw-"
+}
+open_as() {
+	runuser -u "$1" -- python3 -c 'import errno, os, sys
+try:
+    os.close(os.open(sys.argv[1], os.O_RDWR))
+    print("opened")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$2"
+}
+# The node NODE of the device NAME, open to the seat's user: bob (his
+# session is the active one) has an ACL on it, as uaccess gives, and
+# carol, who has no session, cannot open it.
+node_is_bobs_not_carols() {
+	local name=$1 node=$2
+	if has_acl bob "$node"; then
+		pass "udev_gives_bob_an_acl_on_the_${name}_node"
+	else
+		{ ls -l "$node"; python3 "$tools/node-acl.py" "$node"; udevadm info -q property "$node" |
+			grep -E '^(HID_POLICY|TAGS|CURRENT_TAGS|ID_SEAT)='; } 2>&1 | say
+		fail "udev_gives_bob_an_acl_on_the_${name}_node"
+	fi
+	check "carol_without_a_session_cannot_open_the_${name}_node" test "$(open_as carol "$node")" = EACCES
+}
+
 # 2. Game controllers, plugged in by a user, bound by the kernel's drivers
-# for them, and opened to every user as game launchers' udev rules do, so
-# that games reach them through hidraw.
-cat > /etc/udev/rules.d/70-test-open-controllers.rules <<'RULES'
-# the test's stand-in for a game launcher's rule: the controllers to everyone
-SUBSYSTEM=="hidraw", KERNELS=="*054C:0CE6*", MODE="0666"
-SUBSYSTEM=="hidraw", KERNELS=="*054C:09CC*", MODE="0666"
-SUBSYSTEM=="hidraw", KERNELS=="*057E:2009*", MODE="0666"
-SUBSYSTEM=="hidraw", KERNELS=="*28DE:1205*", MODE="0666"
-RULES
-udevadm control --reload
+# for them, and opened to the seat's user as on a desktop: Valve's
+# steam-devices (60-steam-input.rules, in the root) tags the hidraw nodes
+# of the replicas' controllers "uaccess", mode 0660: the DualSense
+# (054C:0CE6, on USB and Bluetooth), the DualShock 4 Slim (054C:09CC), the
+# Switch Pro Controller (057E:2009), the Steam Deck's (every 28DE
+# device). The test adds no rule of its own for them.
 
 # Until apt purges the package (section 5), hid-policyd decides on every
 # device that comes.
@@ -145,7 +226,7 @@ firewall=installed
 # HID device), rep_node (the hidraw node users open) and rep_node_sysname
 # (the HID device that node is on: rep_sysname, or hid-steam's client), as
 # hid-virtual-device prints them, once the daemon has decided on both
-# devices and udev has opened the node (or 60 s).
+# devices and udev has opened the node to bob (or 60 s).
 start_replica() {
 	local name=$1 log=$2 usb=--usb
 	[ "${3-}" = uhid ] && usb=
@@ -157,7 +238,7 @@ start_replica() {
 	done
 	read -r rep_sysname rep_node rep_node_sysname < "$log"
 	for _ in $(seq 600); do
-		[ "$(stat -c %a "$rep_node" 2>/dev/null)" = 666 ] &&
+		has_acl bob "$rep_node" &&
 			{ [ $firewall = purged ] || { [ -e "/run/hid-policy/devices/$rep_sysname" ] &&
 				[ -e "/run/hid-policy/devices/$rep_node_sysname" ]; }; } && break
 		sleep 0.1
@@ -229,8 +310,8 @@ hidraw_node() {
 
 # The controller NAME, just started: the firewall protects it (and, where
 # the driver gives its hidraw node to a device of its own, as hid-steam
-# does to its client, that device: the node SDL opens), and the driver
-# its kernel has for it binds it.
+# does to its client, that device: the node SDL opens), the driver its
+# kernel has for it binds it, and the node is bob's, not carol's.
 controller_is_bound_and_protected() {
 	local name=$1 drv
 	read -r drv _ <<< "$(driver_of "$name")"
@@ -252,6 +333,7 @@ controller_is_bound_and_protected() {
 		dmesg | tail -n 15 | say
 		fail "${name}_is_bound_by_${drv}"
 	fi
+	node_is_bobs_not_carols "$name" "$rep_node"
 }
 
 # A game: bob's SDL program opens the controller NAME as games do, beside
@@ -421,16 +503,14 @@ other_controller steam-deck 'SET_REPORT feature report 0x00, [0-9]+ bytes: 00 87
 # resets the LEDs with output report 0x31; read again once the firewall is
 # attached, none of it is refused. bob's game drives the controller in its
 # Bluetooth mode (SDL_hidapi_ps5.c: the full report 0x31 in, effects in
-# output report 0x31 with their CRC); bob's updater is refused.
-cat > /etc/udev/rules.d/70-test-open-bt-controller.rules <<'RULES'
-# the test's stand-in for a game launcher's rule: the Bluetooth DualSense to everyone
-SUBSYSTEM=="hidraw", KERNELS=="0005:054C:0CE6.*", MODE="0666"
-RULES
-udevadm control --reload
+# output report 0x31 with their CRC); bob's updater is refused. Its node
+# reaches bob through steam-devices' rule for the DualSense on Bluetooth
+# (KERNELS=="*054C:0CE6*", TAG+="uaccess").
 bt_started=$SECONDS
 start_replica dualsense-bt "$tmp/bt.log" uhid
 bt_pid=$rep_pid bt_sys=$rep_sysname bt_node=$rep_node
 check hid_policyd_decides_on_the_bluetooth_dualsense test -e "/run/hid-policy/devices/$bt_sys"
+node_is_bobs_not_carols bluetooth_dualsense "$bt_node"
 # bound once its input devices are there: gamepad, motion sensors, touchpad
 bt_bound() {
 	local n
@@ -473,7 +553,7 @@ check no_probe_request_over_bluetooth_is_refused bt_refused_none
 bt_node=
 for _ in $(seq 100); do
 	bt_node=/dev/$(ls "/sys/bus/hid/devices/$bt_sys/hidraw" 2>/dev/null | head -n1)
-	[ "$(stat -c %a "$bt_node" 2>/dev/null)" = 666 ] && break
+	has_acl bob "$bt_node" && break
 	sleep 0.1
 done
 
@@ -534,14 +614,10 @@ wait "$bt_pid"
 
 # 3b. Solaar and fwupd with a Unifying receiver. hid-logitech-dj takes the
 # receiver, drops its keyboard and mouse interfaces and gives the paired
-# mouse a node of its own, as on a user's machine. Its nodes are opened to
-# bob as Solaar's udev rule does for the seat's user (uaccess; bob has no
-# seat here).
-cat > /etc/udev/rules.d/70-test-open-receiver.rules <<'RULES'
-# the test's stand-in for Solaar's uaccess rule: the receiver's nodes to everyone
-SUBSYSTEM=="hidraw", KERNELS=="*046D:C52B*", MODE="0666"
-RULES
-udevadm control --reload
+# mouse a node of its own, as on a user's machine. Its nodes reach bob
+# through Solaar's own rule (60-solaar.rules, in the root: every hidraw
+# node below a USB device of vendor 046D, TAG+="uaccess", on "add" only,
+# which is the action hid-policyd announces a node it held closed with).
 # fwupd, D-Bus activated, would probe the receiver as it comes: it starts
 # after the daemon learned it, as at boot (see below)
 systemctl stop fwupd.service 2>/dev/null
@@ -549,6 +625,7 @@ install -o bob -m 0755 "$build/tests/hidraw-write" /home/bob/logi-updater
 start_replica unifying "$tmp/receiver.log"
 receiver_pid=$rep_pid rsys=$rep_sysname rnode=$rep_node
 check hid_policyd_decides_on_the_unifying_receiver test -e "/run/hid-policy/devices/$rsys"
+node_is_bobs_not_carols unifying_receiver "$rnode"
 # Solaar runs the moment udev opened the receiver's node to bob
 # (start_replica): the daemon publishes its decision, which the node waits
 # for, once it learned the receiver and its mouse (hid-policyd(8), HID++
@@ -708,6 +785,73 @@ check journal_records_the_dfu_mode_refusal_with_the_user_and_the_program journal
 kill "$receiver_pid"
 wait "$receiver_pid"
 receiver_pid=
+
+# 3c. A node hid-policy keeps closed is no seat user's. With hid-policyd
+# stopped, a DualSense connected (on Bluetooth, a uhid device: no USB
+# gadget to wait for, beside the USB one still plugged in) waits for a
+# decision that does not come:
+# its rule set matches, so 60-hid-policy.rules keeps its node closed
+# (--on-timeout closed-if-matched): mode 0600, and no uaccess ACL,
+# although steam-devices tags it, since the rule's final RUN keeps the
+# uaccess builtin from running and 99-hid-policy-closed.rules takes the tag
+# off again. logind, when the seat's active session changes, gives the
+# new session's user an ACL on every node still tagged "uaccess"
+# (devnode_acl_all, which looks at the current tags): with alice's session
+# made the active one, and bob's again, the open DualSense's node follows
+# the session, the closed one stays nobody's. Once hid-policyd runs again
+# it decides and announces the node: it opens to bob.
+systemctl stop hid-policyd.service
+"$build/tests/hid-virtual-device" --replica dualsense-bt > "$tmp/closed.log" 2>&1 &
+closed_pid=$!
+closed_sys= closed_node=
+for _ in $(seq 300); do
+	read -r closed_sys closed_node _ < "$tmp/closed.log" 2>/dev/null
+	# udev writes its database once the event's rules are done
+	[[ "$closed_node" == /dev/hidraw* ]] &&
+		udevadm info -q property "$closed_node" 2>/dev/null | grep -q '^HID_POLICY=' && break
+	sleep 0.1
+done
+[[ "$closed_node" == /dev/hidraw* ]] || say < "$tmp/closed.log"
+closed_state() {
+	udevadm info -q property "$closed_node" | grep -qx HID_POLICY=closed &&
+		[ "$(stat -c %a "$closed_node")" = 600 ] && return 0
+	{ ls -l "$closed_node"; udevadm info -q property "$closed_node" | grep -E '^(HID_POLICY|TAGS|CURRENT_TAGS)='; } 2>&1 | say
+	return 1
+}
+# NODE's ACL has no entry for USER (a node that is not there fails).
+no_acl_for() {
+	local user=$1 node=$2 acl
+	acl=$(python3 "$tools/node-acl.py" "$node") || return 1
+	grep -q "^user:$user:" <<< "$acl" || return 0
+	say <<< "$acl"
+	return 1
+}
+check without_hid_policyd_the_dualsense_node_stays_closed closed_state
+check closed_node_carries_no_acl_for_bob no_acl_for bob "$closed_node"
+check bob_cannot_open_the_closed_node test "$(open_as bob "$closed_node")" = EACCES
+desktop_session alice
+check alices_new_session_becomes_the_active_one_on_seat0 session_is_active_on_seat0 alice
+alices_not_bobs() { has_acl alice "$1" && no_acl_for bob "$1"; }
+check logind_gives_the_open_node_to_alices_active_session alices_not_bobs "$node"
+check closed_node_carries_no_acl_for_alice no_acl_for alice "$closed_node"
+loginctl activate "$(seat_session_of bob)"
+check bobs_session_is_the_active_one_again session_is_active_on_seat0 bob
+check logind_gives_the_open_node_back_to_bob has_acl bob "$node"
+check closed_node_still_carries_no_acl_for_bob no_acl_for bob "$closed_node"
+systemctl stop desktop-alice.service
+systemctl start hid-policyd.service
+opened_to_bob() {
+	for _ in $(seq 300); do
+		[ -e "/run/hid-policy/devices/$closed_sys" ] && has_acl bob "$closed_node" && return 0
+		sleep 0.1
+	done
+	{ ls -l "$closed_node" "/run/hid-policy/devices/"; python3 "$tools/node-acl.py" "$closed_node"; } 2>&1 | say
+	return 1
+}
+check closed_node_opens_to_bob_once_hid_policyd_decides opened_to_bob
+kill "$closed_pid"
+wait "$closed_pid"
+closed_pid=
 
 # 4. polkit: hid-policyctl starts its own agent on a terminal.
 echo alice-password > "$tmp/alice"
