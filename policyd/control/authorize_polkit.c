@@ -195,6 +195,8 @@ static bool polkit_left(const GError *error)
 	       g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED);
 }
 
+static void check_ask(struct check *c);
+
 static void check_done(GObject *source, GAsyncResult *res, gpointer userdata)
 {
 	struct check *c = userdata;
@@ -226,6 +228,24 @@ static void check_done(GObject *source, GAsyncResult *res, gpointer userdata)
 	check_finish(c, verdict, msg);
 }
 
+/* Worker: send C's CheckAuthorization; check_done() takes the answer. */
+static void check_ask(struct check *c)
+{
+	g_autoptr(PolkitSubject) subject =
+		polkit_unix_process_new_for_owner(c->peer.pid, c->peer.start_time, c->peer.uid);
+	g_autoptr(PolkitDetails) details = polkit_details_new();
+	PolkitCheckAuthorizationFlags flags = c->interactive
+		? POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION
+		: POLKIT_CHECK_AUTHORIZATION_FLAGS_NONE;
+
+	/* What the prompt shows and polkit rules read; polkit takes details
+	 * from uid 0 alone, which the daemon is. */
+	for (size_t i = 0; i < c->details.n && i < AUTHZ_DETAILS_MAX; i++)
+		polkit_details_insert(details, c->details.items[i].key, c->details.items[i].value);
+	polkit_authority_check_authorization(c->backend->authority, subject, c->action_id, details,
+					     flags, c->cancellable, check_done, c);
+}
+
 /* Worker: a check handed over by polkit_backend_submit(). */
 static gboolean check_start(gpointer userdata)
 {
@@ -247,20 +267,7 @@ static gboolean check_start(gpointer userdata)
 		return G_SOURCE_REMOVE;
 	}
 	b->hooks.reachable(b->hooks.userdata, NULL);
-
-	g_autoptr(PolkitSubject) subject =
-		polkit_unix_process_new_for_owner(c->peer.pid, c->peer.start_time, c->peer.uid);
-	g_autoptr(PolkitDetails) details = polkit_details_new();
-	PolkitCheckAuthorizationFlags flags = c->interactive
-		? POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION
-		: POLKIT_CHECK_AUTHORIZATION_FLAGS_NONE;
-
-	/* What the prompt shows and polkit rules read; polkit takes details
-	 * from uid 0 alone, which the daemon is. */
-	for (size_t i = 0; i < c->details.n && i < AUTHZ_DETAILS_MAX; i++)
-		polkit_details_insert(details, c->details.items[i].key, c->details.items[i].value);
-	polkit_authority_check_authorization(b->authority, subject, c->action_id, details, flags,
-					     c->cancellable, check_done, c);
+	check_ask(c);
 	return G_SOURCE_REMOVE;
 }
 
