@@ -7,10 +7,13 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gio/gio.h>
 
 #include "common/util.h"
 #include "control/authorize.h"
@@ -673,6 +676,275 @@ static void test_a_rule_may_grant_allows_for_one_unit_by_what_the_check_details(
 	polkit_env_stop(&env);
 }
 
+/*
+ * In polkitd's place on the test's bus: a process that owns polkit's name
+ * as the user polkitd and answers each CheckAuthorization from LETTERS, one
+ * per call in order, the last letter for the calls beyond it:
+ * 'm' as polkitd 122 answers a caller whose uid it took from the wrong
+ * answer (authorize_polkit.c, caller_misread()), 'a' authorized. It writes
+ * the letter to COUNT_FD per call. The real polkitd 122 misread our uid 15
+ * times in 27,000 checks in guests on refined-jiffies, too rarely to test
+ * with it.
+ */
+struct misreading_polkit {
+	pid_t pid;
+	int count_fd;	/* the test's end: the letter of each call */
+};
+
+static const char misreading_polkit_xml[] =
+	"<node><interface name='org.freedesktop.PolicyKit1.Authority'>"
+	"<method name='CheckAuthorization'>"
+	"<arg type='(sa{sv})' direction='in'/><arg type='s' direction='in'/>"
+	"<arg type='a{ss}' direction='in'/><arg type='u' direction='in'/>"
+	"<arg type='s' direction='in'/><arg type='(bba{ss})' direction='out'/>"
+	"</method>"
+	"<method name='CancelCheckAuthorization'><arg type='s' direction='in'/></method>"
+	"</interface></node>";
+
+struct misreading_script {
+	const char *letters;
+	size_t calls;
+	int count_fd;
+};
+
+static void misreading_polkit_call(GDBusConnection *bus, const char *sender, const char *path,
+				   const char *iface, const char *method, GVariant *params,
+				   GDBusMethodInvocation *inv, gpointer userdata)
+{
+	struct misreading_script *s = userdata;
+	size_t len = strlen(s->letters);
+	char letter;
+
+	(void)bus, (void)sender, (void)path, (void)iface, (void)params;
+	if (strcmp(method, "CheckAuthorization") != 0) {
+		g_dbus_method_invocation_return_value(inv, NULL);
+		return;
+	}
+	letter = s->letters[s->calls < len ? s->calls : len - 1];
+	s->calls++;
+	if (write(s->count_fd, &letter, 1) != 1)
+		_exit(3);
+	if (letter == 'm')
+		/* polkitbackendinteractiveauthority.c, check_authorization() */
+		g_dbus_method_invocation_return_dbus_error(
+			inv, "org.freedesktop.PolicyKit1.Error.NotAuthorized",
+			"Only trusted callers (e.g. uid 0 or an action owner) can use "
+			"CheckAuthorization() and pass details");
+	else
+		g_dbus_method_invocation_return_value(
+			inv, g_variant_new("((bb@a{ss}))", TRUE, FALSE,
+					   g_variant_new_array(G_VARIANT_TYPE("{ss}"), NULL, 0)));
+}
+
+static void misreading_polkit_serve(const char *letters, int count_fd, int ready_fd)
+{
+	static const GDBusInterfaceVTable vtable = { .method_call = misreading_polkit_call };
+	struct misreading_script s = { .letters = letters, .count_fd = count_fd };
+	struct passwd *pw = getpwnam("polkitd");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GDBusNodeInfo) node = NULL;
+	g_autoptr(GDBusConnection) bus = NULL;
+	g_autoptr(GVariant) reply = NULL;
+	guint32 owned = 0;
+
+	/* The bus lets only the user polkitd own polkit's name
+	 * (org.freedesktop.PolicyKit1.conf). */
+	if (!pw || setgroups(0, NULL) < 0 || setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
+	    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
+		_exit(4);
+	node = g_dbus_node_info_new_for_xml(misreading_polkit_xml, &error);
+	bus = node ? g_bus_get_sync(G_BUS_TYPE_SYSTEM, NULL, &error) : NULL;
+	if (!bus || !g_dbus_connection_register_object(bus, "/org/freedesktop/PolicyKit1/Authority",
+						       node->interfaces[0], &vtable, &s, NULL,
+						       &error)) {
+		fprintf(stderr, "misreading polkit: %s\n", error->message);
+		_exit(5);
+	}
+	reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+					    "org.freedesktop.DBus", "RequestName",
+					    g_variant_new("(su)", "org.freedesktop.PolicyKit1", 4),
+					    G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
+					    &error);
+	if (reply)
+		g_variant_get(reply, "(u)", &owned);
+	if (owned != 1) {
+		fprintf(stderr, "misreading polkit: cannot own org.freedesktop.PolicyKit1: %s\n",
+			error ? error->message : "not the primary owner");
+		_exit(6);
+	}
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(7);
+	close(ready_fd);
+	g_main_loop_run(g_main_loop_new(NULL, false));
+	_exit(0);
+}
+
+/* Stop ENV's polkitd and start the misreading polkit on its bus, before
+ * the test's process uses GLib (the child must not inherit GDBus state). */
+static void misreading_polkit_start(struct polkit_env *env, struct misreading_polkit *p,
+				    const char *letters)
+{
+	int count[2], ready[2];
+	char byte;
+
+	CHECK_OK(polkit_env_stop_polkitd(env));
+	CHECK(pipe2(count, O_CLOEXEC) == 0 && pipe2(ready, O_CLOEXEC) == 0, "pipe2: %m");
+	p->pid = fork();
+	CHECK(p->pid >= 0, "fork: %m");
+	if (p->pid == 0) {
+		close(count[0]);
+		close(ready[0]);
+		misreading_polkit_serve(letters, count[1], ready[1]);
+	}
+	close(count[1]);
+	close(ready[1]);
+	CHECK(read(ready[0], &byte, 1) == 1, "the misreading polkit did not start");
+	close(ready[0]);
+	p->count_fd = count[0];
+}
+
+/* How it answered so far, a letter per call. */
+static void misreading_polkit_calls(struct misreading_polkit *p, char *out, size_t size)
+{
+	ssize_t n;
+
+	CHECK_OK(fcntl(p->count_fd, F_SETFL, O_NONBLOCK));
+	n = read(p->count_fd, out, size - 1);
+	CHECK(n >= 0 || errno == EAGAIN, "read: %m");
+	out[n > 0 ? n : 0] = '\0';
+}
+
+static void misreading_polkit_stop(struct misreading_polkit *p)
+{
+	int status;
+
+	kill(p->pid, SIGTERM);
+	CHECK(waitpid(p->pid, &status, 0) == p->pid, "waitpid: %m");
+	close(p->count_fd);
+}
+
+/* An allow with details, as root's hid-policyctl asks: its verdict. */
+static struct authz_result root_allow(struct authorizer *a, const struct polkit_env_subject *s,
+				      uint64_t cookie)
+{
+	struct peer_cred peer = { .pid = s->pid, .uid = s->uid, .gid = s->uid };
+	json_t *args = json_pack("{s:s, s:i}", "device", "1", "duration_s", 600);
+	struct authz_details d;
+	struct authz_result res;
+	char err[256] = "";
+
+	CHECK_OK(authz_details_for("allow", args, NULL, &d, err, sizeof(err)));
+	json_decref(args);
+	CHECK_OK(peer_cred_start_time(s->pid, &peer.start_time));
+	CHECK_OK(authorizer_submit(a, cookie, &peer, HID_POLICY_ACTION_ALLOW, &d, false));
+	res = next_verdict(a, VERDICT_TIMEOUT_MS);
+	CHECK_EQ(res.cookie, cookie);
+	test_log("allow: %s: %s", verdict_name(res.verdict), res.message);
+	return res;
+}
+
+/* polkitd 122 took our pid for our uid once (the misreading polkit's
+ * first answer): the daemon, uid 0, asks once more and gets polkit's real
+ * answer, allowed. The failure this fixes: e2e-policyctl-polkit's root
+ * case, "hid-policyctl: the authorization check for org.hid-policy.allow
+ * failed: ... Only trusted callers ...". */
+static void test_root_asks_once_more_when_polkit_misreads_its_uid(void)
+{
+	struct misreading_polkit p;
+	struct polkit_env env;
+	struct polkit_env_subject root;
+	struct authorizer *a;
+	struct authz_result res;
+	char calls[16];
+
+	CHECK_OK(polkit_env_start(&env, NULL));
+	misreading_polkit_start(&env, &p, "mama");
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	a = new_authorizer();
+
+	res = root_allow(a, &root, 1);
+	misreading_polkit_calls(&p, calls, sizeof(calls));
+	CHECK(!strcmp(calls, "ma"), "polkit answered \"%s\", not a misreading then \"a\"", calls);
+	CHECK(res.verdict == AUTHZ_ALLOWED, "%s: %s", verdict_name(res.verdict), res.message);
+
+	/* Each check has its own second chance: the next misreading too. */
+	res = root_allow(a, &root, 2);
+	misreading_polkit_calls(&p, calls, sizeof(calls));
+	CHECK(!strcmp(calls, "ma"), "polkit answered \"%s\"", calls);
+	CHECK(res.verdict == AUTHZ_ALLOWED, "%s: %s", verdict_name(res.verdict), res.message);
+
+	authorizer_free(a);
+	polkit_env_subject_end(&root);
+	misreading_polkit_stop(&p);
+	polkit_env_stop(&env);
+}
+
+/* Asking again never allows by itself: a second refusal is the verdict
+ * (an error naming polkit's reason), and polkit is not asked a third time. */
+static void test_a_second_misreading_is_an_error_and_no_third_check_is_made(void)
+{
+	struct misreading_polkit p;
+	struct polkit_env env;
+	struct polkit_env_subject root;
+	struct authorizer *a;
+	struct authz_result res;
+	char calls[16];
+
+	CHECK_OK(polkit_env_start(&env, NULL));
+	misreading_polkit_start(&env, &p, "m");
+	CHECK_OK(polkit_env_subject_start(&root, 0));
+	a = new_authorizer();
+
+	res = root_allow(a, &root, 1);
+	CHECK(res.verdict == AUTHZ_ERROR, "%s: %s", verdict_name(res.verdict), res.message);
+	CHECK(strstr(res.message, "Only trusted callers"), "message: %s", res.message);
+	misreading_polkit_calls(&p, calls, sizeof(calls));
+	CHECK(!strcmp(calls, "mm"), "polkit was asked %zu times (\"%s\"), not twice",
+	      strlen(calls), calls);
+
+	authorizer_free(a);
+	polkit_env_subject_end(&root);
+	misreading_polkit_stop(&p);
+	polkit_env_stop(&env);
+}
+
+/* A daemon that is not uid 0 is not trusted by polkit: its refusal is
+ * polkit's real answer, taken as it is (one call). The daemon's side runs
+ * in a child as POLKIT_ENV_USER and exits with its verdict. */
+static void test_a_daemon_not_running_as_root_takes_the_refusal_as_it_is(void)
+{
+	struct misreading_polkit p;
+	struct polkit_env env;
+	char calls[16];
+	int status;
+	pid_t pid;
+
+	CHECK_OK(polkit_env_start(&env, NULL));
+	misreading_polkit_start(&env, &p, "ma");
+	pid = fork();
+	CHECK(pid >= 0, "fork: %m");
+	if (pid == 0) {
+		struct polkit_env_subject self = { .pid = getpid(), .uid = POLKIT_ENV_USER_UID };
+		struct authorizer *a;
+
+		if (setgroups(0, NULL) < 0 ||
+		    setresgid(POLKIT_ENV_USER_UID, POLKIT_ENV_USER_UID, POLKIT_ENV_USER_UID) < 0 ||
+		    setresuid(POLKIT_ENV_USER_UID, POLKIT_ENV_USER_UID, POLKIT_ENV_USER_UID) < 0 ||
+		    authorizer_new(&a) < 0)
+			_exit(100);
+		_exit(root_allow(a, &self, 1).verdict);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %m");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == AUTHZ_ERROR,
+	      "the unprivileged daemon's verdict: status %#x, not %d (error)", status, AUTHZ_ERROR);
+	misreading_polkit_calls(&p, calls, sizeof(calls));
+	CHECK(!strcmp(calls, "m"), "polkit was asked %zu times (\"%s\"), not once",
+	      strlen(calls), calls);
+
+	misreading_polkit_stop(&p);
+	polkit_env_stop(&env);
+}
+
 static const struct test_case tests[] = {
 	{ "pkaction_lists_the_actions_with_their_defaults",
 	  test_pkaction_lists_the_actions_with_their_defaults, 120 },
@@ -701,6 +973,12 @@ static const struct test_case tests[] = {
 	  test_a_check_in_flight_when_polkitd_dies_is_decided_without_polkit, 120 },
 	{ "a_rule_may_grant_allows_for_one_unit_by_what_the_check_details",
 	  test_a_rule_may_grant_allows_for_one_unit_by_what_the_check_details, 120 },
+	{ "root_asks_once_more_when_polkit_misreads_its_uid",
+	  test_root_asks_once_more_when_polkit_misreads_its_uid, 120 },
+	{ "a_second_misreading_is_an_error_and_no_third_check_is_made",
+	  test_a_second_misreading_is_an_error_and_no_third_check_is_made, 120 },
+	{ "a_daemon_not_running_as_root_takes_the_refusal_as_it_is",
+	  test_a_daemon_not_running_as_root_takes_the_refusal_as_it_is, 120 },
 };
 
 int main(int argc, char **argv)
