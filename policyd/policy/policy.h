@@ -316,6 +316,14 @@ bool policy_ruleset_matches(const struct policy_ruleset *s,
 bool policy_waits_for_descriptor(const struct policy *p, const struct policy_device *dev);
 
 /*
+ * Could a rule set apply to a HID device of a USB device VENDOR:PRODUCT,
+ * whatever its interface, name, serial, path and descriptor turn out to
+ * be? What a device's usbfs node is decided by before its HID devices
+ * exist (hid-policyd --wait-decided on a USB device).
+ */
+bool policy_may_match_usb(const struct policy *p, uint16_t vendor, uint16_t product);
+
+/*
  * The HID++ 2.0 feature IDs that rules of the rule sets matching DEV name
  * ("hidpp_feature"), each once, into FEATURES (room for MAX): what the
  * daemon asks the device's getFeature before it compiles DEV's rules.

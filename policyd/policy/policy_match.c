@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <linux/input.h>
 #include <string.h>
 
 #include "policy.h"
@@ -77,6 +78,20 @@ bool policy_ruleset_matches(const struct policy_ruleset *s, const struct policy_
 	for (size_t i = 0; i < s->n_matches; i++)
 		if (match_device(&s->matches[i], dev))
 			return true;
+	return false;
+}
+
+bool policy_may_match_usb(const struct policy *p, uint16_t vendor, uint16_t product)
+{
+	for (size_t s = 0; s < p->n_sets; s++) {
+		for (size_t i = 0; i < p->sets[s].n_matches; i++) {
+			const struct policy_match *m = &p->sets[s].matches[i];
+
+			if ((m->buses == UINT32_MAX || m->buses & (1u << BUS_USB)) &&
+			    id_in(&m->vendors, vendor) && id_in(&m->products, product))
+				return true;
+		}
+	}
 	return false;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * hid-policyd --wait-decided: what udev runs before it opens a new hidraw
- * (or hiddev) node to users (data/60-hid-policy.rules). It prints one word
- * for the rule to act on:
+ * (or hiddev, or usbfs) node to users (data/60-hid-policy.rules). It prints
+ * one word for the rule to act on:
  *
  *	protected	the firewall is attached
  *	unprotected	no rule set matches the device
@@ -16,29 +16,56 @@
  * (decisions_publish()).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/util.h"
 #include "enforce/decisions.h"
 #include "hid/devices.h"
+#include "hid/usb_device.h"
 #include "policy/policy.h"
 #include "state/state.h"
 #include "wait_decided.h"
 
 static const char *const default_dirs[] = { POLICY_VENDOR_DIR, POLICY_ADMIN_DIR };
 
+/* The daemon's policy, from the directories it published (or the
+ * default ones before it ever ran), into *P; WHAT names the device in
+ * messages. */
+static int load_policy(const char *runtime_dir, const char *what, struct policy **p)
+{
+	_cleanup_(diag_done) struct diag diag = {};
+	char **dirs = NULL;
+	size_t n = 0;
+	int r;
+
+	r = decisions_config_dirs(runtime_dir, &dirs, &n);
+	if (r == -ENOENT)
+		r = policy_load_dirs(default_dirs, ELEMENTSOF(default_dirs), false, &diag, p);
+	else if (r == 0)
+		r = policy_load_dirs((const char *const *)dirs, n, true, &diag, p);
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	if (r < 0) {
+		diag_print(&diag, stderr);
+		fprintf(stderr, "hid-policyd: %s: the policy cannot be read: %s\n", what,
+			strerror(-r));
+	}
+	return r;
+}
+
 /* Does a rule set of the daemon's policy match SYSNAME? 1 yes, 0 no, or
  * -errno when it cannot be told (the caller then closes the node). */
 static int policy_matches(const char *runtime_dir, const char *sysname)
 {
-	_cleanup_(diag_done) struct diag diag = {};
 	_cleanup_policy_ struct policy *p = NULL;
 	struct hid_dev_info info;
 	struct policy_device dev;
-	char **dirs = NULL;
-	size_t n = 0;
 	int r;
 
 	r = hid_dev_read(HID_SYSFS_DEVICES, sysname, &info);
@@ -46,21 +73,9 @@ static int policy_matches(const char *runtime_dir, const char *sysname)
 		fprintf(stderr, "hid-policyd: %s: cannot read the device: %s\n", sysname, strerror(-r));
 		return r;
 	}
-	/* The directories the daemon reads, as it published them. */
-	r = decisions_config_dirs(runtime_dir, &dirs, &n);
-	if (r == -ENOENT)
-		r = policy_load_dirs(default_dirs, ELEMENTSOF(default_dirs), false, &diag, &p);
-	else if (r == 0)
-		r = policy_load_dirs((const char *const *)dirs, n, true, &diag, &p);
-	for (size_t i = 0; i < n; i++)
-		free(dirs[i]);
-	free(dirs);
-	if (r < 0) {
-		diag_print(&diag, stderr);
-		fprintf(stderr, "hid-policyd: %s: the policy cannot be read: %s\n", sysname,
-			strerror(-r));
+	r = load_policy(runtime_dir, sysname, &p);
+	if (r < 0)
 		return r;
-	}
 	/* The whole device as the daemon sees it: rule sets match by usage,
 	 * interface and descriptor hash too. One that waits for a descriptor
 	 * no driver has parsed yet may match once one has: closed till then. */
@@ -71,6 +86,34 @@ static int policy_matches(const char *runtime_dir, const char *sysname)
 		if (policy_ruleset_matches(&p->sets[s], &dev))
 			return 1;
 	return 0;
+}
+
+/*
+ * A USB device's usbfs node, when its uevent comes: its interfaces and
+ * HID devices do not exist yet, so nothing the daemon decides can be
+ * waited for. Whoever may write the node can detach usbhid from the
+ * device and send it any request, which no HID-BPF program sees (Valve's
+ * steam-devices gives the seat's user every 28DE device's node): a device
+ * with a HID interface whose vendor and product a rule set of the policy
+ * may match is "protected", and the rules keep the node root's. Every
+ * error closes it.
+ */
+static const char *usbfs_decided(const char *runtime_dir, const char *dir)
+{
+	_cleanup_policy_ struct policy *p = NULL;
+	struct usb_device_ids ids = {};
+	int r = usb_device_read(dir, &ids);
+
+	if (r < 0) {
+		fprintf(stderr, "hid-policyd: %s: cannot read the USB device: %s: closed\n", dir,
+			strerror(-r));
+		return "closed";
+	}
+	if (!ids.has_hid_interface)
+		return "unprotected";
+	if (load_policy(runtime_dir, dir, &p) < 0)
+		return "closed";
+	return policy_may_match_usb(p, ids.vendor, ids.product) ? "protected" : "unprotected";
 }
 
 /* Keep the node closed, and noted for the daemon to open it once it
@@ -89,16 +132,33 @@ static const char *close_node(const char *runtime_dir, const char *sysname, cons
 	return r ? "protected" : "unprotected";
 }
 
+/* Whether DEVPATH (a sysfs path below /sys) is a USB device, not one of
+ * its interfaces: its directory into DIR. */
+static bool is_usb_device(const char *devpath, char *dir, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (devpath[0] != '/' || strstr(devpath, "/../") ||
+	    snprintf(dir, size, "/sys%s", devpath) >= (int)size ||
+	    snprintf(path, sizeof(path), "%s/bNumConfigurations", dir) >= (int)sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
+}
+
 int wait_decided(const char *runtime_dir, const char *devpath, int timeout_s,
 		 enum on_timeout on_timeout)
 {
-	char sysname[64];
+	char sysname[64], usb_dir[PATH_MAX];
 	const char *word;
 	int r;
 
 	/* Every error keeps the node closed: a node udev cannot ask about is
 	 * one it must not open. */
 	r = decisions_hid_sysname("/sys", devpath, sysname, sizeof(sysname));
+	if (r < 0 && is_usb_device(devpath, usb_dir, sizeof(usb_dir))) {
+		printf("%s\n", usbfs_decided(runtime_dir, usb_dir));
+		return 0;
+	}
 	if (r < 0) {
 		fprintf(stderr, "hid-policyd: %s: not the path of a HID device, hidraw or hiddev node: closed\n",
 			devpath);

@@ -17,12 +17,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -38,8 +41,11 @@
 #define USER_UID 1000
 
 /* Stand-in for the rules that open controllers to users (Steam's
- * 60-steam-input.rules, uaccess). */
-static const char open_to_users_rule[] = UDEVD_OPEN_TO_USERS_RULE;
+ * 60-steam-input.rules, uaccess), the USB devices' usbfs nodes too (Debian's
+ * steam-devices: SUBSYSTEM=="usb", ATTRS{idVendor}=="28de", MODE="0660",
+ * TAG+="uaccess"). */
+static const char open_to_users_rule[] = UDEVD_OPEN_TO_USERS_RULE
+	"SUBSYSTEM==\"usb\", ENV{DEVTYPE}==\"usb_device\", MODE=\"0666\", TAG+=\"uaccess\"\n";
 
 static void udev_start(struct udevd_run *u, bool with_policy_rule)
 {
@@ -292,6 +298,121 @@ static void test_a_protected_devices_hiddev_node_stays_closed(void)
 	CHECK_EQ(node_mode(ds_node), 0600);
 	CHECK_EQ(node_mode(ds.hidraw), 0666);
 	CHECK_EQ(node_mode(other_node), 0666);
+
+	uhid_dev_destroy(&ds);
+	uhid_dev_destroy(&other);
+	policyd_stop(&run, false);
+	CHECK_OK(policyd_cleanup(&run));
+	CHECK_OK(udevd_stop(&w));
+}
+
+/* /dev/bus/usb/BBB/DDD of DEV's USB device, the parent of its HID
+ * device's interface; that device's sysfs directory in DIR. */
+static void usbfs_node(const struct uhid_dev *dev, char *out, size_t size, char *dir, size_t dir_size)
+{
+	char path[512], text[16];
+	int bus, num;
+	ssize_t n;
+
+	snprintf(dir, dir_size, "%s/../..", dev->syspath);
+	snprintf(path, sizeof(path), "%s/busnum", dir);
+	n = read_file(path, text, sizeof(text) - 1);
+	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EINVAL));
+	text[n] = '\0';
+	bus = atoi(text);
+	snprintf(path, sizeof(path), "%s/devnum", dir);
+	n = read_file(path, text, sizeof(text) - 1);
+	CHECK(n > 0, "%s: %s", path, strerror(n < 0 ? (int)-n : EINVAL));
+	text[n] = '\0';
+	num = atoi(text);
+	snprintf(out, size, "/dev/bus/usb/%03d/%03d", bus, num);
+}
+
+/* udev's database entry of NODE, into the test's log: what the rules
+ * made of it (E:HID_POLICY=...). */
+static void show_udev_entry(const char *node)
+{
+	char path[64], text[2048];
+	struct stat st;
+	ssize_t n;
+
+	if (stat(node, &st) < 0)
+		return;
+	snprintf(path, sizeof(path), "/run/udev/data/c%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	n = read_file(path, text, sizeof(text) - 1);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	test_log("%s (%s):\n%s", node, path, text);
+}
+
+/* Whether uid USER_UID may open NODE for writing: 0 or its errno. */
+static int user_may_write(const char *node)
+{
+	pid_t child = fork();
+	int status;
+
+	CHECK(child >= 0, "fork: %m");
+	if (child == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(255);
+		fd = open(node, O_RDWR | O_CLOEXEC);
+		_exit(fd < 0 ? errno : 0);
+	}
+	CHECK(waitpid(child, &status, 0) == child, "waitpid: %m");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) != 255, "the child could not become uid %d",
+	      USER_UID);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A USB device's usbfs node lets whoever may write it detach usbhid and
+ * send the device anything, past the firewall (steam-devices gives the
+ * seat's user every Valve device's): a device with a HID interface that a
+ * rule set matches keeps its node root's, 0664 as by default, though a
+ * later rule opens it to users, also after a "change" event ("udevadm
+ * trigger"); a device no rule set names opens as the rule says.
+ */
+static void test_a_protected_devices_usbfs_node_stays_closed(void)
+{
+	struct uhid_dev_config ds_cfg = hidraw_race_dualsense(),
+			       other_cfg = unmatched_device(TEST_DEV_USB);
+	char ds_node[300], other_node[300], ds_dir[400], other_dir[400], path[450];
+	struct policyd_run run;
+	struct udevd_run w;
+	struct uhid_dev ds, other;
+	int fd;
+
+	ds_cfg.backend = TEST_DEV_USB;
+	udev_start(&w, true);
+	start_daemon(&run);
+	CHECK_OK(uhid_dev_create(&ds, &ds_cfg));
+	CHECK_OK(uhid_dev_create(&other, &other_cfg));
+	usbfs_node(&ds, ds_node, sizeof(ds_node), ds_dir, sizeof(ds_dir));
+	usbfs_node(&other, other_node, sizeof(other_node), other_dir, sizeof(other_dir));
+	CHECK_OK(udevd_wait_node(ds_node, 30000));
+	CHECK_OK(udevd_wait_node(other_node, 30000));
+	CHECK_OK(udevd_wait_node(ds.hidraw, 30000));
+	if (node_mode(ds_node) != 0664)
+		show_udev_entry(ds_node);
+	CHECK_EQ(node_mode(ds_node), 0664);
+	CHECK_EQ(user_may_write(ds_node), EACCES);
+	CHECK_EQ(node_mode(other_node), 0666);
+	CHECK_EQ(user_may_write(other_node), 0);
+
+	snprintf(path, sizeof(path), "%s/uevent", ds_dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+	CHECK_EQ(write(fd, "change", 6), 6);
+	close(fd);
+	CHECK_OK(udevd_wait_idle(10000));
+	usleep(500 * 1000);
+	CHECK_OK(udevd_wait_idle(10000));
+	CHECK_EQ(node_mode(ds_node), 0664);
+	CHECK_EQ(user_may_write(ds_node), EACCES);
 
 	uhid_dev_destroy(&ds);
 	uhid_dev_destroy(&other);
@@ -654,6 +775,8 @@ static const struct test_case tests[] = {
 	  test_a_late_decision_keeps_a_matched_node_closed_until_it_comes, 180 },
 	{ "a_protected_devices_hiddev_node_stays_closed",
 	  test_a_protected_devices_hiddev_node_stays_closed, 180 },
+	{ "a_protected_devices_usbfs_node_stays_closed",
+	  test_a_protected_devices_usbfs_node_stays_closed, 180 },
 	{ "a_change_event_keeps_a_protected_devices_hiddev_node_closed",
 	  test_a_change_event_keeps_a_protected_devices_hiddev_node_closed, 180 },
 	{ "a_device_protected_after_coldplug_gets_its_hiddev_node_closed",

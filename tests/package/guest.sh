@@ -194,6 +194,31 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])' "$2"
 }
+# The usbfs node (/dev/bus/usb/BBB/DDD) of the USB device above the HID
+# device SYSNAME, or nothing (a uhid or Bluetooth device).
+usbfs_node_of() {
+	local dir
+	dir=$(realpath "/sys/bus/hid/devices/$1/../..")
+	[ -r "$dir/busnum" ] && [ -r "$dir/devnum" ] || return 0
+	printf '/dev/bus/usb/%03d/%03d\n' "$(cat "$dir/busnum")" "$(cat "$dir/devnum")"
+}
+# Whoever may write a USB device's usbfs node can detach usbhid and send
+# the device anything, past the firewall; steam-devices opens every Valve
+# device's to the seat's user (SUBSYSTEM=="usb", ATTRS{idVendor}=="28de",
+# TAG+="uaccess"). The protected device NAME's (HID device SYSNAME) stays
+# root's: bob has no ACL on it and cannot open it to write.
+usbfs_node_is_not_bobs() {
+	local name=$1 node
+	node=$(usbfs_node_of "$2")
+	[ -n "$node" ] || return 0
+	if ! has_acl bob "$node" && [ "$(open_as bob "$node")" = EACCES ]; then
+		pass "bob_cannot_write_the_${name}_usbfs_node"
+	else
+		{ ls -l "$node"; python3 "$tools/node-acl.py" "$node"; udevadm info -q property "$node" |
+			grep -E '^(HID_POLICY|TAGS|CURRENT_TAGS)='; } 2>&1 | say
+		fail "bob_cannot_write_the_${name}_usbfs_node"
+	fi
+}
 # The node NODE of the device NAME, open to the seat's user: bob (his
 # session is the active one) has an ACL on it, as uaccess gives, and
 # carol, who has no session, cannot open it.
@@ -334,6 +359,7 @@ controller_is_bound_and_protected() {
 		fail "${name}_is_bound_by_${drv}"
 	fi
 	node_is_bobs_not_carols "$name" "$rep_node"
+	usbfs_node_is_not_bobs "$name" "$rep_sysname"
 }
 
 # A game: bob's SDL program opens the controller NAME as games do, beside
@@ -626,6 +652,7 @@ start_replica unifying "$tmp/receiver.log"
 receiver_pid=$rep_pid rsys=$rep_sysname rnode=$rep_node
 check hid_policyd_decides_on_the_unifying_receiver test -e "/run/hid-policy/devices/$rsys"
 node_is_bobs_not_carols unifying_receiver "$rnode"
+usbfs_node_is_not_bobs unifying_receiver "$rsys"
 # Solaar runs the moment udev opened the receiver's node to bob
 # (start_replica): the daemon publishes its decision, which the node waits
 # for, once it learned the receiver and its mouse (hid-policyd(8), HID++
