@@ -22,7 +22,8 @@
  * RDFU to the DPI feature's index; lost, late and busy answers; a device
  * whose writes stall while another device is plugged in; around a held
  * decision (the real udevd): change events, the driver unbound and bound
- * again, a reload.
+ * again, a reload; the driver bound again after the decision, the mouse
+ * updated meanwhile.
  *
  * A check that fails is logged ("check failed: ...") and the case goes on
  * to its other checks, so one run shows all that fails.
@@ -1165,6 +1166,76 @@ static void a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_w
 }
 
 /*
+ * The receiver's driver is unbound and bound again long after the
+ * decision, and meanwhile, while no driver listened, the mouse came back
+ * with new firmware (its link notifications reached nobody): RDFU at
+ * 0x05, where DPI was. What the receiver told before the unbind does not
+ * hold any more. A user's RDFU request at 0x05 through the new node the
+ * moment it is there (opened by root and handed over: whatever udev does
+ * meanwhile), with every answer to the daemon 300 ms late, is refused and
+ * never reaches the mouse; udev opens the node only with the daemon's
+ * decision, and then too RDFU at 0x05 is refused while Solaar's serial
+ * read passes. The new table is learned and in force after.
+ */
+static void a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse, &logi_table_mouse_updated };
+	uint8_t rdfu = logi_table_index(&logi_table_mouse_updated, HIDPP_F_RDFU);
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	const uint8_t rdfu_request[20] = { 0x11, PAIRED, rdfu, 0x10 | SW_DFU, 0x01 };
+	unsigned int early = 0, before;
+	char driver[64];
+	struct udevd_run u;
+	struct topo t;
+	long bound, took;
+	int err;
+
+	udev_topo_start(&t, &u, true, false);
+	CHECK(opened_to_users(t.dev.hidraw, 10000 * test_slow_factor()) >= 0,
+	      "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	expect(told(&t, &logi_table_mouse, LEARN_MS * test_slow_factor()),
+	       "before the unbind: the daemon logs the indexes the mouse told");
+	driver_of(t.dev.syspath, driver, sizeof(driver));
+	CHECK_OK(uhid_dev_unbind(&t.dev, driver));
+	logi_receiver_disconnect(t.rep, PAIRED);
+	usleep(100000);
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse_updated);
+	usleep(100000);
+	/* every answer from now on 300 ms late, the receiver's own too */
+	logi_receiver_set_delay(t.rep, 300, 300);
+	before = logi_receiver_dfu_reached(t.rep);
+	CHECK_OK(uhid_dev_bind(&t.dev, driver, 5000 * test_slow_factor()));
+	bound = clock_ms();
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	err = user_write(&t, t.fd, rdfu_request, sizeof(rdfu_request));
+	expect(err == EPERM, "RDFU at its new index 0x%02x (11 01 %02x %02x) from uid %d %ld ms after the bind: %s, expected EPERM",
+	       rdfu, rdfu, rdfu_request[3], USER_UID, clock_ms() - bound,
+	       err ? strerror(err) : "written");
+
+	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
+	CHECK(took >= 0, "udev never opened the receiver's new node %s to users", t.dev.hidraw);
+	took = clock_ms() - bound;
+	test_log("udev opened the new node %ld ms after the bind", took);
+	expect(early == 0, "the new node is never open to users before the daemon's decision (open at %u looks without one)",
+	       early);
+	err = user_write(&t, t.fd, rdfu_request, sizeof(rdfu_request));
+	expect(err == EPERM, "RDFU at 0x%02x from uid %d the moment udev opened the new node: %s, expected EPERM",
+	       rdfu, USER_UID, err ? strerror(err) : "written");
+	passes_at_once(&t, t.fd, "Solaar's serial read on the new node", serial, sizeof(serial), 1, 5);
+	usleep(OUTPUT_SETTLE_US);
+	expect(logi_receiver_dfu_reached(t.rep) == before,
+	       "no RDFU request reached the mouse after the bind (%u did)",
+	       logi_receiver_dfu_reached(t.rep) - before);
+	logi_receiver_set_delay(t.rep, 2, 8);
+	dfu_family_refused(&t, &logi_table_mouse_updated, "bound again");
+	learned_and_true(&t, &logi_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
+			 "bound again, updated");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
  * The daemon reloads its policy (SIGHUP, as "hid-policyctl reload" asks)
  * 2 s into the hold of the receiver's decision: the reload publishes
  * nothing early, nor starts the hold again; the node opens at the
@@ -1222,6 +1293,8 @@ static const struct test_case receiver_cases[] = {
 	  a_change_event_while_the_decision_is_held_opens_the_node_only_at_the_decision, 180 },
 	{ "a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_with_it",
 	  a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_with_it, 180 },
+	{ "a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before",
+	  a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before, 180 },
 	{ "a_reload_while_the_decision_is_held_opens_the_node_neither_early_nor_late",
 	  a_reload_while_the_decision_is_held_opens_the_node_neither_early_nor_late, 180 },
 	{ "solaars_register_read_of_the_receiver_passes",
