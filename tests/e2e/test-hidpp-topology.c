@@ -1172,7 +1172,7 @@ static void a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_w
  * 0x05, where DPI was. What the receiver told before the unbind does not
  * hold any more. A user's RDFU request at 0x05 through the new node the
  * moment it is there (opened by root and handed over: whatever udev does
- * meanwhile), with every answer to the daemon 300 ms late, is refused and
+ * meanwhile), with every answer 300 ms late until then, is refused and
  * never reaches the mouse; udev opens the node only with the daemon's
  * decision, and then too RDFU at 0x05 is refused while Solaar's serial
  * read passes. The new table is learned and in force after.
@@ -1212,6 +1212,10 @@ static void a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before
 	expect(err == EPERM, "RDFU at its new index 0x%02x (11 01 %02x %02x) from uid %d %ld ms after the bind: %s, expected EPERM",
 	       rdfu, rdfu, rdfu_request[3], USER_UID, clock_ms() - bound,
 	       err ? strerror(err) : "written");
+	/* the answers on time again: the daemon's round since the bind ends
+	 * within the hold (6.1's hid-logitech-dj and -hidpp question the
+	 * receiver too, and all of it 300 ms late outlasts the 3 s) */
+	logi_receiver_set_delay(t.rep, 2, 8);
 
 	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
 	CHECK(took >= 0, "udev never opened the receiver's new node %s to users", t.dev.hidraw);
@@ -1227,7 +1231,6 @@ static void a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before
 	expect(logi_receiver_dfu_reached(t.rep) == before,
 	       "no RDFU request reached the mouse after the bind (%u did)",
 	       logi_receiver_dfu_reached(t.rep) - before);
-	logi_receiver_set_delay(t.rep, 2, 8);
 	dfu_family_refused(&t, &logi_table_mouse_updated, "bound again");
 	learned_and_true(&t, &logi_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
 			 "bound again, updated");
