@@ -86,10 +86,24 @@ static bool first_learning_ended(const struct enforcer *en, uint32_t hid_id)
  * meanwhile. A device that has a decision already (the daemon restarted,
  * a reload, a later compile) is not held: its nodes are open, and a late
  * decision would only delay what changes with it (its hiddev nodes
- * closed). Returns true when M's decision waits.
+ * closed). A device whose driver was unbound is a new device to udev
+ * when one binds it again: its nodes went with the driver, the new ones
+ * come with the bind, and what it told before is forgotten
+ * (feature_indexes_unbound(), nrf_modules_forget()). So its decision is
+ * withdrawn at the unbind, stays so while no driver is bound, and is held
+ * from the bind as a new device's. Returns true when M's decision waits.
  */
 static bool hold_decision(struct enforcer *en, struct managed_device *m)
 {
+	if (m->decision_awaits_bind) {
+		if (!m->info.bound) {
+			/* The node udev opens at the bind must find none. */
+			decisions_withdraw(en->runtime_dir, m->info.sysname);
+			m->decision_held_until = 0;
+			return true;
+		}
+		m->decision_awaits_bind = false;
+	}
 	if (first_learning_ended(en, m->info.hid_id))
 		return false;
 	if (m->decision_held_until)
@@ -411,6 +425,10 @@ void enforce_unbound(struct enforcer *en, const char *sysname)
 	/* hid-core emptied its reports: no event program until the next
 	 * bind, and the one it has is taken off now. */
 	m->info.bound = false;
+	/* Its node went with the driver; the next bind's must wait
+	 * (hold_decision()). */
+	m->decision_awaits_bind = true;
+	decisions_withdraw(en->runtime_dir, m->info.sysname);
 	feature_indexes_unbound(&en->features, m->info.hid_id);
 	nrf_modules_forget(&en->nrf, m->info.hid_id);
 	info = m->info;

@@ -271,13 +271,27 @@ bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32
 	       hidpp_learner_rounds_ended(&rcv->learner, slot) != d->receiver_rounds;
 }
 
+/*
+ * Nobody listens to a device without a driver: its link notifications
+ * (a paired device gone and back with other firmware, where RDFU took
+ * the index a setting had) reach no one. What it told before is not
+ * known to hold when a driver binds it again, so it is forgotten now:
+ * its rules, compiled at this unbind and at the bind, refuse every
+ * feature but IRoot until it tells again, as a new device's do. The
+ * features asked stay the ones its rules name.
+ */
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id)
 {
 	struct device_learner *d = find(fi, hid_id);
+	uint16_t features[HIDPP_LEARN_FEATURES_MAX];
+	size_t n;
 
 	if (!d)
 		return;
+	n = d->learner.n_features;
+	memcpy(features, d->learner.features, n * sizeof(*features));
 	hidpp_learner_close(&d->learner);
+	hidpp_learner_init(&d->learner, 0, features, n);
 	d->tried = false;
 }
 
@@ -331,6 +345,20 @@ void feature_indexes_describe(const struct hidpp_features *t, char *buf, size_t 
 #undef PUT
 }
 
+/*
+ * D's node went with its driver: the unbind or remove event follows. Its
+ * first round did not end for all that: a closed learner counts as ended
+ * (a node that cannot be opened waits for nothing), and a decision held
+ * for udev would be published here, before the daemon reads the unbind,
+ * for udev to open the node the next bind makes, with the same device
+ * number, while the daemon asks anew. Not tried until a bind asks again.
+ */
+static void node_gone(struct device_learner *d)
+{
+	hidpp_learner_close(&d->learner);
+	d->tried = false;
+}
+
 int feature_indexes_ready(struct feature_indexes *fi, int fd, uint64_t now_ms, uint32_t *hid_id)
 {
 	bool changed = false;
@@ -343,10 +371,8 @@ int feature_indexes_ready(struct feature_indexes *fi, int fd, uint64_t now_ms, u
 			continue;
 		*hid_id = d->hid_id;
 		r = hidpp_learner_read(&d->learner, now_ms, &changed);
-		/* The node went with its driver: the unbind or remove
-		 * event follows. */
 		if (r == -ENODEV)
-			hidpp_learner_close(&d->learner);
+			node_gone(d);
 		else if (r < 0)
 			say(LOG_WARNING, "HID device %04X: asking its HID++ feature indexes: %s",
 			    d->hid_id, strerror(-r));
@@ -378,7 +404,7 @@ size_t feature_indexes_tick(struct feature_indexes *fi, uint64_t now_ms, uint32_
 		bool c = false;
 
 		if (hidpp_learner_tick(&d->learner, now_ms, &c) == -ENODEV)
-			hidpp_learner_close(&d->learner);
+			node_gone(d);
 		if (c && n < max)
 			changed[n++] = d->hid_id;
 	}

@@ -78,7 +78,8 @@ void feature_indexes_follow(struct feature_indexes *fi, const struct hid_dev_inf
  * is asked of. */
 bool feature_indexes_first_rounds_ended(const struct feature_indexes *fi, uint32_t hid_id);
 
-/* INFO's device was unbound: close its node, keep its answers. */
+/* HID_ID's device was unbound: close its node and forget its answers
+ * (nobody hears what changes until a driver binds it again). */
 void feature_indexes_unbound(struct feature_indexes *fi, uint32_t hid_id);
 
 /* Forget the device HID_ID (removed). */

@@ -27,6 +27,10 @@ struct managed_device {
 	/* CLOCK_BOOTTIME ms: its first decision is held from udev until its
 	 * first round of learning ends, or until then (0: not held). */
 	uint64_t decision_held_until;
+	/* Its driver was unbound (the unbind event): its decision is
+	 * withdrawn until a driver binds it again, whose new node waits for
+	 * that bind's first round of learning. */
+	bool decision_awaits_bind;
 	/* The policy's rules in force, without exceptions (NULL: none yet):
 	 * when a new policy cannot be compiled for the device they stay, and
 	 * temporary allows are still placed before them, and ended. */

@@ -20,7 +20,10 @@
  * paired later; a user's flood of
  * "fake device arrival" register writes; a firmware update that moves
  * RDFU to the DPI feature's index; lost, late and busy answers; a device
- * whose writes stall while another device is plugged in.
+ * whose writes stall while another device is plugged in; around a held
+ * decision (the real udevd): change events, the driver unbound and bound
+ * again, a reload; the driver bound again after the decision, the mouse
+ * updated meanwhile.
  *
  * A check that fails is logged ("check failed: ...") and the case goes on
  * to its other checks, so one run shows all that fails.
@@ -35,6 +38,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -931,6 +935,346 @@ static void a_receiver_whose_mouse_answers_slowly_opens_after_three_seconds(void
 	CHECK_OK(udevd_stop(&u));
 }
 
+/* ---- the life around a held decision: change events, a driver bound
+ * again, a reload ---- */
+
+/* Where the daemon publishes its decisions for udev's rule
+ * (udev_daemon_args' runtime directory). */
+#define DECISIONS_DIR	"/run/hid-policy/devices"
+
+/* The daemon's decision on SYSNAME for udev: 1 protected, 0 unprotected,
+ * -1 none published. */
+static int decision_of(const char *sysname)
+{
+	char path[PATH_MAX], text[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", DECISIONS_DIR, sysname);
+	n = read_file(path, text, sizeof(text) - 1);
+	if (n < 0)
+		return -1;
+	text[n] = '\0';
+	return !strcmp(text, "protected\n");
+}
+
+/* Is NODE open to users now (the stand-in rule's 0666)? */
+static bool open_to_users(const char *node)
+{
+	struct stat st;
+
+	return stat(node, &st) == 0 && (st.st_mode & 0066) == 0066;
+}
+
+/* Watch NODE, every millisecond for up to TIMEOUT_MS, until it is open
+ * to users with the daemon's decision on SYSNAME published: how long it
+ * took (ms), or -1. *EARLY counts the looks that found it open with no
+ * decision published: udev's rule must keep it closed until there is
+ * one. (The node is looked at first: a decision published between the
+ * two looks is not taken for an early opening.) */
+static long opened_with_decision(const char *node, const char *sysname, int timeout_ms,
+				 unsigned int *early)
+{
+	long start = clock_ms();
+
+	for (;;) {
+		if (open_to_users(node)) {
+			if (decision_of(sysname) >= 0)
+				return clock_ms() - start;
+			++*early;
+		}
+		if (clock_ms() - start > timeout_ms)
+			return -1;
+		usleep(1000);
+	}
+}
+
+/* NODE stayed open to users over FOR_MS (looked at every millisecond). */
+static bool stays_open(const char *node, int for_ms)
+{
+	for (long start = clock_ms(); clock_ms() - start < for_ms; usleep(1000))
+		if (!open_to_users(node))
+			return false;
+	return true;
+}
+
+/* What "udevadm trigger --action=change" does to the device of sysfs
+ * directory SYSPATH: the kernel announces it again, ACTION=change. */
+static void announce_change(const char *syspath)
+{
+	char path[PATH_MAX];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "%s/uevent", syspath);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "change", 6) != 6)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	CHECK(r == 0, "%s: %s", path, strerror(-r));
+}
+
+/* The sysfs directory of the receiver's hidraw node. */
+static void hidraw_syspath(const struct topo *t, char *out, size_t size)
+{
+	const char *name = strrchr(t->dev.hidraw, '/');
+
+	snprintf(out, size, "%s/hidraw/%s", t->dev.syspath, name ? name + 1 : t->dev.hidraw);
+}
+
+/* udev's database entry of NODE (its rules' properties at the last
+ * event udevd ran for it) in TEXT; returns the entry's inode number, which
+ * changes each time udevd writes it (a new file renamed over the old), or
+ * 0 when there is none. */
+static unsigned long udev_entry(const char *node, char *text, size_t size)
+{
+	char entry[64];
+	struct stat st;
+	ssize_t n = -1;
+
+	text[0] = '\0';
+	if (stat(node, &st) < 0)
+		return 0;
+	snprintf(entry, sizeof(entry), "/run/udev/data/c%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (stat(entry, &st) < 0)
+		return 0;
+	n = read_file(entry, text, size - 1);
+	text[n > 0 ? n : 0] = '\0';
+	return st.st_ino;
+}
+
+/* Wait until udevd has run NODE's rules again since it wrote the entry
+ * of inode BEFORE, then until it is idle; the entry it wrote in TEXT. */
+static bool udev_ran_again(const char *node, unsigned long before, char *text, size_t size,
+			   int timeout_ms)
+{
+	for (long end = clock_ms() + timeout_ms; clock_ms() < end; usleep(5000)) {
+		unsigned long now = udev_entry(node, text, size);
+
+		if (now && now != before)
+			return udevd_wait_idle(5000) == 0;
+	}
+	return false;
+}
+
+/*
+ * "udevadm trigger" (which packages such as steam-devices run as they
+ * install) announces devices again with ACTION=change: here the
+ * receiver's hidraw node and its HID device, half a second after the
+ * receiver came, while the daemon holds its decision (the mouse answers
+ * 300 ms late). udevd runs a device's events one after the other, so the
+ * node's change waits behind its add, whose helper waits for the daemon:
+ * the node opens at the decision, after the daemon's 3 s, and never
+ * before it. Announced again once open, the node stays open: the rule's
+ * helper finds the decision (udev's entry says "protected"), which the
+ * daemon keeps, and Solaar's serial read passes.
+ */
+static void a_change_event_while_the_decision_is_held_opens_the_node_only_at_the_decision(void)
+{
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	static char entry[8192];
+	char node_dir[PATH_MAX];
+	unsigned int early = 0;
+	unsigned long written;
+	struct udevd_run u;
+	struct topo t;
+	long start, took;
+
+	udev_topo_start(&t, &u, true, true);
+	start = clock_ms();
+	hidraw_syspath(&t, node_dir, sizeof(node_dir));
+	usleep(500000);
+	expect(!open_to_users(t.dev.hidraw) && decision_of(t.dev.sysname) < 0,
+	       "500 ms after the receiver came, its node is closed and no decision is published");
+	announce_change(node_dir);
+	announce_change(t.dev.syspath);
+	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
+	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	took = clock_ms() - start;
+	test_log("the node opened %ld ms after the receiver came (changes announced at 500 ms)", took);
+	expect(early == 0, "the node is never open to users before the daemon's decision (open at %u looks without one)",
+	       early);
+	expect(took >= 2500 && took < 5000,
+	       "the node opened at the daemon's decision after its 3 s, before the rule's 5 s time-out (%ld ms)",
+	       took);
+
+	/* after the decision */
+	CHECK_OK(udevd_wait_idle(5000));
+	written = udev_entry(t.dev.hidraw, entry, sizeof(entry));
+	announce_change(node_dir);
+	announce_change(t.dev.syspath);
+	expect(stays_open(t.dev.hidraw, 500), "the node stays open to users while udev runs the change events");
+	expect(udev_ran_again(t.dev.hidraw, written, entry, sizeof(entry), 5000 * test_slow_factor()),
+	       "udev ran the rules of the node's change event");
+	expect(strstr(entry, "E:HID_POLICY=protected\n") != NULL,
+	       "the rule's helper found the decision at the change event (udev's entry: %s)", entry);
+	expect(open_to_users(t.dev.hidraw), "the node is open to users after the change events");
+	expect(decision_of(t.dev.sysname) == 1, "the daemon's decision is still published: protected");
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	passes_at_once(&t, t.fd, "Solaar's serial read after the change events", serial, sizeof(serial),
+		       1, 5);
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
+ * The receiver's driver is unbound and bound again (sysfs; what a vendor
+ * driver's module loaded after hid-generic took the device does) 800 ms
+ * after it came, while the daemon holds its decision: the new node opens
+ * only with the daemon's decision, after it asked the receiver anew, and
+ * Solaar's serial read at 0xFF passes the moment it opens (the receiver
+ * told since the bind); the mouse, not told yet, stays refused at index
+ * 1, the DFU family too.
+ */
+static void a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_with_it(void)
+{
+	uint8_t name_index = logi_table_index(&logi_table_mouse, HIDPP_F_DEVICE_NAME);
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	const uint8_t name_count[20] = { 0x11, PAIRED, name_index, 0x00 | SW_SETTINGS };
+	const struct logi_table *tables[] = { &logi_table_mouse };
+	char driver[64];
+	unsigned int early = 0;
+	struct udevd_run u;
+	struct topo t;
+	long took;
+	int err;
+
+	udev_topo_start(&t, &u, true, true);
+	driver_of(t.dev.syspath, driver, sizeof(driver));
+	usleep(800000);
+	expect(!open_to_users(t.dev.hidraw), "800 ms after the receiver came its node is closed");
+	CHECK_OK(uhid_dev_unbind(&t.dev, driver));
+	CHECK_OK(uhid_dev_bind(&t.dev, driver, 5000 * test_slow_factor()));
+	test_log("%s unbound from %s and bound again: its node %s", t.dev.sysname, driver,
+		 t.dev.hidraw);
+	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
+	CHECK(took >= 0, "udev never opened the receiver's new node %s to users", t.dev.hidraw);
+	test_log("the new node opened %ld ms after the bind", took);
+	expect(early == 0, "the new node is never open to users before the daemon's decision (open at %u looks without one)",
+	       early);
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	passes_at_once(&t, t.fd, "Solaar's serial read on the new node", serial, sizeof(serial), 1, 5);
+	err = user_write(&t, t.fd, name_count, sizeof(name_count));
+	expect(err == EPERM, "a feature read at index 1, which the mouse has not told since the bind, is refused: %s",
+	       err ? strerror(err) : "written");
+	dfu_family_refused(&t, &logi_table_mouse, "bound again while held");
+	expect(wrong_facts(&t, tables, 1) == 0, "the daemon logged no wrong fact");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
+ * The receiver's driver is unbound and bound again long after the
+ * decision, and meanwhile, while no driver listened, the mouse came back
+ * with new firmware (its link notifications reached nobody): RDFU at
+ * 0x05, where DPI was. What the receiver told before the unbind does not
+ * hold any more. A user's RDFU request at 0x05 through the new node the
+ * moment it is there (opened by root and handed over: whatever udev does
+ * meanwhile), with every answer 300 ms late until then, is refused and
+ * never reaches the mouse; udev opens the node only with the daemon's
+ * decision, and then too RDFU at 0x05 is refused while Solaar's serial
+ * read passes. The new table is learned and in force after.
+ */
+static void a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before(void)
+{
+	const struct logi_table *tables[] = { &logi_table_mouse, &logi_table_mouse_updated };
+	uint8_t rdfu = logi_table_index(&logi_table_mouse_updated, HIDPP_F_RDFU);
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	const uint8_t rdfu_request[20] = { 0x11, PAIRED, rdfu, 0x10 | SW_DFU, 0x01 };
+	unsigned int early = 0, before;
+	char driver[64];
+	struct udevd_run u;
+	struct topo t;
+	long bound, took;
+	int err;
+
+	udev_topo_start(&t, &u, true, false);
+	CHECK(opened_to_users(t.dev.hidraw, 10000 * test_slow_factor()) >= 0,
+	      "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	expect(told(&t, &logi_table_mouse, LEARN_MS * test_slow_factor()),
+	       "before the unbind: the daemon logs the indexes the mouse told");
+	driver_of(t.dev.syspath, driver, sizeof(driver));
+	CHECK_OK(uhid_dev_unbind(&t.dev, driver));
+	logi_receiver_disconnect(t.rep, PAIRED);
+	usleep(100000);
+	logi_receiver_connect(t.rep, PAIRED, &logi_table_mouse_updated);
+	usleep(100000);
+	/* every answer from now on 300 ms late, the receiver's own too */
+	logi_receiver_set_delay(t.rep, 300, 300);
+	before = logi_receiver_dfu_reached(t.rep);
+	CHECK_OK(uhid_dev_bind(&t.dev, driver, 5000 * test_slow_factor()));
+	bound = clock_ms();
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	err = user_write(&t, t.fd, rdfu_request, sizeof(rdfu_request));
+	expect(err == EPERM, "RDFU at its new index 0x%02x (11 01 %02x %02x) from uid %d %ld ms after the bind: %s, expected EPERM",
+	       rdfu, rdfu, rdfu_request[3], USER_UID, clock_ms() - bound,
+	       err ? strerror(err) : "written");
+	/* the answers on time again: the daemon's round since the bind ends
+	 * within the hold (6.1's hid-logitech-dj and -hidpp question the
+	 * receiver too, and all of it 300 ms late outlasts the 3 s) */
+	logi_receiver_set_delay(t.rep, 2, 8);
+
+	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
+	CHECK(took >= 0, "udev never opened the receiver's new node %s to users", t.dev.hidraw);
+	took = clock_ms() - bound;
+	test_log("udev opened the new node %ld ms after the bind", took);
+	expect(early == 0, "the new node is never open to users before the daemon's decision (open at %u looks without one)",
+	       early);
+	err = user_write(&t, t.fd, rdfu_request, sizeof(rdfu_request));
+	expect(err == EPERM, "RDFU at 0x%02x from uid %d the moment udev opened the new node: %s, expected EPERM",
+	       rdfu, USER_UID, err ? strerror(err) : "written");
+	passes_at_once(&t, t.fd, "Solaar's serial read on the new node", serial, sizeof(serial), 1, 5);
+	usleep(OUTPUT_SETTLE_US);
+	expect(logi_receiver_dfu_reached(t.rep) == before,
+	       "no RDFU request reached the mouse after the bind (%u did)",
+	       logi_receiver_dfu_reached(t.rep) - before);
+	dfu_family_refused(&t, &logi_table_mouse_updated, "bound again");
+	learned_and_true(&t, &logi_table_mouse_updated, tables, 2, LEARN_MS * test_slow_factor(),
+			 "bound again, updated");
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
+/*
+ * The daemon reloads its policy (SIGHUP, as "hid-policyctl reload" asks)
+ * 2 s into the hold of the receiver's decision: the reload publishes
+ * nothing early, nor starts the hold again; the node opens at the
+ * daemon's 3 s, from the receiver's coming, and Solaar's serial read
+ * passes.
+ */
+static void a_reload_while_the_decision_is_held_opens_the_node_neither_early_nor_late(void)
+{
+	const uint8_t serial[7] = { 0x10, SELF, 0x83, 0xb5, 0x03 };
+	unsigned int early = 0;
+	struct udevd_run u;
+	struct topo t;
+	long start, took;
+
+	udev_topo_start(&t, &u, true, true);
+	start = clock_ms();
+	usleep(2000000);
+	expect(!open_to_users(t.dev.hidraw) && decision_of(t.dev.sysname) < 0,
+	       "2 s after the receiver came its node is closed and no decision is published");
+	CHECK_OK(policyd_reload(&t.run));
+	took = opened_with_decision(t.dev.hidraw, t.dev.sysname, 10000 * test_slow_factor(), &early);
+	CHECK(took >= 0, "udev never opened the receiver's node %s to users", t.dev.hidraw);
+	took = clock_ms() - start;
+	test_log("the node opened %ld ms after the receiver came (reloaded at 2000 ms)", took);
+	expect(early == 0, "the node is never open to users before the daemon's decision (open at %u looks without one)",
+	       early);
+	expect(took >= 2500 && took < 4500,
+	       "the node opened at the daemon's 3 s from the receiver's coming, not from the reload (%ld ms)",
+	       took);
+	t.fd = open(t.dev.hidraw, O_RDWR | O_CLOEXEC);
+	CHECK(t.fd >= 0, "%s: %s", t.dev.hidraw, strerror(errno));
+	passes_at_once(&t, t.fd, "Solaar's serial read", serial, sizeof(serial), 1, 5);
+	topo_end(&t);
+	CHECK_OK(udevd_stop(&u));
+}
+
 static void solaars_register_read_of_the_receiver_passes(void)
 {
 	solaars_register_read_of_the_receiver_passes_once_it_told(false);
@@ -1080,6 +1424,14 @@ static const struct test_case receiver_cases[] = {
 	  a_mouse_that_connects_later_opens_once_the_receiver_asked_it, 180 },
 	{ "a_receiver_whose_mouse_answers_slowly_opens_after_three_seconds",
 	  a_receiver_whose_mouse_answers_slowly_opens_after_three_seconds, 180 },
+	{ "a_change_event_while_the_decision_is_held_opens_the_node_only_at_the_decision",
+	  a_change_event_while_the_decision_is_held_opens_the_node_only_at_the_decision, 180 },
+	{ "a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_with_it",
+	  a_driver_bound_again_while_the_decision_is_held_opens_the_new_node_with_it, 180 },
+	{ "a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before",
+	  a_driver_bound_again_after_the_decision_keeps_nothing_it_told_before, 180 },
+	{ "a_reload_while_the_decision_is_held_opens_the_node_neither_early_nor_late",
+	  a_reload_while_the_decision_is_held_opens_the_node_neither_early_nor_late, 180 },
 	{ "solaars_register_read_of_the_receiver_passes",
 	  solaars_register_read_of_the_receiver_passes, 180 },
 	{ "solaars_register_read_passes_with_the_daemon_on_an_overlay_of_two_file_systems",

@@ -12,7 +12,7 @@
  * refused), not for the receiver's other indexes, and when it connects
  * after the receiver's first round, until a round at its index ended
  * after it came; a node that cannot be opened waits for nothing; an unbind
- * makes the next bind wait again.
+ * makes the next bind wait again, and forgets what the device told.
  */
 #include <errno.h>
 #include <string.h>
@@ -198,12 +198,40 @@ static void a_node_that_cannot_be_opened_waits_for_nothing(void)
 	feature_indexes_done(&fi);
 }
 
+/* Nobody hears a device that has no driver: a paired device may come
+ * back with other firmware meanwhile. What it told before an unbind is
+ * forgotten there, so that its rules compiled at the unbind and the next
+ * bind know nothing until it tells again; the features asked stay. */
+static void an_unbind_forgets_what_the_device_told(void)
+{
+	struct feature_indexes fi = indexes();
+	struct hid_dev_info rcv = device(RECEIVER_ID, false);
+	const struct hidpp_features *t;
+	uint64_t now = 1000;
+	int dev;
+
+	feature_indexes_follow(&fi, &rcv, NULL, asked, ARRAY_SIZE(asked), now);
+	dev = receiver_asks(&fi, now);
+	receiver_answers(&fi, dev, true, now + 5);	/* 0xFF: a receiver */
+	t = feature_indexes_of(&fi, RECEIVER_ID);
+	CHECK(t && (t->answered & 1), "the receiver's answer at 0xFF is not in its table");
+	feature_indexes_unbound(&fi, RECEIVER_ID);
+	t = feature_indexes_of(&fi, RECEIVER_ID);
+	CHECK(t && t->answered == 0 && t->n == 0,
+	      "what the receiver told before the unbind is still in its table (answered 0x%02x, %u entries)",
+	      t ? t->answered : 0, t ? t->n : 0);
+	CHECK_EQ(fi.items[0].learner.n_features, ARRAY_SIZE(asked));
+	close(dev);
+	feature_indexes_done(&fi);
+}
+
 static const struct test_case tests[] = {
 	{ "nothing_waits_for_a_device_no_rule_asks_of", nothing_waits_for_a_device_no_rule_asks_of },
 	{ "a_paired_device_waits_for_its_receivers_round_at_0xff_and_its_index", a_paired_device_waits_for_its_receivers_round_at_0xff_and_its_index },
 	{ "a_device_that_connects_after_the_receivers_first_round_waits_for_a_round_at_its_index", a_device_that_connects_after_the_receivers_first_round_waits_for_a_round_at_its_index },
 	{ "a_paired_device_of_a_receiver_not_followed_waits", a_paired_device_of_a_receiver_not_followed_waits },
 	{ "a_node_that_cannot_be_opened_waits_for_nothing", a_node_that_cannot_be_opened_waits_for_nothing },
+	{ "an_unbind_forgets_what_the_device_told", an_unbind_forgets_what_the_device_told },
 };
 
 int main(int argc, char **argv)
