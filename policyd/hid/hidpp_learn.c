@@ -471,9 +471,23 @@ int hidpp_learner_read(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 
 int hidpp_learner_tick(struct hidpp_learner *l, uint64_t now_ms, bool *changed)
 {
+	int r;
+
 	if (l->slot < 0)
 		return ask_next_slot(l, now_ms);
 	if (now_ms < l->deadline_ms)
+		return 0;
+	/* The daemon may have been busy past the deadline (a reload
+	 * compiles and stores every device's rules) while the answer came
+	 * in time: its loop ticks after what it was busy with, before it
+	 * looks at the nodes again. What waits in the queue is read first;
+	 * an answer there is taken as any other (a ping's byte and the
+	 * question's echo tell it from an earlier round's), and the round
+	 * goes on with the next question's deadline. */
+	r = hidpp_learner_read(l, now_ms, changed);
+	if (r < 0)
+		return r;
+	if (l->slot < 0 || now_ms < l->deadline_ms)
 		return 0;
 	return round_failed(l, now_ms, changed);
 }

@@ -158,7 +158,9 @@ uint16_t hidpp_learner_rounds_ended(const struct hidpp_learner *l, int slot);
  * *CHANGED: the table changed. -ENODEV: the node is gone. */
 int hidpp_learner_read(struct hidpp_learner *l, uint64_t now_ms, bool *changed);
 
-/* The question in flight is late, or a device index is due to be asked. */
+/* The question in flight is late (once what waits in the node's queue is
+ * read: an answer there is not late), or a device index is due to be
+ * asked. */
 int hidpp_learner_tick(struct hidpp_learner *l, uint64_t now_ms, bool *changed);
 
 /* When hidpp_learner_tick() is due (CLOCK_BOOTTIME ms); 0: nothing to do. */

@@ -9,7 +9,8 @@
  * tests make it late, lose answers, answer busy, cross answers with another
  * asker's, announce connections and link losses. Checks: only a whole,
  * consistent round is in force; anything unexpected leaves the device index
- * unknown and asked again later; what a repeated announcement keeps; the
+ * unknown and asked again later; an answer read after its deadline, there
+ * in time, is taken; what a repeated announcement keeps; the
  * writer thread takes a question without waiting for the write.
  */
 #include <errno.h>
@@ -554,6 +555,37 @@ static void a_late_first_answer_at_0xff_keeps_the_first_round_open(void)
 	scripted_done(&s);
 }
 
+/* The daemon busy past a question's deadline (a reload compiles every
+ * device's rules and stores them) while the answer came in time: the
+ * answer is in the node's queue when the daemon's loop next looks, and
+ * the tick that follows the reload comes before any read. Judged late,
+ * index 1's round failed and its first round ended with the mouse not
+ * told, and the receiver's node opened at once, before the daemon's
+ * 3 s bound (e2e hidpp-topology, a reload while the decision is held,
+ * latest, USB: opened 420 ms after the reload). The answer is taken. */
+static void an_answer_that_came_in_time_is_taken_though_read_after_its_deadline(void)
+{
+	struct scripted s;
+	uint8_t q[HIDPP_LONG_LEN], a[HIDPP_LONG_LEN];
+
+	scripted_start(&s, HIDPP_REPORT_SHORT);
+	model_receiver(&s);
+	CHECK_OK(hidpp_learner_ask(&s.l, 0x01, s.now));
+	serve(&s, 1);	/* 0xFF: a receiver; index 1 is pinged next */
+	CHECK(next_question(&s, q), "index 1 not asked");
+	CHECK_EQ(q[1], 0x01);
+	CHECK(model_answer(&s, q, a), "the model does not answer the ping");
+	send_report(&s, a, HIDPP_LONG_LEN);
+	/* the daemon looks again past the deadline, and ticks first */
+	later(&s, HIDPP_LEARN_ANSWER_MS + 300);
+	CHECK(!hidpp_learner_first_rounds_ended(&s.l, 1),
+	      "index 1's answer, in its queue since before the deadline, judged late: its first round ended");
+	serve(&s, 100);
+	CHECK(knows(&s, 1), "index 1 not learned");
+	CHECK_EQ(s.pings[1], 1);
+	scripted_done(&s);
+}
+
 static void a_closed_node_is_gone(void)
 {
 	struct scripted s;
@@ -632,6 +664,7 @@ static const struct test_case tests[] = {
 	{ "the_kernels_probe_ping_echo_in_a_round_does_not_fail_it", the_kernels_probe_ping_echo_in_a_round_does_not_fail_it },
 	{ "the_first_round_ends_at_each_device_index_told_refused_late_or_off", the_first_round_ends_at_each_device_index_told_refused_late_or_off },
 	{ "a_late_first_answer_at_0xff_keeps_the_first_round_open", a_late_first_answer_at_0xff_keeps_the_first_round_open },
+	{ "an_answer_that_came_in_time_is_taken_though_read_after_its_deadline", an_answer_that_came_in_time_is_taken_though_read_after_its_deadline },
 	{ "a_closed_node_is_gone", a_closed_node_is_gone },
 	{ "a_write_that_blocks_does_not_hold_the_caller", a_write_that_blocks_does_not_hold_the_caller },
 };
