@@ -118,8 +118,8 @@ void nrf_learner_init(struct nrf_learner *l);
 int nrf_learner_open(struct nrf_learner *l, const char *sysfs_devices, const char *dev_dir,
 		     const char *sysname);
 
-/* Stop asking and close the node; what it told is forgotten (the next open
- * asks anew). */
+/* Stop asking and close the node (or drop the tests' hook); what it told
+ * is forgotten (the next open asks anew). */
 void nrf_learner_close(struct nrf_learner *l);
 
 /* The descriptor the event loop watches: readable when an answer is ready;
