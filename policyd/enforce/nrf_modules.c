@@ -176,6 +176,21 @@ void nrf_modules_describe(const struct nrf_config_table *t, char *buf, size_t si
 	}
 }
 
+/*
+ * D's node went with its driver: the unbind or remove event follows. Its
+ * first round did not end for all that: a closed learner counts as ended
+ * (a node that cannot be opened waits for nothing), and a decision held
+ * for udev would be published here, before the daemon reads the unbind,
+ * for udev to apply to the node the next bind makes, with the same device
+ * number, while the daemon asks anew. Not tried until a bind asks again
+ * (as feature_indexes.c, node_gone(), for HID++).
+ */
+static void node_gone(struct nrf_modules *nm, struct nrf_device *d)
+{
+	stop_asking(nm, d);
+	d->tried = false;
+}
+
 int nrf_modules_ready(struct nrf_modules *nm, int fd, uint64_t now_ms, uint32_t *hid_id)
 {
 	bool changed = false;
@@ -188,10 +203,8 @@ int nrf_modules_ready(struct nrf_modules *nm, int fd, uint64_t now_ms, uint32_t 
 			continue;
 		*hid_id = d->hid_id;
 		r = nrf_learner_read(&d->learner, now_ms, &changed);
-		/* The node went with its driver: the unbind or remove event
-		 * follows. */
 		if (r == -ENODEV)
-			stop_asking(nm, d);
+			node_gone(nm, d);
 		else if (r < 0)
 			say(LOG_WARNING, "HID device %04X: asking its configuration-channel modules: %s",
 			    d->hid_id, strerror(-r));
@@ -222,7 +235,7 @@ size_t nrf_modules_tick(struct nrf_modules *nm, uint64_t now_ms, uint32_t *chang
 		bool c = false;
 
 		if (nrf_learner_tick(&d->learner, now_ms, &c) == -ENODEV)
-			stop_asking(nm, d);
+			node_gone(nm, d);
 		if (c && n < max)
 			changed[n++] = d->hid_id;
 	}

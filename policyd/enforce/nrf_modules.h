@@ -22,7 +22,8 @@ struct nrf_device {
 	bool said_unreachable;	/* the node could not be asked: said once */
 	/* Asking was tried since this bind: its learner asks, or nothing
 	 * can be listed (no channel, its rules refuse the daemon, its node
-	 * cannot be opened). */
+	 * cannot be opened). Not once its node went with the driver: the
+	 * next bind asks again. */
 	bool tried;
 };
 
