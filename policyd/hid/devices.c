@@ -35,7 +35,7 @@ int hid_sysname_parse(const char *sysname, struct hid_dev_info *info)
 	return 0;
 }
 
-static ssize_t read_small_file(int dirfd, const char *name, void *buf, size_t size)
+ssize_t read_small_file(int dirfd, const char *name, void *buf, size_t size)
 {
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	size_t total = 0;

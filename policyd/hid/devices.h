@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hid_descriptor.h"
 #include "sha256.h"
@@ -55,6 +56,10 @@ int hid_sysname_parse(const char *sysname, struct hid_dev_info *info);
 
 /* What DESC (a report descriptor of LEN bytes) tells: its hash, usages and reports. */
 void hid_dev_set_descriptor(struct hid_dev_info *info, const uint8_t *desc, size_t len);
+
+/* Read at most SIZE bytes of the file NAME below DIRFD (a sysfs
+ * attribute): how many, or -errno. */
+ssize_t read_small_file(int dirfd, const char *name, void *buf, size_t size);
 
 /* Read one device's identity from sysfs (root: HID_SYSFS_DEVICES). */
 int hid_dev_read(const char *root, const char *sysname, struct hid_dev_info *info);

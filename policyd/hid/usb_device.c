@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "devices.h"
 
 #define USB_DT_DEVICE_SIZE	18
 #define USB_DT_INTERFACE	4
@@ -39,14 +40,10 @@ static int read_hex_id(int dirfd, const char *name, uint16_t *id)
 {
 	char text[16], *end;
 	unsigned long v;
-	ssize_t n;
-	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n = read_small_file(dirfd, name, text, sizeof(text) - 1);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	text[n] = '\0';
 	errno = 0;
 	v = strtoul(text, &end, 16);
@@ -59,9 +56,8 @@ static int read_hex_id(int dirfd, const char *name, uint16_t *id)
 int usb_device_read(const char *dir, struct usb_device_ids *ids)
 {
 	_cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_close_ int fd = -1;
 	_cleanup_free_ uint8_t *desc = NULL;
-	size_t len = 0;
+	ssize_t len;
 	int r;
 
 	if (dirfd < 0)
@@ -74,24 +70,15 @@ int usb_device_read(const char *dir, struct usb_device_ids *ids)
 		r = read_hex_id(dirfd, "idProduct", &ids->product);
 	if (r < 0)
 		return r;
-	fd = openat(dirfd, "descriptors", O_RDONLY | O_CLOEXEC);
 	desc = malloc(DESCRIPTORS_MAX);
-	if (fd < 0 || !desc)
-		return fd < 0 ? -errno : -ENOMEM;
-	for (;;) {
-		ssize_t n = read(fd, desc + len, DESCRIPTORS_MAX - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len == DESCRIPTORS_MAX)
-			return -EFBIG;
-	}
-	r = usb_descriptors_have_hid(desc, len);
+	if (!desc)
+		return -ENOMEM;
+	len = read_small_file(dirfd, "descriptors", desc, DESCRIPTORS_MAX);
+	if (len < 0)
+		return (int)len;
+	if (len == DESCRIPTORS_MAX)
+		return -EFBIG;
+	r = usb_descriptors_have_hid(desc, (size_t)len);
 	if (r < 0)
 		return r;
 	ids->has_hid_interface = r;
